@@ -1,0 +1,185 @@
+"""NATS adapter shared by every service: request/reply for commands, JetStream for events.
+
+* Commands (``claims.submit``, ``geo.locate``, ``clock.set`` …) are core-NATS request/reply in a queue group
+  named after the service, so replicas share the load.
+* Events (``claim.accepted`` …) live in one JetStream stream. They are published from a service's outbox with
+  ``Nats-Msg-Id`` = event id, so the stream drops a re-publish inside its duplicate window; consumers are durable
+  pull consumers that ack only after their own commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import nats
+import structlog
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js import api as jsapi
+from nats.js.errors import NotFoundError
+from pydantic import BaseModel
+
+from turf_common.contracts.base import Refusal
+
+log = structlog.get_logger(__name__)
+
+T = TypeVar("T", bound=BaseModel)
+
+#: Subjects captured by the event stream. Commands stay out of it.
+EVENT_SUBJECTS = [
+    "claim.>", "territory.>", "score.>", "clock.>", "card.>", "trade.>", "season.>", "correction.>",
+    "player.>", "flag.>",
+]
+CLOCK_BUCKET = "turf_clock"
+
+
+class BusError(RuntimeError):
+    """A command could not be delivered or answered (no responder, timeout)."""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    subject: str
+    data: bytes
+    stream_seq: int
+    num_delivered: int
+
+
+class Bus:
+    def __init__(self, nc: NATS, js: JetStreamContext, stream: str) -> None:
+        self.nc = nc
+        self.js = js
+        self.stream = stream
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    async def connect(cls, url: str, name: str, stream: str = "TURF") -> Bus:
+        nc = await nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+                                connect_timeout=5)
+        return cls(nc, nc.jetstream(timeout=10), stream)
+
+    async def ensure_stream(self) -> None:
+        cfg = jsapi.StreamConfig(
+            name=self.stream, subjects=EVENT_SUBJECTS, storage=jsapi.StorageType.FILE,
+            retention=jsapi.RetentionPolicy.LIMITS, duplicate_window=600.0, max_age=0,
+        )
+        try:
+            await self.js.stream_info(self.stream)
+            await self.js.update_stream(cfg)
+        except NotFoundError:
+            with contextlib.suppress(Exception):  # a sibling service may have created it meanwhile
+                await self.js.add_stream(cfg)
+            await self.js.stream_info(self.stream)
+
+    # ---- commands -------------------------------------------------------------------------------
+    async def request(self, subject: str, msg: BaseModel, reply_model: type[T], timeout: float = 5.0) -> T:
+        try:
+            resp = await self.nc.request(subject, msg.model_dump_json().encode(), timeout=timeout)
+        except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
+            raise BusError(f"{subject}: {type(e).__name__}") from e
+        return reply_model.model_validate_json(resp.data)
+
+    async def serve(self, subject: str, queue: str, handler: Callable[[bytes], Awaitable[BaseModel]]) -> None:
+        """Answer ``subject`` with ``handler``'s model. Each request runs in its own task, so a slow
+        decision on one territory does not hold up the others; a handler crash answers ``unavailable``."""
+
+        async def on_msg(m: Msg) -> None:
+            async def run() -> None:
+                try:
+                    out = await handler(m.data)
+                    body = out.model_dump_json().encode()
+                except Exception:
+                    log.exception("handler_failed", subject=subject)
+                    body = Refusal(reason="unavailable", message="The service failed; try again.") \
+                        .model_dump_json().encode()
+                if m.reply:
+                    await m.respond(body)
+
+            t = asyncio.create_task(run())
+            self._tasks.append(t)
+            t.add_done_callback(lambda x: self._tasks.remove(x) if x in self._tasks else None)
+
+        await self.nc.subscribe(subject, queue=queue, cb=on_msg)
+
+    # ---- events ---------------------------------------------------------------------------------
+    async def publish(self, subject: str, data: bytes, msg_id: str) -> jsapi.PubAck:
+        return await self.js.publish(subject, data, stream=self.stream, headers={"Nats-Msg-Id": msg_id})
+
+    async def consume(self, durable: str, subjects: list[str],
+                      handler: Callable[[Delivery], Awaitable[None]], batch: int = 64) -> None:
+        """Start a durable pull consumer and a task that hands each message to ``handler`` in stream
+        order, acking after it returns. A raising handler gets the message again after a short delay."""
+        cfg = jsapi.ConsumerConfig(
+            durable_name=durable, filter_subjects=subjects, ack_policy=jsapi.AckPolicy.EXPLICIT,
+            deliver_policy=jsapi.DeliverPolicy.ALL, ack_wait=30.0, max_ack_pending=1000,
+        )
+        try:
+            await self.js.add_consumer(self.stream, cfg)
+        except Exception:
+            log.info("consumer_exists", durable=durable)
+        sub = await self.js.pull_subscribe_bind(durable=durable, stream=self.stream)
+
+        async def loop() -> None:
+            while True:
+                try:
+                    msgs = await sub.fetch(batch, timeout=1.0)
+                except nats.errors.TimeoutError:
+                    continue
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("fetch_failed", durable=durable, exc_info=True)
+                    await asyncio.sleep(0.5)
+                    continue
+                for m in msgs:
+                    md = m.metadata
+                    d = Delivery(m.subject, m.data, md.sequence.stream, md.num_delivered)
+                    try:
+                        await handler(d)
+                    except Exception:
+                        log.exception("event_handler_failed", subject=m.subject, seq=d.stream_seq)
+                        await m.nak(delay=1.0)
+                        break  # keep order: refetch from the failed one
+                    await m.ack_sync()
+
+        self._tasks.append(asyncio.create_task(loop()))
+
+    async def consumers_idle(self) -> bool:
+        """True when every durable consumer of the stream has nothing pending and nothing un-acked."""
+        infos = await self.js.consumers_info(self.stream)
+        return all(ci.num_pending == 0 and ci.num_ack_pending == 0 for ci in infos)
+
+    async def wait_idle(self, timeout: float = 30.0) -> None:
+        """Block until :meth:`consumers_idle` holds twice in a row (a handler may publish follow-up events
+        just before it acks), or raise BusError after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        streak = 0
+        while True:
+            if await self.consumers_idle():
+                streak += 1
+                if streak >= 2:
+                    return
+            else:
+                streak = 0
+            if loop.time() > deadline:
+                raise BusError("consumers did not catch up in time")
+            await asyncio.sleep(0.02)
+
+    # ---- key/value: the game clock ------------------------------------------------------------
+    async def clock_kv(self) -> Any:
+        try:
+            return await self.js.key_value(CLOCK_BUCKET)
+        except Exception:
+            return await self.js.create_key_value(bucket=CLOCK_BUCKET, history=5)
+
+    async def close(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        with contextlib.suppress(Exception):
+            await self.nc.drain()

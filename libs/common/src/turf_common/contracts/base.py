@@ -1,0 +1,43 @@
+"""Wire format shared by every subject: frozen pydantic models with a schema version."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    schema_version: int = 1
+
+
+class Event(Message):
+    """Base of every event. ``event_id`` doubles as the JetStream ``Nats-Msg-Id``; consumers apply each id once."""
+
+    event_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    occurred_at: AwareDatetime
+
+
+class Refusal(Message):
+    """A command refused: ``reason`` is a rule code of RULINGS.md (R29) or a generic code, ``message`` a sentence."""
+
+    ok: Literal[False] = False
+    reason: str
+    message: str
+
+
+class Health(Message):
+    service: str
+    ok: bool = True
+    detail: dict[str, str] = Field(default_factory=dict)
+
+
+class Ping(Message):
+    pass
+
+
+def utc_iso(dt: datetime) -> str:
+    return dt.isoformat()

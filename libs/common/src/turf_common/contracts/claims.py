@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import AwareDatetime, Field
+
+from turf_common.contracts.base import Event, Message
+from turf_common.contracts.geo import Located
+
+ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
+PlayerStatus = Literal["pending", "verified", "rejected", "disqualified"]
+
+
+class Fix(Message):
+    """A GPS fix as the browser reports it (R7): WGS84 degrees, accuracy in metres, the fix's own time."""
+
+    lat: float = Field(ge=-90, le=90, allow_inf_nan=False)
+    lon: float = Field(ge=-180, le=180, allow_inf_nan=False)
+    accuracy_m: float = Field(ge=0, allow_inf_nan=False)
+    fix_time: AwareDatetime
+
+
+class SubmitClaim(Message):
+    """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; it has
+    already asked geo-verify where the fix lies (``located``)."""
+
+    player_id: str
+    player_status: PlayerStatus
+    fix: Fix
+    located: Located
+    idempotency_key: str | None = None
+
+
+class ClaimAcceptedReply(Message):
+    ok: Literal[True] = True
+    claim_id: str
+    territory_id: str
+    kind: ClaimKind
+    owner_id: str
+    progress: int
+    fortified: bool
+
+
+class TerritoryRef(Message):
+    id: str
+    name: str
+    owner_id: str | None
+
+
+class CheckReply(Message):
+    ok: Literal[True] = True
+    territory: TerritoryRef | None
+    allowed: bool
+    reason: str | None
+    message: str | None
+
+
+class TerritoryStateOut(Message):
+    id: str
+    owner_id: str | None
+    progress: int
+    fortified: bool
+
+
+class StateRequest(Message):
+    territory_id: str | None = None
+
+
+class StateReply(Message):
+    ok: Literal[True] = True
+    territories: list[TerritoryStateOut]
+
+
+class PlayerRequest(Message):
+    player_id: str
+
+
+class PlayerReply(Message):
+    ok: Literal[True] = True
+    player_id: str
+    claims_left_today: int
+
+
+class ClaimAccepted(Event):
+    claim_id: str
+    player_id: str
+    territory_id: str
+    kind: ClaimKind
+    game_day: date
+    progress: int
+    fortified: bool
+    previous_owner_id: str | None
+    lat: float
+    lon: float
+    accuracy_m: float
+    border_distance_m: float | None
+    flags: list[str] = Field(default_factory=list)
+
+
+class ClaimRejected(Event):
+    player_id: str
+    territory_id: str | None
+    reason: str
+    message: str
+
+
+class TerritoryChanged(Event):
+    """Ownership or fortification of one territory changed. ``version`` grows by one with every change of that
+    territory, so a consumer can apply changes idempotently and in order."""
+
+    territory_id: str
+    owner_id: str | None
+    previous_owner_id: str | None
+    progress: int
+    fortified: bool
+    version: int
+    cause: Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification"]
+    claim_id: str | None = None

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Literal
+
+from pydantic import AwareDatetime
+
+from turf_common.contracts.base import Event, Message
+
+
+class ClockState(Message):
+    """The game clock as every process reads it (NATS KV ``turf_clock``/``state``).
+
+    game time = ``game_anchor`` + (real time − ``real_anchor``) × ``factor``; ``factor`` is 0 in manual mode,
+    1 in real mode, N in ``accelerated:N``.
+    """
+
+    mode: Literal["real", "accelerated", "manual"]
+    factor: float
+    game_anchor: AwareDatetime
+    real_anchor: AwareDatetime
+    revision: int = 0
+
+    def now(self, real_now: datetime) -> datetime:
+        if self.factor == 0:
+            return self.game_anchor
+        elapsed = (real_now - self.real_anchor).total_seconds() * self.factor
+        return self.game_anchor + timedelta(seconds=elapsed)
+
+
+class SetClock(Message):
+    """``clock.set``: move a manual clock forward to ``now``."""
+
+    now: AwareDatetime
+
+
+class ClockSet(Message):
+    ok: Literal[True] = True
+    now: AwareDatetime
+    events: list[str]
+
+
+class ClockBoundaryEvent(Event):
+    """Base of the five ``clock.*`` events; ``at`` is the boundary instant (game time)."""
+
+    at: AwareDatetime
+    game_day: date
+    game_day_number: int
+    week: int
+    season_id: str
+
+
+class SeasonStarted(ClockBoundaryEvent):
+    kind: Literal["season_started"] = "season_started"
+    seed_commitment: str | None = None
+
+
+class WeekStarted(ClockBoundaryEvent):
+    kind: Literal["week_started"] = "week_started"
+
+
+class DayStarted(ClockBoundaryEvent):
+    kind: Literal["day_started"] = "day_started"
+
+
+class DayClosed(ClockBoundaryEvent):
+    kind: Literal["day_closed"] = "day_closed"
+
+
+class SeasonEnded(ClockBoundaryEvent):
+    kind: Literal["season_ended"] = "season_ended"
+    seed: str | None = None

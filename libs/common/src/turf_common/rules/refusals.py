@@ -1,0 +1,38 @@
+"""Refusal codes and the sentences players read (R29)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MESSAGES: dict[str, str] = {
+    # R3 / R25
+    "game_closed": "The game is closed right now. It is open Monday to Saturday, 6:00 to 22:00 New York time.",
+    "season_closed": "The season is over; ownership and scores are locked.",
+    # R7
+    "outside_board": "Your location is not inside any territory of the board.",
+    "on_border": "You are standing on a border between territories; step a few metres inside one.",
+    "inaccurate_fix": "Your location fix is not precise enough (over 100 m); wait for a better GPS signal.",
+    "stale_fix": "Your location fix is too old or from the future; get a fresh fix and try again.",
+    # R8
+    "not_eligible": "Your player account is not verified (or was disqualified), so you cannot claim yet.",
+    "no_claims_left": "You have no claims left today.",
+    "war_reclaim_window": "This territory is in another player's exclusive War reclaim window.",
+    "locked_today": "Another player already claimed this territory today; try again on the next game day.",
+    "fortified": "This territory is fortified and cannot be taken.",
+    "frozen": "Its owner froze this territory for today.",
+    "blockaded": "Its owner has a Blockade against you today.",
+    "already_claimed_today": "You already claimed this territory today; come back on the next game day.",
+    "already_fortified": "You already fortified this territory; it needs no more claims.",
+}
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A rule's refusal: a code of RULINGS.md and a sentence for a person (R29)."""
+
+    reason: str
+    message: str
+
+
+def refuse(reason: str, message: str | None = None) -> Refused:
+    return Refused(reason, message or MESSAGES.get(reason, reason.replace("_", " ")))

@@ -1,0 +1,42 @@
+"""The common life of a service process: connect, migrate, serve health, run until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from turf_common.bus import Bus
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Health
+from turf_common.logs import configure
+from turf_common.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+
+async def serve_forever(name: str, settings: Settings, start: Callable[[Bus], Awaitable[Callable[[], Awaitable[None]]]]) -> None:
+    """Connect to NATS, make sure the stream exists, call ``start(bus)`` (which subscribes and returns a
+    cleanup coroutine), answer ``svc.<name>.health``, and wait for a stop signal."""
+    configure(name, settings.log_level)
+    if not settings.nats_url:
+        raise SystemExit("TURF_NATS_URL is not set; start the stack with `turfwar up`")
+    bus = await Bus.connect(settings.nats_url, name=name, stream=settings.stream)
+    await bus.ensure_stream()
+    cleanup = await start(bus)
+
+    async def health(_: bytes) -> Health:
+        return Health(service=name)
+
+    await bus.serve(subjects.health(name), queue=name, handler=health)
+    log.info("service_started", service=name)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("service_stopping", service=name)
+    await cleanup()
+    await bus.close()

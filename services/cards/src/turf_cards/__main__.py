@@ -1,0 +1,3 @@
+from turf_cards.app import main
+
+main()

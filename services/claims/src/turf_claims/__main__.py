@@ -1,0 +1,3 @@
+from turf_claims.app import main
+
+main()

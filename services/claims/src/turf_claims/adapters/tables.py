@@ -1,0 +1,68 @@
+"""The claims service's tables (schema ``claims``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON, Boolean, Column, Date, DateTime, Float, Index, Integer, MetaData, String, Table, Text,
+)
+
+from turf_common.outbox import inbox_table, outbox_table
+
+SCHEMA = "claims"
+metadata = MetaData(schema=SCHEMA)
+
+territories = Table(
+    "territories", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("owner_id", String(64), nullable=True, index=True),
+    # R11: fortification state belongs to the territory
+    Column("progress", Integer, nullable=False, default=0),
+    Column("last_claim_day", Date, nullable=True),
+    Column("fortified", Boolean, nullable=False, default=False),
+    Column("version", Integer, nullable=False, default=0),
+)
+
+claims = Table(
+    "claims", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("territory_id", String(16), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("normal", Boolean, nullable=False),
+    Column("game_day", Date, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    # R7 audit: the fix, its accuracy and its distance to the nearest border
+    Column("lat", Float, nullable=False),
+    Column("lon", Float, nullable=False),
+    Column("accuracy_m", Float, nullable=False),
+    Column("fix_time", DateTime(timezone=True), nullable=False),
+    Column("border_distance_m", Float, nullable=True),
+    # what the claim replaced, so Mulligan / War / corrections can restore it (R14, R19, R28)
+    Column("previous_owner_id", String(64), nullable=True),
+    Column("prev_progress", Integer, nullable=False),
+    Column("prev_last_claim_day", Date, nullable=True),
+    Column("prev_fortified", Boolean, nullable=False),
+    Column("undone_by", String(16), nullable=True),
+    Column("flags", JSON, nullable=False, default=list),
+    Index("ix_claims_day_territory", "game_day", "territory_id"),
+    Index("ix_claims_day_player", "game_day", "player_id"),
+)
+
+player_days = Table(
+    "player_days", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("game_day", Date, primary_key=True),
+    Column("extra_claims", Integer, nullable=False, default=0),        # R17 Double Trouble
+    Column("replacement_claims", Integer, nullable=False, default=0),  # R19 Mulligan
+)
+
+idempotency = Table(
+    "idempotency", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("response", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+outbox = outbox_table(metadata, SCHEMA)
+inbox = inbox_table(metadata, SCHEMA)

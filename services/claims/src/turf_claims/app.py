@@ -1,0 +1,21 @@
+"""Claims service process: ``python -m turf_claims``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from turf_claims import bootstrap, entrypoints
+from turf_common.bus import Bus
+from turf_common.service import serve_forever
+from turf_common.settings import get_settings
+
+
+def main() -> None:
+    settings = get_settings()
+
+    async def start(bus: Bus) -> Callable[[], Awaitable[None]]:
+        svc = await bootstrap.build(settings, bus)
+        return await entrypoints.subscribe(bus, svc)
+
+    asyncio.run(serve_forever("claims", settings, start))

@@ -1,0 +1,32 @@
+"""The one place where the claims service's real adapters are wired."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from turf_claims.handlers import ClaimsService
+from turf_common.board import load_board
+from turf_common.bus import Bus
+from turf_common.db import make_engine, run_migrations
+from turf_common.gameclock import GameClockReader
+from turf_common.outbox import OutboxRelay
+from turf_common.rules import gametime
+from turf_common.settings import Settings
+
+from turf_claims.adapters import tables
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+async def build(settings: Settings, bus: Bus) -> ClaimsService:
+    assert settings.database_url, "TURF_DATABASE_URL is not set"
+    run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+    engine = make_engine(settings.database_url)
+    board = load_board(settings.board_dir)
+    svc = ClaimsService(
+        engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), clock=GameClockReader(bus),
+        season=gametime.load_season(settings.season_file),
+        names={tid: ter.name for tid, ter in board.territories.items()},
+    )
+    await svc.seed_territories()
+    return svc

@@ -1,0 +1,40 @@
+"""NATS subscribers of the claims service: decode, call a handler, reply."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from turf_claims.handlers import ClaimsService
+from turf_common.bus import Bus
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message
+from turf_common.contracts.claims import PlayerRequest, StateRequest, SubmitClaim
+
+QUEUE = "claims"
+
+
+async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None]]:
+    async def submit(data: bytes) -> Message:
+        return await svc.submit(SubmitClaim.model_validate_json(data))
+
+    async def check(data: bytes) -> Message:
+        return await svc.check(SubmitClaim.model_validate_json(data))
+
+    async def state(data: bytes) -> Message:
+        return await svc.state(StateRequest.model_validate_json(data).territory_id)
+
+    async def player(data: bytes) -> Message:
+        return await svc.player(PlayerRequest.model_validate_json(data).player_id)
+
+    await bus.serve(subjects.CLAIMS_SUBMIT, QUEUE, submit)
+    await bus.serve(subjects.CLAIMS_CHECK, QUEUE, check)
+    await bus.serve(subjects.CLAIMS_STATE, QUEUE, state)
+    await bus.serve(subjects.CLAIMS_PLAYER, QUEUE, player)
+    sweeper = asyncio.create_task(svc.relay.run())
+
+    async def cleanup() -> None:
+        sweeper.cancel()
+        await svc.engine.dispose()
+
+    return cleanup

@@ -1,0 +1,197 @@
+"""Claims use cases: load facts → pure rule → store → stage events. Adapters are passed in (bootstrap.py)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+import structlog
+from sqlalchemy import and_, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from turf_claims.adapters import tables as t
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.claims import (
+    CheckReply, ClaimAccepted, ClaimAcceptedReply, ClaimRejected, PlayerReply, StateReply, SubmitClaim,
+    TerritoryChanged, TerritoryRef, TerritoryStateOut,
+)
+from turf_common.outbox import OutboxRelay, stage
+from turf_common.rules import gametime
+from turf_common.rules.claims import (
+    ClaimantFacts, ClaimLimits, ClaimOutcome, Fortification, TerritoryFacts, allowance, check_location,
+    check_open, decide_claim,
+)
+from turf_common.rules.refusals import Refused
+
+log = structlog.get_logger(__name__)
+
+
+class Clock:
+    """Port: the game clock."""
+
+    async def now(self) -> datetime:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+
+@dataclass
+class ClaimsService:
+    engine: AsyncEngine
+    relay: OutboxRelay
+    clock: Clock
+    season: gametime.SeasonConfig
+    names: dict[str, str]
+    limits: ClaimLimits = ClaimLimits()
+
+    # ---- helpers --------------------------------------------------------------------------------
+    async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
+                     day: date, lock: bool) -> tuple[ClaimantFacts, TerritoryFacts, bool]:
+        q = select(t.territories).where(t.territories.c.id == territory_id)
+        if lock:
+            q = q.with_for_update()
+        row = (await conn.execute(q)).one()
+        fort = Fortification(row.progress, row.last_claim_day, row.fortified)
+        today = and_(t.claims.c.game_day == day, t.claims.c.normal.is_(True))
+        mine = (await conn.execute(select(func.count()).where(today, t.claims.c.player_id == player_id))).scalar_one()
+        pd = (await conn.execute(select(t.player_days).where(
+            t.player_days.c.player_id == player_id, t.player_days.c.game_day == day))).first()
+        on_it = (await conn.execute(select(t.claims.c.player_id).distinct().where(
+            today, t.claims.c.territory_id == territory_id))).scalars().all()
+        claimant = ClaimantFacts(
+            player_id=player_id, eligible=eligible, normal_claims_today=int(mine),
+            allowance_today=allowance(pd.extra_claims if pd else 0, pd.replacement_claims if pd else 0),
+            claimed_it_today=player_id in on_it)
+        terr = TerritoryFacts(territory_id, row.owner_id, fort)
+        locked_by_other = any(p != player_id for p in on_it)  # R10
+        return claimant, terr, locked_by_other
+
+    # ---- claims.check -------------------------------------------------------------------------
+    async def check(self, cmd: SubmitClaim) -> CheckReply:
+        """Same decision as :meth:`submit`, no locks and no writes."""
+        now = await self.clock.now()
+        loc = cmd.located
+        ref = None
+        async with self.engine.connect() as conn:
+            if loc.territory_id is not None and loc.territory_id in self.names:
+                owner = (await conn.execute(select(t.territories.c.owner_id)
+                                            .where(t.territories.c.id == loc.territory_id))).scalar_one()
+                ref = TerritoryRef(id=loc.territory_id, name=self.names[loc.territory_id], owner_id=owner)
+            decision = await self._decide(conn, cmd, now, lock=False)
+        if isinstance(decision, Refused):
+            return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
+        return CheckReply(territory=ref, allowed=True, reason=None, message=None)
+
+    async def _decide(self, conn: AsyncConnection, cmd: SubmitClaim, now: datetime,
+                      lock: bool) -> Refused | ClaimOutcome:
+        loc = cmd.located
+        tid = loc.territory_id if loc.territory_id in self.names else None
+        early = check_open(self.season, now) or check_location(
+            now, cmd.fix.fix_time, cmd.fix.accuracy_m, tid, loc.border_distance_m, self.limits)
+        if early is not None:
+            return early
+        assert tid is not None
+        day = gametime.game_day_at(self.season, now)
+        assert day is not None
+        claimant, terr, locked = await self._facts(
+            conn, cmd.player_id, cmd.player_status == "verified", tid, day, lock)
+        return decide_claim(self.season, now, fix_time=cmd.fix.fix_time, accuracy_m=cmd.fix.accuracy_m,
+                            territory_id=tid, border_distance_m=loc.border_distance_m, claimant=claimant,
+                            territory=terr, locked_by_other_today=locked, limits=self.limits)
+
+    # ---- claims.submit ------------------------------------------------------------------------
+    async def submit(self, cmd: SubmitClaim) -> Message:
+        """Decide and record one GPS claim. Decisions are serialised per player (advisory lock) and per
+        territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
+        (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim."""
+        now = await self.clock.now()
+        async with self.engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "player:" + cmd.player_id})
+            if cmd.idempotency_key:
+                prev = (await conn.execute(select(t.idempotency.c.response).where(
+                    t.idempotency.c.player_id == cmd.player_id,
+                    t.idempotency.c.key == cmd.idempotency_key))).scalar_one_or_none()
+                if prev is not None:
+                    return _decode_reply(prev)
+            decision = await self._decide(conn, cmd, now, lock=True)
+            reply: Message
+            if isinstance(decision, Refused):
+                reply = Refusal(reason=decision.reason, message=decision.message)
+                await stage(conn, t.outbox, subjects.CLAIM_REJECTED, ClaimRejected(
+                    occurred_at=now, player_id=cmd.player_id, territory_id=cmd.located.territory_id,
+                    reason=decision.reason, message=decision.message))
+            else:
+                reply = await self._record(conn, cmd, now, decision)
+            if cmd.idempotency_key:
+                await conn.execute(pg_insert(t.idempotency).values(
+                    player_id=cmd.player_id, key=cmd.idempotency_key, response=reply.model_dump_json(),
+                    at=datetime.now(UTC)))
+        await self.relay.flush()  # reply only after commit; publishing now keeps the feed fast
+        return reply
+
+    async def _record(self, conn: AsyncConnection, cmd: SubmitClaim, now: datetime,
+                      o: ClaimOutcome) -> ClaimAcceptedReply:
+        day = gametime.game_day_at(self.season, now)
+        assert day is not None and cmd.located.territory_id is not None
+        tid = cmd.located.territory_id
+        claim_id = uuid.uuid4().hex
+        await conn.execute(t.claims.insert().values(
+            id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind, normal=o.normal, game_day=day,
+            at=now, lat=cmd.fix.lat, lon=cmd.fix.lon, accuracy_m=cmd.fix.accuracy_m, fix_time=cmd.fix.fix_time,
+            border_distance_m=cmd.located.border_distance_m, previous_owner_id=o.previous_owner_id,
+            prev_progress=o.fort_before.progress, prev_last_claim_day=o.fort_before.last_claim_day,
+            prev_fortified=o.fort_before.fortified, flags=[]))
+        version = (await conn.execute(update(t.territories).where(t.territories.c.id == tid).values(
+            owner_id=o.owner_id, progress=o.fort_after.progress, last_claim_day=o.fort_after.last_claim_day,
+            fortified=o.fort_after.fortified, version=t.territories.c.version + 1,
+        ).returning(t.territories.c.version))).scalar_one()
+        await stage(conn, t.outbox, subjects.CLAIM_ACCEPTED, ClaimAccepted(
+            occurred_at=now, claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind,
+            game_day=day, progress=o.fort_after.progress, fortified=o.fort_after.fortified,
+            previous_owner_id=o.previous_owner_id, lat=cmd.fix.lat, lon=cmd.fix.lon,
+            accuracy_m=cmd.fix.accuracy_m, border_distance_m=cmd.located.border_distance_m))
+        await stage(conn, t.outbox, subjects.TERRITORY_CHANGED, TerritoryChanged(
+            occurred_at=now, territory_id=tid, owner_id=o.owner_id, previous_owner_id=o.previous_owner_id,
+            progress=o.fort_after.progress, fortified=o.fort_after.fortified, version=version,
+            cause="war_reclaim" if o.kind == "war_reclaim" else "claim", claim_id=claim_id))
+        log.info("claim_accepted", claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind)
+        return ClaimAcceptedReply(claim_id=claim_id, territory_id=tid, kind=o.kind, owner_id=o.owner_id,
+                                  progress=o.fort_after.progress, fortified=o.fort_after.fortified)
+
+    # ---- reads --------------------------------------------------------------------------------
+    async def state(self, territory_id: str | None) -> StateReply:
+        q = select(t.territories)
+        if territory_id is not None:
+            q = q.where(t.territories.c.id == territory_id)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return StateReply(territories=[TerritoryStateOut(id=r.id, owner_id=r.owner_id, progress=r.progress,
+                                                         fortified=r.fortified) for r in rows])
+
+    async def player(self, player_id: str) -> PlayerReply:
+        """R6: claims left today = allowance − normal claims made today (0 when today is no game day)."""
+        now = await self.clock.now()
+        day = gametime.game_day_at(self.season, now)
+        if day is None or gametime.season_state(self.season, now) == "closed":
+            return PlayerReply(player_id=player_id, claims_left_today=0)
+        async with self.engine.connect() as conn:
+            used = (await conn.execute(select(func.count()).where(
+                t.claims.c.game_day == day, t.claims.c.normal.is_(True),
+                t.claims.c.player_id == player_id))).scalar_one()
+            pd = (await conn.execute(select(t.player_days).where(
+                t.player_days.c.player_id == player_id, t.player_days.c.game_day == day))).first()
+        left = allowance(pd.extra_claims if pd else 0, pd.replacement_claims if pd else 0) - int(used)
+        return PlayerReply(player_id=player_id, claims_left_today=max(left, 0))
+
+    async def seed_territories(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(pg_insert(t.territories).values(
+                [{"id": tid, "progress": 0, "fortified": False, "version": 0} for tid in self.names]
+            ).on_conflict_do_nothing())
+
+
+def _decode_reply(raw: str) -> Message:
+    if '"ok":false' in raw.replace(" ", ""):
+        return Refusal.model_validate_json(raw)
+    return ClaimAcceptedReply.model_validate_json(raw)

@@ -1,0 +1,3 @@
+from turf_clock.app import main
+
+main()

@@ -1,0 +1,3 @@
+from turf_geo.app import main
+
+main()

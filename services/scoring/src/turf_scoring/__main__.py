@@ -1,0 +1,3 @@
+from turf_scoring.app import main
+
+main()

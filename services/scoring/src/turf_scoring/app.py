@@ -1,0 +1,47 @@
+"""Scoring process: ``python -m turf_scoring``. Consumes ``territory.changed`` (durable), serves the leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+
+from turf_common.board import load_board
+from turf_common.bus import Bus, Delivery
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message
+from turf_common.contracts.claims import TerritoryChanged
+from turf_common.rules.scoring import TerritoryStats
+from turf_common.service import serve_forever
+from turf_common.settings import get_settings
+from turf_scoring.handlers import ScoringService
+
+
+def main() -> None:
+    settings = get_settings()
+
+    async def start(bus: Bus) -> Callable[[], Awaitable[None]]:
+        assert settings.redis_url, "TURF_REDIS_URL is not set"
+        board = load_board(settings.board_dir)
+        redis = Redis.from_url(settings.redis_url)
+        svc = ScoringService(
+            redis=redis, bus=bus, graph=board.graph, prefix=settings.redis_prefix,
+            stats={tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population)
+                   for tid, t in board.territories.items()})
+
+        async def on_changed(d: Delivery) -> None:
+            await svc.apply(TerritoryChanged.model_validate_json(d.data))
+
+        async def on_leaderboard(_: bytes) -> Message:
+            return await svc.leaderboard()
+
+        await bus.consume("scoring", [subjects.TERRITORY_CHANGED], on_changed)
+        await bus.serve(subjects.SCORING_LEADERBOARD, "scoring", on_leaderboard)
+
+        async def cleanup() -> None:
+            await redis.aclose()
+
+        return cleanup
+
+    asyncio.run(serve_forever("scoring", settings, start))

@@ -1,0 +1,100 @@
+"""Scoring: apply ``territory.changed`` to the Redis read model, recompute the touched players (R23, R24),
+publish ``score.updated``. Each change carries a per-territory version, so a redelivered or stale event is a no-op."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import networkx as nx
+import structlog
+from redis.asyncio import Redis
+
+from turf_common.bus import Bus
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import TerritoryChanged
+from turf_common.contracts.scoring import Leaderboard, QuestStanding, ScoreUpdated, Standing
+from turf_common.rules.scoring import (
+    TerritoryStats, bonuses, competition_ranks, player_score, side_quests,
+)
+
+log = structlog.get_logger(__name__)
+
+# Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
+# the change is not newer than what is stored (redelivery, reordering).
+APPLY = """
+local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if tonumber(ARGV[2]) <= cur then return false end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local prev = redis.call('HGET', KEYS[2], ARGV[1]) or ''
+if prev ~= '' then redis.call('SREM', ARGV[4] .. prev, ARGV[1]) end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+  redis.call('SADD', ARGV[4] .. ARGV[3], ARGV[1])
+end
+return prev
+"""
+
+
+@dataclass
+class ScoringService:
+    redis: Redis
+    bus: Bus
+    graph: nx.Graph
+    stats: dict[str, TerritoryStats]
+    prefix: str = "turf:"
+
+    def k(self, name: str) -> str:
+        return self.prefix + name
+
+    async def apply(self, ev: TerritoryChanged) -> bool:
+        """Apply one change; True if it was new. Recomputes only the previous and the new owner."""
+        prev = await self.redis.eval(APPLY, 2, self.k("ver"), self.k("own"), ev.territory_id, ev.version,
+                                     ev.owner_id or "", self.k("p:"))
+        new = prev is not None
+        if new:
+            prev = prev.decode() if isinstance(prev, bytes) else prev
+        else:
+            # Already applied (a redelivery, perhaps after a crash before the publish below): rescoring and
+            # re-publishing is harmless, the stream drops the duplicate by its Nats-Msg-Id.
+            prev = ev.previous_owner_id
+        touched = sorted({p for p in (prev, ev.owner_id) if p})
+        for pid in touched:
+            await self._rescore(pid)
+        lb = await self.leaderboard()
+        upd = ScoreUpdated(occurred_at=ev.occurred_at, players=touched, territory_id=ev.territory_id,
+                           leaderboard=lb, at=ev.occurred_at)
+        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
+        return new
+
+    async def _rescore(self, pid: str) -> None:
+        owned = {m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(self.k("p:" + pid))}
+        s = player_score(self.graph, pid, owned)
+        await self.redis.hset(self.k("score"), pid, json.dumps(
+            {"base": s.base, "outposts": s.outposts, "territories": s.territories}))
+
+    async def owned_by(self) -> dict[str, set[str]]:
+        own = await self.redis.hgetall(self.k("own"))
+        out: dict[str, set[str]] = {}
+        for tid, pid in own.items():
+            out.setdefault(pid.decode(), set()).add(tid.decode())
+        return out
+
+    async def leaderboard(self) -> Leaderboard:
+        raw = await self.redis.hgetall(self.k("score"))
+        scores = {p.decode(): json.loads(v) for p, v in raw.items()}
+        quests = side_quests(await self.owned_by(), self.stats)
+        bonus = bonuses(quests)
+        totals = {p: s["base"] + bonus.get(p, 0) for p, s in scores.items()}
+        standings = [Standing(rank=r, player_id=p, base=scores[p]["base"], outposts=scores[p]["outposts"],
+                              bonuses=bonus.get(p, 0), total=tot, territories=scores[p]["territories"])
+                     for r, p, tot in competition_ranks(totals)]
+        return Leaderboard(standings=standings, side_quests={
+            q: QuestStanding(leaders=r.leaders, value=r.value) for q, r in quests.items()})
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
