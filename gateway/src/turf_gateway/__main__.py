@@ -1,0 +1,3 @@
+from turf_gateway.main import main
+
+main()

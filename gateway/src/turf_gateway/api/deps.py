@@ -1,0 +1,62 @@
+"""Annotated dependencies: the app state, the calling player, the organizer."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import select
+
+from turf_gateway import tables as t
+from turf_gateway.errors import ApiError
+from turf_gateway.state import AppState
+
+
+def get_state(request: Request) -> AppState:
+    return request.app.state.turf  # type: ignore[no-any-return]
+
+
+State = Annotated[AppState, Depends(get_state)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    id: str
+    role: str
+    status: str
+    display_name: str
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def current_player(request: Request, state: State) -> Caller:
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("unauthenticated", "Sign in first (Authorization: Bearer <token>).")
+    async with state.engine.connect() as conn:
+        row = (await conn.execute(
+            select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord,
+                   t.sessions.c.expires_at)
+            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
+            .where(t.sessions.c.token_hash == token_hash(token.strip())))).first()
+    if row is None or row.expires_at <= datetime.now(UTC):
+        raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
+    return Caller(row.id, row.role, row.status, row.discord)
+
+
+CurrentPlayer = Annotated[Caller, Depends(current_player)]
+
+
+async def organizer(caller: CurrentPlayer) -> Caller:
+    if caller.role != "organizer":
+        raise ApiError("forbidden", "Only the organizer may do this.")
+    return caller
+
+
+Organizer = Annotated[Caller, Depends(organizer)]

@@ -1,0 +1,70 @@
+"""GPS claims (R6–R10): check and submit. The gateway asks geo-verify where the fix lies, then claims decides."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from turf_common.bus import BusError
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import Fix, SubmitClaim
+from turf_common.contracts.geo import LocatePoint, Located
+from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.errors import ApiError
+
+router = APIRouter(tags=["claims"])
+
+# strict: "40.7" (a string) is malformed input, not a coordinate (R7)
+Lat = Annotated[float, Field(strict=True, ge=-90, le=90, allow_inf_nan=False, description="WGS84 degrees")]
+Lon = Annotated[float, Field(strict=True, ge=-180, le=180, allow_inf_nan=False, description="WGS84 degrees")]
+Accuracy = Annotated[float, Field(strict=True, ge=0, le=1e7, allow_inf_nan=False, description="metres")]
+
+
+class ClaimBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    lat: Lat
+    lon: Lon
+    accuracy_m: Accuracy
+    fix_time: AwareDatetime
+
+
+async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) -> SubmitClaim:
+    located = await state.bus.request(subjects.GEO_LOCATE, LocatePoint(lat=body.lat, lon=body.lon), Located)
+    return SubmitClaim(player_id=caller.id, player_status=caller.status,
+                       fix=Fix(lat=body.lat, lon=body.lon, accuracy_m=body.accuracy_m, fix_time=body.fix_time),
+                       located=located, idempotency_key=key)
+
+
+async def _raw_request(state: Any, subject: str, cmd: SubmitClaim) -> dict[str, Any]:
+    import nats
+
+    try:
+        resp = await state.bus.nc.request(subject, cmd.model_dump_json().encode(), timeout=10)
+    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
+        raise BusError(str(e)) from e
+    return json.loads(resp.data)  # type: ignore[no-any-return]
+
+
+@router.post("/claims/check")
+async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes nothing."""
+    out = await _raw_request(state, subjects.CLAIMS_CHECK, await _command(state, caller, body, None))
+    if out.get("ok") is False:
+        raise ApiError(out["reason"], out["message"])
+    return {k: out[k] for k in ("territory", "allowed", "reason", "message")}
+
+
+@router.post("/claims", status_code=201)
+async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State,
+                       idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
+    """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
+    409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer."""
+    out = await _raw_request(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key))
+    if out.get("ok") is False:
+        raise ApiError(out["reason"], out["message"])
+    return JSONResponse({k: out[k] for k in ("claim_id", "territory_id", "kind", "owner_id", "progress",
+                                             "fortified")}, status_code=201)

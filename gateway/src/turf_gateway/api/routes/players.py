@@ -1,0 +1,144 @@
+"""Players and sessions (R27): registration, sign-in, the caller's profile."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import PlayerReply, PlayerRequest
+from turf_gateway import tables as t
+from turf_gateway.api.deps import CurrentPlayer, State, token_hash
+from turf_gateway.errors import ApiError
+
+router = APIRouter(tags=["players"])
+hasher = PasswordHasher()
+
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+# Discord usernames: 2–32 characters, lower-case letters, digits, "_" and "."; no ".." (Discord's 2023 rules)
+DISCORD = re.compile(r"^(?!.*\.\.)[a-z0-9_.]{2,32}$")
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+
+
+class Registration(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)]
+    discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
+    home_address: Text
+    password: Annotated[str, Field(min_length=8, max_length=200)]
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        if not EMAIL.match(v):
+            raise ValueError("not a valid email address")
+        return v
+
+    @field_validator("discord")
+    @classmethod
+    def _discord(cls, v: str) -> str:
+        if not DISCORD.match(v.lower()):
+            raise ValueError("a Discord username has 2–32 letters, digits, '_' or '.'")
+        return v
+
+
+class Registered(BaseModel):
+    id: str
+    status: str
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=320)]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class SessionOut(BaseModel):
+    token: str
+    player_id: str
+    role: str
+
+
+class PublicProfile(BaseModel):
+    id: str
+    display_name: str
+    status: str
+
+
+async def create_player(state: Any, reg: Registration, role: str = "player", status: str = "pending") -> str:
+    pid = uuid.uuid4().hex
+    async with state.engine.begin() as conn:
+        taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
+            (t.players.c.email_norm == reg.email.lower()) | (t.players.c.discord_norm == reg.discord.lower())
+        ))).first()
+        if taken is not None:
+            if taken.email_norm == reg.email.lower():
+                raise ApiError("email_taken", "An account with this email already exists.")
+            raise ApiError("discord_taken", "An account with this Discord username already exists.")
+        try:
+            await conn.execute(insert(t.players).values(
+                id=pid, name=reg.name, email=reg.email, email_norm=reg.email.lower(), discord=reg.discord,
+                discord_norm=reg.discord.lower(), home_address=reg.home_address,
+                password_hash=hasher.hash(reg.password), status=status, status_reason=None, role=role,
+                created_at=datetime.now(UTC)))
+        except IntegrityError:
+            raise ApiError("conflict", "That email or Discord username was just taken.") from None
+    state.display_names[pid] = reg.discord
+    return pid
+
+
+@router.post("/players", status_code=201, response_model=Registered)
+async def register(reg: Registration, state: State) -> Registered:
+    """Register a player (R27). New players are ``pending`` until the organizer verifies them."""
+    pid = await create_player(state, reg)
+    return Registered(id=pid, status="pending")
+
+
+@router.post("/sessions", response_model=SessionOut)
+async def sign_in(cred: Credentials, state: State) -> SessionOut:
+    async with state.engine.connect() as conn:
+        row = (await conn.execute(select(t.players).where(t.players.c.email_norm == cred.email.lower()))).first()
+    try:
+        if row is None:
+            raise VerificationError
+        hasher.verify(row.password_hash, cred.password)
+    except VerificationError:
+        raise ApiError("unauthenticated", "Wrong email or password.") from None
+    token = secrets.token_urlsafe(32)
+    async with state.engine.begin() as conn:
+        await conn.execute(insert(t.sessions).values(
+            token_hash=token_hash(token), player_id=row.id,
+            expires_at=datetime.now(UTC) + timedelta(hours=state.settings.session_ttl_hours)))
+    return SessionOut(token=token, player_id=row.id, role=row.role)
+
+
+@router.get("/me")
+async def me(caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """The caller's own profile, private fields included (R27: only the player and the organizer see them)."""
+    async with state.engine.connect() as conn:
+        row = (await conn.execute(select(t.players).where(t.players.c.id == caller.id))).one()
+    left = await state.bus.request(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
+    return {"id": row.id, "name": row.name, "display_name": row.discord, "email": row.email,
+            "discord": row.discord, "home_address": row.home_address, "role": row.role, "status": row.status,
+            "status_reason": row.status_reason, "claims_left_today": left.claims_left_today}
+
+
+@router.get("/players/{player_id}", response_model=PublicProfile)
+async def public_profile(player_id: str, state: State) -> PublicProfile:
+    async with state.engine.connect() as conn:
+        row = (await conn.execute(select(t.players.c.id, t.players.c.discord, t.players.c.status)
+                                  .where(t.players.c.id == player_id))).first()
+    if row is None:
+        raise ApiError("not_found", "No such player.")
+    return PublicProfile(id=row.id, display_name=row.discord, status=row.status)

@@ -1,0 +1,100 @@
+"""Public reads: board, territories, leaderboard, clock."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from shapely.geometry import mapping
+
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import StateReply, StateRequest
+from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
+from turf_common.rules import gametime
+from turf_gateway.api.deps import State
+from turf_gateway.errors import ApiError
+
+router = APIRouter(tags=["public"])
+
+
+async def ownership(state: Any, territory_id: str | None = None) -> dict[str, dict[str, Any]]:
+    rep = await state.bus.request(subjects.CLAIMS_STATE, StateRequest(territory_id=territory_id), StateReply)
+    return {x.id: {"owner_id": x.owner_id, "progress": x.progress, "fortified": x.fortified}
+            for x in rep.territories}
+
+
+def _display_features(state: Any) -> list[dict[str, Any]]:
+    cached = getattr(state, "_display_cache", None)
+    if cached is None:
+        cached = json.loads(state.board.display_geojson_path().read_text())["features"]
+        state._display_cache = cached
+    return cached  # type: ignore[no-any-return]
+
+
+@router.get("/board")
+async def board(request: Request, state: State) -> Response:
+    """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
+    Cached with an ETag over its content."""
+    own = await ownership(state)
+    feats = []
+    for f in _display_features(state):
+        tid = f["properties"]["id"]
+        props = state.board.feature_properties(tid) | own.get(tid, {"owner_id": None, "progress": 0,
+                                                                     "fortified": False})
+        feats.append({"type": "Feature", "id": tid, "properties": props, "geometry": f["geometry"]})
+    data = json.dumps({"type": "FeatureCollection", "features": feats}, separators=(",", ":")).encode()
+    etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag})
+    return Response(data, media_type="application/geo+json", headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+
+@router.get("/territories/{territory_id}")
+async def territory(territory_id: str, state: State) -> dict[str, Any]:
+    ter = state.board.territories.get(territory_id)
+    if ter is None:
+        raise ApiError("not_found", "No territory with that id.")
+    own = (await ownership(state, territory_id)).get(territory_id, {"owner_id": None, "progress": 0,
+                                                                     "fortified": False})
+    return state.board.feature_properties(territory_id) | own | {
+        "neighbours": sorted(state.board.neighbours(territory_id)), "geometry": mapping(ter.geometry)}
+
+
+async def leaderboard_body(state: Any) -> dict[str, Any]:
+    lb = await state.bus.request(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
+    return await named_leaderboard(state, lb)
+
+
+async def named_leaderboard(state: Any, lb: Leaderboard) -> dict[str, Any]:
+    from turf_gateway.names import display_names
+
+    names = await display_names(state, [s.player_id for s in lb.standings])
+    return {
+        "standings": [{"rank": s.rank, "player_id": s.player_id, "display_name": names.get(s.player_id, ""),
+                       "base": s.base, "outposts": s.outposts, "bonuses": s.bonuses, "total": s.total}
+                      for s in lb.standings],
+        "side_quests": {q: {"leaders": r.leaders, "value": r.value} for q, r in lb.side_quests.items()},
+    }
+
+
+@router.get("/leaderboard")
+async def leaderboard(state: State) -> dict[str, Any]:
+    return await leaderboard_body(state)
+
+
+def clock_body(state: Any, now: datetime) -> dict[str, Any]:
+    cfg = state.season
+    day = gametime.game_day_at(cfg, now)
+    nc = gametime.next_change(cfg, now)
+    return {"now": now.astimezone(cfg.tz).isoformat(), "open": gametime.is_open(cfg, now),
+            "game_day": gametime.game_day_number(cfg, day) if day else None,
+            "season_state": gametime.season_state(cfg, now),
+            "next_change": nc.isoformat() if nc else None, "seed_commitment": None}
+
+
+@router.get("/clock")
+async def clock(state: State) -> dict[str, Any]:
+    return clock_body(state, await state.clock.now())

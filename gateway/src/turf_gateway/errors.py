@@ -1,0 +1,112 @@
+"""Every error body is ``{"reason", "message"}`` (API.md); bad input never answers 500."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from turf_common.bus import BusError
+
+STATUS = {
+    "invalid_input": 422, "unauthenticated": 401, "forbidden": 403, "not_found": 404, "conflict": 409,
+    "rate_limited": 429, "unavailable": 503, "payload_too_large": 413,
+}
+
+
+class ApiError(Exception):
+    def __init__(self, reason: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.reason, self.message = reason, message
+        # game refusals (R29) are 409 unless the code is one of the generic ones
+        self.status = status or STATUS.get(reason, 409)
+
+
+def body(reason: str, message: str) -> dict[str, str]:
+    return {"reason": reason, "message": message}
+
+
+def _describe(exc: RequestValidationError) -> str:
+    parts = []
+    for e in exc.errors()[:5]:
+        loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+        if e.get("type") == "json_invalid":
+            return "The request body is not valid JSON."
+        parts.append(f"{loc or 'body'}: {e.get('msg', 'invalid')}")
+    return "Invalid input — " + "; ".join(parts) if parts else "Invalid input."
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(body(exc.reason, exc.message), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(body("invalid_input", _describe(exc)), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        reason = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "invalid_input",
+                  413: "payload_too_large", 429: "rate_limited"}.get(exc.status_code, "invalid_input")
+        return JSONResponse(body(reason, str(exc.detail)), status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(BusError)
+    async def bus_down(_: Request, exc: BusError) -> JSONResponse:
+        return JSONResponse(body("unavailable", "A game service is not answering; try again shortly."),
+                            status_code=503)
+
+
+def install_fallbacks(app: FastAPI) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    @app.exception_handler(DBAPIError)
+    async def db_down(_: Request, exc: DBAPIError) -> JSONResponse:
+        return JSONResponse(body("unavailable", "The database is not answering; try again shortly."),
+                            status_code=503)
+
+
+MAX_BODY = 64 * 1024
+
+
+class BodyLimit:
+    """ASGI middleware: answer 413 ``payload_too_large`` for bodies over 64 KiB, declared or streamed."""
+
+    def __init__(self, app: object, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)  # type: ignore[operator]
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and v.isdigit() and int(v) > self.limit:
+                return await self._reject(send)
+        seen = 0
+
+        async def limited():  # type: ignore[no-untyped-def]
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return msg
+
+        try:
+            return await self.app(scope, limited, send)  # type: ignore[operator]
+        except _TooLarge:
+            return await self._reject(send)
+
+    @staticmethod
+    async def _reject(send):  # type: ignore[no-untyped-def]
+        import json
+        data = json.dumps(body("payload_too_large", "The request body is over 64 KiB.")).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+        await send({"type": "http.response.body", "body": data})
+
+
+class _TooLarge(Exception):
+    pass

@@ -1,0 +1,109 @@
+"""The gateway: ``create_app()``. Run with ``python -m turf_gateway`` (uvicorn on TURF_HTTP_PORT)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse, JSONResponse
+from nats.aio.msg import Msg
+from sqlalchemy import select, update
+
+from turf_common.board import load_board
+from turf_common.bus import Bus
+from turf_common.contracts import subjects
+from turf_common.contracts.scoring import ScoreUpdated
+from turf_common.db import make_engine, run_migrations
+from turf_common.gameclock import GameClockReader
+from turf_common.logs import configure
+from turf_common.rules import gametime
+from turf_common.settings import Settings, get_settings
+from turf_gateway import errors, tables
+from turf_gateway.api.routes import admin, claims, players, public, spectators
+from turf_gateway.state import AppState
+from turf_gateway.ws import Hub
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+STATIC = Path(__file__).parent / "static"
+FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, "correction.applied", "season.final_results"]
+
+
+async def ensure_organizer(state: AppState) -> None:
+    """The organizer account exists at start (TURF_ORGANIZER_EMAIL / TURF_ORGANIZER_PASSWORD)."""
+    s = state.settings
+    async with state.engine.begin() as conn:
+        row = (await conn.execute(select(tables.players.c.id)
+                                  .where(tables.players.c.email_norm == s.organizer_email.lower()))).first()
+        if row is not None:
+            await conn.execute(update(tables.players).where(tables.players.c.id == row.id).values(
+                role="organizer", status="verified", password_hash=players.hasher.hash(s.organizer_password)))
+            return
+    reg = players.Registration(name="Organizer", email=s.organizer_email, discord="organizer",
+                               home_address="-", password=s.organizer_password)
+    await players.create_player(state, reg, role="organizer", status="verified")
+
+
+async def _forward(state: AppState, m: Msg) -> None:
+    try:
+        data = json.loads(m.data)
+    except ValueError:
+        return
+    msg = {"type": m.subject, "at": data.get("occurred_at")} | data
+    if m.subject == subjects.SCORE_UPDATED:
+        lb = ScoreUpdated.model_validate(data).leaderboard
+        msg["leaderboard"] = await public.named_leaderboard(state, lb)
+    state.hub.broadcast(msg)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        configure("gateway", settings.log_level)
+        assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
+        run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+        bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream)
+        await bus.ensure_stream()
+        engine = make_engine(settings.database_url)
+        state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
+                         clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub())
+        app.state.turf = state
+        await ensure_organizer(state)
+        for subj in FEED:
+            async def cb(m: Msg) -> None:
+                await _forward(state, m)
+            await bus.nc.subscribe(subj, cb=cb)
+        yield
+        await bus.close()
+        await engine.dispose()
+
+    app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json")
+    errors.install(app)
+    errors.install_fallbacks(app)
+    api = APIRouter(prefix="/api/v1")
+    for r in (players.router, claims.router, public.router, admin.router, spectators.router):
+        api.include_router(r)
+    app.include_router(api)
+
+    @app.get("/health", include_in_schema=False)
+    async def health() -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
+    return app
+
+
+def main() -> None:
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_level="warning",
+                ws_max_size=64 * 1024)

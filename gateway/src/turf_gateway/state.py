@@ -1,0 +1,26 @@
+"""What the gateway holds while it runs: settings, bus, engine, board, clock reader, spectator hub."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from turf_common.board import Board
+from turf_common.bus import Bus
+from turf_common.gameclock import GameClockReader
+from turf_common.rules.gametime import SeasonConfig
+from turf_common.settings import Settings
+from turf_gateway.ws import Hub
+
+
+@dataclass
+class AppState:
+    settings: Settings
+    bus: Bus
+    engine: AsyncEngine
+    board: Board
+    clock: GameClockReader
+    season: SeasonConfig
+    hub: Hub
+    display_names: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,42 @@
+"""The gateway's tables (schema ``gateway``): players, sessions, and the organizer's action log."""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, Column, DateTime, MetaData, String, Table, Text
+
+SCHEMA = "gateway"
+metadata = MetaData(schema=SCHEMA)
+
+players = Table(
+    "players", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("email", String(320), nullable=False),
+    Column("email_norm", String(320), nullable=False, unique=True),      # R27: unique, case-insensitive
+    Column("discord", String(64), nullable=False),
+    Column("discord_norm", String(64), nullable=False, unique=True),
+    Column("home_address", Text, nullable=False),
+    Column("password_hash", Text, nullable=False),
+    Column("status", String(16), nullable=False),                       # pending|verified|rejected|disqualified
+    Column("status_reason", String(64), nullable=True),
+    Column("role", String(16), nullable=False),                         # player|organizer
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+admin_log = Table(
+    "admin_log", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("by", String(64), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("target", String(64), nullable=True),
+    Column("reason", Text, nullable=True),
+    Column("detail", JSON, nullable=False),
+)
