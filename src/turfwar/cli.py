@@ -1,0 +1,139 @@
+"""``turfwar``: run the stack, check its health, build the board."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from turf_common.settings import get_settings
+from turfwar.stack import Stack, health_report
+
+app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
+console = Console()
+
+try:
+    from turfwar.board_cli import board_app
+
+    app.add_typer(board_app, name="board", help="Build and report the board from the raw boundary data.")
+except ImportError:  # pragma: no cover - the board pipeline is optional at run time
+    pass
+
+
+@app.command()
+def up() -> None:
+    """Start NATS, PostgreSQL and Redis (embedded unless TURF_*_URL are set), every service and the gateway.
+    Ctrl-C stops everything; data stays in TURF_DATA_DIR."""
+    s = get_settings()
+    stack = Stack(data_dir=s.data_dir.resolve(), http_port=s.http_port)
+    stop = {"now": False}
+
+    def on_signal(*_: object) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        console.print(f"[bold]Turf War[/] — data in {stack.data_dir}, clock {s.clock}")
+        stack.start_servers(progress=True)
+        console.print("  starting services …")
+        stack.start_services()
+        stack.write_manifest()
+        console.print(f"[green]ready[/] → [bold]{stack.base_url}/[/]  (API {stack.base_url}/api/v1, docs "
+                      f"{stack.base_url}/docs). Ctrl-C to stop.")
+        while not stop["now"]:
+            for name, p in stack.procs.items():
+                if p.poll() is not None:
+                    console.print(f"[red]{name} exited ({p.returncode}); restarting[/]")
+                    stack.restart(name)
+            time.sleep(0.5)
+    finally:
+        console.print("stopping …")
+        stack.stop()
+        console.print("stopped.")
+
+
+@app.command()
+def status() -> None:
+    """Health of each part of a running stack (reads TURF_DATA_DIR/stack.json, or the TURF_*_URL variables)."""
+    s = get_settings()
+    manifest = Path(s.data_dir) / "stack.json"
+    info = json.loads(manifest.read_text()) if manifest.exists() else {}
+    nats_url = os.environ.get("TURF_NATS_URL") or info.get("nats_url")
+    db_url = os.environ.get("TURF_DATABASE_URL") or info.get("database_url")
+    redis_url = os.environ.get("TURF_REDIS_URL") or info.get("redis_url")
+    http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
+    table = Table("part", "health", "where")
+    table.add_row("nats", _probe_nats(nats_url), nats_url or "-")
+    table.add_row("postgres", _probe_pg(db_url), db_url or "-")
+    table.add_row("redis", _probe_redis(redis_url), redis_url or "-")
+    for name, h in asyncio.run(health_report(nats_url)).items():
+        table.add_row(name, h, "NATS svc." + name + ".health")
+    table.add_row("gateway", _probe_http(http), http)
+    console.print(table)
+    healthy = all("ok" == c for c in [_probe_http(http)])
+    raise typer.Exit(0 if healthy else 1)
+
+
+def _probe_nats(url: str | None) -> str:
+    if not url:
+        return "unknown"
+
+    async def go() -> str:
+        import nats
+
+        try:
+            nc = await nats.connect(url, connect_timeout=2, max_reconnect_attempts=0)
+            js = nc.jetstream()
+            await js.account_info()
+            await nc.close()
+            return "ok"
+        except Exception as e:
+            return f"down ({type(e).__name__})"
+
+    return asyncio.run(go())
+
+
+def _probe_pg(url: str | None) -> str:
+    if not url:
+        return "unknown"
+    import psycopg
+
+    try:
+        with psycopg.connect(url, connect_timeout=2) as c:
+            c.execute("SELECT 1")
+        return "ok"
+    except Exception as e:
+        return f"down ({type(e).__name__})"
+
+
+def _probe_redis(url: str | None) -> str:
+    if not url:
+        return "unknown"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+        return "ok"
+    except Exception as e:
+        return f"down ({type(e).__name__})"
+
+
+def _probe_http(url: str) -> str:
+    import httpx
+
+    try:
+        return "ok" if httpx.get(url + "/health", timeout=2).status_code == 200 else "down"
+    except httpx.HTTPError as e:
+        return f"down ({type(e).__name__})"
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,183 @@
+"""Start and stop the whole stack: servers (embedded unless ``TURF_*_URL`` point elsewhere), every service as
+its own process, then the gateway. Used by ``turfwar up`` and by the end-to-end test fixtures alike."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from turfwar import embedded
+
+SERVICES: dict[str, str] = {
+    "geo-verify": "turf_geo",
+    "claims": "turf_claims",
+    "cards": "turf_cards",
+    "scoring": "turf_scoring",
+    "clock": "turf_clock",
+}
+GATEWAY_MODULE = "turf_gateway"
+
+
+@dataclass
+class Stack:
+    data_dir: Path
+    env: dict[str, str] = field(default_factory=dict)   # TURF_* overrides for every child
+    http_port: int = 8000
+    servers: dict[str, embedded.Server] = field(default_factory=dict)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def child_env(self) -> dict[str, str]:
+        env = dict(os.environ) | self.env
+        env["TURF_DATA_DIR"] = str(self.data_dir)
+        env["TURF_HTTP_PORT"] = str(self.http_port)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        return env
+
+    # ---- servers ------------------------------------------------------------------------------
+    def start_servers(self, progress: bool = False) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        wanted = {"TURF_NATS_URL": ("nats", embedded.start_nats),
+                  "TURF_DATABASE_URL": ("postgres", embedded.start_postgres),
+                  "TURF_REDIS_URL": ("redis", embedded.start_redis)}
+        for var, (name, start) in wanted.items():
+            if self.env.get(var) or os.environ.get(var):
+                self.env.setdefault(var, os.environ.get(var, ""))
+                continue
+            if progress:
+                print(f"  starting embedded {name} …", flush=True)
+            srv = start(self.data_dir)
+            self.servers[name] = srv
+            self.env[var] = srv.url
+
+    # ---- services -----------------------------------------------------------------------------
+    def start_process(self, name: str) -> subprocess.Popen[bytes]:
+        module = SERVICES.get(name, GATEWAY_MODULE)
+        logs = self.data_dir / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        out = open(logs / f"{name}.log", "ab")  # noqa: SIM115 - the child owns it
+        proc = subprocess.Popen([sys.executable, "-m", module], env=self.child_env(), stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        self.procs[name] = proc
+        return proc
+
+    def start_services(self, timeout: float = 90.0) -> None:
+        for name in SERVICES:
+            self.start_process(name)
+        self.wait_services(list(SERVICES), timeout)
+        self.start_process("gateway")
+        self.wait_gateway(timeout)
+
+    def wait_services(self, names: list[str], timeout: float = 90.0) -> None:
+        asyncio.run(_wait_health(self.env["TURF_NATS_URL"], names, timeout, self))
+
+    def wait_gateway(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._check_alive("gateway")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base_url + "/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise TimeoutError("gateway did not answer /health")
+
+    def _check_alive(self, name: str) -> None:
+        p = self.procs.get(name)
+        if p is not None and p.poll() is not None:
+            log = (self.data_dir / "logs" / f"{name}.log")
+            tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
+            raise RuntimeError(f"{name} exited with code {p.returncode}:\n{tail}")
+
+    def kill(self, name: str, sig: int = 9) -> None:
+        p = self.procs[name]
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(p.pid, sig)
+        p.wait(10)
+
+    def restart(self, name: str, timeout: float = 60.0) -> None:
+        self.start_process(name)
+        if name == "gateway":
+            self.wait_gateway(timeout)
+        else:
+            self.wait_services([name], timeout)
+
+    def write_manifest(self) -> None:
+        (self.data_dir / "stack.json").write_text(json.dumps({
+            "nats_url": self.env.get("TURF_NATS_URL"), "database_url": self.env.get("TURF_DATABASE_URL"),
+            "redis_url": self.env.get("TURF_REDIS_URL"), "http": self.base_url,
+            "pids": {n: p.pid for n, p in self.procs.items()} | {n: s.proc.pid for n, s in self.servers.items()},
+        }, indent=2))
+
+    def stop(self) -> None:
+        for name in ["gateway", *reversed(list(SERVICES))]:
+            p = self.procs.get(name)
+            if p is not None and p.poll() is None:
+                p.terminate()
+        for p in self.procs.values():
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        for srv in reversed(list(self.servers.values())):
+            srv.stop()
+        with contextlib.suppress(FileNotFoundError):
+            (self.data_dir / "stack.json").unlink()
+
+
+async def _wait_health(nats_url: str, names: list[str], timeout: float, stack: Stack | None = None) -> None:
+    import nats
+
+    from turf_common.contracts import subjects
+
+    nc = await nats.connect(nats_url)
+    try:
+        deadline = time.monotonic() + timeout
+        pending = list(names)
+        while pending:
+            for name in list(pending):
+                if stack is not None:
+                    stack._check_alive(name)
+                with contextlib.suppress(Exception):
+                    await nc.request(subjects.health(name), b"{}", timeout=0.5)
+                    pending.remove(name)
+            if pending:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"services not healthy: {pending}")
+                await asyncio.sleep(0.1)
+    finally:
+        await nc.close()
+
+
+async def health_report(nats_url: str | None) -> dict[str, str]:
+    """One line of health per service, asked over NATS."""
+    import nats
+
+    from turf_common.contracts import subjects
+
+    out: dict[str, str] = {}
+    if not nats_url:
+        return {n: "unknown (no NATS URL)" for n in SERVICES}
+    try:
+        nc = await nats.connect(nats_url, connect_timeout=2, max_reconnect_attempts=0)
+    except Exception as e:
+        return {n: f"down (NATS: {e})" for n in SERVICES}
+    for name in SERVICES:
+        try:
+            await nc.request(subjects.health(name), b"{}", timeout=1)
+            out[name] = "ok"
+        except Exception as e:
+            out[name] = f"down ({type(e).__name__})"
+    await nc.close()
+    return out
