@@ -1,0 +1,49 @@
+"""Test fixtures around the real stack: embedded servers unless TURF_*_URL are set, every service as a process.
+
+With external servers, each stack gets a database, stream and Redis prefix of its own, so test runs never see
+each other's state."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+
+from turfwar.embedded import free_port
+from turfwar.stack import Stack
+
+ORGANIZER = ("organizer@test.turfwar", "organizer-pass-1")
+
+
+def _fresh_database(url: str) -> str:
+    base, _, _ = url.rpartition("/")
+    name = "turf_t_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(base + "/postgres", autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    return f"{base}/{name}"
+
+
+@contextlib.contextmanager
+def running_stack(data_dir: Path, **extra_env: str) -> Iterator[Stack]:
+    env = {
+        "TURF_CLOCK": "manual",
+        "TURF_CLOCK_START": "2026-10-05T05:00:00-04:00",
+        "TURF_ORGANIZER_EMAIL": ORGANIZER[0],
+        "TURF_ORGANIZER_PASSWORD": ORGANIZER[1],
+        "TURF_STREAM": "T" + uuid.uuid4().hex[:8].upper(),
+        "TURF_REDIS_PREFIX": "t" + uuid.uuid4().hex[:8] + ":",
+        "TURF_LOG_LEVEL": "INFO",
+    } | extra_env
+    if os.environ.get("TURF_DATABASE_URL"):
+        env["TURF_DATABASE_URL"] = _fresh_database(os.environ["TURF_DATABASE_URL"])
+    stack = Stack(data_dir=data_dir, env=env, http_port=free_port())
+    try:
+        stack.start_servers()
+        stack.start_services()
+        yield stack
+    finally:
+        stack.stop()
