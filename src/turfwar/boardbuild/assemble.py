@@ -17,7 +17,16 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from turfwar.boardbuild import sources
-from turfwar.boardbuild.geom import METRIC_CRS, clean, is_sliver, parts, polygons_only, project, repair, union_all
+from turfwar.boardbuild.geom import (
+    METRIC_CRS,
+    clean,
+    is_sliver,
+    parts,
+    polygons_only,
+    project,
+    repair,
+    union_all,
+)
 
 NYC_COUNTY = {"005": "Bronx", "047": "Kings", "061": "New York", "081": "Queens", "085": "Richmond"}
 NYBB_TO_CB = {"Manhattan": "Manhattan", "Bronx": "Bronx", "Brooklyn": "Brooklyn", "Queens": "Queens",
@@ -44,6 +53,7 @@ class Unit:
     geom: BaseGeometry  # metric
     population: int
     full_name: str = ""
+    alt_name: str = ""  # a longer unambiguous name, used when two territories would share ``name``
     notes: list[str] = field(default_factory=list)
 
 
@@ -136,7 +146,7 @@ def nj_names(rows: list[tuple[str, str, str, str]]) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembly:  # noqa: C901
+def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembly:
     def step(msg: str) -> None:
         if progress is not None:
             progress(msg)
@@ -189,7 +199,8 @@ def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembl
     for props, g in nj_selected:
         gid = str(props["census2010"])
         units.append(Unit(gid, names[gid], str(props["mun_type"]).lower(), str(props["county"]).title(), "NJ",
-                          "njogis", "nj", g, nj_pop[gid], full_name=str(props["gnis_name"])))
+                          "njogis", "nj", g, nj_pop[gid], full_name=str(props["gnis_name"]),
+                          alt_name=f"{props['name']} ({str(props['county']).title()} County)"))
 
     # ---- New York: county subdivisions, NYC, villages
     step("reading New York county subdivisions, NYC boroughs and villages")
@@ -360,6 +371,16 @@ def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembl
         u.geom = clean(u.geom, 1.0)
         if u.geom.is_empty:
             raise ValueError(f"territory {u.id} {u.name} ended up empty")
+
+    seen: dict[str, int] = {}
+    for u in all_units:
+        seen[u.name] = seen.get(u.name, 0) + 1
+    for u in all_units:
+        if seen[u.name] > 1 and u.alt_name:
+            notes.append(f"name {u.name!r} is shared; {u.id} is called {u.alt_name!r}")
+            u.name = u.alt_name
+    if len({u.name for u in all_units}) != len(all_units):
+        raise ValueError("territory names are not unique")
 
     outside = nj_outside + ny_outside
     outside_groups = ["nj"] * len(nj_outside) + ["nys"] * len(ny_outside)

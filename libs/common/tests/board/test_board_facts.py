@@ -1,0 +1,90 @@
+"""Hand-checked facts about the committed board (issue #3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from turf_common.board import Board
+
+# (a, b) pairs checked by hand on a map: real land borders.
+ADJACENT = [
+    ("Hoboken", "Jersey City"),
+    ("Jersey City", "Bayonne"),
+    ("Newark", "Irvington"),
+    ("Newark", "East Orange"),
+    ("Manhattan", "Bronx"),  # Marble Hill
+    ("Brooklyn", "Queens"),
+    ("Bronx", "Yonkers"),
+    ("Bronx", "Mount Vernon"),
+    ("Mahwah", "Village of Suffern"),  # NJ-NY land line
+    ("Mahwah", "Town of Ramapo"),
+    ("Montvale", "Town of Orangetown"),
+    ("Northvale", "Town of Orangetown"),
+]
+
+# Pairs separated by water (or only an island reached by ferry).
+NOT_ADJACENT = [
+    ("Manhattan", "Hoboken"),
+    ("Manhattan", "Weehawken"),
+    ("Manhattan", "Jersey City"),  # only line crosses Ellis Island
+    ("Staten Island", "Bayonne"),  # Kill Van Kull
+    ("Staten Island", "Elizabeth"),  # Arthur Kill
+    ("Brooklyn", "Staten Island"),  # the Narrows
+    ("Queens", "Bronx"),  # East River
+]
+
+WATER_TRUE = ["Hoboken", "Bayonne", "Manhattan", "Sea Bright", "Phillipsburg"]
+WATER_FALSE = ["Morristown", "Montclair"]
+
+
+@pytest.mark.parametrize(("a", "b"), ADJACENT)
+def test_adjacent(board: Board, by_name: dict[str, str], a: str, b: str) -> None:
+    assert by_name[b] in board.neighbours(by_name[a])
+    shared = board.shared_border_m(by_name[a], by_name[b])
+    assert shared is not None and shared >= 50
+
+
+@pytest.mark.parametrize(("a", "b"), NOT_ADJACENT)
+def test_not_adjacent(board: Board, by_name: dict[str, str], a: str, b: str) -> None:
+    assert by_name[b] not in board.neighbours(by_name[a])
+
+
+@pytest.mark.parametrize("name", WATER_TRUE)
+def test_borders_water(board: Board, by_name: dict[str, str], name: str) -> None:
+    assert board.territories[by_name[name]].borders_water
+
+
+@pytest.mark.parametrize("name", WATER_FALSE)
+def test_inland(board: Board, by_name: dict[str, str], name: str) -> None:
+    assert not board.territories[by_name[name]].borders_water
+
+
+def test_point_in_hoboken(board: Board, by_name: dict[str, str]) -> None:
+    loc = board.locate(40.7440, -74.0324)  # Hoboken City Hall area
+    assert loc.territory_id == by_name["Hoboken"]
+    assert loc.border_distance_m is not None and 0 < loc.border_distance_m < 2000
+
+
+def test_point_in_hudson(board: Board) -> None:
+    loc = board.locate(40.7500, -74.0150)  # mid-river between Hoboken and Chelsea
+    assert loc.territory_id is None and loc.border_distance_m is None
+
+
+def test_nyc_boroughs_use_cousub_geoids(board: Board, by_name: dict[str, str]) -> None:
+    assert by_name["Manhattan"] == "3606144919"
+    assert board.territories["3606144919"].population == 1_694_251
+    assert board.territories["3606144919"].kind == "borough_nyc"
+
+
+def test_every_territory_has_population_and_area(board: Board) -> None:
+    for t in board.territories.values():
+        assert t.population >= 0
+        assert t.land_area_m2 > 0
+        assert t.state in {"NJ", "NY"}
+        assert len(t.id) in (7, 10)
+
+
+def test_graph_has_every_territory(board: Board) -> None:
+    assert set(board.graph.nodes) == set(board.territories)
+    for _a, _b, data in board.graph.edges(data=True):
+        assert data["shared_m"] >= 50 or data["source"] == "override"
