@@ -32,10 +32,11 @@ T = TypeVar("T", bound=BaseModel)
 
 #: Subjects captured by the event stream. Commands stay out of it.
 EVENT_SUBJECTS = [
-    "claim.>", "territory.>", "score.>", "clock.>", "card.>", "trade.>", "season.>", "correction.>",
-    "player.>", "flag.>",
+    "claim.>", "territory.>", "score.>", "card.>", "trade.>", "season.>", "correction.>", "player.>", "flag.>",
+    # clock events by name: "clock.>" would also capture the clock.set command and answer it with a PubAck
+    "clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed", "clock.season_ended",
 ]
-CLOCK_BUCKET = "turf_clock"
+CLOCK_BUCKET = "clock"  # suffix; the bucket is "<stream>_clock" so two stacks on one NATS stay apart
 
 
 class BusError(RuntimeError):
@@ -173,10 +174,11 @@ class Bus:
 
     # ---- key/value: the game clock ------------------------------------------------------------
     async def clock_kv(self) -> Any:
+        bucket = f"{self.stream}_{CLOCK_BUCKET}"
         try:
-            return await self.js.key_value(CLOCK_BUCKET)
+            return await self.js.key_value(bucket)
         except Exception:
-            return await self.js.create_key_value(bucket=CLOCK_BUCKET, history=5)
+            return await self.js.create_key_value(bucket=bucket, history=5)
 
     async def close(self) -> None:
         for t in list(self._tasks):
