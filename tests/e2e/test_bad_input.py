@@ -40,8 +40,8 @@ def test_malformed_claim_is_invalid_input(http: httpx.Client, player: Player, bo
     assert http.get("/api/v1/board").json() == before
 
 
-@pytest.mark.parametrize("raw", ['{"lat": NaN, "lon": -74.03, "accuracy_m": 5, "fix_time": "%s"}' % FIX_TIME,
-                                 '{"lat": Infinity, "lon": -74.03, "accuracy_m": 5, "fix_time": "%s"}' % FIX_TIME,
+@pytest.mark.parametrize("raw", ['{"lat": NaN, "lon": -74.03, "accuracy_m": 5, "fix_time": "' + FIX_TIME + '"}',
+                                 '{"lat": Infinity, "lon": -74.03, "accuracy_m": 5, "fix_time": "' + FIX_TIME + '"}',
                                  '{"lat": 40.7, "lon": -74.03, ',
                                  "not json at all"])
 def test_non_finite_and_broken_json(http: httpx.Client, player: Player, raw: str) -> None:

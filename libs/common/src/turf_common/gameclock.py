@@ -4,6 +4,7 @@ which derives game time from the :class:`ClockState` the clock service keeps in 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from turf_common.bus import Bus
 from turf_common.contracts.clock import ClockState
@@ -12,7 +13,7 @@ from turf_common.contracts.clock import ClockState
 class GameClockReader:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
-        self._kv = None
+        self._kv: Any = None
 
     async def state(self) -> ClockState:
         if self._kv is None:

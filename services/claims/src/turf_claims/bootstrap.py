@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from turf_claims.adapters import tables
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
 from turf_common.bus import Bus
@@ -12,8 +13,6 @@ from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings
-
-from turf_claims.adapters import tables
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from typing import Protocol
 
 import structlog
 from sqlalchemy import and_, func, select, text, update
@@ -15,25 +16,39 @@ from turf_claims.adapters import tables as t
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal
 from turf_common.contracts.claims import (
-    CheckReply, ClaimAccepted, ClaimAcceptedReply, ClaimRejected, PlayerReply, StateReply, SubmitClaim,
-    TerritoryChanged, TerritoryRef, TerritoryStateOut,
+    CheckReply,
+    ClaimAccepted,
+    ClaimAcceptedReply,
+    ClaimRejected,
+    PlayerReply,
+    StateReply,
+    SubmitClaim,
+    TerritoryChanged,
+    TerritoryRef,
+    TerritoryStateOut,
 )
 from turf_common.outbox import OutboxRelay, stage
 from turf_common.rules import gametime
 from turf_common.rules.claims import (
-    ClaimantFacts, ClaimLimits, ClaimOutcome, Fortification, TerritoryFacts, allowance, check_location,
-    check_open, decide_claim,
+    ClaimantFacts,
+    ClaimLimits,
+    ClaimOutcome,
+    Fortification,
+    TerritoryFacts,
+    allowance,
+    check_location,
+    check_open,
+    decide_claim,
 )
 from turf_common.rules.refusals import Refused
 
 log = structlog.get_logger(__name__)
 
 
-class Clock:
+class Clock(Protocol):
     """Port: the game clock."""
 
-    async def now(self) -> datetime:  # pragma: no cover - protocol
-        raise NotImplementedError
+    async def now(self) -> datetime: ...
 
 
 @dataclass
@@ -43,7 +58,7 @@ class ClaimsService:
     clock: Clock
     season: gametime.SeasonConfig
     names: dict[str, str]
-    limits: ClaimLimits = ClaimLimits()
+    limits: ClaimLimits = field(default_factory=ClaimLimits)
 
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,

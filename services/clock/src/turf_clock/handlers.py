@@ -17,7 +17,14 @@ from turf_clock import tables as t
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal
 from turf_common.contracts.clock import (
-    ClockBoundaryEvent, ClockSet, ClockState, DayClosed, DayStarted, SeasonEnded, SeasonStarted, SetClock,
+    ClockBoundaryEvent,
+    ClockSet,
+    ClockState,
+    DayClosed,
+    DayStarted,
+    SeasonEnded,
+    SeasonStarted,
+    SetClock,
     WeekStarted,
 )
 from turf_common.outbox import OutboxRelay, stage

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from turf_common.board import Board
-from turf_common.contracts.geo import LocatePoint, Located
+from turf_common.contracts.geo import Located, LocatePoint
 
 
 def locate(board: Board, q: LocatePoint) -> Located:

@@ -16,7 +16,11 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.scoring import Leaderboard, QuestStanding, ScoreUpdated, Standing
 from turf_common.rules.scoring import (
-    TerritoryStats, bonuses, competition_ranks, player_score, side_quests,
+    TerritoryStats,
+    bonuses,
+    competition_ranks,
+    player_score,
+    side_quests,
 )
 
 log = structlog.get_logger(__name__)
@@ -77,14 +81,14 @@ class ScoringService:
             {"base": s.base, "outposts": s.outposts, "territories": s.territories}))
 
     async def owned_by(self) -> dict[str, set[str]]:
-        own = await self.redis.hgetall(self.k("own"))
+        own: dict[bytes, bytes] = await self.redis.hgetall(self.k("own"))  # type: ignore[misc,assignment]
         out: dict[str, set[str]] = {}
         for tid, pid in own.items():
             out.setdefault(pid.decode(), set()).add(tid.decode())
         return out
 
     async def leaderboard(self) -> Leaderboard:
-        raw = await self.redis.hgetall(self.k("score"))
+        raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
         scores = {p.decode(): json.loads(v) for p, v in raw.items()}
         quests = side_quests(await self.owned_by(), self.stats)
         bonus = bonuses(quests)

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from sqlalchemy import (
-    JSON, Boolean, Column, Date, DateTime, Float, Index, Integer, MetaData, String, Table, Text,
+    JSON,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
 )
 
 from turf_common.outbox import inbox_table, outbox_table
