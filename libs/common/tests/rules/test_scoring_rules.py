@@ -5,7 +5,11 @@ from __future__ import annotations
 import networkx as nx
 
 from turf_common.rules.scoring import (
-    TerritoryStats, bonuses, competition_ranks, player_score, side_quests,
+    TerritoryStats,
+    bonuses,
+    competition_ranks,
+    player_score,
+    side_quests,
 )
 
 # a path a-b-c-d and an island e
