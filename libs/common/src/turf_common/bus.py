@@ -183,5 +183,8 @@ class Bus:
     async def close(self) -> None:
         for t in list(self._tasks):
             t.cancel()
-        with contextlib.suppress(Exception):
-            await self.nc.drain()
+        try:
+            await asyncio.wait_for(self.nc.drain(), 3)
+        except Exception:
+            with contextlib.suppress(Exception):
+                await self.nc.close()
