@@ -14,7 +14,17 @@ from datetime import UTC, datetime
 
 import structlog
 from sqlalchemy import (
-    BigInteger, Column, DateTime, Identity, MetaData, String, Table, Text, insert, select, update,
+    BigInteger,
+    Column,
+    DateTime,
+    Identity,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    select,
+    update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine

@@ -17,7 +17,10 @@ from turf_common.settings import Settings
 log = structlog.get_logger(__name__)
 
 
-async def serve_forever(name: str, settings: Settings, start: Callable[[Bus], Awaitable[Callable[[], Awaitable[None]]]]) -> None:
+Starter = Callable[[Bus], Awaitable[Callable[[], Awaitable[None]]]]
+
+
+async def serve_forever(name: str, settings: Settings, start: Starter) -> None:
     """Connect to NATS, make sure the stream exists, call ``start(bus)`` (which subscribes and returns a
     cleanup coroutine), answer ``svc.<name>.health``, and wait for a stop signal."""
     configure(name, settings.log_level)

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from turf_common.rules.gametime import (
     ClockBoundary,
     SeasonConfig,

@@ -12,7 +12,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
-from turf_common.contracts.geo import LocatePoint, Located
+from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, State
 from turf_gateway.errors import ApiError
 
