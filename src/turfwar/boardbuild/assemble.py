@@ -27,6 +27,7 @@ from turfwar.boardbuild.geom import (
     repair,
     union_all,
 )
+from turfwar.boardbuild.hudson import RiverCut, cut_river
 
 NYC_COUNTY = {"005": "Bronx", "047": "Kings", "061": "New York", "081": "Queens", "085": "Richmond"}
 NYBB_TO_CB = {"Manhattan": "Manhattan", "Bronx": "Bronx", "Brooklyn": "Brooklyn", "Queens": "Queens",
@@ -78,6 +79,7 @@ class Assembly:
     overlaps_removed: list[dict[str, Any]]
     sliver_moves: list[dict[str, Any]]
     i195_line: BaseGeometry  # metric, extended
+    river_cuts: list[RiverCut] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -221,20 +223,25 @@ def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembl
     cb_town_names: dict[tuple[str, str], str] = {}  # (county fips, town name) -> geoid
     ny_outside: list[BaseGeometry] = []
     borough_geoid: dict[str, tuple[str, str]] = {}
+    step("taking the Hudson out of the New York towns")
+    cs_geoms: list[tuple[dict[str, Any], BaseGeometry]] = []
     for f in cousub:
-        p = f.props
+        g, fixed = repair(project(f.geometry, f.crs))
+        if fixed:
+            repaired.append({"id": f.props["GEOID"], "name": f.props["NAME"], "source": "Census cb 2019 cousub",
+                             "area_after_m2": round(g.area, 1)})
+        cs_geoms.append((f.props, g))
+    cut_geoms, river_cuts = cut_river(cs_geoms)
+    for (p, _), g in zip(cs_geoms, cut_geoms, strict=True):
         cfips, gid, name, lsad = str(p["COUNTYFP"]), str(p["GEOID"]), str(p["NAME"]), str(p["LSAD"])
         if cfips in NYC_COUNTY:
             borough_geoid[name] = (gid, cfips)
             continue
+        g = clean(g, 1.0)
         kind = NY_LSAD_KIND.get(lsad)
         playable = cfips in whole_ny or (
             cfips == "119" and ((kind == "city" and name in wc_cities) or (kind == "town" and name in wc_towns))
         )
-        g = project(f.geometry, f.crs)
-        g, fixed = repair(g)
-        if fixed:
-            repaired.append({"id": gid, "name": name, "source": "Census cb 2019 cousub", "area_after_m2": g.area})
         if not playable:
             ny_outside.append(g)
             continue
@@ -386,4 +393,4 @@ def assemble(raw: Path, config: dict[str, Any], progress: Any = None) -> Assembl
     outside_groups = ["nj"] * len(nj_outside) + ["nys"] * len(ny_outside)
     _ = METRIC_CRS
     return Assembly(all_units, outside, outside_groups, straddlers, repaired, dropped_towns, overlaps,
-                    sliver_moves, extended, notes)
+                    sliver_moves, extended, river_cuts, notes)

@@ -30,7 +30,7 @@ from turfwar.boardbuild.geom import clean, label_point, parts, project, to_wgs84
 
 TOOL_VERSION = "turfwar-boardbuild 1.0"
 DISPLAY_MAX_BYTES = 1_000_000
-FULL_DECIMALS = 7
+FULL_DECIMALS = 9  # ~0.1 mm: rounding then cannot open overlaps between neighbours
 DISPLAY_DECIMALS = 5
 
 Progress = Callable[[str, int], None]  # (message, advance)
@@ -136,6 +136,61 @@ def _overlaps(geoms: list[BaseGeometry], ids: list[str]) -> dict[str, Any]:
             "worst": [{"a": a, "b": b, "area_m2": round(x, 3)} for x, a, b in worst[:10]]}
 
 
+GRID = 10.0 ** -FULL_DECIMALS
+SLIVER_GAP_MAX_M2 = 50_000.0
+
+
+PRIORITY = {"nybb": 0, "njogis": 1, "ny_village": 2, "ny_cb": 3}
+
+
+def resolve_overlaps(units: list[Unit], wgs: list[BaseGeometry], min_m2: float = 0.05) -> list[dict[str, Any]]:
+    """Last pass: where rounding or repair left two territories overlapping, the lower-priority one gives way."""
+    tree = shapely.STRtree(wgs)
+    a_idx, b_idx = tree.query(wgs, predicate="intersects")
+    fixed: list[dict[str, Any]] = []
+    for i, j in zip(a_idx.tolist(), b_idx.tolist(), strict=True):
+        if j <= i:
+            continue
+        inter = wgs[i].intersection(wgs[j])
+        if inter.is_empty or inter.area == 0:
+            continue
+        area_m2 = project(inter, "EPSG:4326").area
+        if area_m2 < min_m2:
+            continue
+        win, lose = (i, j) if PRIORITY[units[i].source] <= PRIORITY[units[j].source] else (j, i)
+        wgs[lose] = _round(clean(shapely.difference(wgs[lose], wgs[win]), 0.0), FULL_DECIMALS)
+        fixed.append({"kept_by": units[win].id, "cut_from": units[lose].id, "area_m2": round(area_m2, 3)})
+    return fixed
+
+
+def fill_small_gaps(units: list[Unit], wgs: list[BaseGeometry]) -> list[dict[str, Any]]:
+    """Give enclosed slivers between two sources (under 5 ha) to the New York State territory beside them.
+
+    They lie where a generalised 1:500k town line falls short of the full-resolution NJ or NYC line; the land is
+    the town's. Lakes and larger holes stay empty (and are reported).
+    """
+    union = shapely.union_all(wgs)
+    tree = shapely.STRtree(wgs)
+    moves: list[dict[str, Any]] = []
+    for p in parts(union):
+        for ring in p.interiors:
+            hole = shapely.Polygon(ring)
+            area_m2 = project(hole, "EPSG:4326").area
+            if area_m2 > SLIVER_GAP_MAX_M2 or area_m2 < 1.0:
+                continue
+            near = [int(k) for k in tree.query(hole, predicate="intersects")]
+            sources_near = {units[k].source for k in near}
+            nys = [k for k in near if units[k].group == "nys"]
+            if len(sources_near) < 2 or not nys:
+                continue
+            best = max(nys, key=lambda k: hole.boundary.intersection(wgs[k].buffer(GRID * 5)).length)
+            others = shapely.union_all([wgs[k] for k in near if k != best])
+            grown = shapely.difference(shapely.union(wgs[best], hole), others)
+            wgs[best] = _round(clean(grown, 0.0), FULL_DECIMALS)
+            moves.append({"to": units[best].id, "area_m2": round(area_m2, 1)})
+    return moves
+
+
 def build(raw: Path, out_dir: Path, config_path: Path | None = None, progress: Progress | None = None
           ) -> BuildResult:
     t0 = time.monotonic()
@@ -157,9 +212,12 @@ def build(raw: Path, out_dir: Path, config_path: Path | None = None, progress: P
         raise ValueError("duplicate territory ids")
 
     # Round to the stored precision first, so that adjacency and water are measured on the board as stored.
-    say("rounding to stored precision", 1)
-    for u in units:
-        u.geom = project(_round(to_wgs84(u.geom), FULL_DECIMALS), "EPSG:4326")
+    say("rounding to stored precision, filling slivers between sources", 1)
+    wgs = [_round(to_wgs84(u.geom), FULL_DECIMALS) for u in units]
+    filled = fill_small_gaps(units, wgs)
+    rounding_fixes = resolve_overlaps(units, wgs)
+    for u, g in zip(units, wgs, strict=True):
+        u.geom = project(g, "EPSG:4326")
     geoms = [u.geom for u in units]
     groups = [u.group for u in units]
 
@@ -230,6 +288,9 @@ def build(raw: Path, out_dir: Path, config_path: Path | None = None, progress: P
         "dropped_towns": asm.dropped_towns,
         "overlaps_removed_between_sources": asm.overlaps_removed,
         "town_slivers_moved_to_villages": asm.sliver_moves,
+        "gaps_filled": filled,
+        "rounding_overlaps_fixed": rounding_fixes,
+        "river_cuts": [c.__dict__ for c in asm.river_cuts],
         "remaining_overlaps": _overlaps(geoms, ids),
         "gaps": _gaps(geoms, ids),
         "override_problems": problems,

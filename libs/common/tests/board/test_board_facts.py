@@ -20,6 +20,7 @@ ADJACENT = [
     ("Mahwah", "Town of Ramapo"),
     ("Montvale", "Town of Orangetown"),
     ("Northvale", "Town of Orangetown"),
+    ("West Milford", "Town of Warwick"),
 ]
 
 # Pairs separated by water (or only an island reached by ferry).
@@ -31,10 +32,19 @@ NOT_ADJACENT = [
     ("Staten Island", "Elizabeth"),  # Arthur Kill
     ("Brooklyn", "Staten Island"),  # the Narrows
     ("Queens", "Bronx"),  # East River
+    ("Town of Orangetown", "Town of Greenburgh"),  # Hudson (Tappan Zee)
+    ("Village of Nyack", "Village of Tarrytown"),  # Hudson
+    ("Yonkers", "Alpine"),  # Hudson
+    # four-corner points: diagonals touch in one point only
+    ("Fair Lawn", "Ridgewood"),
+    ("Glen Rock", "Paramus"),
+    ("Hillsdale", "Ho-Ho-Kus"),
+    ("Saddle River", "Washington Township (Bergen County)"),
 ]
 
-WATER_TRUE = ["Hoboken", "Bayonne", "Manhattan", "Sea Bright", "Phillipsburg"]
-WATER_FALSE = ["Morristown", "Montclair"]
+WATER_TRUE = ["Hoboken", "Bayonne", "Manhattan", "Sea Bright", "Village of Nyack", "Phillipsburg",
+              "Hopatcong", "West Milford", "Yonkers"]
+WATER_FALSE = ["Morristown", "Montclair", "Village of Rye Brook"]
 
 
 @pytest.mark.parametrize(("a", "b"), ADJACENT)
@@ -88,3 +98,23 @@ def test_graph_has_every_territory(board: Board) -> None:
     assert set(board.graph.nodes) == set(board.territories)
     for _a, _b, data in board.graph.edges(data=True):
         assert data["shared_m"] >= 50 or data["source"] == "override"
+
+
+def test_point_in_suffern_is_the_village(board: Board, by_name: dict[str, str]) -> None:
+    assert board.locate(41.1148, -74.1496).territory_id == by_name["Village of Suffern"]
+
+
+def test_point_in_ramapo_outside_villages_is_the_town(board: Board, by_name: dict[str, str]) -> None:
+    # Harriman State Park / Ladentown area, west of Pomona: unincorporated Ramapo
+    loc = board.locate(41.1700, -74.0900)
+    assert loc.territory_id == by_name["Town of Ramapo"]
+
+
+def test_no_village_reaches_into_the_hudson(board: Board) -> None:
+    # mid-river off Nyack, off Tarrytown and at the Tappan Zee (the rebuilt shore is approximate near the banks)
+    for lat, lon in [(41.0900, -73.8900), (41.0750, -73.8900), (41.0700, -73.8950)]:
+        assert board.locate(lat, lon).territory_id is None
+
+
+def test_staten_island_alone(board: Board, by_name: dict[str, str]) -> None:
+    assert board.neighbours(by_name["Staten Island"]) == set()
