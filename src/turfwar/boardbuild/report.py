@@ -155,8 +155,8 @@ def write_report(board: Board, out: Path) -> str:
     wat = sorted((T[t].state, T[t].county, T[t].name) for t in T if T[t].borders_water)
     w(f"{len(wat)} territories border water:")
     w("")
-    for state, county, n in wat:
-        w(f"- {n} ({county}, {state})")
+    for state, county, tname in wat:
+        w(f"- {tname} ({county}, {state})")
     w("")
     w("## Known limitations")
     w("")
@@ -182,7 +182,7 @@ def write_map(board: Board, out: Path) -> None:
     with open(board.display_geojson_path(), encoding="utf-8") as fh:
         fc = json.load(fh)
     counties = sorted({(t.state, t.county) for t in board.territories.values()})
-    palette = list(plt.get_cmap("tab20").colors) + list(plt.get_cmap("tab20b").colors)
+    palette = [plt.get_cmap("tab20")(i) for i in range(20)] + [plt.get_cmap("tab20b")(i) for i in range(20)]
     colour = {c: palette[i % len(palette)] for i, c in enumerate(counties)}
     patches, colours = [], []
     for f in fc["features"]:
