@@ -130,7 +130,7 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
             raise RuntimeError(f"a postgres (pid {pid}) already runs on {pgdata}; stop it first")
         stale.unlink(missing_ok=True)
     log = data_dir / "postgres.log"
-    logf = open(log, "ab")  # noqa: SIM115 - handed to the child
+    logf = open(log, "ab")
     proc = subprocess.Popen(
         [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(pgdata), "-p", str(port), "-h", "127.0.0.1",
          "-k", str(pgdata), "-c", "max_connections=300", "-c", "fsync=on", "-c", "shared_buffers=128MB"],

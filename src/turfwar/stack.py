@@ -67,7 +67,7 @@ class Stack:
         module = SERVICES.get(name, GATEWAY_MODULE)
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        out = open(logs / f"{name}.log", "ab")  # noqa: SIM115 - the child owns it
+        out = open(logs / f"{name}.log", "ab")
         proc = subprocess.Popen([sys.executable, "-m", module], env=self.child_env(), stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         self.procs[name] = proc
