@@ -33,6 +33,7 @@ class Stack:
     env: dict[str, str] = field(default_factory=dict)   # TURF_* overrides for every child
     http_port: int = 8000
     servers: dict[str, embedded.Server] = field(default_factory=dict)
+    proc_env: dict[str, dict[str, str]] = field(default_factory=dict)  # per-process extras (fault tests)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     @property
@@ -68,7 +69,8 @@ class Stack:
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = open(logs / f"{name}.log", "ab")
-        proc = subprocess.Popen([sys.executable, "-m", module], env=self.child_env(), stdout=out,
+        env = self.child_env() | self.proc_env.get(name, {})
+        proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         self.procs[name] = proc
         return proc

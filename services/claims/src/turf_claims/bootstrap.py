@@ -26,6 +26,7 @@ async def build(settings: Settings, bus: Bus) -> ClaimsService:
         engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), clock=GameClockReader(bus),
         season=gametime.load_season(settings.season_file),
         names={tid: ter.name for tid, ter in board.territories.items()},
+        max_travel_kmh=settings.max_travel_kmh,
     )
     await svc.seed_territories()
     return svc

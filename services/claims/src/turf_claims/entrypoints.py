@@ -27,6 +27,10 @@ async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None
     async def player(data: bytes) -> Message:
         return await svc.player(PlayerRequest.model_validate_json(data).player_id)
 
+    async def flags(_: bytes) -> Message:
+        return await svc.flags()
+
+    await bus.serve(subjects.CLAIMS_FLAGS, QUEUE, flags)
     await bus.serve(subjects.CLAIMS_SUBMIT, QUEUE, submit)
     await bus.serve(subjects.CLAIMS_CHECK, QUEUE, check)
     await bus.serve(subjects.CLAIMS_STATE, QUEUE, state)

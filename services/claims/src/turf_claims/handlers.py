@@ -20,6 +20,9 @@ from turf_common.contracts.claims import (
     ClaimAccepted,
     ClaimAcceptedReply,
     ClaimRejected,
+    FlagOut,
+    FlagRaised,
+    FlagsReply,
     PlayerReply,
     StateReply,
     SubmitClaim,
@@ -27,8 +30,10 @@ from turf_common.contracts.claims import (
     TerritoryRef,
     TerritoryStateOut,
 )
+from turf_common.faults import crash_point
 from turf_common.outbox import OutboxRelay, stage
 from turf_common.rules import gametime
+from turf_common.rules.antispoof import FixRecord, flags_for
 from turf_common.rules.claims import (
     ClaimantFacts,
     ClaimLimits,
@@ -59,6 +64,7 @@ class ClaimsService:
     season: gametime.SeasonConfig
     names: dict[str, str]
     limits: ClaimLimits = field(default_factory=ClaimLimits)
+    max_travel_kmh: float = 200.0
 
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
@@ -130,6 +136,8 @@ class ClaimsService:
                 if prev is not None:
                     return _decode_reply(prev)
             decision = await self._decide(conn, cmd, now, lock=True)
+            claim_id = None if isinstance(decision, Refused) else uuid.uuid4().hex
+            flags = await self._screen(conn, cmd, now, claim_id)
             reply: Message
             if isinstance(decision, Refused):
                 reply = Refusal(reason=decision.reason, message=decision.message)
@@ -137,26 +145,58 @@ class ClaimsService:
                     occurred_at=now, player_id=cmd.player_id, territory_id=cmd.located.territory_id,
                     reason=decision.reason, message=decision.message))
             else:
-                reply = await self._record(conn, cmd, now, decision)
+                assert claim_id is not None
+                reply = await self._record(conn, cmd, now, decision, claim_id, flags)
             if cmd.idempotency_key:
                 await conn.execute(pg_insert(t.idempotency).values(
                     player_id=cmd.player_id, key=cmd.idempotency_key, response=reply.model_dump_json(),
                     at=datetime.now(UTC)))
+        crash_point("claims.after_commit")
         await self.relay.flush()  # reply only after commit; publishing now keeps the feed fast
         return reply
 
+    async def _screen(self, conn: AsyncConnection, cmd: SubmitClaim, now: datetime,
+                      claim_id: str | None) -> list[str]:
+        """Anti-spoofing: compare the fix with the player's earlier ones, record it and any flag (with its
+        evidence) for the organizer. Never changes the decision. Runs under the player's lock."""
+        f = cmd.fix
+        fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time)
+        prev_row = (await conn.execute(select(t.fixes).where(t.fixes.c.player_id == cmd.player_id)
+                                       .order_by(t.fixes.c.id.desc()).limit(1))).first()
+        prev = FixRecord(prev_row.lat, prev_row.lon, prev_row.accuracy_m, prev_row.fix_time) if prev_row else None
+        seen = (await conn.execute(select(t.fixes.c.id).where(
+            t.fixes.c.player_id == cmd.player_id, t.fixes.c.lat == f.lat, t.fixes.c.lon == f.lon,
+            t.fixes.c.accuracy_m == f.accuracy_m).limit(1))).first() is not None
+        await conn.execute(t.fixes.insert().values(player_id=cmd.player_id, lat=f.lat, lon=f.lon,
+                                                   accuracy_m=f.accuracy_m, fix_time=f.fix_time, at=now,
+                                                   claim_id=claim_id))
+        found = flags_for(fix, prev, seen, self.max_travel_kmh)
+        for fl in found:
+            fid = uuid.uuid4().hex
+            await conn.execute(t.flags.insert().values(id=fid, at=now, player_id=cmd.player_id, claim_id=claim_id,
+                                                       kind=fl.kind, evidence=fl.evidence))
+            await stage(conn, t.outbox, subjects.FLAG_RAISED, FlagRaised(
+                occurred_at=now, flag_id=fid, player_id=cmd.player_id, claim_id=claim_id, kind=fl.kind,
+                evidence=fl.evidence))
+        return [fl.kind for fl in found]
+
+    async def flags(self) -> FlagsReply:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(t.flags).order_by(t.flags.c.at, t.flags.c.id))).all()
+        return FlagsReply(flags=[FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind,
+                                         evidence=r.evidence) for r in rows])
+
     async def _record(self, conn: AsyncConnection, cmd: SubmitClaim, now: datetime,
-                      o: ClaimOutcome) -> ClaimAcceptedReply:
+                      o: ClaimOutcome, claim_id: str, flags: list[str]) -> ClaimAcceptedReply:
         day = gametime.game_day_at(self.season, now)
         assert day is not None and cmd.located.territory_id is not None
         tid = cmd.located.territory_id
-        claim_id = uuid.uuid4().hex
         await conn.execute(t.claims.insert().values(
             id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind, normal=o.normal, game_day=day,
             at=now, lat=cmd.fix.lat, lon=cmd.fix.lon, accuracy_m=cmd.fix.accuracy_m, fix_time=cmd.fix.fix_time,
             border_distance_m=cmd.located.border_distance_m, previous_owner_id=o.previous_owner_id,
             prev_progress=o.fort_before.progress, prev_last_claim_day=o.fort_before.last_claim_day,
-            prev_fortified=o.fort_before.fortified, flags=[]))
+            prev_fortified=o.fort_before.fortified, flags=flags))
         version = (await conn.execute(update(t.territories).where(t.territories.c.id == tid).values(
             owner_id=o.owner_id, progress=o.fort_after.progress, last_claim_day=o.fort_after.last_claim_day,
             fortified=o.fort_after.fortified, version=t.territories.c.version + 1,
@@ -165,7 +205,7 @@ class ClaimsService:
             occurred_at=now, claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind,
             game_day=day, progress=o.fort_after.progress, fortified=o.fort_after.fortified,
             previous_owner_id=o.previous_owner_id, lat=cmd.fix.lat, lon=cmd.fix.lon,
-            accuracy_m=cmd.fix.accuracy_m, border_distance_m=cmd.located.border_distance_m))
+            accuracy_m=cmd.fix.accuracy_m, border_distance_m=cmd.located.border_distance_m, flags=flags))
         await stage(conn, t.outbox, subjects.TERRITORY_CHANGED, TerritoryChanged(
             occurred_at=now, territory_id=tid, owner_id=o.owner_id, previous_owner_id=o.previous_owner_id,
             progress=o.fort_after.progress, fortified=o.fort_after.fortified, version=version,

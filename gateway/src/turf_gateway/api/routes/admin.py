@@ -14,6 +14,7 @@ from sqlalchemy import insert, select, update
 
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
+from turf_common.contracts.claims import FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
 from turf_gateway import tables as t
 from turf_gateway.api.deps import Organizer, State
@@ -71,3 +72,10 @@ async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str,
         await log_action(conn, org.id, "move_clock", None, None, {"now": body.now.isoformat(),
                                                                    "events": out["events"]})
     return {"now": out["now"], "events": out["events"]}
+
+
+@router.get("/flags")
+async def flags(org: Organizer, state: State) -> dict[str, Any]:
+    """Claims flagged for review (impossible travel, repeated identical fixes, zero accuracy), with evidence."""
+    rep = await state.bus.request(subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
+    return {"flags": [f.model_dump(mode="json", exclude={"schema_version"}) for f in rep.flags]}

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field
 
@@ -117,3 +117,31 @@ class TerritoryChanged(Event):
     version: int
     cause: Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification"]
     claim_id: str | None = None
+
+
+class FlagRaised(Event):
+    """``flag.raised``: a claim attempt that looks spoofed, for the organizer's review (never public)."""
+
+    flag_id: str
+    player_id: str
+    claim_id: str | None
+    kind: str
+    evidence: dict[str, Any]
+
+
+class FlagOut(Message):
+    id: str
+    at: AwareDatetime
+    player_id: str
+    claim_id: str | None
+    kind: str
+    evidence: dict[str, Any]
+
+
+class FlagsRequest(Message):
+    pass
+
+
+class FlagsReply(Message):
+    ok: Literal[True] = True
+    flags: list[FlagOut]

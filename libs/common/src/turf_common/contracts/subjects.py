@@ -19,7 +19,7 @@ def health(service: str) -> str:
 # events (JetStream)
 CLAIM_ACCEPTED = "claim.accepted"
 CLAIM_REJECTED = "claim.rejected"
-CLAIM_FLAGGED = "flag.raised"
+FLAG_RAISED = "flag.raised"
 TERRITORY_CHANGED = "territory.changed"
 SCORE_UPDATED = "score.updated"
 CLOCK_SEASON_STARTED = "clock.season_started"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Date,
     DateTime,
     Float,
+    Identity,
     Index,
     Integer,
     MetaData,
@@ -73,6 +75,30 @@ idempotency = Table(
     Column("key", String(200), primary_key=True),
     Column("response", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# every submitted fix, for anti-spoofing (speed between fixes, replays)
+fixes = Table(
+    "fixes", metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("lat", Float, nullable=False),
+    Column("lon", Float, nullable=False),
+    Column("accuracy_m", Float, nullable=False),
+    Column("fix_time", DateTime(timezone=True), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("claim_id", String(64), nullable=True),
+    Index("ix_fixes_same", "player_id", "lat", "lon", "accuracy_m"),
+)
+
+flags = Table(
+    "flags", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("claim_id", String(64), nullable=True),
+    Column("kind", String(32), nullable=False),
+    Column("evidence", JSON, nullable=False),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

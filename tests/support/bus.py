@@ -1,0 +1,48 @@
+"""Talking to a running stack over NATS directly, as the services do."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import nats
+from nats.js import api as jsapi
+
+from turf_common.contracts.claims import Fix, SubmitClaim
+from turf_common.contracts.geo import Located
+
+
+def submit_cmd(player_id: str, territory_id: str, at: datetime, key: str | None = None) -> SubmitClaim:
+    """A claims.submit command as the gateway would send it, for a fix well inside ``territory_id``."""
+    return SubmitClaim(player_id=player_id, player_status="verified",
+                       fix=Fix(lat=40.0, lon=-74.0, accuracy_m=10.0, fix_time=at),
+                       located=Located(territory_id=territory_id, border_distance_m=250.0),
+                       idempotency_key=key)
+
+
+async def request(nc: Any, subject: str, body: bytes, timeout: float = 10.0) -> dict[str, Any]:
+    resp = await nc.request(subject, body, timeout=timeout)
+    return json.loads(resp.data)  # type: ignore[no-any-return]
+
+
+async def stream_events(nats_url: str, stream: str, subject: str, wait: float = 1.0) -> list[dict[str, Any]]:
+    """Every message of ``subject`` in the stream, oldest first (an ephemeral consumer from the start)."""
+    nc = await nats.connect(nats_url)
+    try:
+        js = nc.jetstream()
+        sub = await js.pull_subscribe(subject, stream=stream, config=jsapi.ConsumerConfig(
+            deliver_policy=jsapi.DeliverPolicy.ALL, ack_policy=jsapi.AckPolicy.NONE))
+        out: list[dict[str, Any]] = []
+        while True:
+            try:
+                msgs = await sub.fetch(500, timeout=wait)
+            except (TimeoutError, nats.errors.TimeoutError):
+                break
+            out.extend(json.loads(m.data) for m in msgs)
+            if len(msgs) < 500:
+                break
+        await sub.unsubscribe()
+        return out
+    finally:
+        await nc.close()
