@@ -6,10 +6,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from turf_claims.handlers import ClaimsService
-from turf_common.bus import Bus
+from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import PlayerRequest, StateRequest, SubmitClaim
+from turf_common.contracts.clock import DayStarted
 
 QUEUE = "claims"
 
@@ -35,6 +36,10 @@ async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None
     await bus.serve(subjects.CLAIMS_CHECK, QUEUE, check)
     await bus.serve(subjects.CLAIMS_STATE, QUEUE, state)
     await bus.serve(subjects.CLAIMS_PLAYER, QUEUE, player)
+    async def on_day_started(d: Delivery) -> None:
+        await svc.day_started(DayStarted.model_validate_json(d.data))
+
+    await bus.consume("claims", [subjects.CLOCK_DAY_STARTED], on_day_started)
     sweeper = asyncio.create_task(svc.relay.run())
 
     async def cleanup() -> None:

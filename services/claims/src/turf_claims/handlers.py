@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -30,8 +31,9 @@ from turf_common.contracts.claims import (
     TerritoryRef,
     TerritoryStateOut,
 )
+from turf_common.contracts.clock import DayStarted
 from turf_common.faults import crash_point
-from turf_common.outbox import OutboxRelay, stage
+from turf_common.outbox import OutboxRelay, first_time, stage
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import FixRecord, flags_for
 from turf_common.rules.claims import (
@@ -65,6 +67,7 @@ class ClaimsService:
     names: dict[str, str]
     limits: ClaimLimits = field(default_factory=ClaimLimits)
     max_travel_kmh: float = 200.0
+    _started: set[date] = field(default_factory=set)
 
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
@@ -122,11 +125,41 @@ class ClaimsService:
                             territory=terr, locked_by_other_today=locked, limits=self.limits)
 
     # ---- claims.submit ------------------------------------------------------------------------
+    async def day_started(self, ev: DayStarted) -> None:
+        """R5: day-start work for ``ev.game_day``, once per day (inbox), then mark the day started so claims of
+        that day may be decided. Card activations join this transaction as they arrive (#5)."""
+        async with self.engine.begin() as conn:
+            if not await first_time(conn, t.inbox, ev.event_id, subjects.CLOCK_DAY_STARTED):
+                return
+            await conn.execute(pg_insert(t.days_started).values(game_day=ev.game_day, at=ev.at)
+                               .on_conflict_do_nothing())
+        self._started.add(ev.game_day)
+        await self.relay.flush()
+
+    async def wait_day_started(self, day: date, timeout: float = 5.0) -> bool:
+        """R5: hold a claim of ``day`` until that day's start work is done (it is normally done within
+        milliseconds of the opening instant). False when it does not happen within ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while day not in self._started:
+            async with self.engine.connect() as conn:
+                if (await conn.execute(select(t.days_started.c.game_day)
+                                       .where(t.days_started.c.game_day == day))).first() is not None:
+                    self._started.add(day)
+                    return True
+            if loop.time() > end:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
     async def submit(self, cmd: SubmitClaim) -> Message:
         """Decide and record one GPS claim. Decisions are serialised per player (advisory lock) and per
         territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
         (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim."""
         now = await self.clock.now()
+        day = gametime.game_day_at(self.season, now)
+        if day is not None and gametime.is_open(self.season, now) and not await self.wait_day_started(day):
+            return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         async with self.engine.begin() as conn:
             await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "player:" + cmd.player_id})
             if cmd.idempotency_key:

@@ -101,5 +101,12 @@ flags = Table(
     Column("evidence", JSON, nullable=False),
 )
 
+# R5: game days whose day-start work is done; no claim of a day is decided before its row exists
+days_started = Table(
+    "days_started", metadata,
+    Column("game_day", Date, primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
 outbox = outbox_table(metadata, SCHEMA)
 inbox = inbox_table(metadata, SCHEMA)
