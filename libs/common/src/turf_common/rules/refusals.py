@@ -23,6 +23,21 @@ MESSAGES: dict[str, str] = {
     "blockaded": "Its owner has a Blockade against you today.",
     "already_claimed_today": "You already claimed this territory today; come back on the next game day.",
     "already_fortified": "You already fortified this territory; it needs no more claims.",
+    # R12–R20 cards
+    "card_not_in_hand": "You have no ready card of that kind (or that card is not yours).",
+    "not_owner": "You do not own that territory.",
+    "invalid_target": "That is not a valid target for this card.",
+    "already_scheduled": "A card of this kind is already scheduled on that target for that day.",
+    "no_future_game_day": "No game day remains in the season for this card to take effect.",
+    "war_window_closed": "More than 5 game hours have passed since the steal; War can no longer be played.",
+    "war_not_applicable": "War needs a steal of your territory that still stands, by the player who still owns it.",
+    "war_window_past_season": "The 16-game-hour reclaim window would not fit before the season closes.",
+    "territory_in_dispute": "That territory is in a War dispute and cannot be traded right now.",
+    "already_played_today": "You already played Double Trouble today.",
+    "trade_no_longer_valid": "This trade can no longer succeed: a card or a territory is no longer available.",
+    "not_eligible_for_mulligan": "That claim cannot be undone: only a normal claim you made today that still "
+                                 "stands is eligible.",
+    "no_eligible_territory": "No territory is eligible for this Joker; the card stays in your hand.",
 }
 
 
