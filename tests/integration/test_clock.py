@@ -67,3 +67,4 @@ def test_accelerated_clock_opens_the_day_by_itself(fast_stack: Stack) -> None:
     started = asyncio.run(stream_events(fast_stack.env["TURF_NATS_URL"], fast_stack.env["TURF_STREAM"],
                                         subjects.CLOCK_DAY_STARTED))
     assert started and started[0]["game_day"] == "2026-10-05"
+

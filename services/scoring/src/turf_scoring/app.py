@@ -12,6 +12,7 @@ from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import TerritoryChanged
+from turf_common.contracts.clock import SeasonEnded
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import serve_forever
 from turf_common.settings import get_settings
@@ -30,13 +31,20 @@ def main() -> None:
             stats={tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population)
                    for tid, t in board.territories.items()})
 
-        async def on_changed(d: Delivery) -> None:
-            await svc.apply(TerritoryChanged.model_validate_json(d.data))
+        async def on_event(d: Delivery) -> None:
+            if d.subject == subjects.CLOCK_SEASON_ENDED:
+                await svc.season_ended(SeasonEnded.model_validate_json(d.data))
+            else:
+                await svc.apply(TerritoryChanged.model_validate_json(d.data))
+
+        async def on_results(_: bytes) -> Message:
+            return await svc.results()
 
         async def on_leaderboard(_: bytes) -> Message:
             return await svc.leaderboard()
 
-        await bus.consume("scoring", [subjects.TERRITORY_CHANGED], on_changed)
+        await bus.consume("scoring", [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED], on_event)
+        await bus.serve(subjects.SCORING_RESULTS, "scoring", on_results)
         await bus.serve(subjects.SCORING_LEADERBOARD, "scoring", on_leaderboard)
 
         async def cleanup() -> None:

@@ -4,7 +4,7 @@ publish ``score.updated``. Each change carries a per-territory version, so a red
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import networkx as nx
@@ -13,8 +13,19 @@ from redis.asyncio import Redis
 
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
+from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
-from turf_common.contracts.scoring import Leaderboard, QuestStanding, ScoreUpdated, Standing
+from turf_common.contracts.clock import SeasonEnded
+from turf_common.contracts.scoring import (
+    FinalResults,
+    FinalStanding,
+    Leaderboard,
+    QuestStanding,
+    ScoreUpdated,
+    SeasonFinalResults,
+    Standing,
+)
+from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
     TerritoryStats,
     bonuses,
@@ -50,6 +61,7 @@ class ScoringService:
     graph: nx.Graph
     stats: dict[str, TerritoryStats]
     prefix: str = "turf:"
+    prizes: PrizeTable = field(default_factory=PrizeTable.load)
 
     def k(self, name: str) -> str:
         return self.prefix + name
@@ -72,6 +84,8 @@ class ScoringService:
         upd = ScoreUpdated(occurred_at=ev.occurred_at, players=touched, territory_id=ev.territory_id,
                            leaderboard=lb, at=ev.occurred_at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
+        if await self.redis.exists(self.k("closed")):
+            await self._publish_final(ev.event_id, ev.occurred_at)  # a post-season correction (R28)
         return new
 
     async def _rescore(self, pid: str) -> None:
@@ -98,6 +112,34 @@ class ScoringService:
                      for r, p, tot in competition_ranks(totals)]
         return Leaderboard(standings=standings, side_quests={
             q: QuestStanding(leaders=r.leaders, value=r.value) for q, r in quests.items()})
+
+
+    async def season_ended(self, ev: SeasonEnded) -> FinalResults:
+        """R25: freeze the final standings (base + side-quest bonuses), places and prizes (R26); publish them.
+        Idempotent: the results are derived from the read model, and the publish carries a fixed message id."""
+        await self.redis.set(self.k("closed"), ev.at.isoformat())
+        return await self._publish_final(ev.event_id, ev.at)
+
+    async def _publish_final(self, source_id: str, at: datetime) -> FinalResults:
+        res = await self.final_results()
+        await self.redis.set(self.k("final"), res.model_dump_json())
+        out = SeasonFinalResults(occurred_at=at, results=res)
+        await self.bus.publish(subjects.SEASON_FINAL_RESULTS, out.model_dump_json().encode(), "final:" + source_id)
+        return res
+
+    async def final_results(self) -> FinalResults:
+        lb = await self.leaderboard()
+        by_id = {s.player_id: s for s in lb.standings}
+        places = final_places({s.player_id: s.total for s in lb.standings}, self.prizes)
+        return FinalResults(standings=[
+            FinalStanding(place=f.place, player_id=f.player_id, base=by_id[f.player_id].base,
+                          bonuses=by_id[f.player_id].bonuses, total=f.total, prize=str(f.prize)) for f in places])
+
+    async def results(self) -> FinalResults | Refusal:
+        raw = await self.redis.get(self.k("final"))
+        if raw is None:
+            return Refusal(reason="season_not_closed", message="The season has not closed yet; no final results.")
+        return FinalResults.model_validate_json(raw)
 
 
 def now_utc() -> datetime:

@@ -98,3 +98,19 @@ def clock_body(state: Any, now: datetime) -> dict[str, Any]:
 @router.get("/clock")
 async def clock(state: State) -> dict[str, Any]:
     return clock_body(state, await state.clock.now())
+
+
+@router.get("/results")
+async def results(state: State) -> dict[str, Any]:
+    """R25/R26 final standings with prizes, once the season has closed; 409 ``season_not_closed`` before."""
+    from turf_gateway.names import display_names
+
+    raw = await state.bus.nc.request(subjects.SCORING_RESULTS, b"{}", timeout=10)
+    out = json.loads(raw.data)
+    if out.get("ok") is False:
+        raise ApiError(out["reason"], out["message"])
+    names = await display_names(state, [s["player_id"] for s in out["standings"]])
+    return {"final": True, "standings": [
+        {"place": s["place"], "player_id": s["player_id"], "display_name": names.get(s["player_id"], ""),
+         "base": s["base"], "bonuses": s["bonuses"], "total": s["total"], "prize": s["prize"]}
+        for s in out["standings"]]}

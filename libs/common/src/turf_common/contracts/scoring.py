@@ -39,3 +39,28 @@ class ScoreUpdated(Event):
     territory_id: str
     leaderboard: Leaderboard
     at: AwareDatetime
+
+
+class FinalStanding(Message):
+    place: int
+    player_id: str
+    base: int
+    bonuses: int
+    total: int
+    prize: str  # dollars, exactly two decimals
+
+
+class FinalResults(Message):
+    ok: Literal[True] = True
+    final: Literal[True] = True
+    standings: list[FinalStanding]
+
+
+class ResultsRequest(Message):
+    pass
+
+
+class SeasonFinalResults(Event):
+    """``season.final_results``: published when the season closes (R25) and again after a post-season correction."""
+
+    results: FinalResults

@@ -10,6 +10,7 @@ CLAIMS_FLAGS = "claims.flags"          # anti-spoofing flags for the organizer
 CLOCK_SET = "clock.set"
 CLOCK_GET = "clock.get"
 SCORING_LEADERBOARD = "scoring.leaderboard"
+SCORING_RESULTS = "scoring.results"
 
 
 def health(service: str) -> str:
@@ -28,5 +29,6 @@ CLOCK_DAY_STARTED = "clock.day_started"
 CLOCK_DAY_CLOSED = "clock.day_closed"
 CLOCK_SEASON_ENDED = "clock.season_ended"
 CLOCK_CHANGED = "clock.changed"
+SEASON_FINAL_RESULTS = "season.final_results"
 
 SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock")
