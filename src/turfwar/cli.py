@@ -82,6 +82,33 @@ def status() -> None:
     raise typer.Exit(0 if healthy else 1)
 
 
+verify_app = typer.Typer(help="Check the live state against a full recompute.", no_args_is_help=True)
+app.add_typer(verify_app, name="verify")
+
+
+@verify_app.command("scores")
+def verify_scores() -> None:
+    """Recompute every score from the claims database and compare with the live leaderboard (exit 1 on any
+    difference). Uses TURF_DATA_DIR/stack.json or the TURF_*_URL variables to find the running stack."""
+    from turf_common.board import load_board
+    from turfwar.verify import differences
+
+    s = get_settings()
+    manifest = Path(s.data_dir) / "stack.json"
+    info = json.loads(manifest.read_text()) if manifest.exists() else {}
+    db = os.environ.get("TURF_DATABASE_URL") or info.get("database_url")
+    nats_url = os.environ.get("TURF_NATS_URL") or info.get("nats_url")
+    if not db or not nats_url:
+        console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_*_URL)")
+        raise typer.Exit(2)
+    diffs = differences(load_board(s.board_dir), db, nats_url, s.stream)
+    if diffs:
+        for d in diffs:
+            console.print(f"[red]{d}[/]")
+        raise typer.Exit(1)
+    console.print("[green]live leaderboard equals a full recompute[/]")
+
+
 def _probe_nats(url: str | None) -> str:
     if not url:
         return "unknown"

@@ -95,3 +95,32 @@ def test_flags_impossible_travel_zero_accuracy_and_replays_without_changing_deci
     assert travel["evidence"]["speed_kmh"] > 200 and travel["evidence"]["distance_m"] > 10_000
     assert not [f for f in flags if f["player_id"] == honest.id]
     assert honest.get("/admin/flags").status_code == 403
+
+
+def test_verify_scores_agrees_after_the_rush(stack: Stack) -> None:
+    """After the race (100 territories, 100 owners) and the HTTP claims, a full recompute equals the live board."""
+    from turf_common.board import load_board
+    from turfwar.verify import differences
+
+    assert differences(load_board(), stack.env["TURF_DATABASE_URL"], stack.env["TURF_NATS_URL"],
+                       stack.env["TURF_STREAM"]) == []
+
+
+def test_verify_scores_reports_a_corrupted_live_board(stack: Stack) -> None:
+    import json
+
+    import redis
+
+    from turf_common.board import load_board
+    from turfwar.verify import differences
+
+    r = redis.Redis.from_url(stack.env["TURF_REDIS_URL"])
+    key = stack.env["TURF_REDIS_PREFIX"] + "score"
+    pid, raw = next(iter(r.hgetall(key).items()))
+    r.hset(key, pid, json.dumps(json.loads(raw) | {"base": 99}))
+    try:
+        diffs = differences(load_board(), stack.env["TURF_DATABASE_URL"], stack.env["TURF_NATS_URL"],
+                            stack.env["TURF_STREAM"])
+        assert len(diffs) == 1 and diffs[0].startswith(pid.decode())
+    finally:
+        r.hset(key, pid, raw)
