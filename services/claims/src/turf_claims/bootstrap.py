@@ -27,6 +27,7 @@ async def build(settings: Settings, bus: Bus) -> ClaimsService:
         season=gametime.load_season(settings.season_file),
         names={tid: ter.name for tid, ter in board.territories.items()},
         max_travel_kmh=settings.max_travel_kmh,
+        graph=board.graph,
     )
     await svc.seed_territories()
     return svc

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from turf_claims.corrections import release_player
+from turf_claims.effects import subscribe_effects
 from turf_claims.handlers import ClaimsService
 from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import PlayerRequest, StateRequest, SubmitClaim
 from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.players import PlayerDisqualified
 
 QUEUE = "claims"
 
@@ -36,10 +39,15 @@ async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None
     await bus.serve(subjects.CLAIMS_CHECK, QUEUE, check)
     await bus.serve(subjects.CLAIMS_STATE, QUEUE, state)
     await bus.serve(subjects.CLAIMS_PLAYER, QUEUE, player)
+    await subscribe_effects(bus, svc, QUEUE)  # card effects (#5)
     async def on_day_started(d: Delivery) -> None:
         await svc.day_started(DayStarted.model_validate_json(d.data))
 
     await bus.consume("claims", [subjects.CLOCK_DAY_STARTED], on_day_started)
+    async def on_disqualified(d: Delivery) -> None:
+        await release_player(svc, PlayerDisqualified.model_validate_json(d.data))
+
+    await bus.consume("claims-players", [subjects.PLAYER_DISQUALIFIED], on_disqualified)
     sweeper = asyncio.create_task(svc.relay.run())
 
     async def cleanup() -> None:

@@ -6,13 +6,14 @@ import asyncio
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import structlog
 from sqlalchemy import and_, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from turf_claims import effects as card_effects
 from turf_claims.adapters import tables as t
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal
@@ -68,10 +69,11 @@ class ClaimsService:
     limits: ClaimLimits = field(default_factory=ClaimLimits)
     max_travel_kmh: float = 200.0
     _started: set[date] = field(default_factory=set)
+    graph: Any = None  # the board's adjacency graph (networkx), for Joker (R20)
 
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
-                     day: date, lock: bool) -> tuple[ClaimantFacts, TerritoryFacts, bool]:
+                     day: date, lock: bool, now: datetime | None = None) -> tuple[ClaimantFacts, TerritoryFacts, bool]:
         q = select(t.territories).where(t.territories.c.id == territory_id)
         if lock:
             q = q.with_for_update()
@@ -87,7 +89,11 @@ class ClaimsService:
             player_id=player_id, eligible=eligible, normal_claims_today=int(mine),
             allowance_today=allowance(pd.extra_claims if pd else 0, pd.replacement_claims if pd else 0),
             claimed_it_today=player_id in on_it)
-        terr = TerritoryFacts(territory_id, row.owner_id, fort)
+        # R8.2, R8.5, R8.6: War reclaim windows, active Freezes and Blockades (#5)
+        cf = await card_effects.card_facts(conn, territory_id, row.owner_id, player_id, day,
+                                           now or await self.clock.now())
+        terr = TerritoryFacts(territory_id, row.owner_id, fort, war_reclaim_holder=cf.war_reclaim_holder,
+                              frozen=cf.frozen, blockade_against_claimant=cf.blockade_against_claimant)
         locked_by_other = any(p != player_id for p in on_it)  # R10
         return claimant, terr, locked_by_other
 
@@ -119,7 +125,7 @@ class ClaimsService:
         day = gametime.game_day_at(self.season, now)
         assert day is not None
         claimant, terr, locked = await self._facts(
-            conn, cmd.player_id, cmd.player_status == "verified", tid, day, lock)
+            conn, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
         return decide_claim(self.season, now, fix_time=cmd.fix.fix_time, accuracy_m=cmd.fix.accuracy_m,
                             territory_id=tid, border_distance_m=loc.border_distance_m, claimant=claimant,
                             territory=terr, locked_by_other_today=locked, limits=self.limits)
@@ -131,6 +137,7 @@ class ClaimsService:
         async with self.engine.begin() as conn:
             if not await first_time(conn, t.inbox, ev.event_id, subjects.CLOCK_DAY_STARTED):
                 return
+            await card_effects.activate_protections(conn, ev.game_day, ev.at)  # R15, R16
             await conn.execute(pg_insert(t.days_started).values(game_day=ev.game_day, at=ev.at)
                                .on_conflict_do_nothing())
         self._started.add(ev.game_day)
@@ -234,6 +241,8 @@ class ClaimsService:
             owner_id=o.owner_id, progress=o.fort_after.progress, last_claim_day=o.fort_after.last_claim_day,
             fortified=o.fort_after.fortified, version=t.territories.c.version + 1,
         ).returning(t.territories.c.version))).scalar_one()
+        if o.kind == "war_reclaim":
+            await card_effects.mark_reclaimed(conn, tid, cmd.player_id, claim_id)  # R14
         await stage(conn, t.outbox, subjects.CLAIM_ACCEPTED, ClaimAccepted(
             occurred_at=now, claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind,
             game_day=day, progress=o.fort_after.progress, fortified=o.fort_after.fortified,

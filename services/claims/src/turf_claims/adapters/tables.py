@@ -108,5 +108,54 @@ days_started = Table(
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
+# ---- card effects (#5) ------------------------------------------------------------------------------
+# every card-effect command applied or refused, keyed by the saga's command id: a repeat gets this answer
+effect_commands = Table(
+    "effect_commands", metadata,
+    Column("command_id", String(64), primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("player_id", String(64), nullable=False),
+    Column("response", Text, nullable=False),
+    Column("detail", JSON, nullable=True),     # what changed (before/after), for audit and corrections
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# R14: the attacker's exclusive reclaim window after a War
+war_windows = Table(
+    "war_windows", metadata,
+    Column("id", String(64), primary_key=True),          # the War's command id
+    Column("territory_id", String(16), nullable=False, index=True),
+    Column("holder_id", String(64), nullable=False),      # the attacker
+    Column("victim_id", String(64), nullable=False),
+    Column("steal_claim_id", String(64), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("until", DateTime(timezone=True), nullable=False),
+    Column("state", String(16), nullable=False),           # open | used
+    Column("reclaim_claim_id", String(64), nullable=True),
+)
+
+# R15/R16: scheduled and active Freezes and Blockades, one row per card
+protections = Table(
+    "protections", metadata,
+    Column("card_id", String(64), primary_key=True),
+    Column("command_id", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),            # freeze | blockade
+    Column("player_id", String(64), nullable=False),
+    Column("territory_id", String(16), nullable=True),
+    Column("rival_id", String(64), nullable=True),
+    Column("day", Date, nullable=False),
+    Column("state", String(16), nullable=False),           # scheduled | active | lapsed | cancelled
+    Column("scheduled_at", DateTime(timezone=True), nullable=False),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Index("ix_protections_day_state", "day", "state"),
+)
+
+# R16/R28: disqualified players (from player.disqualified)
+excluded_players = Table(
+    "excluded_players", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
 outbox = outbox_table(metadata, SCHEMA)
 inbox = inbox_table(metadata, SCHEMA)

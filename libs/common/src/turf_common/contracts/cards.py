@@ -1,0 +1,196 @@
+"""The cards service's commands (request/reply from the gateway) and events (R12–R20)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, Field
+
+from turf_common.contracts.base import Event, Message
+from turf_common.contracts.claims import PlayerStatus
+from turf_common.contracts.effects import JokerMode, JokerPick
+
+CardType = Literal["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"]
+CardState = Literal["ready", "reserved"]
+TradeState = Literal["open", "accepted", "declined", "cancelled"]
+
+
+# ---- commands -------------------------------------------------------------------------------------
+class HandRequest(Message):
+    """``cards.hand``"""
+
+    player_id: str
+
+
+class CardOut(Message):
+    id: str
+    type: CardType
+    state: CardState
+
+
+class HandReply(Message):
+    ok: Literal[True] = True
+    player_id: str
+    cards: list[CardOut]
+
+
+class PlayCard(Message):
+    """``cards.play``: the gateway has checked the arguments' shape for the type (API.md)."""
+
+    player_id: str
+    player_status: PlayerStatus
+    type: CardType
+    territory_id: str | None = None
+    rival_id: str | None = None
+    claim_id: str | None = None
+    mode: JokerMode | None = None
+
+
+class PlayReply(Message):
+    ok: Literal[True] = True
+    card_id: str
+    type: CardType
+    state: Literal["consumed", "reserved"]
+    effect: dict[str, Any]
+
+
+class CancelSchedule(Message):
+    """``cards.cancel``: take back a scheduled Freeze/Blockade before it activates."""
+
+    player_id: str
+    player_status: PlayerStatus
+    card_id: str
+
+
+class CancelReply(Message):
+    ok: Literal[True] = True
+    card_id: str
+    type: CardType
+    state: CardState
+
+
+class ProposeTrade(Message):
+    """``trades.propose``"""
+
+    player_id: str
+    player_status: PlayerStatus
+    offer_territory_id: str
+    want_territory_id: str
+
+
+class TradeAction(Message):
+    """``trades.accept`` / ``trades.decline`` / ``trades.withdraw``"""
+
+    player_id: str
+    player_status: PlayerStatus
+    trade_id: str
+
+
+class TradeOut(Message):
+    id: str
+    state: TradeState
+    proposer_id: str
+    partner_id: str
+    offer_territory_id: str
+    want_territory_id: str
+
+
+class TradeReply(Message):
+    ok: Literal[True] = True
+    trade: TradeOut
+
+
+class TradesRequest(Message):
+    """``trades.list``: the player's open proposals, both directions."""
+
+    player_id: str
+
+
+class TradesReply(Message):
+    ok: Literal[True] = True
+    trades: list[TradeOut]
+
+
+class SeedRequest(Message):
+    """``cards.seed``"""
+
+
+class SeedReply(Message):
+    ok: Literal[True] = True
+    season_id: str
+    commitment: str | None   # from season start
+    seed: str | None         # revealed at season end
+
+
+# ---- events ---------------------------------------------------------------------------------------
+class CardDrawn(Event):
+    """``card.drawn``: the player's ``draw_index``-th card of the season (0-based), replayable from the seed."""
+
+    season_id: str
+    player_id: str
+    card_id: str
+    card_type: CardType
+    draw_index: int
+    reason: Literal["week_start", "day_start", "verification", "correction"]
+
+
+class CardPlayed(Event):
+    """``card.played``: a play took effect (``state`` consumed) or was scheduled (``state`` reserved)."""
+
+    season_id: str
+    player_id: str
+    card_id: str
+    card_type: CardType
+    state: Literal["consumed", "reserved"]
+    play_id: str
+    effect: dict[str, Any] = Field(default_factory=dict)
+    joker: JokerPick | None = None
+    cards: list[str] = Field(default_factory=list)  # a Trade consumes one card of each party: both ids
+
+
+class CardConsumed(Event):
+    """``card.consumed``: a scheduled Freeze/Blockade took effect at its day start."""
+
+    season_id: str
+    player_id: str
+    card_id: str
+    card_type: CardType
+    reason: str
+
+
+class CardReturned(Event):
+    """``card.returned``: a scheduled card came back to the hand (cancelled, or lapsed at activation)."""
+
+    season_id: str
+    player_id: str
+    card_id: str
+    card_type: CardType
+    reason: Literal["cancelled", "lapsed"]
+
+
+class SeedCommitted(Event):
+    """``card.seed_committed``: SHA-256 of the season's seed, at season start, before the first draw."""
+
+    season_id: str
+    commitment: str
+
+
+class SeedRevealed(Event):
+    """``card.seed_revealed``: the season's seed, at season end; ``turfwar audit draws`` replays from it."""
+
+    season_id: str
+    commitment: str
+    seed: str
+
+
+class TradeEvent(Event):
+    """``trade.proposed`` / ``trade.accepted`` / ``trade.declined`` / ``trade.cancelled``."""
+
+    trade_id: str
+    proposer_id: str
+    partner_id: str
+    offer_territory_id: str
+    want_territory_id: str
+    state: TradeState
+    reason: str | None = None
+    at: AwareDatetime

@@ -1,0 +1,23 @@
+"""Player lifecycle events the gateway (which owns players) publishes for the other services."""
+
+from __future__ import annotations
+
+from pydantic import AwareDatetime
+
+from turf_common.contracts.base import Event
+
+
+class PlayerVerified(Event):
+    """``player.verified``: the player may play from now on. ``at`` is the game instant of the verification (R12: a
+    player verified while the season runs gets the Monday top-up then). Consumers treat a repeat as a no-op."""
+
+    player_id: str
+    at: AwareDatetime
+
+
+class PlayerDisqualified(Event):
+    """``player.disqualified`` (R28): the player leaves the game (R16: their Blockades, and Blockades against
+    them, lapse)."""
+
+    player_id: str
+    at: AwareDatetime
