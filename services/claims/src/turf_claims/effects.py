@@ -44,7 +44,7 @@ from turf_common.contracts.effects import (
     WarEffect,
 )
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.outbox import first_time, stage
+from turf_common.outbox import stage
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime
 from turf_common.rules.claims import Fortification, allowance, check_open
@@ -395,9 +395,9 @@ class CardEffects:
 
     # ---- player.disqualified ----------------------------------------------------------------------------------
     async def player_disqualified(self, ev: PlayerDisqualified) -> None:
+        """R16: remember the player is out, so Blockades by or against them lapse. Idempotent by itself (no inbox
+        row: the corrections consumer records this event id in the inbox for its own work)."""
         async with self.svc.engine.begin() as conn:
-            if not await first_time(conn, t.inbox, ev.event_id, subjects.PLAYER_DISQUALIFIED):
-                return
             await conn.execute(pg_insert(t.excluded_players).values(player_id=ev.player_id, at=ev.at)
                                .on_conflict_do_nothing())
 
@@ -434,5 +434,5 @@ async def subscribe_effects(bus: Bus, svc: Any, queue: str = "claims") -> CardEf
     async def on_disqualified(d: Delivery) -> None:
         await fx.player_disqualified(PlayerDisqualified.model_validate_json(d.data))
 
-    await bus.consume("claims-players", [subjects.PLAYER_DISQUALIFIED], on_disqualified)
+    await bus.consume("claims-exclusions", [subjects.PLAYER_DISQUALIFIED], on_disqualified)
     return fx
