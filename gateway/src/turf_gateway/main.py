@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,10 +20,12 @@ from turf_common.contracts.scoring import ScoreUpdated
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
+from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
 from turf_gateway import errors, tables
 from turf_gateway.api.routes import admin, claims, players, public, spectators
+from turf_gateway.geocoding import make_geocoder
 from turf_gateway.state import AppState
 from turf_gateway.ws import Hub
 
@@ -70,7 +73,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bus.ensure_stream()
         engine = make_engine(settings.database_url)
         state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
-                         clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub())
+                         clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub(),
+                         relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder))
+        sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
         for subj in FEED:
@@ -78,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await _forward(state, m)
             await bus.nc.subscribe(subj, cb=cb)
         yield
+        sweeper.cancel()
         await bus.close()
         await engine.dispose()
 

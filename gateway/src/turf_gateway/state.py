@@ -9,8 +9,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from turf_common.board import Board
 from turf_common.bus import Bus
 from turf_common.gameclock import GameClockReader
+from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
+from turf_gateway.geocoding import Geocoder
 from turf_gateway.ws import Hub
 
 
@@ -23,4 +25,6 @@ class AppState:
     clock: GameClockReader
     season: SeasonConfig
     hub: Hub
+    relay: OutboxRelay
+    geocoder: Geocoder
     display_names: dict[str, str] = field(default_factory=dict)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, DateTime, MetaData, String, Table, Text
+from sqlalchemy import JSON, Column, DateTime, Float, MetaData, String, Table, Text
+
+from turf_common.outbox import outbox_table
 
 SCHEMA = "gateway"
 metadata = MetaData(schema=SCHEMA)
@@ -20,6 +22,9 @@ players = Table(
     Column("status", String(16), nullable=False),                       # pending|verified|rejected|disqualified
     Column("status_reason", String(64), nullable=True),
     Column("role", String(16), nullable=False),                         # player|organizer
+    Column("address_norm", Text, nullable=True, index=True),            # R27: one address, two players → flag
+    Column("home_lat", Float, nullable=True),
+    Column("home_lon", Float, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
@@ -40,3 +45,5 @@ admin_log = Table(
     Column("reason", Text, nullable=True),
     Column("detail", JSON, nullable=False),
 )
+
+outbox = outbox_table(metadata, SCHEMA)

@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     max_travel_kmh: float = 200.0
     session_ttl_hours: float = 24 * 14
     log_level: str = "INFO"
+    # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
+    geocoder: str = "none"
 
     @field_validator("clock")
     @classmethod

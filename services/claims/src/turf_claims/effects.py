@@ -253,7 +253,7 @@ class CardEffects:
     async def war(self, cmd: WarEffect) -> Message:
         async def body(conn: AsyncConnection, now: datetime, day: date) -> Refused | EffectApplied:
             if cmd.territory_id not in self.svc.names:
-                return refuse("war_not_applicable")
+                return refuse("invalid_target")  # R29: an unknown territory
             terr = await self._territory(conn, cmd.territory_id)
             steal = await take_record(conn, cmd.territory_id, terr.owner_id)
             facts = await card_facts(conn, cmd.territory_id, terr.owner_id, cmd.player_id, day, now)
@@ -298,7 +298,7 @@ class CardEffects:
                                  clusters=choice.clusters, cluster_index=choice.cluster_index)
                 return EffectApplied(command_id=cmd.command_id, kind="joker", territory_id=choice.territory_id,
                                      owner_id=cmd.player_id, joker=pick)
-            return refuse("unavailable", "The board is changing too fast; try again.")
+            return refuse("conflict", "The board is changing too fast; play the Joker again.")
 
         return await self._run(cmd, "joker", body)
 

@@ -13,6 +13,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import serve_forever
 from turf_common.settings import get_settings
@@ -34,6 +35,8 @@ def main() -> None:
         async def on_event(d: Delivery) -> None:
             if d.subject == subjects.CLOCK_SEASON_ENDED:
                 await svc.season_ended(SeasonEnded.model_validate_json(d.data))
+            elif d.subject == subjects.PLAYER_DISQUALIFIED:
+                await svc.disqualify(PlayerDisqualified.model_validate_json(d.data))
             else:
                 await svc.apply(TerritoryChanged.model_validate_json(d.data))
 
@@ -43,7 +46,8 @@ def main() -> None:
         async def on_leaderboard(_: bytes) -> Message:
             return await svc.leaderboard()
 
-        await bus.consume("scoring", [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED], on_event)
+        await bus.consume("scoring", [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED,
+                                       subjects.PLAYER_DISQUALIFIED], on_event)
         await bus.serve(subjects.SCORING_RESULTS, "scoring", on_results)
         await bus.serve(subjects.SCORING_LEADERBOARD, "scoring", on_leaderboard)
 

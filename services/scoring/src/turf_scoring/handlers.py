@@ -16,6 +16,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import (
     FinalResults,
     FinalStanding,
@@ -101,9 +102,18 @@ class ScoringService:
             out.setdefault(pid.decode(), set()).add(tid.decode())
         return out
 
+    async def disqualify(self, ev: PlayerDisqualified) -> None:
+        """R28: a disqualified player leaves the standings (their territories are freed by claims)."""
+        await self.redis.sadd(self.k("dq"), ev.player_id)  # type: ignore[misc]
+        lb = await self.leaderboard()
+        upd = ScoreUpdated(occurred_at=ev.occurred_at, players=[ev.player_id], territory_id="", leaderboard=lb,
+                           at=ev.occurred_at)
+        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
+
     async def leaderboard(self) -> Leaderboard:
         raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
-        scores = {p.decode(): json.loads(v) for p, v in raw.items()}
+        dq = {m.decode() for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
+        scores = {p.decode(): json.loads(v) for p, v in raw.items() if p.decode() not in dq}
         quests = side_quests(await self.owned_by(), self.stats)
         bonus = bonuses(quests)
         totals = {p: s["base"] + bonus.get(p, 0) for p, s in scores.items()}

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import json
-import uuid
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import nats
 from fastapi import APIRouter
 from pydantic import AwareDatetime, BaseModel, ConfigDict, StringConstraints
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
 from turf_gateway import tables as t
+from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.errors import ApiError
 
@@ -33,27 +32,51 @@ class ClockMove(BaseModel):
     now: AwareDatetime
 
 
-async def log_action(conn: Any, by: str, action: str, target: str | None, reason: str | None,
-                     detail: dict[str, Any]) -> None:
-    await conn.execute(insert(t.admin_log).values(id=uuid.uuid4().hex, at=datetime.now(UTC), by=by, action=action,
-                                                  target=target, reason=reason, detail=detail))
-
-
 @router.post("/players/{player_id}/verify")
 async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
-    """Verify a pending player by hand (R27)."""
+    """Verify a pending (or rejected) player by hand (R27). Publishes ``player.verified``."""
+    return await _set_status(state, org.id, player_id, "verified", body.reason)
+
+
+@router.post("/players/{player_id}/reject")
+async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+    """Reject a registration (R27): the player stays registered but may not play."""
+    return await _set_status(state, org.id, player_id, "rejected", body.reason)
+
+
+@router.post("/players/{player_id}/disqualify")
+async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+    """Disqualify (R28): the player's territories become unclaimed and they leave the standings."""
+    return await _set_status(state, org.id, player_id, "disqualified", body.reason)
+
+
+async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str) -> dict[str, Any]:
+    now = await state.clock.now()
     async with state.engine.begin() as conn:
-        row = (await conn.execute(select(t.players.c.status).where(t.players.c.id == player_id)
-                                  .with_for_update())).first()
-        if row is None:
-            raise ApiError("not_found", "No such player.")
-        if row.status == "disqualified":
-            raise ApiError("conflict", "A disqualified player cannot be verified.")
-        await conn.execute(update(t.players).where(t.players.c.id == player_id)
-                           .values(status="verified", status_reason=None))
-        await log_action(conn, org.id, "verify_player", player_id, body.reason,
-                         {"before": row.status, "after": "verified"})
-    return {"id": player_id, "status": "verified"}
+        await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
+    await state.relay.flush()
+    if new == "disqualified":
+        await state.bus.wait_idle(timeout=30)  # territories freed and standings updated before we answer
+    return {"id": player_id, "status": new}
+
+
+@router.get("/players")
+async def list_players(org: Organizer, state: State) -> dict[str, Any]:
+    """Every player with status, private fields and the R27 duplicate-address flag, for the organizer."""
+    async with state.engine.connect() as conn:
+        rows = (await conn.execute(select(t.players).where(t.players.c.role == "player")
+                                   .order_by(t.players.c.created_at))).all()
+    by_addr: dict[str, list[str]] = {}
+    for r in rows:
+        if r.address_norm:
+            by_addr.setdefault(r.address_norm, []).append(r.id)
+    return {"players": [
+        {"id": r.id, "name": r.name, "display_name": r.discord, "email": r.email, "discord": r.discord,
+         "home_address": r.home_address, "status": r.status, "status_reason": r.status_reason,
+         "created_at": r.created_at.isoformat(),
+         "home": {"lat": r.home_lat, "lon": r.home_lon} if r.home_lat is not None else None,
+         "same_address_as": [o for o in by_addr.get(r.address_norm or "", []) if o != r.id]}
+        for r in rows]}
 
 
 @router.post("/clock")

@@ -12,14 +12,16 @@ from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_gateway import tables as t
+from turf_gateway.accounts import change_status
 from turf_gateway.api.deps import CurrentPlayer, State, token_hash
 from turf_gateway.errors import ApiError
+from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_address
 
 router = APIRouter(tags=["players"])
 hasher = PasswordHasher()
@@ -100,9 +102,34 @@ async def create_player(state: Any, reg: Registration, role: str = "player", sta
 
 @router.post("/players", status_code=201, response_model=Registered)
 async def register(reg: Registration, state: State) -> Registered:
-    """Register a player (R27). New players are ``pending`` until the organizer verifies them."""
+    """Register a player (R27). The home address is geocoded (TURF_GEOCODER); a point inside the board verifies
+    the player at once, otherwise the player is ``pending`` with a ``status_reason`` (``not_in_board``,
+    ``address_not_found``, ``geocoder_unavailable``) until the organizer decides. Two players at one normalised
+    address are both registered and flagged for the organizer (``GET /admin/players``)."""
     pid = await create_player(state, reg)
-    return Registered(id=pid, status="pending")
+    reason: str | None = None
+    point = None
+    try:
+        point = await state.geocoder.geocode(reg.home_address)
+        if point is None and not isinstance(state.geocoder, NoGeocoder):
+            reason = "address_not_found"
+    except GeocoderUnavailable:
+        reason = "geocoder_unavailable"
+    status = "pending"
+    async with state.engine.begin() as conn:
+        values: dict[str, Any] = {"address_norm": normalise_address(reg.home_address), "status_reason": reason}
+        if point is not None:
+            values |= {"home_lat": point.lat, "home_lon": point.lon}
+            if state.board.locate(point.lat, point.lon).territory_id is None:
+                values["status_reason"] = "not_in_board"
+        await conn.execute(update(t.players).where(t.players.c.id == pid).values(**values))
+        if point is not None and values["status_reason"] is None:
+            await change_status(conn, pid, "verified", by="geocoder", reason="home address inside the board",
+                                game_now=await state.clock.now())
+            status = "verified"
+    if status == "verified":
+        await state.relay.flush()
+    return Registered(id=pid, status=status)
 
 
 @router.post("/sessions", response_model=SessionOut)

@@ -14,6 +14,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import StateReply, StateRequest
 from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
 from turf_common.rules import gametime
+from turf_common.rules.cards import seed_commitment
 from turf_gateway.api.deps import State
 from turf_gateway.errors import ApiError
 
@@ -92,7 +93,10 @@ def clock_body(state: Any, now: datetime) -> dict[str, Any]:
     return {"now": now.astimezone(cfg.tz).isoformat(), "open": gametime.is_open(cfg, now),
             "game_day": gametime.game_day_number(cfg, day) if day else None,
             "season_state": gametime.season_state(cfg, now),
-            "next_change": nc.isoformat() if nc else None, "seed_commitment": None}
+            "next_change": nc.isoformat() if nc else None,
+            # R12: the SHA-256 commitment of TURF_SEED, public from season start (the seed itself at season end)
+            "seed_commitment": seed_commitment(state.settings.seed)
+            if gametime.season_state(cfg, now) != "before" else None}
 
 
 @router.get("/clock")

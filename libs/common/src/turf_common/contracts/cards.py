@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field
@@ -25,7 +26,7 @@ class HandRequest(Message):
 class CardOut(Message):
     id: str
     type: CardType
-    state: CardState
+    state: Literal["ready", "reserved", "consumed", "removed"]
 
 
 class HandReply(Message):
@@ -111,6 +112,25 @@ class TradesReply(Message):
     trades: list[TradeOut]
 
 
+class AdjustHand(Message):
+    """``cards.adjust`` (R28, organizer correction ``adjust_hand``): add cards of the given types, remove ready
+    cards of the given types. Idempotent by ``correction_id``."""
+
+    correction_id: str = Field(min_length=1, max_length=64)
+    player_id: str
+    add: list[CardType] = Field(default_factory=list)
+    remove: list[CardType] = Field(default_factory=list)
+
+
+class AdjustReply(Message):
+    ok: Literal[True] = True
+    correction_id: str
+    player_id: str
+    added: list[CardOut]
+    removed: list[CardOut]
+    cards: list[CardOut]   # the hand after
+
+
 class SeedRequest(Message):
     """``cards.seed``"""
 
@@ -132,6 +152,18 @@ class CardDrawn(Event):
     card_type: CardType
     draw_index: int
     reason: Literal["week_start", "day_start", "verification", "correction"]
+
+
+class HandsDealt(Event):
+    """``card.dealt``: the day-start deal of ``game_day`` (R12), staged before its ``card.drawn`` events: every
+    player dealt to, with the unused cards (ready + reserved) each held before and the number drawn, so the audit
+    can check the top-up rule as well as each draw."""
+
+    season_id: str
+    game_day: date
+    reason: Literal["week_start", "day_start"]
+    hands: dict[str, int]
+    draws: dict[str, int]
 
 
 class CardPlayed(Event):
@@ -166,6 +198,16 @@ class CardReturned(Event):
     card_id: str
     card_type: CardType
     reason: Literal["cancelled", "lapsed"]
+
+
+class HandAdjusted(Event):
+    """``card.adjusted``: an organizer correction added or removed cards (not draws: no seed involved)."""
+
+    season_id: str
+    correction_id: str
+    player_id: str
+    added: list[CardOut]
+    removed: list[CardOut]
 
 
 class SeedCommitted(Event):

@@ -1,0 +1,56 @@
+"""Player status changes (R27, R28) as use cases: each writes the new status, the organizer's log entry and the
+event other services need (``player.verified``, ``player.rejected``, ``player.disqualified``) in one transaction,
+through the gateway's outbox."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.outbox import stage
+from turf_gateway import tables as t
+from turf_gateway.errors import ApiError
+
+SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
+# which status may become which (a disqualification is final)
+ALLOWED = {
+    "verified": {"pending", "rejected"},
+    "rejected": {"pending", "verified"},
+    "disqualified": {"pending", "verified", "rejected"},
+}
+
+
+async def log_action(conn: AsyncConnection, by: str, action: str, target: str | None, reason: str | None,
+                     detail: dict[str, Any]) -> None:
+    await conn.execute(insert(t.admin_log).values(id=uuid.uuid4().hex, at=datetime.now(UTC), by=by, action=action,
+                                                  target=target, reason=reason, detail=detail))
+
+
+async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: str, reason: str | None,
+                        game_now: datetime, status_reason: str | None = None) -> str:
+    """Move a player to ``new`` (verified | rejected | disqualified). Returns the previous status.
+    Raises ApiError ``not_found`` or ``conflict`` (a transition the table does not allow)."""
+    row = (await conn.execute(select(t.players.c.status, t.players.c.role).where(t.players.c.id == player_id)
+                              .with_for_update())).first()
+    if row is None or row.role == "organizer":
+        raise ApiError("not_found", "No such player.")
+    if row.status == new:
+        return str(row.status)  # idempotent: nothing to do, nothing to publish
+    if row.status not in ALLOWED[new]:
+        raise ApiError("conflict", f"A {row.status} player cannot become {new}.")
+    await conn.execute(update(t.players).where(t.players.c.id == player_id)
+                       .values(status=new, status_reason=status_reason))
+    await log_action(conn, by, f"player_{new}", player_id, reason, {"before": row.status, "after": new})
+    ev: Any
+    if new == "disqualified":
+        ev = PlayerDisqualified(occurred_at=game_now, player_id=player_id, at=game_now)
+    else:
+        ev = PlayerVerified(occurred_at=game_now, player_id=player_id, at=game_now)
+    if new != "rejected":
+        await stage(conn, t.outbox, SUBJECT[new], ev)
+    return str(row.status)

@@ -1,0 +1,163 @@
+"""Cards and trades (R12–R20): the caller's hand, card plays, cancelling a scheduled card, trade proposals.
+The gateway checks the shape of the input; the cards service decides (and runs the sagas with claims)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+import nats
+from fastapi import APIRouter, Path
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
+
+from turf_common.bus import BusError
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message
+from turf_common.contracts.cards import (
+    CancelSchedule,
+    HandRequest,
+    PlayCard,
+    ProposeTrade,
+    TradeAction,
+    TradesRequest,
+)
+from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.errors import ApiError
+
+router = APIRouter(tags=["cards"])
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+PathId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+CardType = Literal["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"]
+
+# the argument each card type takes (API.md); any other argument is malformed input
+ARGUMENT: dict[str, str | None] = {"freeze": "territory_id", "blockade": "rival_id", "war": "territory_id",
+                                   "double_trouble": None, "mulligan": "claim_id", "joker": "mode"}
+
+
+class PlayBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: CardType
+    territory_id: Id | None = None
+    rival_id: Id | None = None
+    claim_id: Id | None = None
+    mode: Literal["random", "cluster_edge"] | None = None
+
+    @model_validator(mode="after")
+    def _arguments(self) -> PlayBody:
+        if self.type == "trade":
+            raise ValueError("a Trade card is played by proposing a trade: POST /trades")
+        wanted = ARGUMENT[self.type]
+        given = {k for k in ("territory_id", "rival_id", "claim_id", "mode") if getattr(self, k) is not None}
+        if wanted is not None and wanted not in given:
+            raise ValueError(f"{self.type} needs {wanted}")
+        extra = given - {wanted}
+        if extra:
+            raise ValueError(f"{self.type} takes no {', '.join(sorted(extra))}")
+        return self
+
+
+class TradeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    offer_territory_id: Id
+    want_territory_id: Id
+
+
+async def ask(state: Any, subject: str, msg: Message, timeout: float = 20.0) -> dict[str, Any]:
+    """Request/reply with the cards service; a refusal becomes the API error with its rule code (R29)."""
+    try:
+        resp = await state.bus.nc.request(subject, msg.model_dump_json().encode(), timeout=timeout)
+    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
+        raise BusError(f"{subject}: {type(e).__name__}") from e
+    out: dict[str, Any] = json.loads(resp.data)
+    if out.get("ok") is False:
+        raise ApiError(out["reason"], out["message"])
+    return out
+
+
+@router.get("/me/hand")
+async def hand(caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """The caller's unused cards: ``{cards: [{id, type, state}]}``, state ``ready`` or ``reserved`` (R12)."""
+    out = await ask(state, subjects.CARDS_HAND, HandRequest(player_id=caller.id))
+    return {"cards": out["cards"]}
+
+
+@router.post("/cards/play")
+async def play(body: PlayBody, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
+    scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
+    out = await ask(state, subjects.CARDS_PLAY, PlayCard(
+        player_id=caller.id, player_status=caller.status, type=body.type,  # type: ignore[arg-type]
+        territory_id=body.territory_id, rival_id=body.rival_id, claim_id=body.claim_id, mode=body.mode))
+    return {k: out[k] for k in ("card_id", "type", "state", "effect")}
+
+
+@router.delete("/cards/{card_id}/schedule")
+async def cancel(card_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
+    out = await ask(state, subjects.CARDS_CANCEL, CancelSchedule(
+        player_id=caller.id, player_status=caller.status, card_id=card_id))  # type: ignore[arg-type]
+    return {"id": out["card_id"], "type": out["type"], "state": out["state"]}
+
+
+@router.post("/trades", status_code=201)
+async def propose(body: TradeBody, caller: CurrentPlayer, state: State) -> JSONResponse:
+    """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
+    out = await ask(state, subjects.TRADES_PROPOSE, ProposeTrade(
+        player_id=caller.id, player_status=caller.status,  # type: ignore[arg-type]
+        offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id))
+    return JSONResponse({"id": out["trade"]["id"], "state": out["trade"]["state"]}, status_code=201)
+
+
+async def _trade_action(state: Any, caller: Any, subject: str, trade_id: str) -> dict[str, Any]:
+    out = await ask(state, subject, TradeAction(player_id=caller.id, player_status=caller.status, trade_id=trade_id))
+    return {"id": out["trade"]["id"], "state": out["trade"]["state"]}
+
+
+@router.post("/trades/{trade_id}/accept")
+async def accept(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """The partner accepts: owners swap, fortification travels, one Trade card of each is consumed (R18);
+    409 ``trade_no_longer_valid`` (and the proposal is cancelled) when that can no longer happen."""
+    return await _trade_action(state, caller, subjects.TRADES_ACCEPT, trade_id)
+
+
+@router.post("/trades/{trade_id}/decline")
+async def decline(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    return await _trade_action(state, caller, subjects.TRADES_DECLINE, trade_id)
+
+
+@router.post("/trades/{trade_id}/withdraw")
+async def withdraw(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
+
+
+@router.get("/trades")
+async def trades(caller: CurrentPlayer, state: State) -> dict[str, Any]:
+    """The caller's open proposals, both directions."""
+    out = await ask(state, subjects.TRADES_LIST, TradesRequest(player_id=caller.id))
+    return {"trades": [{k: tr[k] for k in ("id", "state", "proposer_id", "partner_id", "offer_territory_id",
+                                           "want_territory_id")} for tr in out["trades"]]}
+
+
+# ---- the live feed: card and trade events, without private data ------------------------------------------
+#: what of each card/trade event the websocket feed shows: never a drawn card's type (a hand is private), never
+#: a scheduled card's target; a trade partner sees a proposal addressed to them and refetches GET /trades.
+PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
+    subjects.CARD_DRAWN: ("player_id",),
+    subjects.CARD_PLAYED: ("player_id", "card_type", "state"),
+    subjects.CARD_CONSUMED: ("player_id", "card_type"),
+    subjects.CARD_RETURNED: ("player_id", "card_type", "reason"),
+    subjects.CARD_SEED_COMMITTED: ("season_id", "commitment"),
+    subjects.CARD_SEED_REVEALED: ("season_id", "commitment", "seed"),
+    subjects.TRADE_PROPOSED: ("trade_id", "proposer_id", "partner_id", "state"),
+    subjects.TRADE_ACCEPTED: ("trade_id", "proposer_id", "partner_id", "state"),
+    subjects.TRADE_DECLINED: ("trade_id", "proposer_id", "partner_id", "state"),
+    subjects.TRADE_CANCELLED: ("trade_id", "proposer_id", "partner_id", "state", "reason"),
+}
+FEED = list(PUBLIC_FIELDS)
+
+
+def public_view(subject: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The feed message of a card/trade event (``type`` and ``at`` are added by the caller)."""
+    return {k: data.get(k) for k in PUBLIC_FIELDS[subject]} | {"occurred_at": data.get("occurred_at")}

@@ -1,0 +1,87 @@
+"""R27 registration with a geocoder, R28 disqualification, and the organizer's player routes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import httpx
+import pytest
+
+from tests.support.client import Player, move_clock, organizer, register, sign_in, verified_player
+from tests.support.stackfix import running_stack
+from turfwar.stack import Stack
+
+HOBOKEN, JERSEY_CITY = (40.7440, -74.0320), (40.7280, -74.0770)
+T0 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    d = tmp_path_factory.mktemp("players")
+    table = d / "addresses.csv"
+    table.write_text("address,lat,lon\n"
+                     "\"1 Hudson Pl, Hoboken, NJ\",40.7359,-74.0291\n"
+                     "\"1 Main St, Philadelphia, PA\",39.9526,-75.1652\n")
+    with running_stack(d, TURF_GEOCODER=f"table:{table}") as s:
+        yield s
+
+
+def _register(http: httpx.Client, address: str, tag: str) -> httpx.Response:
+    return http.post("/api/v1/players", json={"name": f"N {tag}", "email": f"{tag}@example.org", "discord": tag,
+                                              "home_address": address, "password": "long enough pw"})
+
+
+def test_r27_geocoded_inside_board_is_verified_outside_is_pending_not_in_board(http: httpx.Client,
+                                                                               org: Player) -> None:
+    r = _register(http, "1 Hudson Pl., Hoboken, NJ", "inside_one")
+    assert r.status_code == 201 and r.json()["status"] == "verified"
+    r = _register(http, "1 Main St, Philadelphia, PA", "outside_one")
+    assert r.status_code == 201 and r.json()["status"] == "pending"
+    me = sign_in(http, "outside_one@example.org", "long enough pw").get("/me").json()
+    assert me["status"] == "pending" and me["status_reason"] == "not_in_board"
+    r = _register(http, "99 Nowhere Rd", "unknown_one")
+    me = sign_in(http, "unknown_one@example.org", "long enough pw").get("/me").json()
+    assert (r.json()["status"], me["status_reason"]) == ("pending", "address_not_found")
+
+
+def test_r27_same_address_is_flagged_not_refused(http: httpx.Client, org: Player) -> None:
+    a = _register(http, "1 HUDSON PL, HOBOKEN NJ", "twin_a")
+    b = _register(http, "1 Hudson Pl, Hoboken, NJ", "twin_b")
+    assert a.status_code == b.status_code == 201
+    players = {p["id"]: p for p in org.get("/admin/players").json()["players"]}
+    assert b.json()["id"] in players[a.json()["id"]]["same_address_as"]
+    assert a.json()["id"] in players[b.json()["id"]]["same_address_as"]
+
+
+def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx.Client, org: Player) -> None:
+    move_clock(org, T0)
+    cheat = verified_player(http, org)
+    other = verified_player(http, org)
+    assert cheat.claim(*HOBOKEN, T0).status_code == 201
+    assert other.claim(*JERSEY_CITY, T0).status_code == 201
+    lb = http.get("/api/v1/leaderboard").json()
+    assert {s["player_id"] for s in lb["standings"]} >= {cheat.id, other.id}
+    r = org.post(f"/admin/players/{cheat.id}/disqualify", {"reason": "GPS spoofing"})
+    assert r.status_code == 200 and r.json()["status"] == "disqualified"
+    hob = http.get("/api/v1/territories/3401732250").json()
+    assert hob["owner_id"] is None and hob["progress"] == 0
+    lb = http.get("/api/v1/leaderboard").json()
+    ids = {s["player_id"] for s in lb["standings"]}
+    assert cheat.id not in ids and other.id in ids
+    r = cheat.claim(*HOBOKEN, T0)
+    assert r.status_code == 409 and r.json()["reason"] == "not_eligible"
+    # a disqualification is final
+    r = org.post(f"/admin/players/{cheat.id}/verify", {"reason": "oops"})
+    assert r.status_code == 409
+
+
+def test_reject_and_organizer_only(http: httpx.Client, org: Player) -> None:
+    pid, email, pw = register(http)
+    p = sign_in(http, email, pw)
+    assert p.post(f"/admin/players/{pid}/verify", {"reason": "me"}).status_code == 403
+    assert http.post(f"/api/v1/admin/players/{pid}/verify", json={"reason": "x"}).status_code == 401
+    assert org.post(f"/admin/players/{pid}/reject", {"reason": "fake address"}).json()["status"] == "rejected"
+    assert p.get("/me").json()["status"] == "rejected"
+    assert org.post("/admin/players/nope/verify", {"reason": "x"}).status_code == 404
+    assert organizer(http).get("/admin/players").status_code == 200
