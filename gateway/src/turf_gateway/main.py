@@ -24,7 +24,7 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
 from turf_gateway import errors, tables
-from turf_gateway.api.routes import admin, claims, players, public, spectators
+from turf_gateway.api.routes import admin, cards, claims, players, public, spectators
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.state import AppState
 from turf_gateway.ws import Hub
@@ -54,6 +54,8 @@ async def _forward(state: AppState, m: Msg) -> None:
         data = json.loads(m.data)
     except ValueError:
         return
+    if m.subject in cards.PUBLIC_FIELDS:  # card and trade events, private data left out
+        data = cards.public_view(m.subject, data)
     msg = {"type": m.subject, "at": data.get("occurred_at")} | data
     if m.subject == subjects.SCORE_UPDATED:
         lb = ScoreUpdated.model_validate(data).leaderboard
@@ -78,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
-        for subj in FEED:
+        for subj in FEED + cards.FEED:
             async def cb(m: Msg) -> None:
                 await _forward(state, m)
             await bus.nc.subscribe(subj, cb=cb)
@@ -91,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1")
-    for r in (players.router, claims.router, public.router, admin.router, spectators.router):
+    for r in (players.router, claims.router, cards.router, public.router, admin.router, spectators.router):
         api.include_router(r)
     app.include_router(api)
 
