@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from turf_common.settings import get_settings
-from turfwar.stack import Stack, health_report
+from turfwar.stack import Stack, StackError, health_report
 
 app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
 console = Console()
@@ -41,10 +41,19 @@ def up() -> None:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
+        stack.lock()
+    except StackError as e:
+        console.print(f"[red]{e}[/]")
+        raise typer.Exit(1) from None
+    try:
         console.print(f"[bold]Turf War[/] — data in {stack.data_dir}, clock {s.clock}")
         stack.start_servers(progress=True)
         console.print("  starting services …")
-        stack.start_services()
+        try:
+            stack.start_services()
+        except StackError as e:
+            console.print(f"[red]{e}[/]")
+            raise typer.Exit(1) from None
         stack.write_manifest()
         console.print(f"[green]ready[/] → [bold]{stack.base_url}/[/]  (API {stack.base_url}/api/v1, docs "
                       f"{stack.base_url}/docs). Ctrl-C to stop.")

@@ -124,11 +124,10 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
                         "--encoding=utf8", "--no-sync"], check=True, user=user, capture_output=True)
     stale = pgdata / "postmaster.pid"
     if stale.exists():
-        with contextlib.suppress(Exception):
-            pid = int(stale.read_text().split()[0])
-            os.kill(pid, 0)
+        pid = _pid_in(stale)
+        if pid is not None and _alive(pid):
             raise RuntimeError(f"a postgres (pid {pid}) already runs on {pgdata}; stop it first")
-        stale.unlink(missing_ok=True)
+        stale.unlink(missing_ok=True)  # left by a crash: postgres would refuse to start otherwise
     log = data_dir / "postgres.log"
     logf = open(log, "ab")
     proc = subprocess.Popen(
@@ -139,6 +138,33 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     url = f"postgresql://postgres@127.0.0.1:{port}/{database}"
     _ensure_database(f"postgresql://postgres@127.0.0.1:{port}/postgres", database)
     return Server("postgres", url, proc, log)
+
+
+def _pid_in(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def _ensure_database(admin_url: str, database: str) -> None:

@@ -27,6 +27,10 @@ SERVICES: dict[str, str] = {
 GATEWAY_MODULE = "turf_gateway"
 
 
+class StackError(RuntimeError):
+    """The stack cannot start, for a reason a person can fix."""
+
+
 @dataclass
 class Stack:
     data_dir: Path
@@ -48,6 +52,19 @@ class Stack:
         return env
 
     # ---- servers ------------------------------------------------------------------------------
+    def lock(self) -> None:
+        """One stack per data directory: a second ``up`` on the same directory fails at once, touching nothing
+        (an advisory lock on ``<data dir>/.lock``, released by the OS when this process ends)."""
+        import fcntl
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lockf = open(self.data_dir / ".lock", "a+")
+        try:
+            fcntl.flock(self._lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StackError(f"another turfwar stack is running on {self.data_dir}; stop it first "
+                             "(or choose another TURF_DATA_DIR)") from None
+
     def start_servers(self, progress: bool = False) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         wanted = {"TURF_NATS_URL": ("nats", embedded.start_nats),
@@ -76,6 +93,8 @@ class Stack:
         return proc
 
     def start_services(self, timeout: float = 90.0) -> None:
+        if not embedded.port_free(self.http_port):
+            raise StackError(f"port {self.http_port} is already in use; set TURF_HTTP_PORT to a free port")
         for name in SERVICES:
             self.start_process(name)
         self.wait_services(list(SERVICES), timeout)

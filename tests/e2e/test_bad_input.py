@@ -92,3 +92,40 @@ def test_auth_required(http: httpx.Client, player: Player) -> None:
 def test_unknown_territory_is_404(http: httpx.Client) -> None:
     r = http.get("/api/v1/territories/0000000000")
     assert r.status_code == 404 and r.json()["reason"] == "not_found"
+
+
+@pytest.mark.parametrize("patch", [{"name": "a\u0000b"}, {"home_address": "x\u0000"}])
+def test_nul_bytes_are_invalid_input_not_an_outage(http: httpx.Client, patch: dict[str, object]) -> None:
+    body = {"name": "N", "email": "nul@example.org", "discord": "nul_user", "home_address": "1 Main St",
+            "password": "long enough pw"} | patch
+    r = http.post("/api/v1/players", json=body)
+    assert r.status_code == 422 and r.json()["reason"] == "invalid_input", r.text
+    r = http.post("/api/v1/sessions", json={"email": "a\u0000@example.org", "password": "x"})
+    assert r.status_code in (401, 422)
+    assert http.get("/api/v1/players/%00").status_code in (404, 422)
+
+
+def test_chunked_body_over_64k_is_413(http: httpx.Client, player: Player) -> None:
+    def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(20):
+            yield b"x" * 4096
+
+    r = http.post("/api/v1/claims", content=chunks(), headers=player.auth | {"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["reason"] == "payload_too_large"
+
+
+@pytest.mark.parametrize("raw", [b"[" * 20000, b'{"lat": "\xff\xfe"}'])
+def test_unparseable_bodies_are_422(http: httpx.Client, player: Player, raw: bytes) -> None:
+    r = http.post("/api/v1/claims", content=raw, headers=player.auth | {"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["reason"] == "invalid_input", r.text
+
+
+def test_numbers_are_not_times(http: httpx.Client, player: Player, org: Player) -> None:
+    assert player.post("/claims", GOOD | {"fix_time": 1759662000}).status_code == 422
+    assert org.post("/admin/clock", {"now": 12345}).status_code == 422
+
+
+def test_check_answer_has_exactly_the_contract_fields(player: Player) -> None:
+    r = player.post("/claims/check", GOOD)
+    assert r.status_code == 200 and set(r.json()) == {"territory", "allowed", "reason", "message"}
+    assert set(r.json()["territory"]) == {"id", "name", "owner_id"}

@@ -48,10 +48,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        status = exc.status_code
+        if status == 400:  # a body FastAPI could not parse (bad UTF-8, nesting too deep): malformed input
+            return JSONResponse(body("invalid_input", "The request body could not be parsed."), status_code=422)
         reason = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "invalid_input",
-                  413: "payload_too_large", 429: "rate_limited"}.get(exc.status_code, "invalid_input")
-        return JSONResponse(body(reason, str(exc.detail)), status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+                  413: "payload_too_large", 429: "rate_limited"}.get(status, "invalid_input")
+        return JSONResponse(body(reason, str(exc.detail)), status_code=status, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(BusError)
     async def bus_down(_: Request, exc: BusError) -> JSONResponse:
@@ -60,19 +62,30 @@ def install(app: FastAPI) -> None:
 
 
 def install_fallbacks(app: FastAPI) -> None:
-    from sqlalchemy.exc import DBAPIError
+    import structlog
+    from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
+
+    log = structlog.get_logger("turf_gateway.errors")
 
     @app.exception_handler(DBAPIError)
-    async def db_down(_: Request, exc: DBAPIError) -> JSONResponse:
-        return JSONResponse(body("unavailable", "The database is not answering; try again shortly."),
-                            status_code=503)
+    async def db_error(_: Request, exc: DBAPIError) -> JSONResponse:
+        if isinstance(exc, DataError) or isinstance(exc.orig, ValueError):
+            # e.g. a NUL byte, which PostgreSQL text cannot hold: the input is malformed
+            return JSONResponse(body("invalid_input", "The input contains characters that cannot be stored."),
+                                status_code=422)
+        if isinstance(exc, OperationalError | InterfaceError):
+            return JSONResponse(body("unavailable", "The database is not answering; try again shortly."),
+                                status_code=503)
+        log.error("database_error", error=str(exc.orig), exc_info=exc)
+        return JSONResponse(body("internal", "Something went wrong on our side."), status_code=500)
 
 
 MAX_BODY = 64 * 1024
 
 
 class BodyLimit:
-    """ASGI middleware: answer 413 ``payload_too_large`` for bodies over 64 KiB, declared or streamed."""
+    """ASGI middleware: answer 413 ``payload_too_large`` for bodies over 64 KiB, declared or streamed (chunked).
+    The body is read here, up to the limit, and handed on whole."""
 
     def __init__(self, app: object, limit: int = MAX_BODY) -> None:
         self.app, self.limit = app, limit
@@ -83,21 +96,21 @@ class BodyLimit:
         for k, v in scope.get("headers", []):
             if k == b"content-length" and v.isdigit() and int(v) > self.limit:
                 return await self._reject(send)
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited():  # type: ignore[no-untyped-def]
-            nonlocal seen
+        while True:
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return msg
-
-        try:
-            return await self.app(scope, limited, send)  # type: ignore[operator]
-        except _TooLarge:
-            return await self._reject(send)
+            if msg["type"] != "http.request":
+                return await self.app(scope, _replay([msg]), send)  # type: ignore[operator]
+            chunk = msg.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                return await self._reject(send)
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        return await self.app(scope, _replay([whole], receive), send)  # type: ignore[operator]
 
     @staticmethod
     async def _reject(send):  # type: ignore[no-untyped-def]
@@ -108,5 +121,14 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": data})
 
 
-class _TooLarge(Exception):
-    pass
+def _replay(messages, then=None):  # type: ignore[no-untyped-def]
+    pending = list(messages)
+
+    async def receive():  # type: ignore[no-untyped-def]
+        if pending:
+            return pending.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from nats.aio.msg import Msg
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from turf_common.board import load_board
 from turf_common.bus import Bus
@@ -35,18 +37,21 @@ FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, "correction.applied"
 
 
 async def ensure_organizer(state: AppState) -> None:
-    """The organizer account exists at start (TURF_ORGANIZER_EMAIL / TURF_ORGANIZER_PASSWORD)."""
+    """The organizer account exists at start (TURF_ORGANIZER_EMAIL / TURF_ORGANIZER_PASSWORD); on every start its
+    password is set to the configured one. The configured password is the operator's choice: no player rules."""
     s = state.settings
+    pw_hash = players.hasher.hash(s.organizer_password)
     async with state.engine.begin() as conn:
         row = (await conn.execute(select(tables.players.c.id)
                                   .where(tables.players.c.email_norm == s.organizer_email.lower()))).first()
         if row is not None:
             await conn.execute(update(tables.players).where(tables.players.c.id == row.id).values(
-                role="organizer", status="verified", password_hash=players.hasher.hash(s.organizer_password)))
+                role="organizer", status="verified", password_hash=pw_hash))
             return
-    reg = players.Registration(name="Organizer", email=s.organizer_email, discord="organizer",
-                               home_address="-", password=s.organizer_password)
-    await players.create_player(state, reg, role="organizer", status="verified")
+        await conn.execute(insert(tables.players).values(
+            id=uuid.uuid4().hex, name="Organizer", email=s.organizer_email, email_norm=s.organizer_email.lower(),
+            discord="organizer", discord_norm="organizer", home_address="-", password_hash=pw_hash,
+            status="verified", role="organizer", created_at=datetime.now(UTC)))
 
 
 async def _forward(state: AppState, m: Msg) -> None:
@@ -104,6 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
 
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     return app

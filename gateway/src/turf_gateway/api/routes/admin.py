@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import nats
 from fastapi import APIRouter
-from pydantic import AwareDatetime, BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, StringConstraints
 from sqlalchemy import select
 
 from turf_common.bus import BusError
@@ -17,6 +17,7 @@ from turf_common.contracts.clock import SetClock
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
+from turf_gateway.api.types import IsoTime
 from turf_gateway.errors import ApiError
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
@@ -29,7 +30,7 @@ class Reason(BaseModel):
 
 class ClockMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    now: AwareDatetime
+    now: IsoTime
 
 
 @router.post("/players/{player_id}/verify")

@@ -7,13 +7,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 from fastapi.responses import JSONResponse
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.api.types import IsoTime
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["claims"])
@@ -29,7 +30,7 @@ class ClaimBody(BaseModel):
     lat: Lat
     lon: Lon
     accuracy_m: Accuracy
-    fix_time: AwareDatetime
+    fix_time: IsoTime
 
 
 async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) -> SubmitClaim:
@@ -55,7 +56,9 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> d
     out = await _raw_request(state, subjects.CLAIMS_CHECK, await _command(state, caller, body, None))
     if out.get("ok") is False:
         raise ApiError(out["reason"], out["message"])
-    return {k: out[k] for k in ("territory", "allowed", "reason", "message")}
+    ter = out["territory"]
+    return {"territory": {k: ter[k] for k in ("id", "name", "owner_id")} if ter else None,
+            "allowed": out["allowed"], "reason": out["reason"], "message": out["message"]}
 
 
 @router.post("/claims", status_code=201)

@@ -25,6 +25,7 @@ from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_ad
 
 router = APIRouter(tags=["players"])
 hasher = PasswordHasher()
+_DUMMY_HASH = hasher.hash("not a real password, only for equal timing")
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 # Discord usernames: 2–32 characters, lower-case letters, digits, "_" and "."; no ".." (Discord's 2023 rules)
@@ -137,9 +138,10 @@ async def sign_in(cred: Credentials, state: State) -> SessionOut:
     async with state.engine.connect() as conn:
         row = (await conn.execute(select(t.players).where(t.players.c.email_norm == cred.email.lower()))).first()
     try:
+        # an unknown email costs the same hash as a known one, so timing does not tell who is registered
+        hasher.verify(row.password_hash if row is not None else _DUMMY_HASH, cred.password)
         if row is None:
             raise VerificationError
-        hasher.verify(row.password_hash, cred.password)
     except VerificationError:
         raise ApiError("unauthenticated", "Wrong email or password.") from None
     token = secrets.token_urlsafe(32)

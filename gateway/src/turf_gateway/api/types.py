@@ -1,0 +1,17 @@
+"""Field types shared by request bodies."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AwareDatetime, BeforeValidator
+
+
+def _iso_text_only(v: Any) -> Any:
+    # pydantic would read a bare number as seconds since 1970; for a game clock that is a mistake, not a time
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        raise ValueError("must be an ISO 8601 date-time with a UTC offset, e.g. 2026-10-05T07:00:00-04:00")
+    return v
+
+
+IsoTime = Annotated[AwareDatetime, BeforeValidator(_iso_text_only)]
