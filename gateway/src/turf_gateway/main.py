@@ -26,7 +26,7 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
 from turf_gateway import errors, tables
-from turf_gateway.api.routes import admin, cards, claims, players, public, spectators
+from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.state import AppState
 from turf_gateway.ws import Hub
@@ -98,7 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1")
-    for r in (players.router, claims.router, cards.router, public.router, admin.router, spectators.router):
+    for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
+              spectators.router):
         api.include_router(r)
     app.include_router(api)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, DateTime, Float, MetaData, String, Table, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Column, DateTime, Float, Identity, MetaData, String, Table, Text
 
 from turf_common.outbox import outbox_table
 
@@ -44,6 +44,23 @@ admin_log = Table(
     Column("target", String(64), nullable=True),
     Column("reason", Text, nullable=True),
     Column("detail", JSON, nullable=False),
+)
+
+# R28: the organizer's corrections, append-only (who, when, what, before, after)
+corrections = Table(
+    "corrections", metadata,
+    Column("seq", BigInteger, Identity(), primary_key=True),
+    Column("id", String(64), nullable=False, unique=True),
+    Column("at", DateTime(timezone=True), nullable=False),       # game time
+    Column("by", String(64), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("territory_id", String(16), nullable=True),
+    Column("player_id", String(64), nullable=True),
+    Column("request", JSON, nullable=False),
+    Column("before", JSON, nullable=False),
+    Column("after", JSON, nullable=False),
+    Column("post_season", Boolean, nullable=False),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from turf_claims.corrections import release_player
+from turf_claims.corrections import correct, release_player
 from turf_claims.effects import subscribe_effects
 from turf_claims.handlers import ClaimsService
 from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
-from turf_common.contracts.claims import PlayerRequest, StateRequest, SubmitClaim
+from turf_common.contracts.claims import CorrectOwnership, PlayerRequest, StateRequest, SubmitClaim
 from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.players import PlayerDisqualified
 
@@ -44,6 +44,11 @@ async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None
         await svc.day_started(DayStarted.model_validate_json(d.data))
 
     await bus.consume("claims", [subjects.CLOCK_DAY_STARTED], on_day_started)
+    async def on_correct(data: bytes) -> Message:
+        return await correct(svc, CorrectOwnership.model_validate_json(data))
+
+    await bus.serve(subjects.CLAIMS_CORRECT, QUEUE, on_correct)
+
     async def on_disqualified(d: Delivery) -> None:
         await release_player(svc, PlayerDisqualified.model_validate_json(d.data))
 

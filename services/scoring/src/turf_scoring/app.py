@@ -14,6 +14,7 @@ from turf_common.contracts.base import Message
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.scoring import AdjustScore
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import serve_forever
 from turf_common.settings import get_settings
@@ -49,6 +50,11 @@ def main() -> None:
         await bus.consume("scoring", [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED,
                                        subjects.PLAYER_DISQUALIFIED], on_event)
         await bus.serve(subjects.SCORING_RESULTS, "scoring", on_results)
+
+        async def on_adjust(data: bytes) -> Message:
+            return await svc.adjust(AdjustScore.model_validate_json(data))
+
+        await bus.serve(subjects.SCORING_ADJUST, "scoring", on_adjust)
         await bus.serve(subjects.SCORING_LEADERBOARD, "scoring", on_leaderboard)
 
         async def cleanup() -> None:

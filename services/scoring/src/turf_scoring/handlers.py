@@ -18,10 +18,12 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import (
+    AdjustScore,
     FinalResults,
     FinalStanding,
     Leaderboard,
     QuestStanding,
+    ScoreAdjusted,
     ScoreUpdated,
     SeasonFinalResults,
     Standing,
@@ -110,13 +112,34 @@ class ScoringService:
                            at=ev.occurred_at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
 
+    async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
+        """R28: an organizer's score adjustment, counted in the total (not in base or side quests)."""
+        seen = await self.redis.hget(self.k("adjcmd"), cmd.command_id)  # type: ignore[misc]
+        if seen is not None:
+            return ScoreAdjusted.model_validate_json(seen)
+        before = int(await self.redis.hget(self.k("adj"), cmd.player_id) or 0)  # type: ignore[misc]
+        after = await self.redis.hincrby(self.k("adj"), cmd.player_id, cmd.points)  # type: ignore[misc]
+        if not await self.redis.hexists(self.k("score"), cmd.player_id):  # type: ignore[misc]
+            await self._rescore(cmd.player_id)
+        out = ScoreAdjusted(command_id=cmd.command_id, player_id=cmd.player_id, before=before, after=int(after))
+        await self.redis.hset(self.k("adjcmd"), cmd.command_id, out.model_dump_json())  # type: ignore[misc]
+        at = datetime.now(UTC)
+        lb = await self.leaderboard()
+        upd = ScoreUpdated(occurred_at=at, players=[cmd.player_id], territory_id="", leaderboard=lb, at=at)
+        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:adj:" + cmd.command_id)
+        if await self.redis.exists(self.k("closed")):
+            await self._publish_final("adj:" + cmd.command_id, at)
+        return out
+
     async def leaderboard(self) -> Leaderboard:
         raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
         dq = {m.decode() for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
         scores = {p.decode(): json.loads(v) for p, v in raw.items() if p.decode() not in dq}
         quests = side_quests(await self.owned_by(), self.stats)
         bonus = bonuses(quests)
-        totals = {p: s["base"] + bonus.get(p, 0) for p, s in scores.items()}
+        adj_raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("adj"))  # type: ignore[misc,assignment]
+        adj = {p.decode(): int(v) for p, v in adj_raw.items()}
+        totals = {p: s["base"] + bonus.get(p, 0) + adj.get(p, 0) for p, s in scores.items()}
         standings = [Standing(rank=r, player_id=p, base=scores[p]["base"], outposts=scores[p]["outposts"],
                               bonuses=bonus.get(p, 0), total=tot, territories=scores[p]["territories"])
                      for r, p, tot in competition_ranks(totals)]

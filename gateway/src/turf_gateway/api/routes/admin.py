@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Annotated, Any
 
 import nats
@@ -54,10 +55,15 @@ async def disqualify_player(player_id: str, body: Reason, org: Organizer, state:
 async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str) -> dict[str, Any]:
     now = await state.clock.now()
     async with state.engine.begin() as conn:
-        await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
+        before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
     await state.relay.flush()
-    if new == "disqualified":
+    if new == "disqualified" and before != new:
         await state.bus.wait_idle(timeout=30)  # territories freed and standings updated before we answer
+        from turf_gateway.api.routes.corrections import record  # R28: a disqualification is a correction
+
+        await record(state, cid=uuid.uuid4().hex, by=by, action="disqualify", reason=reason or "-",
+                     request={"player_id": player_id}, before={"status": before}, after={"status": new},
+                     player_id=player_id)
     return {"id": player_id, "status": new}
 
 

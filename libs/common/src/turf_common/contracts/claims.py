@@ -145,3 +145,23 @@ class FlagsRequest(Message):
 class FlagsReply(Message):
     ok: Literal[True] = True
     flags: list[FlagOut]
+
+
+class CorrectOwnership(Message):
+    """``claims.correct`` (R28): an organizer correction of ownership, idempotent by ``command_id``.
+    ``reverse_claim`` restores what ``claim_id`` replaced (owner and fortification); ``set_owner`` gives
+    ``territory_id`` to ``player_id`` (None: unclaimed)."""
+
+    command_id: str = Field(min_length=1, max_length=64)
+    action: Literal["reverse_claim", "set_owner"]
+    claim_id: str | None = None
+    territory_id: str | None = None
+    player_id: str | None = None
+
+
+class OwnershipCorrected(Message):
+    ok: Literal[True] = True
+    command_id: str
+    territory_id: str
+    before: TerritoryStateOut
+    after: TerritoryStateOut

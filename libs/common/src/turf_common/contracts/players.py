@@ -21,3 +21,15 @@ class PlayerDisqualified(Event):
 
     player_id: str
     at: AwareDatetime
+
+
+class CorrectionApplied(Event):
+    """``correction.applied`` (R28): what the public may know of an organizer correction — no personal details."""
+
+    correction_id: str
+    at: AwareDatetime
+    action: str
+    territory_id: str | None = None
+    player_id: str | None = None
+    reason: str
+    post_season: bool = False

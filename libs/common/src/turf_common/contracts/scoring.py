@@ -64,3 +64,20 @@ class SeasonFinalResults(Event):
     """``season.final_results``: published when the season closes (R25) and again after a post-season correction."""
 
     results: FinalResults
+
+
+class AdjustScore(Message):
+    """``scoring.adjust`` (R28 ``adjust_score``): add ``points`` (may be negative) to a player's final score.
+    Idempotent by ``command_id``."""
+
+    command_id: str
+    player_id: str
+    points: int
+
+
+class ScoreAdjusted(Message):
+    ok: Literal[True] = True
+    command_id: str
+    player_id: str
+    before: int   # the player's adjustment total before
+    after: int

@@ -11,6 +11,9 @@ CLOCK_SET = "clock.set"
 CLOCK_GET = "clock.get"
 SCORING_LEADERBOARD = "scoring.leaderboard"
 SCORING_RESULTS = "scoring.results"
+SCORING_ADJUST = "scoring.adjust"      # organizer correction adjust_score (R28)
+CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28)
+CORRECTION_APPLIED = "correction.applied"
 
 
 def health(service: str) -> str:

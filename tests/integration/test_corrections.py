@@ -1,0 +1,90 @@
+"""R28 organizer corrections through the public API: applied by the owning service, logged append-only with
+before and after, public without personal details, scores recomputed; post-season ones flagged."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import httpx
+import psycopg
+import pytest
+
+from tests.support.client import Player, move_clock, verified_player
+from turfwar.stack import Stack
+
+HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
+JERSEY_CITY = (40.7280, -74.0770)
+T0 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+
+
+def standing(http: httpx.Client, pid: str) -> dict | None:
+    return next((s for s in http.get("/api/v1/leaderboard").json()["standings"] if s["player_id"] == pid), None)
+
+
+def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client, org: Player, stack: Stack) -> None:
+    move_clock(org, T0)
+    a, b = verified_player(http, org, "Ada"), verified_player(http, org, "Bea")
+    r = org.post("/admin/corrections", {"action": "set_owner", "territory_id": HOBOKEN_ID, "player_id": a.id,
+                                        "reason": "GPS outage at City Hall; claim confirmed by photo"})
+    assert r.status_code == 201, r.text
+    rec = r.json()
+    assert rec["action"] == "set_owner" and rec["by"] == org.id and rec["before"]["owner_id"] is None
+    assert rec["after"] == {"id": HOBOKEN_ID, "owner_id": a.id, "progress": 0, "fortified": False}
+    assert standing(http, a.id)["base"] == 1
+
+    claim = b.claim(*JERSEY_CITY, T0)
+    assert claim.status_code == 201
+    r = org.post("/admin/corrections", {"action": "reverse_claim", "claim_id": claim.json()["claim_id"],
+                                        "reason": "teleport flagged"})
+    assert r.status_code == 201 and r.json()["after"]["owner_id"] is None, r.text
+    assert http.get(f"/api/v1/territories/{JERSEY_CITY_ID}").json()["owner_id"] is None
+    again = org.post("/admin/corrections", {"action": "reverse_claim", "claim_id": claim.json()["claim_id"],
+                                            "reason": "twice"})
+    assert again.status_code == 409 and again.json()["reason"] == "conflict"
+
+    total = standing(http, a.id)["total"]
+    r = org.post("/admin/corrections", {"action": "adjust_score", "player_id": a.id, "points": 5,
+                                        "reason": "scoring bug on day 1"})
+    assert r.status_code == 201 and r.json()["after"] == {"adjustment": 5}
+    assert standing(http, a.id)["total"] == total + 5
+
+    log = org.get("/admin/corrections").json()["corrections"]
+    assert [c["action"] for c in log] == ["set_owner", "reverse_claim", "adjust_score"]
+    public = http.get("/api/v1/corrections").json()["corrections"]
+    assert [c["action"] for c in public] == ["set_owner", "reverse_claim", "adjust_score"]
+    assert all(set(c) <= {"id", "at", "action", "territory_id", "player_id", "reason"} for c in public)
+    assert "@" not in json.dumps(public)
+
+    with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn, pytest.raises(psycopg.errors.RaiseException):
+        conn.execute("UPDATE gateway.corrections SET reason = 'rewritten'")
+
+
+def test_r28_bad_corrections_change_nothing(http: httpx.Client, org: Player) -> None:
+    p = verified_player(http, org)
+    before = org.get("/admin/corrections").json()["corrections"]
+    cases = [
+        ({"action": "set_owner", "reason": "x"}, 422),                                  # no territory
+        ({"action": "adjust_score", "player_id": p.id, "reason": "x"}, 422),             # no points
+        ({"action": "explode", "reason": "x"}, 422),
+        ({"action": "set_owner", "territory_id": "0000000000", "reason": "x"}, 404),
+        ({"action": "reverse_claim", "claim_id": "nope", "reason": "x"}, 404),
+        ({"action": "adjust_score", "player_id": "nobody", "points": 1, "reason": "x"}, 404),
+        ({"action": "set_owner", "territory_id": HOBOKEN_ID, "player_id": p.id}, 422),  # no reason
+    ]
+    for body, status in cases:
+        r = org.post("/admin/corrections", body)
+        assert r.status_code == status, (body, r.text)
+    assert p.post("/admin/corrections", {"action": "adjust_score", "player_id": p.id, "points": 9,
+                                         "reason": "me"}).status_code == 403
+    assert org.get("/admin/corrections").json()["corrections"] == before
+
+
+def test_r28_post_season_corrections_apply_and_are_flagged(http: httpx.Client, org: Player) -> None:
+    a = verified_player(http, org)
+    move_clock(org, datetime.fromisoformat("2026-10-25T10:00:00-04:00"))
+    r = org.post("/admin/corrections", {"action": "set_owner", "territory_id": JERSEY_CITY_ID, "player_id": a.id,
+                                        "reason": "late appeal upheld"})
+    assert r.status_code == 201 and r.json()["post_season"] is True
+    res = http.get("/api/v1/results").json()
+    assert any(s["player_id"] == a.id and s["base"] == 1 for s in res["standings"])
