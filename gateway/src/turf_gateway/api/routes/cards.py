@@ -80,7 +80,7 @@ async def ask(state: Any, subject: str, msg: Message, timeout: float = 20.0) -> 
 async def hand(caller: CurrentPlayer, state: State) -> dict[str, Any]:
     """The caller's unused cards: ``{cards: [{id, type, state}]}``, state ``ready`` or ``reserved`` (R12)."""
     out = await ask(state, subjects.CARDS_HAND, HandRequest(player_id=caller.id))
-    return {"cards": out["cards"]}
+    return {"cards": [{k: c[k] for k in ("id", "type", "state")} for c in out["cards"]]}
 
 
 @router.post("/cards/play")
