@@ -111,7 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    from turf_gateway import pages  # the web pages: /watch, /admin, /static (issue #7)
 
+    pages.install(app)
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     return app
 

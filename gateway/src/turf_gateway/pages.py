@@ -1,0 +1,58 @@
+"""The web pages (issue #7), served by the gateway: play at ``/`` (``static/index.html``, routed in main.py), watch
+at ``/watch``, organize at ``/admin``, their files under ``/static``, and ``/pages/config.json``.
+
+Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
+``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILE_URL``
+(a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILE_ATTRIBUTION``;
+without it the territory polygons alone make the map. Responses a browser may take gzipped (``Accept-Encoding``)
+are compressed, the board above all.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"/watch": "watch.html", "/admin": "admin.html"}
+NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
+
+
+class _Static(StaticFiles):
+    async def get_response(self, path: str, scope: Scope) -> Any:
+        resp = await super().get_response(path, scope)
+        resp.headers.setdefault("Cache-Control", "no-cache")
+        return resp
+
+
+def page_config() -> dict[str, Any]:
+    """What the pages need to know about this deployment (nothing secret)."""
+    return {"tile_url": os.environ.get("TURF_TILE_URL") or None,
+            "tile_attribution": os.environ.get("TURF_TILE_ATTRIBUTION", "")}
+
+
+def _page(file: Path) -> Any:
+    async def page() -> FileResponse:
+        return FileResponse(file, headers=NO_CACHE)
+    return page
+
+
+def install(app: FastAPI) -> None:
+    """Add the page routes and the ``/static`` mount to the gateway app."""
+    for path, name in PAGES.items():
+        app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
+
+    async def config() -> JSONResponse:
+        return JSONResponse(page_config(), headers=NO_CACHE)
+
+    app.add_api_route("/pages/config.json", config, methods=["GET"], include_in_schema=False)
+    app.mount("/static", _Static(directory=STATIC), name="static")
+    # for browsers that accept it: the board's 950 KB of GeoJSON travel as about 230 KB, the Leaflet script as 45 KB
+    app.add_middleware(GZipMiddleware, minimum_size=2048)

@@ -1,0 +1,280 @@
+// The organize page (/admin): players to verify, flagged claims with evidence, corrections and their log, and the
+// clock control (manual clock mode). Routes missing on this server show a note instead of failing the page.
+
+import {
+  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, optional, playerName, renderClock,
+  saveSession, say, session, useSessionKey,
+} from "./api.js";
+
+useSessionKey("turf.admin");
+let clock = null;
+let players = null;
+
+$("#signin-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  await act(form.querySelector("button"), $("#auth-msg"), async () => {
+    const s = await api("/sessions", { method: "POST", body: formData(form), auth: false });
+    if (s.role !== "organizer") throw new ApiError(403, "forbidden", "This account is not the organizer's.");
+    saveSession({ token: s.token, player_id: s.player_id, role: s.role });
+    form.reset();
+    await showConsole();
+  });
+});
+
+$("#signout").addEventListener("click", () => {
+  clearSession();
+  $("#console").hidden = true;
+  $("#auth").hidden = false;
+});
+
+async function showConsole() {
+  $("#auth").hidden = true;
+  $("#console").hidden = false;
+  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock()]);
+}
+
+// ---------- players ----------
+async function decide(verb, id, reason, button) {
+  return act(button, $("#players-msg"), async () => {
+    await api(`/admin/players/${encodeURIComponent(id)}/${verb}`, { method: "POST", body: { reason: reason || "" } });
+    const done = { verify: "verified", reject: "rejected", disqualify: "disqualified" }[verb];
+    const who = players?.find((p) => p.id === id);
+    await refreshPlayers();
+    return `${who ? who.display_name || who.name : "Player " + id} ${done}.`;
+  });
+}
+
+const REASONS = {
+  not_in_board: "home address outside the board",
+  address_not_found: "address not found",
+  geocoder_unavailable: "address not checked (geocoder down)",
+};
+
+async function refreshPlayers() {
+  const list = $("#player-list");
+  const none = $("#players-none");
+  let out;
+  try {
+    out = await optional("/admin/players");
+  } catch (e) {
+    say($("#players-msg"), "error", errorText(e));
+    return;
+  }
+  list.replaceChildren();
+  if (out === null) {
+    players = null;
+    none.textContent = "This server cannot list players yet (GET /admin/players); verify by id below.";
+    none.hidden = false;
+    $("#by-id").open = true;
+    return;
+  }
+  players = out.players || [];
+  const all = $("#show-all").checked;
+  const shown = players.filter((p) => all || p.status === "pending");
+  none.textContent = all ? "No players yet." : "Nobody is waiting for verification.";
+  none.hidden = shown.length > 0;
+  for (const p of shown) {
+    const reason = h("input", { placeholder: "reason (optional)", "aria-label": "reason", maxlength: 1000 });
+    const buttons = [];
+    const mk = (verb, label, cls) => {
+      const b = h("button", { type: "button", class: cls, dataset: { verb } }, label);
+      b.addEventListener("click", () => decide(verb, p.id, reason.value, b));
+      buttons.push(b);
+    };
+    if (p.status !== "verified") mk("verify", "Verify", "");
+    if (p.status === "pending") mk("reject", "Reject", "secondary");
+    if (p.status !== "disqualified") mk("disqualify", "Disqualify", "danger");
+    const notes = [p.status_reason ? REASONS[p.status_reason] || p.status_reason : null,
+      p.same_address_as && p.same_address_as.length ? `same address as ${p.same_address_as.length} other(s)` : null]
+      .filter(Boolean);
+    list.append(h("li", { dataset: { playerId: p.id, status: p.status } },
+      h("div", {}, h("b", {}, p.name), " ", h("span", { class: "muted" }, "@" + (p.discord || p.display_name)),
+        h("span", { class: "badge" }, p.status)),
+      h("div", { class: "small muted" }, [p.email, p.home_address].filter(Boolean).join(" · ")),
+      notes.length ? h("div", { class: "small" }, "⚑ " + notes.join("; ")) : null,
+      h("div", { class: "small muted" }, "id " + p.id),
+      reason, h("div", { class: "row" }, buttons)));
+  }
+}
+
+$("#show-all").addEventListener("change", refreshPlayers);
+
+$("#by-id-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const f = formData(ev.currentTarget);
+  const verb = ev.submitter ? ev.submitter.value : "verify";
+  decide(verb, f.player_id, f.reason, ev.submitter);
+});
+
+// ---------- flags ----------
+const FLAG_KINDS = {
+  impossible_travel: "impossible travel",
+  repeated_fix: "repeated identical fixes",
+  zero_accuracy: "zero accuracy",
+};
+
+async function refreshFlags() {
+  const list = $("#flag-list");
+  let out;
+  try {
+    out = await optional("/admin/flags");
+  } catch (e) {
+    say($("#flags-msg"), "error", errorText(e));
+    return;
+  }
+  list.replaceChildren();
+  if (out === null) {
+    list.append(h("li", { class: "muted" }, "This server has no flag list."));
+    return;
+  }
+  const flags = out.flags || [];
+  if (!flags.length) list.append(h("li", { class: "muted" }, "No flagged claims."));
+  for (const f of flags.slice().reverse()) {
+    const who = await playerName(f.player_id);
+    list.append(h("li", { dataset: { flagId: f.id } },
+      h("div", {}, h("b", {}, FLAG_KINDS[f.kind] || f.kind.replace(/_/g, " ")), ` · ${who}`,
+        h("span", { class: "badge" }, f.at ? gameTime(f.at) : "")),
+      h("div", { class: "small muted" }, `player ${f.player_id}` + (f.claim_id ? ` · claim ${f.claim_id}` : "")),
+      h("pre", { class: "evidence" }, JSON.stringify(f.evidence, null, 1))));
+  }
+}
+
+// ---------- corrections ----------
+function showCorrectionFields() {
+  const action = $("#correction-action").value;
+  for (const label of document.querySelectorAll("#correction-form [data-for]")) {
+    label.hidden = !label.dataset.for.split(" ").includes(action);
+  }
+}
+$("#correction-action").addEventListener("change", showCorrectionFields);
+showCorrectionFields();
+
+function types(s) {
+  return (s || "").split(/[\s,]+/).filter(Boolean).map((x) => x.toLowerCase());
+}
+
+$("#correction-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  const f = formData(form);
+  const body = { action: f.action, reason: f.reason };
+  if (f.action === "reverse_claim") body.claim_id = f.claim_id;
+  if (f.action === "set_owner") Object.assign(body, { territory_id: f.territory_id, player_id: f.player_id || null });
+  if (f.action === "adjust_hand") Object.assign(body, { player_id: f.player_id, add: types(f.add), remove: types(f.remove) });
+  if (f.action === "adjust_score") Object.assign(body, { player_id: f.player_id, points: Number(f.points || 0) });
+  await act(ev.submitter, $("#corrections-msg"), async () => {
+    const r = await api("/admin/corrections", { method: "POST", body });
+    form.reset();
+    showCorrectionFields();
+    await refreshCorrections();
+    return `Correction recorded (${r.action.replace(/_/g, " ")}).`;
+  });
+});
+
+async function refreshCorrections() {
+  const list = $("#correction-log");
+  let out;
+  let full = true;
+  try {
+    out = await optional("/admin/corrections");
+    if (out === null) {
+      full = false;
+      out = await optional("/corrections", { auth: false });
+    }
+  } catch (e) {
+    say($("#corrections-msg"), "error", errorText(e));
+    return;
+  }
+  list.replaceChildren();
+  if (out === null) {
+    list.append(h("li", { class: "muted" }, "This server has no correction log yet."));
+    return;
+  }
+  const items = out.corrections || [];
+  if (!items.length) list.append(h("li", { class: "muted" }, "No corrections so far."));
+  for (const c of items.slice().reverse()) {
+    const target = [c.territory_id && `territory ${c.territory_id}`, c.player_id && `player ${c.player_id}`]
+      .filter(Boolean).join(" · ");
+    list.append(h("li", { dataset: { correctionId: c.id } },
+      h("div", {}, h("b", {}, (c.action || "").replace(/_/g, " ")), h("span", { class: "badge" }, gameTime(c.at))),
+      c.reason ? h("div", {}, c.reason) : null,
+      target ? h("div", { class: "small muted" }, target) : null,
+      full && (c.before !== undefined || c.after !== undefined)
+        ? h("pre", { class: "evidence" }, "before " + JSON.stringify(c.before) + "\nafter  " + JSON.stringify(c.after))
+        : null));
+  }
+}
+
+// ---------- clock ----------
+async function refreshClock() {
+  try {
+    clock = await api("/clock", { auth: false });
+  } catch {
+    clock = null;
+  }
+  renderClock($("#clock"), clock);
+  if (!clock) return;
+  $("#clock-now").textContent = `${gameTime(clock.now)} (${clock.now})`;
+  $("#clock-state").textContent = `${clock.open ? "open" : "closed"} · season ${clock.season_state}`
+    + (clock.game_day ? ` · game day ${clock.game_day}` : "")
+    + (clock.next_change ? ` · next change ${gameTime(clock.next_change)}` : "");
+  if (!$("#clock-target").value) $("#clock-target").value = clock.now;
+}
+
+// add hours to an ISO string keeping its offset
+function plusHours(iso, hours) {
+  const m = /([+-]\d{2}):?(\d{2})$|Z$/.exec(iso);
+  const off = !m || m[0] === "Z" ? 0 : (m[1].startsWith("-") ? -1 : 1) * (Math.abs(+m[1]) * 60 + +m[2]);
+  const t = new Date(Date.parse(iso) + hours * 3600e3 + off * 60e3);
+  const pad = (n) => String(n).padStart(2, "0");
+  const sign = off < 0 ? "-" : "+";
+  const tz = !m || m[0] === "Z" ? "Z" : `${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:`
+    + `${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${tz}`;
+}
+
+$("#clock-plus-hour").addEventListener("click", () => {
+  const base = $("#clock-target").value || clock?.now;
+  if (base && !Number.isNaN(Date.parse(base))) $("#clock-target").value = plusHours(base, 1);
+});
+$("#clock-next").addEventListener("click", () => {
+  if (clock?.next_change) $("#clock-target").value = clock.next_change;
+});
+
+$("#clock-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const now = $("#clock-target").value.trim();
+  await act(ev.submitter, $("#clock-msg"), async () => {
+    const r = await api("/admin/clock", { method: "POST", body: { now } });
+    $("#clock-target").value = "";
+    await refreshClock();
+    const events = (r.events || []).length ? ` Events: ${r.events.join(", ")}.` : "";
+    return `Clock moved to ${gameTime(r.now)}.${events}`;
+  });
+});
+
+// ---------- start ----------
+async function start() {
+  await refreshClock();
+  setInterval(refreshClock, 30000);
+  const s = session();
+  if (s && s.role === "organizer") {
+    try {
+      await showConsole();
+      await api("/admin/flags"); // the token may have expired: show the sign-in form then
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+        clearSession();
+        $("#console").hidden = true;
+        $("#auth").hidden = false;
+        say($("#auth-msg"), "info", e.message);
+      }
+    }
+  } else {
+    $("#auth").hidden = false;
+  }
+  document.body.dataset.ready = "1";
+}
+
+start();

@@ -1,0 +1,183 @@
+// The gateway's HTTP contract (shared/API.md), as the pages use it: JSON in and out, the session token from
+// localStorage, and errors carrying the rule's readable message (never just a code).
+
+export const API = "/api/v1";
+let SESSION_KEY = "turf.session";
+
+// The organize page keeps its own session, so an organizer's sign-in never replaces a player's on this device.
+export function useSessionKey(key) {
+  SESSION_KEY = key;
+}
+
+export class ApiError extends Error {
+  constructor(status, reason, message) {
+    super(message);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+export function session() {
+  try {
+    return JSON.parse(localStorage.getItem(SESSION_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(s) {
+  localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+}
+
+export function clearSession() {
+  localStorage.removeItem(SESSION_KEY);
+}
+
+// fetch + JSON; throws ApiError with the server's {reason, message}
+export async function api(path, { method = "GET", body, headers = {}, auth = true } = {}) {
+  const h = { Accept: "application/json", ...headers };
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  const s = session();
+  if (auth && s && s.token) h.Authorization = "Bearer " + s.token;
+  let r;
+  try {
+    r = await fetch(API + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network", "The server cannot be reached; check your connection and try again.");
+  }
+  const text = await r.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    const reason = (data && data.reason) || "error";
+    const message = (data && data.message) || `The server answered ${r.status}; try again shortly.`;
+    throw new ApiError(r.status, reason, message);
+  }
+  return data;
+}
+
+// A read whose route may not exist yet on this server: null on 404 instead of an error.
+export async function optional(path, opts) {
+  try {
+    return await api(path, opts);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- small DOM helpers shared by the pages ----
+
+export function $(sel, root = document) {
+  return root.querySelector(sel);
+}
+
+// h("li", {class: "x", onclick: fn}, "text", child...)
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// Show a message in a status box: kind "ok", "error" or "info".
+export function say(el, kind, text) {
+  if (!el) return;
+  el.className = "msg " + kind;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+export function errorText(e) {
+  return e instanceof ApiError ? e.message : "Something went wrong: " + (e && e.message ? e.message : e);
+}
+
+// Run an async action from a button: disables it meanwhile, shows success or the readable error.
+export async function act(button, out, fn) {
+  if (button) button.disabled = true;
+  try {
+    const text = await fn();
+    if (text) say(out, "ok", text);
+    return true;
+  } catch (e) {
+    say(out, "error", errorText(e));
+    return false;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+export function formData(form) {
+  const out = {};
+  for (const [k, v] of new FormData(form).entries()) out[k] = typeof v === "string" ? v.trim() : v;
+  return out;
+}
+
+// "2026-10-05T22:00:00-04:00" → "Mon 5 Oct, 22:00" in the game's own offset (the string's wall time)
+export function gameTime(iso) {
+  if (!iso) return "—";
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
+  if (!m) return iso;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  const wd = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()];
+  const mo = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][+m[2] - 1];
+  return `${wd} ${+m[3]} ${mo}, ${m[4]}:${m[5]}`;
+}
+
+export function clockText(c) {
+  if (!c) return "clock unavailable";
+  if (c.season_state === "closed") return "Season closed";
+  const state = c.open ? "Open" : "Closed";
+  const day = c.game_day ? ` · day ${c.game_day}` : "";
+  const next = c.next_change ? ` · ${c.open ? "closes" : "opens"} ${gameTime(c.next_change)}` : "";
+  return `${state}${day}${next}`;
+}
+
+export function renderClock(el, c) {
+  if (!el) return;
+  el.textContent = clockText(c);
+  el.classList.toggle("open", !!(c && c.open));
+  el.classList.toggle("closed", !(c && c.open));
+  if (c) el.title = "Game time now: " + gameTime(c.now);
+}
+
+// player id → display name, from leaderboards seen and GET /players/{id}
+const names = new Map();
+const pending = new Map();
+
+export function learnNames(standings) {
+  for (const s of standings || []) if (s.display_name) names.set(s.player_id, s.display_name);
+}
+
+export function knownName(id) {
+  return id ? names.get(id) : undefined;
+}
+
+export async function playerName(id) {
+  if (!id) return "nobody";
+  if (names.has(id)) return names.get(id);
+  if (!pending.has(id)) {
+    pending.set(id, api(`/players/${encodeURIComponent(id)}`, { auth: false })
+      .then((p) => { names.set(id, p.display_name); return p.display_name; })
+      .catch(() => "player " + id.slice(0, 6)));
+  }
+  return pending.get(id);
+}

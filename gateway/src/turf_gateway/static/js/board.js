@@ -1,0 +1,321 @@
+// The board map (Leaflet, vendored) and the live score socket, shared by the play and watch pages.
+/* global L */
+
+import { API, knownName } from "./api.js";
+
+// Owners are coloured by a hash of their player id (FNV-1a → hue), stable across pages and reloads.
+export function colourFor(playerId) {
+  let x = 0x811c9dc5;
+  for (let i = 0; i < playerId.length; i++) {
+    x ^= playerId.charCodeAt(i);
+    x = Math.imul(x, 0x01000193) >>> 0;
+  }
+  const hue = x % 360;
+  const light = 38 + ((x >>> 9) % 3) * 7; // 38, 45 or 52 %: more distinct neighbours
+  return `hsl(${hue}, 72%, ${light}%)`;
+}
+
+const FREE = { fillColor: "#cfd5da", fillOpacity: 0.35, color: "#7b8794", weight: 0.7, dashArray: null };
+
+async function pageConfig() {
+  try {
+    const r = await fetch("/pages/config.json");
+    return r.ok ? await r.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+export class BoardMap {
+  // el: the map's element; options.me: () => my player id or null; options.cluster: () => Set of ids
+  constructor(el, options = {}) {
+    this.me = options.me || (() => null);
+    this.cluster = options.cluster || (() => new Set());
+    this.onSelect = options.onSelect || null;
+    this.map = L.map(el, { preferCanvas: true, zoomSnap: 0.25, minZoom: 7, maxZoom: 17 });
+    this.map.attributionControl.setPrefix(false);
+    this.props = new Map();
+    this.layers = new Map();
+    this.etag = null;
+    this.geo = null;
+    this.highlight = null;
+    this.loaded = false;
+  }
+
+  async init() {
+    const cfg = await pageConfig();
+    if (cfg.tile_url) {
+      L.tileLayer(cfg.tile_url, { attribution: cfg.tile_attribution || "", maxZoom: 19 }).addTo(this.map);
+    } else {
+      this.map.getContainer().classList.add("no-tiles");
+    }
+    this.map.attributionControl.addAttribution("Boundaries: NJOGIS, NYC, US Census");
+    await this.load();
+  }
+
+  // GET /board; the browser revalidates with If-None-Match, an unchanged ETag keeps the layers as they are
+  async load() {
+    const r = await fetch(API + "/board", { headers: { Accept: "application/geo+json" } });
+    if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
+    const etag = r.headers.get("ETag");
+    if (this.geo && etag && etag === this.etag) return false;
+    const fc = await r.json();
+    this.etag = etag;
+    if (!this.geo) {
+      this.geo = L.geoJSON(fc, {
+        style: (f) => this.style(f.properties),
+        onEachFeature: (f, layer) => {
+          this.props.set(f.properties.id, f.properties);
+          this.layers.set(f.properties.id, layer);
+          layer.on("click", () => this.select(f.properties.id, { pan: false }));
+        },
+      }).addTo(this.map);
+      this.bounds = this.geo.getBounds();
+      this.map.fitBounds(this.bounds, { padding: [4, 4] });
+      this.map.setMaxBounds(this.bounds.pad(0.5));
+    } else {
+      for (const f of fc.features) this.props.set(f.properties.id, f.properties);
+      this.restyle();
+    }
+    this.loaded = true;
+    this.map.getContainer().dataset.loaded = "1";
+    return true;
+  }
+
+  style(p) {
+    const me = this.me();
+    let s = { ...FREE };
+    if (p.owner_id) {
+      s = { fillColor: colourFor(p.owner_id), fillOpacity: 0.62, color: "#2f3640", weight: 0.8, dashArray: null };
+      if (me && p.owner_id === me) {
+        s.color = "#111";
+        s.weight = 2.2;
+        s.fillOpacity = 0.75;
+        if (this.cluster().has(p.id)) {
+          s.color = "#ffb300";
+          s.weight = 3.5;
+          s.fillOpacity = 0.85;
+        }
+      }
+    }
+    if (p.fortified) {
+      s.dashArray = "5 4";
+      s.weight = Math.max(s.weight, 2.6);
+      if (!(me && p.owner_id === me)) s.color = "#000";
+    }
+    if (this.highlight === p.id) {
+      s.color = "#e8175d";
+      s.weight = 4;
+    }
+    return s;
+  }
+
+  restyle(ids) {
+    for (const id of ids || this.layers.keys()) {
+      const layer = this.layers.get(id);
+      const p = this.props.get(id);
+      if (layer && p) {
+        layer.setStyle(this.style(p));
+        layer.feature.properties = p;
+      }
+    }
+  }
+
+  // a territory.changed message or a claim answer: {territory_id, owner_id, progress, fortified}
+  apply(change) {
+    const id = change.territory_id || change.id;
+    const p = this.props.get(id);
+    if (!p) return null;
+    for (const k of ["owner_id", "progress", "fortified"]) if (k in change) p[k] = change[k];
+    this.restyle([id]);
+    const el = this.map.getContainer();
+    el.dataset.changes = String(+(el.dataset.changes || 0) + 1);
+    return p;
+  }
+
+  name(id) {
+    const p = this.props.get(id);
+    return p ? p.name : id;
+  }
+
+  owned(playerId) {
+    return [...this.props.values()].filter((p) => p.owner_id === playerId);
+  }
+
+  // open a territory's popup; pan: fit the map to it; mark: outline it until another is selected
+  select(id, { pan = true, mark = true } = {}) {
+    const old = this.highlight;
+    this.highlight = mark ? id : null;
+    this.restyle([old, id].filter(Boolean));
+    const layer = this.layers.get(id);
+    const p = this.props.get(id);
+    if (!layer || !p) return;
+    if (pan) this.map.fitBounds(layer.getBounds(), { maxZoom: 14, padding: [24, 24] });
+    const owner = p.owner_id ? knownName(p.owner_id) || "a player" : "nobody";
+    const fort = p.fortified ? " · fortified" : p.owner_id ? ` · progress ${p.progress}/3` : "";
+    const html = `<b>${escapeHtml(p.name)}</b><br>${escapeHtml(p.county)} County, ${p.state}<br>`
+      + `Owner: ${escapeHtml(owner)}${fort}`;
+    if (layer.getPopup()) layer.setPopupContent(html);
+    else layer.bindPopup(html, { autoPan: !pan });
+    layer.openPopup();
+    if (this.onSelect) this.onSelect(p);
+  }
+
+  // a short flash of a territory that just changed
+  flash(id) {
+    const layer = this.layers.get(id);
+    if (!layer) return;
+    layer.setStyle({ color: "#e8175d", weight: 5 });
+    clearTimeout(this.flashes?.get(id));
+    this.flashes = this.flashes || new Map();
+    this.flashes.set(id, setTimeout(() => this.restyle([id]), 2500));
+  }
+}
+
+export function escapeHtml(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+    "'": "&#39;" })[c]);
+}
+
+// WS /ws/scores with automatic reconnection (backoff 0.5 s → 10 s). onMessage(msg); onState("live"|"connecting").
+// After a reconnect the server's snapshot brings the leaderboard back; onReconnect lets a page re-read the board.
+export class LiveSocket {
+  constructor({ onMessage, onState, onReconnect }) {
+    this.onMessage = onMessage;
+    this.onState = onState || (() => {});
+    this.onReconnect = onReconnect || (() => {});
+    this.delay = 500;
+    this.opened = 0;
+    this.closed = false;
+  }
+
+  start() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + API + "/ws/scores";
+    this.onState("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.opened += 1;
+      this.onState("live");
+      if (this.opened > 1) this.onReconnect();
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws === ws) this.retry();
+    };
+    ws.onerror = () => {
+      try {
+        ws.close();
+      } catch {
+        /* already closed */
+      }
+    };
+  }
+
+  retry() {
+    if (this.closed) return;
+    this.onState("connecting");
+    const d = this.delay;
+    this.delay = Math.min(this.delay * 2, 10000);
+    setTimeout(() => this.start(), d);
+  }
+
+  // for tests and for the "reconnect" link: drop the socket as a network failure would
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+}
+
+// Largest connected cluster of my territories, from each territory's neighbours (GET /territories/{id}).
+const neighbourCache = new Map();
+
+export async function neighbours(id) {
+  if (!neighbourCache.has(id)) {
+    neighbourCache.set(id, fetch(`${API}/territories/${encodeURIComponent(id)}`)
+      .then((r) => (r.ok ? r.json() : { neighbours: [] }))
+      .then((t) => t.neighbours || [])
+      .catch(() => []));
+  }
+  return neighbourCache.get(id);
+}
+
+export async function largestCluster(ids) {
+  const mine = new Set(ids);
+  const adj = new Map();
+  await Promise.all(ids.map(async (id) => adj.set(id, (await neighbours(id)).filter((n) => mine.has(n)))));
+  let best = new Set();
+  const seen = new Set();
+  for (const start of [...ids].sort()) {
+    if (seen.has(start)) continue;
+    const comp = new Set([start]);
+    const stack = [start];
+    seen.add(start);
+    while (stack.length) {
+      for (const n of adj.get(stack.pop()) || []) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          comp.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    if (comp.size > best.size) best = comp;
+  }
+  return best;
+}
+
+// A one-line story for the feed from a websocket message; null for messages that are not news.
+export function describe(msg, nameOf, territory) {
+  const who = (id) => (id ? nameOf(id) : "nobody");
+  const t = msg.territory_id ? territory(msg.territory_id) : "";
+  switch (msg.type) {
+    case "territory.changed": {
+      const { owner_id: o, previous_owner_id: prev, cause } = msg;
+      if (cause === "war") return { kind: "war", text: `⚔ War: ${t} goes back to ${who(o)} from ${who(prev)}` };
+      if (cause === "war_reclaim") return { kind: "war", text: `⚔ ${who(o)} reclaimed ${t} from ${who(prev)}` };
+      if (cause === "joker") return { kind: "card", text: `★ ${who(o)} won ${t} with a Joker` };
+      if (cause === "mulligan") return { kind: "card", text: `↺ Mulligan: ${t} goes back to ${who(o)}` };
+      if (cause === "trade") return { kind: "trade", text: `⇄ ${t} traded to ${who(o)}` };
+      if (cause === "correction") return { kind: "admin", text: `✎ Correction: ${t} now belongs to ${who(o)}` };
+      if (cause === "disqualification") return { kind: "admin", text: `${t} is free again (disqualification)` };
+      if (o && prev && o !== prev) return { kind: "steal", text: `⚑ ${who(o)} stole ${t} from ${who(prev)}` };
+      if (o && o === prev && msg.fortified) return { kind: "fort", text: `${who(o)} fortified ${t}` };
+      if (o && o === prev) return { kind: "claim", text: `${who(o)} reinforced ${t} (${msg.progress}/3)` };
+      if (o) return { kind: "claim", text: `${who(o)} took ${t}` };
+      return { kind: "claim", text: `${t} is unclaimed` };
+    }
+    case "correction.applied":
+      return { kind: "admin", text: `✎ Organizer correction (${(msg.action || "").replace(/_/g, " ")})` };
+    case "season.final_results":
+      return { kind: "admin", text: "★ The season is over: final results are in" };
+    case "card.played": {
+      const card = (msg.card_type || "card").replace(/_/g, " ");
+      return msg.state === "reserved"
+        ? { kind: "card", text: `★ ${who(msg.player_id)} scheduled a ${card}` }
+        : { kind: "card", text: `★ ${who(msg.player_id)} played ${card}` };
+    }
+    case "card.consumed":
+      return { kind: "card", text: `★ ${who(msg.player_id)}'s ${(msg.card_type || "").replace(/_/g, " ")} is active` };
+    case "trade.proposed":
+      return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} proposed a trade to ${who(msg.partner_id)}` };
+    case "trade.accepted":
+      return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} and ${who(msg.partner_id)} traded territories` };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,508 @@
+// The play page (/): sign in or register, see the board, check and claim where you stand, play cards, trade.
+/* global L */
+
+import {
+  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
+  playerName, renderClock, saveSession, say, session,
+} from "./api.js";
+import { BoardMap, LiveSocket, largestCluster } from "./board.js";
+
+const state = {
+  me: null, // GET /me
+  pos: null, // last GeolocationPosition
+  cluster: new Set(),
+  standings: [],
+  lastClaim: null, // {claim_id, territory_id, day}
+};
+
+const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
+window.turf = { board, state }; // for the browser tests and the curious
+let posMarker = null;
+let accCircle = null;
+let watchId = null;
+
+// ---------- clock ----------
+async function refreshClock() {
+  try {
+    const c = await api("/clock", { auth: false });
+    renderClock($("#clock"), c);
+    return c;
+  } catch {
+    renderClock($("#clock"), null);
+    return null;
+  }
+}
+
+// ---------- sign in / register ----------
+function showTab(which) {
+  $("#tab-signin").setAttribute("aria-selected", String(which === "signin"));
+  $("#tab-register").setAttribute("aria-selected", String(which === "register"));
+  $("#signin-form").hidden = which !== "signin";
+  $("#register-form").hidden = which !== "register";
+}
+
+$("#tab-signin").addEventListener("click", () => showTab("signin"));
+$("#tab-register").addEventListener("click", () => showTab("register"));
+
+$("#signin-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  await act(form.querySelector("button"), $("#auth-msg"), async () => {
+    const body = formData(form);
+    const s = await api("/sessions", { method: "POST", body, auth: false });
+    saveSession({ token: s.token, player_id: s.player_id, role: s.role });
+    form.reset();
+    say($("#auth-msg"), "ok", "");
+    await signedIn();
+  });
+});
+
+$("#register-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  await act(form.querySelector("button"), $("#auth-msg"), async () => {
+    const body = formData(form);
+    const r = await api("/players", { method: "POST", body, auth: false });
+    // sign straight in with the same credentials
+    const s = await api("/sessions", { method: "POST", body: { email: body.email, password: body.password },
+      auth: false });
+    saveSession({ token: s.token, player_id: s.player_id, role: s.role });
+    form.reset();
+    await signedIn();
+    say($("#claim-msg"), "info", r.status === "verified"
+      ? "Welcome! Your home address is on the board: you can play now."
+      : "Welcome! You are registered; the organizer verifies new players before they can claim.");
+    return null;
+  });
+});
+
+$("#signout").addEventListener("click", async () => {
+  clearSession();
+  state.me = null;
+  state.cluster = new Set();
+  board.restyle();
+  showSignedOut();
+});
+
+function showSignedOut() {
+  showTab("signin");
+  $("#auth").hidden = false;
+  for (const id of ["#me", "#claim", "#cards", "#trades"]) $(id).hidden = true;
+}
+
+const STATUS_NOTE = {
+  pending: "Waiting for the organizer to verify your registration; claims are refused until then.",
+  rejected: "The organizer rejected this registration.",
+  disqualified: "You have been disqualified.",
+};
+const REASON_NOTE = {
+  not_in_board: "Your home address is outside the board.",
+  address_not_found: "Your home address could not be found.",
+  geocoder_unavailable: "Your address could not be checked automatically.",
+};
+
+async function refreshMe() {
+  try {
+    state.me = await api("/me");
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) {
+      clearSession();
+      showSignedOut();
+      say($("#auth-msg"), "info", e.message);
+      return false;
+    }
+    throw e;
+  }
+  const m = state.me;
+  $("#me-name").textContent = m.display_name || m.name;
+  $("#me-status").textContent = m.status;
+  const note = [STATUS_NOTE[m.status], REASON_NOTE[m.status_reason]].filter(Boolean).join(" ");
+  $("#me-note").textContent = note;
+  $("#me-note").hidden = !note;
+  $("#claims-left").textContent = String(m.claims_left_today ?? "—");
+  return true;
+}
+
+async function refreshMine() {
+  const me = session()?.player_id;
+  if (!me || !board.loaded) return;
+  const mine = board.owned(me).map((p) => p.id);
+  state.cluster = await largestCluster(mine);
+  $("#my-count").textContent = mine.length ? `${mine.length}` : "none yet";
+  const names = [...state.cluster].map((id) => board.name(id)).sort();
+  $("#my-cluster").textContent = mine.length ? `${state.cluster.size} (${names.join(", ")})` : "—";
+  board.restyle(mine);
+}
+
+async function signedIn() {
+  $("#auth").hidden = true;
+  $("#me").hidden = false;
+  $("#claim").hidden = false;
+  if (!(await refreshMe())) return;
+  startLocation();
+  await Promise.all([refreshMine(), refreshCards(), refreshTrades(), refreshStandings()]);
+}
+
+// ---------- location ----------
+function startLocation() {
+  if (watchId !== null) return;
+  if (!("geolocation" in navigator)) {
+    $("#position").textContent = "This browser cannot share its location, so it cannot claim.";
+    return;
+  }
+  watchId = navigator.geolocation.watchPosition(onPosition, (err) => {
+    const why = err.code === 1 ? "Location access is blocked: allow it for this site to check and claim."
+      : "Your location is not available yet; try again outside or with GPS on.";
+    $("#position").textContent = why;
+  }, { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 });
+}
+
+function onPosition(pos) {
+  const first = !state.pos;
+  state.pos = pos;
+  const { latitude: lat, longitude: lon, accuracy } = pos.coords;
+  const ll = [lat, lon];
+  if (!posMarker) {
+    accCircle = L.circle(ll, { radius: accuracy, color: "#1a73e8", weight: 1, fillOpacity: 0.12,
+      interactive: false }).addTo(board.map);
+    posMarker = L.circleMarker(ll, { radius: 7, color: "#fff", weight: 2, fillColor: "#1a73e8", fillOpacity: 1 })
+      .addTo(board.map).bindTooltip("You are here");
+  } else {
+    posMarker.setLatLng(ll);
+    accCircle.setLatLng(ll).setRadius(accuracy);
+  }
+  $("#position").textContent = `You are at ${lat.toFixed(5)}, ${lon.toFixed(5)} (± ${Math.round(accuracy)} m).`;
+  $("#map").dataset.located = "1";
+  if (first) board.map.setView(ll, 13);
+}
+
+// The fix time on the game clock: the fix is as old as the device says, counted back from the game's own "now"
+// (GET /clock). In real mode this is the device time corrected for its skew; with a manual or accelerated clock
+// (rehearsals, tests) it is what the server expects.
+async function fixBody() {
+  if (!state.pos) {
+    throw new ApiError(0, "no_fix", "Your location is not known yet: allow location access and wait a moment.");
+  }
+  const c = await refreshClock();
+  const age = Math.max(0, Date.now() - state.pos.timestamp);
+  const now = c ? Date.parse(c.now) : Date.now();
+  const { latitude, longitude, accuracy } = state.pos.coords;
+  return { lat: latitude, lon: longitude, accuracy_m: Math.round(accuracy * 10) / 10,
+    fix_time: new Date(now - age).toISOString() };
+}
+
+$("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-msg"), async () => {
+  say($("#claim-msg"), "info", "Checking where you are…");
+  const r = await api("/claims/check", { method: "POST", body: await fixBody() });
+  const out = $("#claim-msg");
+  if (!r.territory) {
+    say(out, "error", r.message || "You are not inside any territory of the board.");
+    return null;
+  }
+  board.select(r.territory.id);
+  const owner = r.territory.owner_id
+    ? (r.territory.owner_id === session()?.player_id ? "you" : await playerName(r.territory.owner_id))
+    : "nobody";
+  const where = `You are in ${r.territory.name} (owner: ${owner}).`;
+  if (r.allowed) say(out, "ok", `${where} You can claim it now.`);
+  else say(out, "error", `${where} You cannot claim it: ${r.message}`);
+  out.dataset.reason = r.reason || "";
+  return null;
+}));
+
+$("#claim-btn").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-msg"), async () => {
+  say($("#claim-msg"), "info", "Claiming…");
+  const body = await fixBody();
+  const r = await api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
+  board.apply(r);
+  board.select(r.territory_id, { pan: false, mark: false });
+  const day = (await refreshClock())?.game_day;
+  state.lastClaim = { claim_id: r.claim_id, territory_id: r.territory_id, day };
+  localStorage.setItem("turf.lastClaim", JSON.stringify(state.lastClaim));
+  await Promise.all([refreshMe(), refreshMine(), refreshCards()]);
+  const name = board.name(r.territory_id);
+  $("#claim-msg").dataset.reason = "";
+  switch (r.kind) {
+    case "take": return `You took ${name}!`;
+    case "steal": return `You stole ${name}!`;
+    case "war_reclaim": return `You reclaimed ${name}.`;
+    default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
+  }
+}));
+
+// ---------- cards ----------
+const CARD_HELP = {
+  freeze: "No one may take one of your territories for the whole next game day.",
+  blockade: "One rival cannot take any of your territories next game day.",
+  war: "Take back a territory stolen from you in the last 5 game hours.",
+  double_trouble: "Two claims today instead of one.",
+  trade: "Propose a swap of territories with another Trade holder.",
+  mulligan: "Undo your claim of today and get a replacement claim.",
+  joker: "Win an unclaimed territory without going there.",
+};
+
+function cardLabel(type) {
+  return type.replace(/_/g, " ");
+}
+
+function territoryOptions(list, empty) {
+  const opts = list.slice().sort((a, b) => a.name.localeCompare(b.name))
+    .map((p) => h("option", { value: p.id }, `${p.name} (${p.county})`));
+  return opts.length ? opts : [h("option", { value: "" }, empty)];
+}
+
+function rivals() {
+  const me = session()?.player_id;
+  const ids = new Set(state.standings.map((s) => s.player_id));
+  for (const p of board.props.values()) if (p.owner_id) ids.add(p.owner_id);
+  ids.delete(me);
+  return [...ids];
+}
+
+async function playCard(card, form, button) {
+  const f = formData(form);
+  const body = { type: card.type };
+  for (const k of ["territory_id", "rival_id", "claim_id", "mode"]) if (f[k]) body[k] = f[k];
+  await act(button, $("#cards-msg"), async () => {
+    if (card.type === "trade") {
+      const t = await api("/trades", { method: "POST", body: { offer_territory_id: f.offer_territory_id,
+        want_territory_id: f.want_territory_id } });
+      await refreshTrades();
+      return `Trade proposed: ${board.name(f.offer_territory_id)} for ${board.name(f.want_territory_id)} (${t.state}).`;
+    }
+    const r = await api("/cards/play", { method: "POST", body });
+    await Promise.all([refreshCards(), refreshMe()]);
+    if (r.effect && r.effect.territory_id) {
+      await board.load();
+      await refreshMine();
+    }
+    return describeEffect(r);
+  });
+}
+
+function describeEffect(r) {
+  const e = r.effect || {};
+  const name = cardLabel(r.type);
+  if (r.state === "reserved") return `${name} scheduled for ${e.active_on || "the next game day"}.`;
+  switch (r.type) {
+    case "war": return `War! ${board.name(e.territory_id)} is yours again; the thief may reclaim it until ${gameTime(e.reclaim_until)}.`;
+    case "double_trouble": return `Double Trouble: ${e.claims_left_today} claims left today.`;
+    case "mulligan": return `Mulligan: ${board.name(e.territory_id)} handed back; ${e.claims_left_today} claims left today.`;
+    case "joker": return `Joker: you won ${board.name(e.territory_id)}!`;
+    default: return `${name} played.`;
+  }
+}
+
+async function cardForm(card) {
+  const me = session()?.player_id;
+  const form = h("form", { class: "cardform", dataset: { cardType: card.type } });
+  const mine = board.owned(me);
+  switch (card.type) {
+    case "freeze":
+      form.append(h("label", {}, "Territory to freeze",
+        h("select", { name: "territory_id", required: true }, territoryOptions(mine, "you own no territory"))));
+      break;
+    case "war": {
+      const others = [...board.props.values()].filter((p) => p.owner_id && p.owner_id !== me);
+      form.append(h("label", {}, "Stolen territory to take back",
+        h("select", { name: "territory_id", required: true }, territoryOptions(others, "no territory to take back"))));
+      break;
+    }
+    case "blockade": {
+      const opts = await Promise.all(rivals().map(async (id) => h("option", { value: id }, await playerName(id))));
+      form.append(h("label", {}, "Rival to blockade",
+        h("select", { name: "rival_id", required: true }, opts.length ? opts : h("option", { value: "" }, "no rival yet"))));
+      break;
+    }
+    case "mulligan": {
+      const last = state.lastClaim;
+      form.append(h("label", {}, last ? `Claim to undo (${board.name(last.territory_id)})` : "Claim id to undo",
+        h("input", { name: "claim_id", required: true, value: last ? last.claim_id : "" })));
+      break;
+    }
+    case "joker":
+      form.append(h("label", {}, "Where",
+        h("select", { name: "mode" }, h("option", { value: "cluster_edge" }, "next to my largest cluster"),
+          h("option", { value: "random" }, "anywhere on the board"))));
+      break;
+    case "trade": {
+      const others = [...board.props.values()].filter((p) => p.owner_id && p.owner_id !== me);
+      form.append(
+        h("label", {}, "I offer", h("select", { name: "offer_territory_id", required: true },
+          territoryOptions(mine, "you own no territory"))),
+        h("label", {}, "I want", h("select", { name: "want_territory_id", required: true },
+          territoryOptions(others, "no rival territory yet"))));
+      break;
+    }
+    default:
+      break;
+  }
+  const button = h("button", { type: "submit" }, card.type === "trade" ? "Propose trade" : `Play ${cardLabel(card.type)}`);
+  form.append(button);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    playCard(card, form, button);
+  });
+  return form;
+}
+
+async function refreshCards() {
+  if (!session()) return;
+  let hand;
+  try {
+    hand = await optional("/me/hand");
+  } catch (e) {
+    say($("#cards-msg"), "error", errorText(e));
+    return;
+  }
+  $("#cards").hidden = false;
+  const none = $("#cards-none");
+  const list = $("#hand");
+  const sched = $("#scheduled");
+  list.replaceChildren();
+  sched.replaceChildren();
+  if (hand === null) {
+    none.textContent = "Cards are not available on this server yet.";
+    none.hidden = false;
+    $("#scheduled-box").hidden = true;
+    return;
+  }
+  const cards = hand.cards || [];
+  none.textContent = "No cards in your hand. New cards arrive at each game day's start.";
+  none.hidden = cards.some((c) => c.state === "ready");
+  for (const c of cards) {
+    if (c.state === "reserved") {
+      const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
+      cancel.addEventListener("click", () => act(cancel, $("#cards-msg"), async () => {
+        await api(`/cards/${encodeURIComponent(c.id)}/schedule`, { method: "DELETE" });
+        await refreshCards();
+        return `${cardLabel(c.type)} cancelled: the card is back in your hand.`;
+      }));
+      sched.append(h("li", { dataset: { cardId: c.id } },
+        h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type)), h("span", { class: "badge" }, "scheduled")),
+        cancel));
+    } else {
+      list.append(h("li", { dataset: { cardId: c.id } },
+        h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type))),
+        h("div", { class: "muted small" }, CARD_HELP[c.type] || ""),
+        await cardForm(c)));
+    }
+  }
+  $("#scheduled-box").hidden = !sched.children.length;
+}
+
+// ---------- trades ----------
+async function refreshTrades() {
+  if (!session()) return;
+  let out;
+  try {
+    out = await optional("/trades");
+  } catch (e) {
+    say($("#trades-msg"), "error", errorText(e));
+    return;
+  }
+  $("#trades").hidden = false;
+  const me = session()?.player_id;
+  const tin = $("#trades-in");
+  const tout = $("#trades-out");
+  tin.replaceChildren();
+  tout.replaceChildren();
+  $("#trades-none").hidden = out !== null;
+  $("#trades-none").textContent = "Trades are not available on this server yet.";
+  if (out === null) return;
+  const button = (label, cls, path, done, id) => {
+    const b = h("button", { type: "button", class: cls }, label);
+    b.addEventListener("click", () => act(b, $("#trades-msg"), async () => {
+      await api(`/trades/${encodeURIComponent(id)}/${path}`, { method: "POST" });
+      await refreshTrades();
+      if (path === "accept") {
+        await board.load();
+        await Promise.all([refreshMine(), refreshCards()]);
+      }
+      return done;
+    }));
+    return b;
+  };
+  for (const t of out.trades || []) {
+    if (t.partner_id === me) {
+      const who = await playerName(t.proposer_id);
+      tin.append(h("li", { dataset: { tradeId: t.id } },
+        h("div", {}, `${who} offers ${board.name(t.offer_territory_id)} for your ${board.name(t.want_territory_id)}`,
+          h("span", { class: "badge" }, t.state)),
+        h("div", { class: "row" }, button("Accept", "", "accept", "Trade accepted: the territories swapped.", t.id),
+          button("Decline", "secondary", "decline", "Trade declined.", t.id))));
+    } else {
+      const who = await playerName(t.partner_id);
+      tout.append(h("li", { dataset: { tradeId: t.id } },
+        h("div", {}, `Your ${board.name(t.offer_territory_id)} for ${who}'s ${board.name(t.want_territory_id)}`,
+          h("span", { class: "badge" }, t.state)),
+        h("div", { class: "row" }, button("Withdraw", "secondary", "withdraw", "Proposal withdrawn.", t.id))));
+    }
+  }
+  if (!tin.children.length) tin.append(h("li", { class: "muted small" }, "Nothing offered to you."));
+  if (!tout.children.length) tout.append(h("li", { class: "muted small" }, "No open proposal."));
+}
+
+async function refreshStandings() {
+  try {
+    const lb = await api("/leaderboard", { auth: false });
+    state.standings = lb.standings || [];
+    learnNames(state.standings);
+  } catch {
+    /* names fall back to GET /players/{id} */
+  }
+}
+
+// ---------- live updates ----------
+let liveTimer = null;
+function live(msg) {
+  if (msg.type === "snapshot" || msg.type === "score.updated") {
+    state.standings = msg.leaderboard?.standings || state.standings;
+    learnNames(state.standings);
+  } else if (msg.type === "territory.changed") {
+    board.apply(msg);
+    const me = session()?.player_id;
+    if (me && (msg.owner_id === me || msg.previous_owner_id === me)) schedule();
+  } else if (msg.type && (msg.type.startsWith("card.") || msg.type.startsWith("trade."))) {
+    const me = session()?.player_id;
+    if (me && [msg.player_id, msg.proposer_id, msg.partner_id].includes(me)) schedule();
+  }
+}
+
+// coalesce refreshes after a burst of events
+function schedule() {
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(async () => {
+    if (!session()) return;
+    await Promise.allSettled([refreshMe(), refreshMine(), refreshCards(), refreshTrades()]);
+  }, 300);
+}
+
+// ---------- start ----------
+async function start() {
+  try {
+    state.lastClaim = JSON.parse(localStorage.getItem("turf.lastClaim") || "null");
+  } catch {
+    state.lastClaim = null;
+  }
+  refreshClock();
+  setInterval(refreshClock, 30000);
+  try {
+    await board.init();
+  } catch (e) {
+    say($("#claim-msg"), "error", errorText(e));
+  }
+  new LiveSocket({ onMessage: live, onReconnect: () => board.load().then(refreshMine) }).start();
+  if (session()) {
+    try {
+      await signedIn();
+    } catch (e) {
+      say($("#auth-msg"), "error", errorText(e));
+    }
+  } else {
+    showSignedOut();
+  }
+  document.body.dataset.ready = "1";
+}
+
+start();

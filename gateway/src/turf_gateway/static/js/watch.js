@@ -1,0 +1,123 @@
+// The watch page (/watch): live map, leaderboard and feed from WS /ws/scores; reconnects by itself.
+
+import { $, api, h, knownName, learnNames, playerName, renderClock } from "./api.js";
+import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+
+const board = new BoardMap($("#map"));
+const QUESTS = {
+  lord_of_the_seas: ["Lord of the Seas", "territories on the water"],
+  hungry_hungry_hippo: ["Hungry Hungry Hippo", "km² of land"],
+  social_butterfly: ["Social Butterfly", "residents"],
+};
+const FEED_MAX = 60;
+const early = []; // messages that arrive before the board is loaded
+
+function renderLeaderboard(lb) {
+  learnNames(lb.standings);
+  const body = $("#leaderboard tbody");
+  const rows = (lb.standings || []).map((s) => h("tr", { dataset: { playerId: s.player_id } },
+    h("td", { class: "n" }, s.rank),
+    h("td", { class: "name" }, h("span", { class: "swatch", style: `background:${colourFor(s.player_id)}` }),
+      s.display_name || "player"),
+    h("td", { class: "n base" }, s.base), h("td", { class: "n" }, s.outposts), h("td", { class: "n" }, s.bonuses),
+    h("td", { class: "n total" }, s.total)));
+  body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: 6, class: "muted" },
+    "No territory claimed yet."))]));
+  const quests = $("#quests");
+  quests.replaceChildren();
+  for (const [key, [title, unit]] of Object.entries(QUESTS)) {
+    const q = (lb.side_quests || {})[key];
+    const leaders = q && q.leaders && q.leaders.length ? q.leaders.map((id) => knownName(id) || "a player").join(", ")
+      : "nobody yet";
+    let value = "";
+    if (q && q.value) {
+      const v = key === "hungry_hungry_hippo" ? (q.value / 1e6).toFixed(1) : Math.round(q.value).toLocaleString();
+      value = ` (${v} ${unit})`;
+    }
+    quests.append(h("dt", {}, title), h("dd", {}, leaders + value));
+  }
+  $("#leaderboard").dataset.updates = String(+($("#leaderboard").dataset.updates || 0) + 1);
+}
+
+async function addFeed(msg) {
+  const story = describe(msg, (id) => knownName(id) || "…", (id) => board.name(id));
+  if (!story) return;
+  // names not known yet: resolve, then rewrite the line
+  const ids = [msg.owner_id, msg.previous_owner_id, msg.player_id, msg.proposer_id, msg.partner_id].filter(Boolean);
+  const unknown = ids.filter((id) => !knownName(id));
+  if (unknown.length) await Promise.all(unknown.map(playerName));
+  const text = describe(msg, (id) => knownName(id) || "a player", (id) => board.name(id)).text;
+  const at = msg.at ? /T(\d{2}:\d{2})/.exec(msg.at) : null;
+  const li = h("li", { class: story.kind, dataset: { type: msg.type } },
+    at ? h("span", { class: "when" }, at[1]) : null, text);
+  if (msg.territory_id && board.props.has(msg.territory_id)) {
+    li.classList.add("link");
+    li.title = "Show on the map";
+    li.addEventListener("click", () => {
+      board.select(msg.territory_id);
+      $("#map").scrollIntoView({ behavior: "smooth" });
+    });
+  }
+  $("#feed-empty")?.remove();
+  const feed = $("#feed");
+  feed.prepend(li);
+  while (feed.children.length > FEED_MAX) feed.lastElementChild.remove();
+}
+
+function onMessage(msg) {
+  if (!board.loaded) {
+    early.push(msg);
+    return;
+  }
+  handle(msg);
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case "snapshot":
+    case "score.updated":
+      if (msg.leaderboard) renderLeaderboard(msg.leaderboard);
+      break;
+    case "territory.changed":
+      board.apply(msg);
+      board.flash(msg.territory_id);
+      addFeed(msg);
+      break;
+    case "season.final_results":
+      addFeed(msg);
+      refreshClock();
+      break;
+    case "resync":
+      break;
+    default:
+      addFeed(msg);
+  }
+}
+
+async function refreshClock() {
+  try {
+    renderClock($("#clock"), await api("/clock", { auth: false }));
+  } catch {
+    renderClock($("#clock"), null);
+  }
+}
+
+function onState(s) {
+  const el = $("#live");
+  el.className = "chip " + s;
+  el.textContent = s === "live" ? "● live" : "reconnecting…";
+  document.body.dataset.live = s;
+}
+
+async function start() {
+  refreshClock();
+  setInterval(refreshClock, 30000);
+  const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
+  window.turf = { board, socket: sock }; // for the browser tests (they drop the socket) and the curious
+  sock.start();
+  await board.init();
+  for (const m of early.splice(0)) handle(m);
+  document.body.dataset.ready = "1";
+}
+
+start();
