@@ -330,11 +330,13 @@ class CardEffects:
                 r = rules.check_blockade(cmd.player_id, rival, cmd.rival_known, already)
             if r is not None:
                 return r
-            await conn.execute(t.protections.insert().values(
-                card_id=cmd.card_id, command_id=cmd.command_id, kind=cmd.kind, player_id=cmd.player_id,
-                territory_id=cmd.territory_id if cmd.kind == "freeze" else None,
-                rival_id=cmd.rival_id if cmd.kind == "blockade" else None, day=on, state="scheduled",
-                scheduled_at=now))
+            values = dict(command_id=cmd.command_id, kind=cmd.kind, player_id=cmd.player_id,
+                          territory_id=cmd.territory_id if cmd.kind == "freeze" else None,
+                          rival_id=cmd.rival_id if cmd.kind == "blockade" else None, day=on, state="scheduled",
+                          scheduled_at=now, resolved_at=None)
+            # a card cancelled or lapsed before may be scheduled again: its row is reused
+            await conn.execute(pg_insert(t.protections).values(card_id=cmd.card_id, **values).on_conflict_do_update(
+                index_elements=["card_id"], set_=values, where=p.state.in_(("cancelled", "lapsed"))))
             return EffectApplied(command_id=cmd.command_id, kind=cmd.kind, active_on=on,
                                  territory_id=cmd.territory_id if cmd.kind == "freeze" else None)
 
