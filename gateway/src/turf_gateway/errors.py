@@ -16,9 +16,10 @@ STATUS = {
 
 
 class ApiError(Exception):
-    def __init__(self, reason: str, message: str, status: int | None = None) -> None:
+    def __init__(self, reason: str, message: str, status: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.reason, self.message = reason, message
+        self.reason, self.message, self.headers = reason, message, headers
         # game refusals (R29) are 409 unless the code is one of the generic ones
         self.status = status or STATUS.get(reason, 409)
 
@@ -40,7 +41,7 @@ def _describe(exc: RequestValidationError) -> str:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(body(exc.reason, exc.message), status_code=exc.status)
+        return JSONResponse(body(exc.reason, exc.message), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

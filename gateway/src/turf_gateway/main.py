@@ -13,6 +13,7 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from nats.aio.msg import Msg
+from redis.asyncio import Redis
 from sqlalchemy import insert, select, update
 
 from turf_common.board import load_board
@@ -25,9 +26,10 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
-from turf_gateway import errors, tables
+from turf_gateway import errors, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.geocoding import make_geocoder
+from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.state import AppState
 from turf_gateway.ws import Hub
 
@@ -79,9 +81,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream)
         await bus.ensure_stream()
         engine = make_engine(settings.database_url)
+        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
                          clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub(),
-                         relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder))
+                         relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder),
+                         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix))
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
@@ -91,6 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.nc.subscribe(subj, cb=cb)
         yield
         sweeper.cancel()
+        if redis is not None:
+            await redis.aclose()
         await bus.close()
         await engine.dispose()
 
@@ -115,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     pages.install(app)
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
+    security.install(app, settings.cors_origins)
     return app
 
 

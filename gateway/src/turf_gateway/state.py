@@ -13,6 +13,7 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.geocoding import Geocoder
+from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.ws import Hub
 
 
@@ -26,5 +27,6 @@ class AppState:
     season: SeasonConfig
     hub: Hub
     relay: OutboxRelay
+    limiter: RateLimiter
     geocoder: Geocoder
     display_names: dict[str, str] = field(default_factory=dict)

@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
+    # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)
+    rate_limits: str = "default"
+    # browser origins allowed to call the API from other sites (comma-separated); none by default
+    cors_origins: str = ""
 
     @field_validator("clock")
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,6 +16,7 @@ from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.errors import ApiError
+from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
 
@@ -62,10 +63,12 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> d
 
 
 @router.post("/claims", status_code=201)
-async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State,
+async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer."""
+    await state.limiter.hit("claims_player", caller.id)
+    await state.limiter.hit("claims_ip", client_ip(request))
     out = await _raw_request(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key))
     if out.get("ok") is False:
         raise ApiError(out["reason"], out["message"])

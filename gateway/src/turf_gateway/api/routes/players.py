@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +22,7 @@ from turf_gateway.accounts import change_status
 from turf_gateway.api.deps import CurrentPlayer, State, token_hash
 from turf_gateway.errors import ApiError
 from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_address
+from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["players"])
 hasher = PasswordHasher()
@@ -102,11 +103,12 @@ async def create_player(state: Any, reg: Registration, role: str = "player", sta
 
 
 @router.post("/players", status_code=201, response_model=Registered)
-async def register(reg: Registration, state: State) -> Registered:
+async def register(reg: Registration, state: State, request: Request) -> Registered:
     """Register a player (R27). The home address is geocoded (TURF_GEOCODER); a point inside the board verifies
     the player at once, otherwise the player is ``pending`` with a ``status_reason`` (``not_in_board``,
     ``address_not_found``, ``geocoder_unavailable``) until the organizer decides. Two players at one normalised
     address are both registered and flagged for the organizer (``GET /admin/players``)."""
+    await state.limiter.hit("players_ip", client_ip(request))
     pid = await create_player(state, reg)
     reason: str | None = None
     point = None
@@ -134,7 +136,9 @@ async def register(reg: Registration, state: State) -> Registered:
 
 
 @router.post("/sessions", response_model=SessionOut)
-async def sign_in(cred: Credentials, state: State) -> SessionOut:
+async def sign_in(cred: Credentials, state: State, request: Request) -> SessionOut:
+    await state.limiter.hit("sessions_ip", client_ip(request))
+    await state.limiter.hit("sessions_email", cred.email.lower())
     async with state.engine.connect() as conn:
         row = (await conn.execute(select(t.players).where(t.players.c.email_norm == cred.email.lower()))).first()
     try:
