@@ -78,7 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         configure("gateway", settings.log_level)
         assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
-        bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream)
+        bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream,
+                            replicas=settings.stream_replicas)
         await bus.ensure_stream()
         engine = make_engine(settings.database_url)
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None

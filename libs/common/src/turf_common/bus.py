@@ -53,22 +53,24 @@ class Delivery:
 
 
 class Bus:
-    def __init__(self, nc: NATS, js: JetStreamContext, stream: str) -> None:
+    def __init__(self, nc: NATS, js: JetStreamContext, stream: str, replicas: int = 1) -> None:
         self.nc = nc
         self.js = js
         self.stream = stream
+        self.replicas = replicas  # JetStream replicas of the stream and the clock bucket (3 on a cluster)
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
-    async def connect(cls, url: str, name: str, stream: str = "TURF") -> Bus:
-        nc = await nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
-                                connect_timeout=5)
-        return cls(nc, nc.jetstream(timeout=10), stream)
+    async def connect(cls, url: str, name: str, stream: str = "TURF", replicas: int = 1) -> Bus:
+        """``url`` may list several servers, comma-separated (a cluster); the client fails over between them."""
+        nc = await nats.connect(servers=[u.strip() for u in url.split(",")], name=name, max_reconnect_attempts=-1,
+                                reconnect_time_wait=0.5, connect_timeout=5)
+        return cls(nc, nc.jetstream(timeout=10), stream, replicas)
 
     async def ensure_stream(self) -> None:
         cfg = jsapi.StreamConfig(
             name=self.stream, subjects=EVENT_SUBJECTS, storage=jsapi.StorageType.FILE,
-            retention=jsapi.RetentionPolicy.LIMITS, duplicate_window=600.0, max_age=0,
+            retention=jsapi.RetentionPolicy.LIMITS, duplicate_window=600.0, max_age=0, num_replicas=self.replicas,
         )
         try:
             await self.js.stream_info(self.stream)
@@ -179,7 +181,7 @@ class Bus:
         try:
             return await self.js.key_value(bucket)
         except Exception:
-            return await self.js.create_key_value(bucket=bucket, history=5)
+            return await self.js.create_key_value(bucket=bucket, history=5, replicas=self.replicas)
 
     async def close(self) -> None:
         for t in list(self._tasks):

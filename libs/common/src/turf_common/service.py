@@ -26,7 +26,8 @@ async def serve_forever(name: str, settings: Settings, start: Starter) -> None:
     configure(name, settings.log_level)
     if not settings.nats_url:
         raise SystemExit("TURF_NATS_URL is not set; start the stack with `turfwar up`")
-    bus = await Bus.connect(settings.nats_url, name=name, stream=settings.stream)
+    bus = await Bus.connect(settings.nats_url, name=name, stream=settings.stream,
+                            replicas=settings.stream_replicas)
     await bus.ensure_stream()
     cleanup = await start(bus)
 

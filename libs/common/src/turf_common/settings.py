@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     board_dir: Path | None = None
     season_file: Path | None = None
     stream: str = "TURF"
+    stream_replicas: int = 1   # 3 on a NATS cluster
     redis_prefix: str = "turf:"
     max_travel_kmh: float = 200.0
     session_ttl_hours: float = 24 * 14
