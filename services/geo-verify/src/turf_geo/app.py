@@ -20,6 +20,7 @@ def main() -> None:
 
     async def start(bus: Bus) -> Callable[[], Awaitable[None]]:
         board = load_board(settings.board_dir)
+        board.territory_at(0.0, 0.0)  # build the lookup index now, before the first request
 
         async def on_locate(data: bytes) -> Message:
             return locate(board, LocatePoint.model_validate_json(data))

@@ -9,6 +9,8 @@ Point lookups run on geometries projected to UTM zone 18N (EPSG:32618), so ``bor
 from __future__ import annotations
 
 import json
+import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,6 +60,238 @@ class Location:
     border_distance_m: float | None
 
 
+_TO_LONLAT = Transformer.from_crs(METRIC_CRS, "EPSG:4326", always_xy=True)
+
+# The lookup grid, in degrees: about 110 m by 110 m on the board.
+_CELL_LON = 0.0013
+_CELL_LAT = 0.001
+# Margin around each boundary piece when marking the cells it passes through, in degrees (about 2 m). It covers the
+# gap between a straight segment in UTM and its slightly curved image in longitude/latitude (under a millimetre for a
+# piece of 50 m) and any rounding, so a cell left unmarked truly has no boundary in it.
+_MARGIN_DEG = 2e-5
+_PIECE_M = 50.0  # longer segments are cut into pieces of at most this length (in UTM), each projected back
+_BLOCK = 64  # coarsest block of the quadtree that classifies unmarked cells
+
+
+def _as_arrays(lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lat_a = np.asarray(lats, dtype=float)
+    lon_a = np.asarray(lons, dtype=float)
+    if lat_a.shape != lon_a.shape:
+        raise ValueError("lats and lons must have the same length")
+    return lat_a.ravel(), lon_a.ravel()
+
+
+def _expand(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For runs ``starts[k] .. starts[k] + counts[k] - 1``: (run number, value) of every element, in order."""
+    run = np.repeat(np.arange(len(counts)), counts)
+    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return run, starts[run] + offset
+
+
+class _PointIndex:
+    """Point → territory on a longitude/latitude grid; border distance on per-territory segment trees.
+
+    Every boundary segment marks the grid cells it passes through (with a margin). A cell that no boundary passes
+    through lies wholly inside one territory or wholly off the board, so a point there is answered from the cell
+    alone: no projection, no polygon test. A point in a marked cell is projected to UTM 18N and tested against that
+    cell's few candidate polygons (prepared). Either way the answer is the one of testing every polygon: the first
+    territory, in board order, that the point intersects (territories meet only on their borders).
+    """
+
+    def __init__(self, lonlat: list[BaseGeometry], metric: list[BaseGeometry]) -> None:
+        n = len(metric)
+        self._n = n
+        self._metric = np.empty(n, dtype=object)
+        self._metric[:] = metric
+        shapely.prepare(self._metric)
+        self._tree = shapely.STRtree(self._metric)
+
+        # Boundary segments, in longitude/latitude and in metres, with their territory.
+        ll_a, ll_b, ll_t = self._segments(np.asarray(lonlat, dtype=object))
+        m_a, m_b, m_t = self._segments(self._metric)
+        if len(ll_t) != len(m_t):
+            raise ValueError("projected board geometry does not match its source")
+        order = np.argsort(m_t, kind="stable")
+        self._seg_a, self._seg_b = m_a[order], m_b[order]
+        self._seg_start = np.searchsorted(m_t[order], np.arange(n + 1))
+        self._seg_trees: list[shapely.STRtree | None] = [None] * n
+
+        lon_min, lat_min, lon_max, lat_max = shapely.total_bounds(lonlat)
+        self.lon0 = float(lon_min) - 2 * _CELL_LON
+        self.lat0 = float(lat_min) - 2 * _CELL_LAT
+        self.inv_dlon = 1.0 / _CELL_LON
+        self.inv_dlat = 1.0 / _CELL_LAT
+        nx = int((lon_max - self.lon0) * self.inv_dlon) + 3
+        ny = int((lat_max - self.lat0) * self.inv_dlat) + 3
+        self.nx = -(-nx // _BLOCK) * _BLOCK
+        self.ny = -(-ny // _BLOCK) * _BLOCK
+
+        # Which territories' boundaries pass through which cells.
+        lo0, la0, lo1, la1, piece_t = self._pieces(ll_a, ll_b, ll_t, m_a, m_b)
+        i0, j0 = self._cell_ij(lo0 - _MARGIN_DEG, la0 - _MARGIN_DEG)
+        i1, j1 = self._cell_ij(lo1 + _MARGIN_DEG, la1 + _MARGIN_DEG)
+        w = i1 - i0 + 1
+        run, off = _expand(np.zeros(len(w), dtype=np.int64), w * (j1 - j0 + 1))
+        cells = (j0[run] + off // w[run]) * self.nx + i0[run] + off % w[run]
+        marks = np.unique(cells * n + piece_t[run])
+        marked = np.zeros(self.nx * self.ny, dtype=bool)
+        marked[marks // n] = True
+
+        grid = self._classify_unmarked(marked.reshape(self.ny, self.nx)).ravel()
+
+        # Candidates of a marked cell: the territories whose boundary passes through it, and those containing its
+        # centre (a territory containing the whole cell has its centre).
+        mixed = np.flatnonzero(marked)
+        px, py = self._cell_centres(mixed)
+        pi, gi = self._hits(px, py)
+        keys = np.unique(np.concatenate([marks, mixed[pi] * n + gi]))
+        key_cell = keys // n
+        self._cand = (keys % n).astype(np.int64)
+        self._cand_ptr = np.searchsorted(key_cell, np.append(mixed, self.nx * self.ny)).astype(np.int64)
+        grid[mixed] = -2 - np.arange(len(mixed))
+        self._grid = grid.astype(np.int32)
+
+    @staticmethod
+    def _segments(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        parts, part_of = shapely.get_parts(geoms, return_index=True)
+        rings, ring_of = shapely.get_rings(parts, return_index=True)
+        xy, coord_of = shapely.get_coordinates(rings, return_index=True)
+        k = np.flatnonzero(coord_of[:-1] == coord_of[1:])
+        return xy[k], xy[k + 1], part_of[ring_of[coord_of[k]]].astype(np.int64)
+
+    @staticmethod
+    def _pieces(ll_a: np.ndarray, ll_b: np.ndarray, ll_t: np.ndarray, m_a: np.ndarray,
+                m_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Bounding boxes (lon/lat) of boundary pieces of at most ``_PIECE_M``: short segments whole, long ones cut
+        in UTM (where they are straight) with each cut point projected back."""
+        length = np.hypot(*(m_b - m_a).T)
+        short = length <= _PIECE_M
+        a, b, t = ll_a[short], ll_b[short], ll_t[short]
+        long_k = np.flatnonzero(~short)
+        if long_k.size:
+            n_pieces = np.ceil(length[long_k] / _PIECE_M).astype(np.int64)
+            run, step = _expand(np.zeros(len(long_k), dtype=np.int64), n_pieces + 1)
+            f = (step / n_pieces[run])[:, None]
+            pts = m_a[long_k][run] * (1 - f) + m_b[long_k][run] * f
+            lon, lat = _TO_LONLAT.transform(pts[:, 0], pts[:, 1])
+            cut = np.column_stack([lon, lat])
+            first = np.flatnonzero(step < n_pieces[run])
+            a = np.concatenate([a, cut[first]])
+            b = np.concatenate([b, cut[first + 1]])
+            t = np.concatenate([t, ll_t[long_k][run[first]]])
+        lo = np.minimum(a, b)
+        hi = np.maximum(a, b)
+        return lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1], t
+
+    def _cell_ij(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        i = np.floor((lon - self.lon0) * self.inv_dlon).astype(np.int64)
+        j = np.floor((lat - self.lat0) * self.inv_dlat).astype(np.int64)
+        return np.clip(i, 0, self.nx - 1), np.clip(j, 0, self.ny - 1)
+
+    def _cell_centres(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lon = self.lon0 + (cells % self.nx + 0.5) / self.inv_dlon
+        lat = self.lat0 + (cells // self.nx + 0.5) / self.inv_dlat
+        x, y = _TO_METRIC.transform(lon, lat)
+        return np.asarray(x), np.asarray(y)
+
+    def _hits(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every (point, territory) pair where the territory intersects the point (metres)."""
+        pi, gi = self._tree.query(shapely.points(x, y))
+        ok = shapely.intersects_xy(self._metric[gi], x[pi], y[pi])
+        return pi[ok], gi[ok]
+
+    def _first_hits(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        pi, gi = self._hits(x, y)
+        best = np.full(len(x), self._n, dtype=np.int64)
+        np.minimum.at(best, pi, gi)
+        return np.where(best == self._n, -1, best)
+
+    def _classify_unmarked(self, marked: np.ndarray) -> np.ndarray:
+        """Territory (or -1) of every unmarked cell, one exact test per largest boundary-free quadtree block."""
+        ny, nx = marked.shape
+        grid = np.full((ny, nx), -1, dtype=np.int64)
+        done = marked.copy()
+        size = _BLOCK
+        while size >= 1:
+            by, bx = ny // size, nx // size
+            free = ~marked.reshape(by, size, bx, size).any(axis=(1, 3))
+            todo = free & ~done[::size, ::size]
+            bj, bi = np.nonzero(todo)
+            if bj.size:
+                cells = (bj * size) * nx + bi * size
+                val = np.full((by, bx), -1, dtype=np.int64)
+                val[bj, bi] = self._first_hits(*self._cell_centres(cells))
+                up = np.repeat(np.repeat(todo, size, axis=0), size, axis=1)
+                grid[up] = np.repeat(np.repeat(val, size, axis=0), size, axis=1)[up]
+                done |= up
+            size //= 2
+        return grid
+
+    def territory_at(self, lat: float, lon: float) -> int:
+        if not (math.isfinite(lat) and math.isfinite(lon)):
+            return -1
+        i = math.floor((lon - self.lon0) * self.inv_dlon)
+        j = math.floor((lat - self.lat0) * self.inv_dlat)
+        if not (0 <= i < self.nx and 0 <= j < self.ny):
+            return -1
+        v: int = self._grid.item(j * self.nx + i)
+        if v >= -1:
+            return v
+        m = -2 - v
+        x, y = _TO_METRIC.transform(lon, lat)
+        for g in self._cand[self._cand_ptr[m]:self._cand_ptr[m + 1]].tolist():
+            if shapely.intersects_xy(self._metric[g], x, y):
+                return int(g)
+        return -1
+
+    def territories_at(self, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            fi = np.floor((lon - self.lon0) * self.inv_dlon)
+            fj = np.floor((lat - self.lat0) * self.inv_dlat)
+            inside = np.flatnonzero((fi >= 0) & (fi < self.nx) & (fj >= 0) & (fj < self.ny))
+        out = np.full(len(lat), -1, dtype=np.int64)
+        v = self._grid[fj[inside].astype(np.int64) * self.nx + fi[inside].astype(np.int64)].astype(np.int64)
+        out[inside] = v
+        mixed = np.flatnonzero(v <= -2)
+        if mixed.size:
+            p = inside[mixed]
+            m = -2 - v[mixed]
+            x, y = _TO_METRIC.transform(lon[p], lat[p])
+            run, k = _expand(self._cand_ptr[m], self._cand_ptr[m + 1] - self._cand_ptr[m])
+            cand = self._cand[k]
+            ok = shapely.intersects_xy(self._metric[cand], np.asarray(x)[run], np.asarray(y)[run])
+            best = np.full(len(p), self._n, dtype=np.int64)
+            np.minimum.at(best, run[ok], cand[ok])
+            out[p] = np.where(best == self._n, -1, best)
+        return out
+
+    def _segment_tree(self, g: int) -> shapely.STRtree:
+        tree = self._seg_trees[g]
+        if tree is None:
+            s, e = self._seg_start[g], self._seg_start[g + 1]
+            tree = shapely.STRtree(shapely.linestrings(np.stack([self._seg_a[s:e], self._seg_b[s:e]], axis=1)))
+            self._seg_trees[g] = tree
+        return tree
+
+    def border_distance(self, g: int, lat: float, lon: float) -> float:
+        """Distance (m) from a point of territory ``g`` to its boundary: the nearest of its boundary segments."""
+        x, y = _TO_METRIC.transform(lon, lat)
+        _, d = self._segment_tree(g).query_nearest(shapely.points(x, y), return_distance=True, all_matches=False)
+        return float(d[0])
+
+    def border_distances(self, gs: np.ndarray, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+        x, y = _TO_METRIC.transform(lon, lat)
+        pts = shapely.points(np.asarray(x), np.asarray(y))
+        out = np.empty(len(gs))
+        order = np.argsort(gs, kind="stable")
+        bounds = np.flatnonzero(np.diff(gs[order])) + 1
+        for grp in np.split(order, bounds):
+            (where, _), d = self._segment_tree(int(gs[grp[0]])).query_nearest(
+                pts[grp], return_distance=True, all_matches=False)
+            out[grp[where]] = d
+        return out
+
+
 class Board:
     """The territories, their adjacency graph and point lookup."""
 
@@ -67,39 +301,57 @@ class Board:
         self.directory = directory
         self._ids: list[str] = list(territories)
         self._metric: list[BaseGeometry] = [to_metric(territories[t].geometry) for t in self._ids]
-        shapely.prepare(self._metric)
-        self._boundaries = [g.boundary for g in self._metric]
-        self._tree = shapely.STRtree(self._metric)
+        self._index: _PointIndex | None = None
+        self._index_lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.territories)
 
-    def locate(self, lat: float, lon: float) -> Location:
-        return self.locate_many([lat], [lon])[0]
+    def _point_index(self) -> _PointIndex:
+        """The lookup index, built on first use (about a second) so that loading the board stays quick."""
+        index = self._index
+        if index is None:
+            with self._index_lock:
+                if self._index is None:
+                    self._index = _PointIndex([self.territories[t].geometry for t in self._ids], self._metric)
+                index = self._index
+        return index
 
-    def locate_many(self, lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> list[Location]:
-        lat_a = np.asarray(lats, dtype=float)
-        lon_a = np.asarray(lons, dtype=float)
-        if lat_a.shape != lon_a.shape:
-            raise ValueError("lats and lons must have the same length")
+    def territory_at(self, lat: float, lon: float) -> str | None:
+        """The territory containing a WGS84 point (on a shared border: the first in board order), or ``None``."""
+        g = self._point_index().territory_at(float(lat), float(lon))
+        return None if g < 0 else self._ids[g]
+
+    def territory_ids(self, lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> list[str | None]:
+        """``territory_at`` for many points in one call."""
+        lat_a, lon_a = _as_arrays(lats, lons)
         if lat_a.size == 0:
             return []
-        x, y = _TO_METRIC.transform(lon_a, lat_a)
-        points = shapely.points(np.asarray(x), np.asarray(y))
-        pt_idx, geom_idx = self._tree.query(points, predicate="intersects")
-        hit: dict[int, int] = {}
-        for p, g in zip(pt_idx.tolist(), geom_idx.tolist(), strict=True):
-            # Territories do not overlap; on a shared border keep the lowest index for determinism.
-            if p not in hit or g < hit[p]:
-                hit[p] = g
-        out: list[Location] = [Location(None, None)] * len(points)
-        if hit:
-            ps = np.fromiter(hit.keys(), dtype=int)
-            gs = np.fromiter(hit.values(), dtype=int)
-            bounds = np.array([self._boundaries[g] for g in gs], dtype=object)
-            dists = shapely.distance(points[ps], bounds)
-            for p, g, d in zip(ps.tolist(), gs.tolist(), dists.tolist(), strict=True):
-                out[p] = Location(self._ids[g], float(d))
+        g = self._point_index().territories_at(lat_a, lon_a)
+        names = np.array([*self._ids, None], dtype=object)
+        return list(names[np.where(g < 0, len(self._ids), g)].tolist())
+
+    def locate(self, lat: float, lon: float) -> Location:
+        index = self._point_index()
+        lat_f, lon_f = float(lat), float(lon)
+        g = index.territory_at(lat_f, lon_f)
+        if g < 0:
+            return Location(None, None)
+        return Location(self._ids[g], index.border_distance(g, lat_f, lon_f))
+
+    def locate_many(self, lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> list[Location]:
+        lat_a, lon_a = _as_arrays(lats, lons)
+        if lat_a.size == 0:
+            return []
+        index = self._point_index()
+        g = index.territories_at(lat_a, lon_a)
+        out: list[Location] = [Location(None, None)] * len(g)
+        ps = np.flatnonzero(g >= 0)
+        if ps.size:
+            gs = g[ps]
+            dists = index.border_distances(gs, lat_a[ps], lon_a[ps])
+            for p, t, d in zip(ps.tolist(), gs.tolist(), dists.tolist(), strict=True):
+                out[p] = Location(self._ids[t], float(d))
         return out
 
     def neighbours(self, territory_id: str) -> set[str]:
