@@ -135,10 +135,10 @@ async function refreshMine() {
 }
 
 async function signedIn() {
+  if (!(await refreshMe())) return;
   $("#auth").hidden = true;
   $("#me").hidden = false;
   $("#claim").hidden = false;
-  if (!(await refreshMe())) return;
   startLocation();
   await Promise.all([refreshMine(), refreshCards(), refreshTrades(), refreshStandings()]);
 }
