@@ -1,0 +1,71 @@
+"""Headless Chromium (Debian's ``chromium`` package) driven by Playwright, for the page tests.
+
+``./turf test`` and ``.ci/run`` install the package when run as root; without it these tests are skipped with the
+reason. Screenshots go to ``artifacts/screenshots/`` (git-ignored) at a 390×844 phone viewport."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("TURF_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+HOBOKEN_FIX = {"latitude": 40.744, "longitude": -74.032, "accuracy": 10}
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package (`./turf test` does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any) -> Iterator[Callable[..., Any]]:
+    """phone(**context_options) → a new page in its own context (own storage) with a 390×844 touch viewport.
+    Page errors (uncaught exceptions) and Content-Security-Policy violations fail the test at teardown."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**opts: Any) -> Any:
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                  locale="en-US", **opts)
+        ctx.set_default_timeout(20_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+        page.on("console", lambda m: errors.append(f"{page.url}: {m.text}")
+                if m.type == "error" and "Content Security Policy" in m.text else None)
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def shot() -> Callable[[Any, str], Path]:
+    """shot(page, name): a 390×844 screenshot of what the phone shows, from the top of the page."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = SHOTS / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path))
+        page.screenshot(path=str(SHOTS / f"{name}-full.png"), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,186 @@
+"""#7 in a real browser: the play, watch and organize pages on a 390×844 phone viewport, against the real stack.
+
+One story per test module's stack: a player registers on the play page and is refused with a readable reason;
+the organizer verifies them on the organize page; they sign in again, check and claim Hoboken from the browser's
+(granted, simulated) location and see it change colour; a spectator on the watch page sees the change and the
+leaderboard update without reloading, and keeps receiving after its socket drops; a rival's refused claim shows
+the rule's sentence."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.conftest import HOBOKEN_FIX
+from tests.support.client import Player, move_clock, register, sign_in
+from tests.support.stackfix import ORGANIZER
+from turfwar.stack import Stack
+
+pytestmark = pytest.mark.timeout(600)
+
+HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
+JERSEY_CITY = (40.7280, -74.0770)
+OPEN = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+FREE_FILL = "#cfd5da"
+
+
+def fill_of(page: Any, territory_id: str) -> str:
+    return page.evaluate("id => turf.board.layers.get(id).options.fillColor", territory_id)  # type: ignore[no-any-return]
+
+
+def colour_of(page: Any, player_id: str) -> str:
+    return page.evaluate("""async pid => (await import("/static/js/board.js")).colourFor(pid)""", player_id)  # type: ignore[no-any-return]
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def until(page: Any, expression: str, timeout: float = 20.0) -> None:
+    """Poll a JS expression until it is true. (Playwright's wait_for_function evaluates strings with eval, which
+    the gateway's Content-Security-Policy rightly forbids; page.evaluate is not subject to it.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
+def message(page: Any, box: str, kind: str) -> str:
+    """The text of a status box once it shows an answer of that kind (``ok`` or ``error``)."""
+    page.wait_for_selector(f"{box}.msg.{kind}:not([hidden])")
+    return page.inner_text(box)  # type: ignore[no-any-return]
+
+
+def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
+                             shot: Callable[[Any, str], Path]) -> None:
+    base = stack.base_url
+    move_clock(org, OPEN)  # the game is open: Monday 5 October 2026, 07:00 New York
+
+    # --- a spectator opens the watch page first and stays on it (never reloaded) ---
+    watch = phone()
+    open_page(watch, base + "/watch")
+    watch.wait_for_selector("body[data-live='live']")
+    watch.evaluate("window.__sameDocument = 'yes'")
+
+    # --- a new player registers on the play page, with location access granted at Hoboken ---
+    play = phone(geolocation=HOBOKEN_FIX, permissions=["geolocation"])
+    open_page(play, base + "/")
+    assert play.is_visible("#signin-form")
+    shot(play, "play-signed-out")
+    tag = uuid.uuid4().hex[:8]
+    email, password, discord = f"{tag}@example.org", f"pass-{tag}-word", f"web_{tag}"
+    play.click("#tab-register")
+    play.fill("#register-form [name=name]", "Web Player")
+    play.fill("#register-form [name=email]", email)
+    play.fill("#register-form [name=discord]", discord)
+    play.fill("#register-form [name=home_address]", "1 Main St, Hoboken, NJ")
+    play.fill("#register-form [name=password]", password)
+    play.click("#register-form button[type=submit]")
+    play.wait_for_selector("#me:not([hidden])")
+    assert play.inner_text("#me-name") == discord
+    assert play.inner_text("#me-status") == "pending"
+    player_id = play.evaluate("JSON.parse(localStorage.getItem('turf.session')).player_id")
+    play.wait_for_selector("#map[data-located='1']")
+    assert "40.74400, -74.03200" in play.inner_text("#position")
+
+    # pending: Check names Hoboken and shows the rule's sentence, never the code
+    pending = sign_in(http, email, password)
+    expected = pending.claim(40.744, -74.032, OPEN, check=True).json()
+    assert expected["reason"] == "not_eligible" and expected["message"], expected
+    play.click("#check")
+    text = message(play, "#claim-msg", "error")
+    assert "Hoboken" in text and expected["message"] in text and "not_eligible" not in text, text
+
+    # --- the organizer verifies the player on the organize page ---
+    admin = phone()
+    open_page(admin, base + "/admin")
+    admin.fill("#signin-form [name=email]", ORGANIZER[0])
+    admin.fill("#signin-form [name=password]", ORGANIZER[1])
+    admin.click("#signin-form button[type=submit]")
+    admin.wait_for_selector("#console:not([hidden])")
+    admin.wait_for_selector("#clock-now:not(:empty)")
+    admin.wait_for_selector(f"li[data-player-id='{player_id}'], #by-id[open]")
+    row = admin.locator(f"li[data-player-id='{player_id}']")
+    if row.count():
+        assert "pending" in row.inner_text() and email in row.inner_text()
+        shot(admin, "admin")
+        row.locator("button[data-verb='verify']").click()
+    else:  # a server without GET /admin/players: the by-id form
+        shot(admin, "admin")
+        admin.fill("#by-id-form [name=player_id]", player_id)
+        admin.click("#by-id-form button[value=verify]")
+    assert "verified" in message(admin, "#players-msg", "ok")
+    assert http.get(f"/api/v1/players/{player_id}").json()["status"] == "verified"
+
+    # --- the player signs out and in again, checks and claims Hoboken, which takes their colour ---
+    play.click("#signout")
+    play.wait_for_selector("#signin-form")
+    play.fill("#signin-form [name=email]", email)
+    play.fill("#signin-form [name=password]", password)
+    play.click("#signin-form button[type=submit]")
+    play.wait_for_selector("#me:not([hidden])")
+    until(play, "document.querySelector('#me-status').textContent === 'verified'")
+    assert play.inner_text("#claims-left") == "1"
+    assert fill_of(play, HOBOKEN_ID) == FREE_FILL
+    assert fill_of(watch, HOBOKEN_ID) == FREE_FILL
+
+    play.click("#check")
+    until(play, "document.querySelector('#claim-msg').textContent.includes('You can claim it now')")
+    play.click("#claim-btn")
+    until(play, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
+    mine = colour_of(play, player_id)
+    assert fill_of(play, HOBOKEN_ID) == mine != FREE_FILL
+    until(play, "document.querySelector('#claims-left').textContent === '0'")
+    until(play, "document.querySelector('#my-cluster').textContent.includes('Hoboken')")
+    shot(play, "play")
+
+    # --- the spectator's page follows without a reload: map colour, leaderboard, feed ---
+    until(watch, f"turf.board.layers.get('{HOBOKEN_ID}').options.fillColor === '{mine}'")
+    lb_row = watch.locator(f"#leaderboard tr[data-player-id='{player_id}']")
+    lb_row.wait_for()
+    assert lb_row.locator("td.base").inner_text() == "1" and discord in lb_row.inner_text()
+    until(watch, "document.querySelector('#feed').textContent.includes('took Hoboken')")
+    assert watch.evaluate("window.__sameDocument") == "yes"
+    watch.click("#feed li.link:has-text('took Hoboken')")  # a feed line shows its territory on the map
+    watch.wait_for_selector(".leaflet-popup-content:has-text('Hoboken')")
+    watch.wait_for_timeout(400)  # the map's zoom animation
+    shot(watch, "watch")
+
+    # --- a rival's refused claim (R10 lock) shows the rule's sentence ---
+    rival_id, rival_email, rival_password = register(http, "Rival")
+    assert org.post(f"/admin/players/{rival_id}/verify", {"reason": "test"}).status_code == 200
+    rival = sign_in(http, rival_email, rival_password)
+    r = rival.claim(40.744, -74.032, OPEN)
+    assert r.status_code == 409 and r.json()["reason"] == "locked_today", r.text
+    rival_page = phone(geolocation=HOBOKEN_FIX, permissions=["geolocation"])
+    open_page(rival_page, base + "/")
+    rival_page.fill("#signin-form [name=email]", rival_email)
+    rival_page.fill("#signin-form [name=password]", rival_password)
+    rival_page.click("#signin-form button[type=submit]")
+    rival_page.wait_for_selector("#map[data-located='1']")
+    rival_page.click("#claim-btn")
+    text = message(rival_page, "#claim-msg", "error")
+    assert text == r.json()["message"] and "locked_today" not in text, text
+    shot(rival_page, "play-refused")
+
+    # --- the watch page reconnects by itself after its socket drops, and keeps following ---
+    opened = watch.evaluate("turf.socket.opened")
+    watch.evaluate("turf.socket.drop()")
+    until(watch, f"turf.socket.opened > {opened} && document.body.dataset.live === 'live'")
+    r = rival.claim(*JERSEY_CITY, OPEN)
+    assert r.status_code == 201 and r.json()["territory_id"] == JERSEY_CITY_ID, r.text
+    until(watch, "document.querySelector('#feed').textContent.includes('took Jersey City')")
+    until(watch, f"turf.board.layers.get('{JERSEY_CITY_ID}').options.fillColor !== '{FREE_FILL}'")
+    watch.locator(f"#leaderboard tr[data-player-id='{rival.id}']").wait_for()
+    assert watch.evaluate("window.__sameDocument") == "yes"
+    # the player's page, also live, shows the rival's new town too
+    until(play, f"turf.board.layers.get('{JERSEY_CITY_ID}').options.fillColor !== '{FREE_FILL}'")
