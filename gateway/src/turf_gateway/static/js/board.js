@@ -151,7 +151,7 @@ export class BoardMap {
     const p = this.props.get(id);
     if (!layer || !p) return;
     if (pan) this.map.fitBounds(layer.getBounds(), { maxZoom: 14, padding: [24, 24] });
-    const owner = p.owner_id ? knownName(p.owner_id) || "a player" : "nobody";
+    const owner = !p.owner_id ? "nobody" : p.owner_id === this.me() ? "you" : knownName(p.owner_id) || "a player";
     const fort = p.fortified ? " · fortified" : p.owner_id ? ` · progress ${p.progress}/3` : "";
     const html = `<b>${escapeHtml(p.name)}</b><br>${escapeHtml(p.county)} County, ${p.state}<br>`
       + `Owner: ${escapeHtml(owner)}${fort}`;

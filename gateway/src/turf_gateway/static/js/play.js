@@ -114,6 +114,7 @@ async function refreshMe() {
     throw e;
   }
   const m = state.me;
+  learnNames([{ player_id: m.id, display_name: m.display_name }]);
   $("#me-name").textContent = m.display_name || m.name;
   $("#me-status").textContent = m.status;
   const note = [STATUS_NOTE[m.status], REASON_NOTE[m.status_reason]].filter(Boolean).join(" ");

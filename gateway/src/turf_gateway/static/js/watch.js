@@ -5,9 +5,9 @@ import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 
 const board = new BoardMap($("#map"));
 const QUESTS = {
-  lord_of_the_seas: ["Lord of the Seas", "territories on the water"],
-  hungry_hungry_hippo: ["Hungry Hungry Hippo", "km² of land"],
-  social_butterfly: ["Social Butterfly", "residents"],
+  lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
+  hungry_hungry_hippo: ["Hungry Hungry Hippo", (v) => `${(v / 1e6).toFixed(1)} km² of land`],
+  social_butterfly: ["Social Butterfly", (v) => `${Math.round(v).toLocaleString("en-US")} residents`],
 };
 const FEED_MAX = 60;
 const early = []; // messages that arrive before the board is loaded
@@ -19,7 +19,8 @@ function renderLeaderboard(lb) {
     h("td", { class: "n" }, s.rank),
     h("td", { class: "name" }, h("span", { class: "swatch", style: `background:${colourFor(s.player_id)}` }),
       s.display_name || "player"),
-    h("td", { class: "n base" }, s.base), h("td", { class: "n" }, s.outposts), h("td", { class: "n" }, s.bonuses),
+    h("td", { class: "n base" }, s.base), h("td", { class: "n outposts" }, s.outposts),
+    h("td", { class: "n" }, s.bonuses),
     h("td", { class: "n total" }, s.total)));
   body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: 6, class: "muted" },
     "No territory claimed yet."))]));
@@ -29,11 +30,7 @@ function renderLeaderboard(lb) {
     const q = (lb.side_quests || {})[key];
     const leaders = q && q.leaders && q.leaders.length ? q.leaders.map((id) => knownName(id) || "a player").join(", ")
       : "nobody yet";
-    let value = "";
-    if (q && q.value) {
-      const v = key === "hungry_hungry_hippo" ? (q.value / 1e6).toFixed(1) : Math.round(q.value).toLocaleString();
-      value = ` (${v} ${unit})`;
-    }
+    const value = q && q.value ? ` (${unit(q.value)})` : "";
     quests.append(h("dt", {}, title), h("dd", {}, leaders + value));
   }
   $("#leaderboard").dataset.updates = String(+($("#leaderboard").dataset.updates || 0) + 1);
