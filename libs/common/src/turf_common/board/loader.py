@@ -246,23 +246,26 @@ class _PointIndex:
 
     def territories_at(self, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            fi = np.floor((lon - self.lon0) * self.inv_dlon)
-            fj = np.floor((lat - self.lat0) * self.inv_dlat)
-            inside = np.flatnonzero((fi >= 0) & (fi < self.nx) & (fj >= 0) & (fj < self.ny))
-        out = np.full(len(lat), -1, dtype=np.int64)
-        v = self._grid[fj[inside].astype(np.int64) * self.nx + fi[inside].astype(np.int64)].astype(np.int64)
-        out[inside] = v
-        mixed = np.flatnonzero(v <= -2)
-        if mixed.size:
-            p = inside[mixed]
-            m = -2 - v[mixed]
-            x, y = _TO_METRIC.transform(lon[p], lat[p])
-            run, k = _expand(self._cand_ptr[m], self._cand_ptr[m + 1] - self._cand_ptr[m])
-            cand = self._cand[k]
-            ok = shapely.intersects_xy(self._metric[cand], np.asarray(x)[run], np.asarray(y)[run])
-            best = np.full(len(p), self._n, dtype=np.int64)
-            np.minimum.at(best, run[ok], cand[ok])
-            out[p] = np.where(best == self._n, -1, best)
+            fx = (lon - self.lon0) * self.inv_dlon
+            fy = (lat - self.lat0) * self.inv_dlat
+            on_grid = (fx >= 0) & (fx < self.nx) & (fy >= 0) & (fy < self.ny)
+            # on the grid the values are non-negative, so truncation is the floor of territory_at
+            flat = fy.astype(np.int64) * self.nx + fx.astype(np.int64)
+        out = np.where(on_grid, np.take(self._grid, flat, mode="clip"), -1).astype(np.int64)
+        p = np.flatnonzero(out <= -2)
+        if p.size:
+            m = -2 - out[p]
+            x, y = (np.asarray(a) for a in _TO_METRIC.transform(lon[p], lat[p]))
+            first, count = self._cand_ptr[m], self._cand_ptr[m + 1] - self._cand_ptr[m]
+            out[p] = -1
+            k = 0
+            todo = np.arange(len(p))
+            while todo.size:  # candidates in board order; the first that intersects the point wins
+                g = self._cand[first[todo] + k]
+                ok = shapely.intersects_xy(self._metric[g], x[todo], y[todo])
+                out[p[todo[ok]]] = g[ok]
+                k += 1
+                todo = todo[~ok & (count[todo] > k)]
         return out
 
     def _segment_tree(self, g: int) -> shapely.STRtree:
@@ -301,6 +304,7 @@ class Board:
         self.directory = directory
         self._ids: list[str] = list(territories)
         self._metric: list[BaseGeometry] = [to_metric(territories[t].geometry) for t in self._ids]
+        self._names = np.array([*self._ids, None], dtype=object)
         self._index: _PointIndex | None = None
         self._index_lock = threading.Lock()
 
@@ -328,8 +332,7 @@ class Board:
         if lat_a.size == 0:
             return []
         g = self._point_index().territories_at(lat_a, lon_a)
-        names = np.array([*self._ids, None], dtype=object)
-        return list(names[np.where(g < 0, len(self._ids), g)].tolist())
+        return list(self._names[g].tolist())  # index -1 is None
 
     def locate(self, lat: float, lon: float) -> Location:
         index = self._point_index()
