@@ -121,6 +121,23 @@ class Stack:
             tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
             raise RuntimeError(f"{name} exited with code {p.returncode}:\n{tail}")
 
+    def restart_server(self, name: str, down_for: float = 0.0) -> None:
+        """Stop an embedded server (``nats``, ``postgres``, ``redis``) and start it again on the same port with the
+        same data, after ``down_for`` seconds: for fault tests."""
+        port = self.stop_server(name)
+        time.sleep(down_for)
+        self.start_server(name, port)
+
+    def stop_server(self, name: str) -> int:
+        """Stop an embedded server, returning its port (start it again with :meth:`start_server`)."""
+        srv = self.servers[name]
+        srv.stop()
+        return int(srv.url.rsplit(":", 1)[1].split("/")[0])
+
+    def start_server(self, name: str, port: int) -> None:
+        start = {"nats": embedded.start_nats, "postgres": embedded.start_postgres, "redis": embedded.start_redis}
+        self.servers[name] = start[name](self.data_dir, port)
+
     def kill(self, name: str, sig: int = 9) -> None:
         p = self.procs[name]
         with contextlib.suppress(ProcessLookupError):

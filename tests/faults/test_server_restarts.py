@@ -1,0 +1,88 @@
+"""#10 faults: PostgreSQL and NATS restart mid-load. While one is down, clients get 503 ``unavailable`` (never a
+500, never a hang); nothing acknowledged is lost, and the system serves again by itself afterwards."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+import httpx
+import psycopg
+
+from tests.support.client import Player, move_clock, verified_player
+from turf_common.board import load_board
+from turfwar.stack import Stack
+from turfwar.verify import differences
+
+T0 = datetime.fromisoformat("2026-10-05T08:00:00-04:00")
+
+
+def _points(n: int) -> list[tuple[float, float]]:
+    board = load_board()
+    return [board.territories[t].label_point for t in sorted(board.territories)[:n]]
+
+
+def _claim_all(players: list[Player], points: list[tuple[float, float]], at: datetime) -> dict[str, int]:
+    codes: dict[str, int] = {}
+    for p, (lat, lon) in zip(players, points, strict=False):
+        r = p.claim(lat, lon, at)
+        codes[p.id] = r.status_code
+        assert r.status_code in (201, 409, 503), r.text
+        if r.status_code == 503:
+            assert r.json()["reason"] == "unavailable"
+    return codes
+
+
+def _acked_present(stack: Stack, players: list[Player], codes: dict[str, int]) -> None:
+    with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:
+        owners = {r[0] for r in conn.execute("SELECT player_id FROM claims.claims")}
+    assert {pid for pid, c in codes.items() if c == 201} <= owners
+
+
+def test_postgres_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, org: Player) -> None:
+    move_clock(org, T0)
+    players = [verified_player(http, org) for _ in range(12)]
+    points = _points(12)
+    before = _claim_all(players[:4], points[:4], T0)
+    assert set(before.values()) == {201}
+    port = stack.stop_server("postgres")
+    try:
+        r = players[4].claim(*points[4], T0)
+        assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+        r = players[4].get("/me")
+        assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+    finally:
+        stack.start_server("postgres", port)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and players[5].get("/me").status_code != 200:
+        time.sleep(0.5)
+    after = _claim_all(players[5:8], points[5:8], T0)
+    assert set(after.values()) == {201}
+    _acked_present(stack, players, before | after)
+
+
+def test_nats_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, org: Player) -> None:
+    players = [verified_player(http, org) for _ in range(6)]
+    points = _points(30)[20:26]
+    port = stack.stop_server("nats")
+    try:
+        r = players[0].claim(*points[0], T0)
+        assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+    finally:
+        stack.start_server("nats", port)
+    deadline = time.monotonic() + 30
+    codes: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        r = players[1].claim(*points[1], T0)
+        codes[players[1].id] = r.status_code
+        if r.status_code == 201:
+            break
+        time.sleep(0.5)
+    assert codes[players[1].id] == 201
+    rest = _claim_all(players[2:], points[2:], T0)
+    assert set(rest.values()) == {201}
+    # events published while NATS was back flow to scoring: the live leaderboard equals a recompute
+    move_clock(org, datetime.fromisoformat("2026-10-05T08:05:00-04:00"))
+    assert differences(load_board(), stack.env["TURF_DATABASE_URL"], stack.env["TURF_NATS_URL"],
+                       stack.env["TURF_STREAM"]) == []
+    _acked_present(stack, players, codes | rest)
