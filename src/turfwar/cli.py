@@ -26,6 +26,10 @@ try:
 except ImportError:  # pragma: no cover - the board pipeline is optional at run time
     pass
 
+from turfwar.simulate.cli import simulate  # noqa: E402
+
+app.command(name="simulate")(simulate)
+
 
 @app.command()
 def up() -> None:
@@ -116,6 +120,34 @@ def verify_scores() -> None:
             console.print(f"[red]{d}[/]")
         raise typer.Exit(1)
     console.print("[green]live leaderboard equals a full recompute[/]")
+
+
+audit_app = typer.Typer(help="Audit the season's randomness against the seed.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("draws")
+def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; default: the one revealed at season "
+                                                        "end (card.seed_revealed)")) -> None:
+    """Replay every card draw and Joker pick of the season from the seed and the event log; report every mismatch
+    (exit 1 if any). Uses TURF_DATA_DIR/stack.json or TURF_NATS_URL to find the stream."""
+    from turf_common.board import load_board
+    from turf_common.rules import gametime
+    from turfwar.audit import audit_stream
+
+    s = get_settings()
+    manifest = Path(s.data_dir) / "stack.json"
+    info = json.loads(manifest.read_text()) if manifest.exists() else {}
+    nats_url = os.environ.get("TURF_NATS_URL") or info.get("nats_url")
+    if not nats_url:
+        console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_NATS_URL)")
+        raise typer.Exit(2)
+    rep = audit_stream(nats_url, s.stream, load_board(s.board_dir), gametime.load_season(s.season_file), seed)
+    for m in rep.mismatches:
+        console.print(f"[red]{m}[/]")
+    console.print(f"seed from {rep.seed_source}: {rep.draws} draws, {rep.deals} day-start deals, {rep.jokers} Joker "
+                  f"picks replayed, {len(rep.mismatches)} mismatch(es)")
+    raise typer.Exit(0 if rep.ok else 1)
 
 
 def _probe_nats(url: str | None) -> str:

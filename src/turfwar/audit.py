@@ -1,0 +1,47 @@
+"""``turfwar audit draws``: read the whole event stream of a running (or finished) stack and replay every draw and
+Joker pick of the season from the seed (:mod:`turf_cards.audit`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import nats
+from nats.js import api as jsapi
+
+from turf_cards.audit import AuditReport, audit_draws
+from turf_common.board import Board
+from turf_common.rules import gametime
+
+
+async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[tuple[str, dict[str, Any]]]:
+    """Every event of the stream in stream order, through an ephemeral consumer without a filter."""
+    nc = await nats.connect(nats_url)
+    try:
+        js = nc.jetstream()
+        info = await js.add_consumer(stream, config=jsapi.ConsumerConfig(
+            deliver_policy=jsapi.DeliverPolicy.ALL, ack_policy=jsapi.AckPolicy.NONE, inactive_threshold=60.0))
+        sub = await js.pull_subscribe_bind(name=info.name, stream=stream)
+        pending = (await js.stream_info(stream)).state.messages
+        out: list[tuple[str, dict[str, Any]]] = []
+        while len(out) < pending:
+            try:
+                msgs = await sub.fetch(batch, timeout=2.0)
+            except nats.errors.TimeoutError:
+                break
+            for m in msgs:
+                try:
+                    out.append((m.subject, json.loads(m.data)))
+                except ValueError:
+                    continue
+        await sub.unsubscribe()
+        return out
+    finally:
+        await nc.close()
+
+
+def audit_stream(nats_url: str, stream: str, board: Board, cfg: gametime.SeasonConfig,
+                 seed: str | None = None) -> AuditReport:
+    events = asyncio.run(read_stream(nats_url, stream))
+    return audit_draws(events, cfg, graph=board.graph, territories=board.territories, seed=seed)
