@@ -157,8 +157,10 @@ def _probe_nats(url: str | None) -> str:
     async def go() -> str:
         import nats
 
+        from turf_common.bus import server_list
+
         try:
-            nc = await nats.connect(url, connect_timeout=2, max_reconnect_attempts=0)
+            nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0)
             js = nc.jetstream()
             await js.account_info()
             await nc.close()

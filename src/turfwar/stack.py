@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 
+from turf_common.bus import server_list
 from turfwar import embedded
 
 SERVICES: dict[str, str] = {
@@ -82,11 +83,12 @@ class Stack:
 
     # ---- services -----------------------------------------------------------------------------
     def start_process(self, name: str) -> subprocess.Popen[bytes]:
-        module = SERVICES.get(name, GATEWAY_MODULE)
+        """Start service ``name`` (or a replica, ``name#2``: same module, same queue group)."""
+        module = SERVICES.get(name.split("#")[0], GATEWAY_MODULE)
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = open(logs / f"{name}.log", "ab")
-        env = self.child_env() | self.proc_env.get(name, {})
+        env = self.child_env() | self.proc_env.get(name.split("#")[0], {})
         proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         self.procs[name] = proc
@@ -149,7 +151,7 @@ class Stack:
         if name == "gateway":
             self.wait_gateway(timeout)
         else:
-            self.wait_services([name], timeout)
+            self.wait_services([name.split("#")[0]], timeout)
 
     def write_manifest(self) -> None:
         (self.data_dir / "stack.json").write_text(json.dumps({
@@ -159,9 +161,9 @@ class Stack:
         }, indent=2))
 
     def stop(self) -> None:
-        for name in ["gateway", *reversed(list(SERVICES))]:
-            p = self.procs.get(name)
-            if p is not None and p.poll() is None:
+        for name in sorted(self.procs, key=lambda n: (not n.startswith("gateway"), n)):
+            p = self.procs[name]
+            if p.poll() is None:
                 p.terminate()
         for p in self.procs.values():
             try:
@@ -179,7 +181,7 @@ async def _wait_health(nats_url: str, names: list[str], timeout: float, stack: S
 
     from turf_common.contracts import subjects
 
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers=server_list(nats_url))
     try:
         deadline = time.monotonic() + timeout
         pending = list(names)
@@ -208,7 +210,7 @@ async def health_report(nats_url: str | None) -> dict[str, str]:
     if not nats_url:
         return {n: "unknown (no NATS URL)" for n in SERVICES}
     try:
-        nc = await nats.connect(nats_url, connect_timeout=2, max_reconnect_attempts=0)
+        nc = await nats.connect(servers=server_list(nats_url), connect_timeout=2, max_reconnect_attempts=0)
     except Exception as e:
         return {n: f"down (NATS: {e})" for n in SERVICES}
     for name in SERVICES:

@@ -9,6 +9,7 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
+from turf_common.bus import server_list
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
 
@@ -28,7 +29,7 @@ async def request(nc: Any, subject: str, body: bytes, timeout: float = 10.0) -> 
 
 async def stream_events(nats_url: str, stream: str, subject: str, wait: float = 1.0) -> list[dict[str, Any]]:
     """Every message of ``subject`` in the stream, oldest first (an ephemeral consumer from the start)."""
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers=server_list(nats_url))
     try:
         js = nc.jetstream()
         sub = await js.pull_subscribe(subject, stream=stream, config=jsapi.ConsumerConfig(

@@ -40,6 +40,11 @@ EVENT_SUBJECTS = [
 CLOCK_BUCKET = "clock"  # suffix; the bucket is "<stream>_clock" so two stacks on one NATS stay apart
 
 
+def server_list(url: str) -> list[str]:
+    """``TURF_NATS_URL`` may name several servers of one cluster, comma-separated."""
+    return [u.strip() for u in url.split(",") if u.strip()]
+
+
 class BusError(RuntimeError):
     """A command could not be delivered or answered (no responder, timeout)."""
 
@@ -63,7 +68,7 @@ class Bus:
     @classmethod
     async def connect(cls, url: str, name: str, stream: str = "TURF", replicas: int = 1) -> Bus:
         """``url`` may list several servers, comma-separated (a cluster); the client fails over between them."""
-        nc = await nats.connect(servers=[u.strip() for u in url.split(",")], name=name, max_reconnect_attempts=-1,
+        nc = await nats.connect(servers=server_list(url), name=name, max_reconnect_attempts=-1,
                                 reconnect_time_wait=0.5, connect_timeout=5)
         return cls(nc, nc.jetstream(timeout=10), stream, replicas)
 

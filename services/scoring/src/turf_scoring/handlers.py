@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import networkx as nx
 import structlog
 from redis.asyncio import Redis
+from redis.exceptions import WatchError
 
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
@@ -92,10 +93,22 @@ class ScoringService:
         return new
 
     async def _rescore(self, pid: str) -> None:
-        owned = {m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(self.k("p:" + pid))}
-        s = player_score(self.graph, pid, owned)
-        await self.redis.hset(self.k("score"), pid, json.dumps(
-            {"base": s.base, "outposts": s.outposts, "territories": s.territories}))
+        """Recompute one player (R23) from their territory set. Optimistic (WATCH): when another replica changes
+        the set meanwhile, recompute, so a stale score never overwrites a fresh one."""
+        key = self.k("p:" + pid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    owned = {m.decode() if isinstance(m, bytes) else m for m in await pipe.smembers(key)}
+                    s = player_score(self.graph, pid, owned)
+                    pipe.multi()
+                    pipe.hset(self.k("score"), pid, json.dumps(
+                        {"base": s.base, "outposts": s.outposts, "territories": s.territories}))
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue
 
     async def owned_by(self) -> dict[str, set[str]]:
         own: dict[bytes, bytes] = await self.redis.hgetall(self.k("own"))  # type: ignore[misc,assignment]
