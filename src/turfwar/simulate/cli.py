@@ -1,0 +1,66 @@
+"""The ``turfwar simulate`` command (registered in :mod:`turfwar.cli`); heavy imports wait until it runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def simulate(
+    players: int = typer.Option(40, "--players", "-n", min=2, help="Bots to register and verify."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the bots' homes, routes and choices."),
+    days: int = typer.Option(None, "--days", "-d", min=1, max=18,
+                             help="Game days to play (default: the rest of the season); the clock then moves on "
+                                  "to the season's close so results are final."),
+    out: Path = typer.Option(Path("season-out"), "--out", "-o", help="Where results, pictures and logs go."),
+    cheaters: int = typer.Option(None, "--cheaters", min=0, help="Bots that cheat on purpose (default: a few)."),
+    url: str = typer.Option(None, "--url", help="Gateway of a running stack (manual clock), e.g. "
+                                                "http://127.0.0.1:8000; default: start one."),
+    organizer_email: str = typer.Option(None, "--organizer-email", envvar="TURF_ORGANIZER_EMAIL"),
+    organizer_password: str = typer.Option(None, "--organizer-password", envvar="TURF_ORGANIZER_PASSWORD"),
+    database_url: str = typer.Option(None, "--database-url", help="With --url: the stack's PostgreSQL (for the "
+                                     "score recompute); default from --data-dir's stack.json or TURF_DATABASE_URL."),
+    nats_url: str = typer.Option(None, "--nats-url", help="With --url: the stack's NATS (event log)."),
+    stream: str = typer.Option(None, "--stream", help="With --url: the stack's event stream (TURF_STREAM)."),
+    data_dir: Path = typer.Option(None, "--data-dir", help="Data directory of the stack started here (default: "
+                                  "a temporary one), or of the running stack given by --url."),
+    concurrency: int = typer.Option(6, "--concurrency", min=1, max=64, help="HTTP requests in flight."),
+    slot_minutes: int = typer.Option(10, "--slot-minutes", min=1, max=60,
+                                     help="Largest step of the game clock within a day."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="A progress bar per game day."),
+) -> None:
+    """Play a whole season with bots through the public HTTP API (manual clock), then check invariants and write
+    results, a season map, standings over time and the event log to --out. Exit 1 if an invariant breaks."""
+    import time
+
+    from rich.console import Console
+
+    from turfwar.simulate.config import SimConfig
+    from turfwar.simulate.engine import SimulationError
+    from turfwar.simulate.run import run
+    from turfwar.simulate.target import TargetError
+
+    console = Console()
+    cfg = SimConfig(players=players, seed=seed, days=days, out=out, cheaters=cheaters, url=url,
+                    organizer_email=organizer_email if url else None,
+                    organizer_password=organizer_password if url else None, database_url=database_url,
+                    nats_url=nats_url, stream=stream, data_dir=data_dir, concurrency=concurrency,
+                    slot_minutes=slot_minutes, progress=progress)
+    t0 = time.perf_counter()
+    try:
+        outcome = run(cfg, console)
+    except (SimulationError, TargetError) as e:
+        console.print(f"[red]simulation failed:[/] {e}")
+        raise typer.Exit(2) from None
+    console.print(outcome.files["results_txt"].read_text(), soft_wrap=True, highlight=False, markup=False)
+    for name, path in outcome.files.items():
+        console.print(f"  {name:<13} {path}")
+    wall = outcome.summary.get("wall", {})
+    console.print(f"wall time {time.perf_counter() - t0:.0f} s (stack {wall.get('stack_start_s')} s, register "
+                  f"{wall.get('register_s')} s, season {wall.get('season_s')} s)")
+    if not outcome.ok:
+        bad = ", ".join(c.name for c in outcome.checks if not c.ok)
+        console.print(f"[bold red]INVARIANTS BROKEN: {bad}[/] (details in {outcome.files['results_txt']})")
+        raise typer.Exit(1)
+    console.print("[bold green]all invariants hold[/]")

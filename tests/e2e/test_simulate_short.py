@@ -1,0 +1,55 @@
+"""``turfwar simulate`` (issue #8) on a short season: 8 bots, 3 game days through the public HTTP API of a real
+stack, then the clock runs on to the season's close. Every invariant must hold and every output must be there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tests.support.stackfix import ORGANIZER
+from turfwar.cli import app
+from turfwar.stack import Stack
+
+
+def test_short_season(stack: Stack, tmp_path: Path) -> None:
+    out = tmp_path / "season"
+    r = CliRunner().invoke(app, [
+        "simulate", "--players", "8", "--days", "3", "--seed", "7", "--out", str(out), "--no-progress",
+        "--url", stack.base_url, "--organizer-email", ORGANIZER[0], "--organizer-password", ORGANIZER[1],
+        "--database-url", stack.env["TURF_DATABASE_URL"], "--nats-url", stack.env["TURF_NATS_URL"],
+        "--stream", stack.env["TURF_STREAM"]])
+    assert r.exit_code == 0, r.output
+    assert "all invariants hold" in r.output
+
+    body = json.loads((out / "results.json").read_text())
+    assert body["ok"] is True
+    checks = {c["name"]: c for c in body["invariants"]}
+    assert set(checks) == {"scores", "one_owner", "refusals", "flags", "plausible_fixes", "cards", "results"}
+    assert all(c["ok"] for c in checks.values()), [c for c in checks.values() if not c["ok"]]
+    assert len(body["days_played"]) == 3
+
+    # final results with prizes for every bot that owns something at the close
+    assert body["results"]["final"] is True
+    assert sum(float(s["prize"]) for s in body["results"]["standings"]) == 100.0
+    # the cheaters were caught for what they did, and only they
+    rows = body["standings"]
+    cheaters = [s for s in rows if s["cheat"]]
+    assert len(cheaters) == 2 and {s["cheat"] for s in cheaters} == {"teleport", "replay"}
+    assert all(s["flags"] for s in cheaters) and not any(s["flags"] for s in rows if not s["cheat"])
+    # the bots really played: claims accepted and cards used, through the public routes only
+    assert body["claims"].get("take", 0) >= 8
+    assert any(k.endswith(" ok") for k in body["card_plays"])
+    routes = body["requests"]["by_route"]
+    assert routes["POST /admin/clock"] > 3 * 16 and routes["POST /claims"] >= 8
+
+    # pictures and logs
+    for name in ("season_map.png", "standings.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    subjects = {e["subject"] for e in events}
+    assert {"claim.accepted", "territory.changed", "card.drawn", "clock.season_ended"} <= subjects
+    assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
+    assert "Final results" in (out / "results.txt").read_text()
+    assert (out / "actions.jsonl").stat().st_size > 0
