@@ -263,8 +263,24 @@ async def _maybe_mulligan(s: Season, bot: Bot, tid: str, claim_id: str, before_o
         bot.allowance += 1
 
 
-async def teleport(s: Season, bot: Bot, t: datetime) -> None:
+async def _anchor(s: Season, bot: Bot) -> None:
+    """A real fix where the bot stands (a claim attempt there), so that a cheat has a fix to follow."""
+    here = s.board.locate(*bot.pos).territory_id or bot.home
+    lat, lon = s.geo.fix_point(here, bot.rng)
+    bot.pos = (lat, lon)
+    r = await s.claim(bot, lat, lon, purpose="claim")
+    if r.ok:
+        body = r.json()
+        s.world.claimed(bot.id, body["territory_id"], body["kind"], int(body["progress"]), bool(body["fortified"]),
+                        s.now, body["claim_id"])
+        if body["kind"] != "war_reclaim":
+            bot.used += 1
+
+
+async def teleport(s: Season, bot: Bot, t: datetime, anchor: bool = False) -> None:
     """Cheat: a claim from the far side of the board seconds after a real fix."""
+    if anchor:
+        await _anchor(s, bot)
     far = s.geo.farthest(*bot.pos, n=8)
     tid = bot.rng.choice(far)
     lat, lon = s.geo.fix_point(tid, bot.rng)
@@ -283,8 +299,7 @@ async def teleport(s: Season, bot: Bot, t: datetime) -> None:
 async def replay(s: Season, bot: Bot, t: datetime) -> None:
     """Cheat: send an earlier fix again, to the last bit, instead of going there."""
     if not bot.fixes:
-        s.schedule(bot, t + timedelta(minutes=60), "replay")
-        return
+        await _anchor(s, bot)
     lat, lon, acc = bot.fixes[0] if bot.rng.random() < 0.5 else bot.rng.choice(bot.fixes)
     bot.cheated.append(f"{s.now.isoformat()} replayed the fix {lat}, {lon} ±{acc} m")
     r = await s.claim(bot, lat, lon, purpose="cheat:replay", accuracy_m=acc)
@@ -325,6 +340,8 @@ async def evening(s: Season, bot: Bot, t: datetime) -> None:
             elif day != s.day:
                 await s.api.call("POST", f"/trades/{trade_id}/withdraw", bot.label, bot.token)
                 bot.proposals.pop(trade_id, None)
+    if bot.cheat == "teleport" and s.day in bot.cheat_days and s.day not in bot.cheated_days:
+        await teleport(s, bot, t, anchor=True)   # no stop today gave it the chance
     comps = w.clusters(bot.id)
     core = comps[0] if comps else set()
     if s.next_day is not None and bot.ready("freeze"):

@@ -12,6 +12,7 @@ from turf_common.board import Board
 
 EARTH_RADIUS_M = 6_371_008.8
 MIN_BORDER_M = 50.0          # a claim point is at least this far from the territory's boundary
+POOL_BORDER_M = 60.0         # sampled points keep a margin for the few metres of jitter
 METRES_PER_DEG_LAT = 111_320.0
 
 
@@ -57,7 +58,7 @@ class Geo:
                 pools[tid].append((lat, lon, loc.border_distance_m))
         self.pools: dict[str, list[tuple[float, float]]] = {}
         for tid, pts in pools.items():
-            good = [(la, lo) for la, lo, d in pts if d >= MIN_BORDER_M]
+            good = [(la, lo) for la, lo, d in pts if d >= POOL_BORDER_M]
             if not good:  # a very thin territory: its deepest sampled points, else its label point
                 deep = sorted(pts, key=lambda p: -p[2])[:3]
                 good = [(la, lo) for la, lo, d in deep if d >= 5.0] or [board.territories[tid].label_point]
@@ -90,6 +91,6 @@ class Geo:
             la = round(lat + dn / METRES_PER_DEG_LAT, 7)
             lo = round(lon + de / (METRES_PER_DEG_LAT * math.cos(math.radians(lat))), 7)
             loc = self.board.locate(la, lo)
-            if loc.territory_id == tid and (loc.border_distance_m or 0) >= min(MIN_BORDER_M - 10, 20):
+            if loc.territory_id == tid and (loc.border_distance_m or 0) >= MIN_BORDER_M:
                 return la, lo
         return round(lat, 7), round(lon, 7)

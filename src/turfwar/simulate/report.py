@@ -14,6 +14,7 @@ from turf_common.rules import gametime
 from turf_common.rules.scoring import clusters
 
 UNCLAIMED = "#ececec"
+FLAG_SHORT = {"impossible_travel": "travel", "repeated_fix": "repeat", "zero_accuracy": "zero-acc"}
 
 
 def colours(order: list[str]) -> dict[str, Any]:
@@ -151,11 +152,11 @@ def results_table(rows: list[dict[str, Any]], title: str) -> Table:
     for col, just in (("place", "right"), ("player", "left"), ("style", "left"), ("home", "left"),
                       ("base", "right"), ("bonus", "right"), ("total", "right"), ("prize", "right"),
                       ("claims", "right"), ("steals", "right"), ("refused", "right"), ("cards", "right"),
-                      ("flags", "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+                      ("cheats", "left"), ("flags", "left")):
+        t.add_column(col, justify=just, no_wrap=col in ("home", "flags"))  # type: ignore[arg-type]
     for r in rows:
-        t.add_row(str(r["place"]), r["name"], r["style"] + (f" · cheats ({r['cheat']})" if r["cheat"] else ""),
-                  r["home"], str(r["base"]), str(r["bonuses"]), str(r["total"]), f"${r['prize']}",
-                  str(r["claims"]), str(r["steals"]), str(r["refused"]), str(r["cards_played"]),
-                  ", ".join(f"{k}×{n}" for k, n in r["flags"].items()) or "-")
+        t.add_row(str(r["place"]), r["name"], r["style"], r["home"], str(r["base"]), str(r["bonuses"]),
+                  str(r["total"]), f"${r['prize']}", str(r["claims"]), str(r["steals"]), str(r["refused"]),
+                  str(r["cards_played"]), f"{r['cheat']} ×{len(r['cheats'])}" if r["cheat"] else "-",
+                  ", ".join(f"{FLAG_SHORT.get(k, k)} ×{n}" for k, n in r["flags"].items()) or "-")
     return t

@@ -151,7 +151,7 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
     report.standings_plot(files["standings"], s.timeline, names, order, cols,
                           f"Turf War 2026, simulated ({tag}): standings over time",
                           played_until=s.closes if s.days_played else None)
-    rec = Console(record=True, width=150, file=io.StringIO())
+    rec = Console(record=True, width=170, file=io.StringIO())
     rec.print(report.results_table(rows, f"Final results — {tag}"))
     for c in checks:
         rec.print(f"{'PASS' if c.ok else 'FAIL'}  {c.name}: {c.summary}")
