@@ -39,6 +39,7 @@ class Stack:
     http_port: int = 8000
     servers: dict[str, embedded.Server] = field(default_factory=dict)
     proc_env: dict[str, dict[str, str]] = field(default_factory=dict)  # per-process extras (fault tests)
+    metrics_ports: dict[str, int] = field(default_factory=dict)         # Prometheus port of each service process
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     @property
@@ -89,6 +90,9 @@ class Stack:
         logs.mkdir(parents=True, exist_ok=True)
         out = open(logs / f"{name}.log", "ab")
         env = self.child_env() | self.proc_env.get(name.split("#")[0], {})
+        if name != "gateway":
+            self.metrics_ports[name] = embedded.free_port()
+            env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
         proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         self.procs[name] = proc
@@ -158,6 +162,8 @@ class Stack:
             "nats_url": self.env.get("TURF_NATS_URL"), "database_url": self.env.get("TURF_DATABASE_URL"),
             "redis_url": self.env.get("TURF_REDIS_URL"), "http": self.base_url,
             "pids": {n: p.pid for n, p in self.procs.items()} | {n: s.proc.pid for n, s in self.servers.items()},
+            "metrics": {n: f"http://127.0.0.1:{p}/metrics" for n, p in self.metrics_ports.items()}
+            | {"gateway": self.base_url + "/metrics"},
         }, indent=2))
 
     def stop(self) -> None:

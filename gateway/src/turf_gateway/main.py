@@ -11,11 +11,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from nats.aio.msg import Msg
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.asyncio import Redis
 from sqlalchemy import insert, select, update
 
+from turf_common import metrics
 from turf_common.board import load_board
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
@@ -76,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure("gateway", settings.log_level)
+        metrics.SERVICE["name"] = "gateway"
         assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream,
@@ -109,6 +112,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               spectators.router):
         api.include_router(r)
     app.include_router(api)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/health", include_in_schema=False)
     async def health() -> JSONResponse:

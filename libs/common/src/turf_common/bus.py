@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -24,6 +25,7 @@ from nats.js import api as jsapi
 from nats.js.errors import NotFoundError
 from pydantic import BaseModel
 
+from turf_common import metrics
 from turf_common.contracts.base import Refusal
 
 log = structlog.get_logger(__name__)
@@ -99,15 +101,18 @@ class Bus:
 
         async def on_msg(m: Msg) -> None:
             async def run() -> None:
+                started = time.perf_counter()
                 try:
                     out = await handler(m.data)
                     body = out.model_dump_json().encode()
                 except Exception:
+                    metrics.HANDLER_ERRORS.labels(metrics.SERVICE["name"], subject).inc()
                     log.exception("handler_failed", subject=subject)
                     body = Refusal(reason="unavailable", message="The service failed; try again.") \
                         .model_dump_json().encode()
                 if m.reply:
                     await m.respond(body)
+                metrics.HANDLER_SECONDS.labels(metrics.SERVICE["name"], subject).observe(time.perf_counter() - started)
 
             t = asyncio.create_task(run())
             self._tasks.append(t)
@@ -148,9 +153,16 @@ class Bus:
                 for m in msgs:
                     md = m.metadata
                     d = Delivery(m.subject, m.data, md.sequence.stream, md.num_delivered)
+                    svc = metrics.SERVICE["name"]
+                    if d.num_delivered > 1:
+                        metrics.REDELIVERIES.labels(svc, durable).inc()
+                    started = time.perf_counter()
                     try:
                         await handler(d)
+                        metrics.EVENTS_HANDLED.labels(svc, durable).inc()
+                        metrics.HANDLER_SECONDS.labels(svc, m.subject).observe(time.perf_counter() - started)
                     except Exception:
+                        metrics.HANDLER_ERRORS.labels(svc, m.subject).inc()
                         log.exception("event_handler_failed", subject=m.subject, seq=d.stream_seq)
                         await m.nak(delay=1.0)
                         break  # keep order: refetch from the failed one

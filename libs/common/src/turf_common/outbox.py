@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from turf_common import metrics
 from turf_common.bus import Bus
 from turf_common.contracts.base import Event
 
@@ -102,9 +103,11 @@ class OutboxRelay:
                     sent += len(rows)
 
     async def run(self, interval: float = 0.5) -> None:
+        """Sweep forever; also keeps the ``turf_outbox_lag`` gauge current (unpublished rows)."""
         while True:
             with contextlib.suppress(Exception):
                 await self.flush()
+                metrics.OUTBOX_LAG.labels(metrics.SERVICE["name"]).set(await self.lag())
             await asyncio.sleep(interval)
 
     async def lag(self) -> int:

@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     season_file: Path | None = None
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
+    metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     redis_prefix: str = "turf:"
     max_travel_kmh: float = 200.0
     session_ttl_hours: float = 24 * 14

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_claims import effects as card_effects
 from turf_claims.adapters import tables as t
+from turf_common import metrics
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal
 from turf_common.contracts.claims import (
@@ -180,6 +181,7 @@ class ClaimsService:
             flags = await self._screen(conn, cmd, now, claim_id)
             reply: Message
             if isinstance(decision, Refused):
+                metrics.CLAIMS.labels("refused", decision.reason).inc()
                 reply = Refusal(reason=decision.reason, message=decision.message)
                 await stage(conn, t.outbox, subjects.CLAIM_REJECTED, ClaimRejected(
                     occurred_at=now, player_id=cmd.player_id, territory_id=cmd.located.territory_id,
@@ -187,6 +189,7 @@ class ClaimsService:
             else:
                 assert claim_id is not None
                 reply = await self._record(conn, cmd, now, decision, claim_id, flags)
+                metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
                 await conn.execute(pg_insert(t.idempotency).values(
                     player_id=cmd.player_id, key=cmd.idempotency_key, response=reply.model_dump_json(),
