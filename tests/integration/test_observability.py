@@ -60,3 +60,26 @@ def test_logs_are_json_and_never_hold_the_organizer_password(stack: Stack, http:
     structured = [ln for ln in logs["claims.log"].splitlines() if ln.startswith("{")]
     assert structured and all(json.loads(ln)["service"] == "claims" for ln in structured)
     assert any(re.search(r'"event": "claim_accepted"', ln) for ln in structured)
+
+
+def test_one_claim_is_one_trace_across_http_nats_and_events(stack: Stack, http: httpx.Client, org: Player) -> None:
+    import asyncio
+    import secrets
+
+    from tests.support.bus import stream_events
+
+    p = verified_player(http, org)
+    trace_id = secrets.token_hex(16)
+    r = http.post("/api/v1/claims", json={"lat": 40.7280, "lon": -74.0770, "accuracy_m": 9,
+                                          "fix_time": T0.isoformat()},
+                  headers=p.auth | {"traceparent": f"00-{trace_id}-{secrets.token_hex(8)}-01"})
+    assert r.status_code == 201, r.text
+    assert r.headers["traceparent"].split("-")[1] == trace_id
+    claim_id = r.json()["claim_id"]
+    events = asyncio.run(stream_events(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"], "claim.accepted"))
+    ev = next(e for e in events if e["claim_id"] == claim_id)
+    assert ev["traceparent"].split("-")[1] == trace_id
+    time.sleep(0.5)
+    logs = {n: (stack.data_dir / "logs" / f"{n}.log").read_text() for n in ("claims", "scoring", "geo-verify")}
+    for name in ("claims", "scoring"):
+        assert f'"trace_id": "{trace_id}"' in logs[name], f"{name} did not log the claim's trace"

@@ -17,7 +17,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.asyncio import Redis
 from sqlalchemy import insert, select, update
 
-from turf_common import metrics
+from turf_common import metrics, tracing
 from turf_common.board import load_board
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
@@ -33,6 +33,7 @@ from turf_gateway.api.routes import admin, cards, claims, corrections, players, 
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.state import AppState
+from turf_gateway.tracing_mw import TraceRequests
 from turf_gateway.ws import Hub
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure("gateway", settings.log_level)
         metrics.SERVICE["name"] = "gateway"
+        tracing.setup("gateway")
         assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream,
@@ -130,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install(app)
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     security.install(app, settings.cors_origins)
+    app.add_middleware(TraceRequests)  # type: ignore[arg-type]
     return app
 
 

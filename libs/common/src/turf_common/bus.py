@@ -25,7 +25,7 @@ from nats.js import api as jsapi
 from nats.js.errors import NotFoundError
 from pydantic import BaseModel
 
-from turf_common import metrics
+from turf_common import metrics, tracing
 from turf_common.contracts.base import Refusal
 
 log = structlog.get_logger(__name__)
@@ -89,11 +89,15 @@ class Bus:
 
     # ---- commands -------------------------------------------------------------------------------
     async def request(self, subject: str, msg: BaseModel, reply_model: type[T], timeout: float = 5.0) -> T:
+        return reply_model.model_validate_json(await self.request_raw(subject, msg.model_dump_json().encode(), timeout))
+
+    async def request_raw(self, subject: str, data: bytes, timeout: float = 5.0) -> bytes:
+        """Send a command with the current trace context; the raw reply. Raises BusError when unanswered."""
         try:
-            resp = await self.nc.request(subject, msg.model_dump_json().encode(), timeout=timeout)
+            resp = await self.nc.request(subject, data, timeout=timeout, headers=tracing.outgoing_headers() or None)
         except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
             raise BusError(f"{subject}: {type(e).__name__}") from e
-        return reply_model.model_validate_json(resp.data)
+        return bytes(resp.data)
 
     async def serve(self, subject: str, queue: str, handler: Callable[[bytes], Awaitable[BaseModel]]) -> None:
         """Answer ``subject`` with ``handler``'s model. Each request runs in its own task, so a slow
@@ -103,7 +107,8 @@ class Bus:
             async def run() -> None:
                 started = time.perf_counter()
                 try:
-                    out = await handler(m.data)
+                    with tracing.span(subject, m.headers):
+                        out = await handler(m.data)
                     body = out.model_dump_json().encode()
                 except Exception:
                     metrics.HANDLER_ERRORS.labels(metrics.SERVICE["name"], subject).inc()
@@ -121,8 +126,12 @@ class Bus:
         await self.nc.subscribe(subject, queue=queue, cb=on_msg)
 
     # ---- events ---------------------------------------------------------------------------------
-    async def publish(self, subject: str, data: bytes, msg_id: str) -> jsapi.PubAck:
-        return await self.js.publish(subject, data, stream=self.stream, headers={"Nats-Msg-Id": msg_id})
+    async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> jsapi.PubAck:
+        headers = {"Nats-Msg-Id": msg_id}
+        tp = traceparent or tracing.current_traceparent()
+        if tp:
+            headers["traceparent"] = tp
+        return await self.js.publish(subject, data, stream=self.stream, headers=headers)
 
     async def consume(self, durable: str, subjects: list[str],
                       handler: Callable[[Delivery], Awaitable[None]], batch: int = 64) -> None:
@@ -158,7 +167,8 @@ class Bus:
                         metrics.REDELIVERIES.labels(svc, durable).inc()
                     started = time.perf_counter()
                     try:
-                        await handler(d)
+                        with tracing.span(m.subject, m.headers):
+                            await handler(d)
                         metrics.EVENTS_HANDLED.labels(svc, durable).inc()
                         metrics.HANDLER_SECONDS.labels(svc, m.subject).observe(time.perf_counter() - started)
                     except Exception:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from datetime import UTC, datetime
 
 import structlog
@@ -29,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from turf_common import metrics
+from turf_common import metrics, tracing
 from turf_common.bus import Bus
 from turf_common.contracts.base import Event
 
@@ -60,7 +61,11 @@ def inbox_table(metadata: MetaData, schema: str) -> Table:
 
 
 async def stage(conn: AsyncConnection, outbox: Table, subject: str, event: Event) -> None:
-    """Queue ``event`` for publication inside the caller's transaction."""
+    """Queue ``event`` for publication inside the caller's transaction, stamped with the current trace."""
+    if event.traceparent is None:
+        tp = tracing.current_traceparent()
+        if tp is not None:
+            event = event.model_copy(update={"traceparent": tp})
     await conn.execute(insert(outbox).values(
         event_id=event.event_id, subject=subject, payload=event.model_dump_json(),
         created_at=datetime.now(UTC)))
@@ -72,6 +77,16 @@ async def first_time(conn: AsyncConnection, inbox: Table, event_id: str, subject
         pg_insert(inbox).values(event_id=event_id, subject=subject, handled_at=datetime.now(UTC))
         .on_conflict_do_nothing().returning(inbox.c.event_id))
     return res.first() is not None
+
+
+def _traceparent_of(payload: str) -> str | None:
+    if '"traceparent"' not in payload:
+        return None
+    try:
+        tp = json.loads(payload).get("traceparent")
+    except ValueError:
+        return None
+    return tp if isinstance(tp, str) else None
 
 
 class OutboxRelay:
@@ -96,7 +111,8 @@ class OutboxRelay:
                     if not rows:
                         return sent
                     for r in rows:
-                        await self.bus.publish(r.subject, r.payload.encode(), r.event_id)
+                        await self.bus.publish(r.subject, r.payload.encode(), r.event_id,
+                                               traceparent=_traceparent_of(r.payload))
                     await conn.execute(update(self.outbox)
                                        .where(self.outbox.c.seq.in_([r.seq for r in rows]))
                                        .values(published_at=datetime.now(UTC)))

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from turf_common import metrics
+from turf_common import metrics, tracing
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Health
@@ -26,6 +26,7 @@ async def serve_forever(name: str, settings: Settings, start: Starter) -> None:
     cleanup coroutine), answer ``svc.<name>.health``, and wait for a stop signal."""
     configure(name, settings.log_level)
     metrics.serve(name, settings.metrics_port)
+    tracing.setup(name)
     if not settings.nats_url:
         raise SystemExit("TURF_NATS_URL is not set; start the stack with `turfwar up`")
     bus = await Bus.connect(settings.nats_url, name=name, stream=settings.stream,

@@ -82,6 +82,7 @@ class ScoringService:
             # re-publishing is harmless, the stream drops the duplicate by its Nats-Msg-Id.
             prev = ev.previous_owner_id
         touched = sorted({p for p in (prev, ev.owner_id) if p})
+        log.info("territory_scored", territory_id=ev.territory_id, version=ev.version, players=touched, new=new)
         for pid in touched:
             await self._rescore(pid)
         lb = await self.leaderboard()

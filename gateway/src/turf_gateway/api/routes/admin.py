@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Annotated, Any
 
-import nats
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, StringConstraints
 from sqlalchemy import select
 
-from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
@@ -19,7 +16,7 @@ from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
-from turf_gateway.errors import ApiError
+from turf_gateway.commands import ask
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
 
@@ -89,14 +86,7 @@ async def list_players(org: Organizer, state: State) -> dict[str, Any]:
 @router.post("/clock")
 async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str, Any]:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
-    try:
-        resp = await state.bus.nc.request(subjects.CLOCK_SET, SetClock(now=body.now).model_dump_json().encode(),
-                                          timeout=30)
-    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
-        raise BusError(str(e)) from e
-    out = json.loads(resp.data)
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
+    out = await ask(state, subjects.CLOCK_SET, SetClock(now=body.now), timeout=30)
     await state.bus.wait_idle(timeout=60)
     async with state.engine.begin() as conn:
         await log_action(conn, org.id, "move_clock", None, None, {"now": body.now.isoformat(),

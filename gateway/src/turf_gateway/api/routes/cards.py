@@ -3,15 +3,12 @@ The gateway checks the shape of the input; the cards service decides (and runs t
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
-import nats
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
 
-from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.cards import (
@@ -22,8 +19,8 @@ from turf_common.contracts.cards import (
     TradeAction,
     TradesRequest,
 )
+from turf_gateway import commands
 from turf_gateway.api.deps import CurrentPlayer, State
-from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["cards"])
 
@@ -66,14 +63,7 @@ class TradeBody(BaseModel):
 
 async def ask(state: Any, subject: str, msg: Message, timeout: float = 20.0) -> dict[str, Any]:
     """Request/reply with the cards service; a refusal becomes the API error with its rule code (R29)."""
-    try:
-        resp = await state.bus.nc.request(subject, msg.model_dump_json().encode(), timeout=timeout)
-    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
-        raise BusError(f"{subject}: {type(e).__name__}") from e
-    out: dict[str, Any] = json.loads(resp.data)
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
-    return out
+    return await commands.ask(state, subject, msg, timeout)
 
 
 @router.get("/me/hand")

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, State
 from turf_gateway.api.types import IsoTime
-from turf_gateway.errors import ApiError
+from turf_gateway.commands import ask
 from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
@@ -41,22 +39,10 @@ async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) ->
                        located=located, idempotency_key=key)
 
 
-async def _raw_request(state: Any, subject: str, cmd: SubmitClaim) -> dict[str, Any]:
-    import nats
-
-    try:
-        resp = await state.bus.nc.request(subject, cmd.model_dump_json().encode(), timeout=10)
-    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
-        raise BusError(str(e)) from e
-    return json.loads(resp.data)  # type: ignore[no-any-return]
-
-
 @router.post("/claims/check")
 async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> dict[str, Any]:
     """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes nothing."""
-    out = await _raw_request(state, subjects.CLAIMS_CHECK, await _command(state, caller, body, None))
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
+    out = await ask(state, subjects.CLAIMS_CHECK, await _command(state, caller, body, None), timeout=10)
     ter = out["territory"]
     return {"territory": {k: ter[k] for k in ("id", "name", "owner_id")} if ter else None,
             "allowed": out["allowed"], "reason": out["reason"], "message": out["message"]}
@@ -69,8 +55,6 @@ async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State, req
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer."""
     await state.limiter.hit("claims_player", caller.id)
     await state.limiter.hit("claims_ip", client_ip(request))
-    out = await _raw_request(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key))
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
+    out = await ask(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key), timeout=10)
     return JSONResponse({k: out[k] for k in ("claim_id", "territory_id", "kind", "owner_id", "progress",
                                              "fortified")}, status_code=201)

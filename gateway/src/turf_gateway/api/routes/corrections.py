@@ -7,16 +7,13 @@ season closes corrections still apply and are flagged ``post_season`` (R25)."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Annotated, Any, Literal
 
-import nats
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from sqlalchemy import insert, select
 
-from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import AdjustHand, CardType
 from turf_common.contracts.claims import CorrectOwnership
@@ -26,6 +23,7 @@ from turf_common.outbox import stage
 from turf_common.rules import gametime
 from turf_gateway import tables as t
 from turf_gateway.api.deps import Organizer, State
+from turf_gateway.commands import ask
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["organizer"])
@@ -54,17 +52,6 @@ class CorrectionIn(BaseModel):
         if self.action == "adjust_hand" and not (self.add or self.remove):
             raise ValueError("adjust_hand needs cards to add or remove")
         return self
-
-
-async def _ask(state: Any, subject: str, body: BaseModel) -> dict[str, Any]:
-    try:
-        resp = await state.bus.nc.request(subject, body.model_dump_json().encode(), timeout=15)
-    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as e:
-        raise BusError(str(e)) from e
-    out: dict[str, Any] = json.loads(resp.data)
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
-    return out
 
 
 async def _player_exists(state: Any, player_id: str) -> None:
@@ -105,7 +92,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State) -> 
                 raise ApiError("not_found", "No territory with that id.")
             if body.player_id is not None:
                 await _player_exists(state, body.player_id)
-        out = await _ask(state, subjects.CLAIMS_CORRECT, CorrectOwnership(
+        out = await ask(state, subjects.CLAIMS_CORRECT, CorrectOwnership(
             command_id=cid, action=body.action, claim_id=body.claim_id, territory_id=body.territory_id,
             player_id=body.player_id))
         before, after, territory_id = out["before"], out["after"], out["territory_id"]
@@ -114,7 +101,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State) -> 
     elif body.action == "adjust_hand":
         assert body.player_id is not None
         await _player_exists(state, body.player_id)
-        out = await _ask(state, subjects.CARDS_ADJUST, AdjustHand(correction_id=cid, player_id=body.player_id,
+        out = await ask(state, subjects.CARDS_ADJUST, AdjustHand(correction_id=cid, player_id=body.player_id,
                                                                   add=body.add, remove=body.remove))
         strip = [{k: c[k] for k in ("id", "type", "state")} for c in out["cards"]]
         before = {"removed": [{k: c[k] for k in ("id", "type", "state")} for c in out["removed"]]}
@@ -122,7 +109,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State) -> 
     else:
         assert body.player_id is not None and body.points is not None
         await _player_exists(state, body.player_id)
-        out = await _ask(state, subjects.SCORING_ADJUST, AdjustScore(command_id=cid, player_id=body.player_id,
+        out = await ask(state, subjects.SCORING_ADJUST, AdjustScore(command_id=cid, player_id=body.player_id,
                                                                      points=body.points))
         before, after = {"adjustment": out["before"]}, {"adjustment": out["after"]}
     if body.action == "reverse_claim" or (body.action == "set_owner"):

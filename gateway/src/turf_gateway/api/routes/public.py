@@ -16,6 +16,7 @@ from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
 from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
 from turf_gateway.api.deps import State
+from turf_gateway.commands import ask
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["public"])
@@ -109,10 +110,7 @@ async def results(state: State) -> dict[str, Any]:
     """R25/R26 final standings with prizes, once the season has closed; 409 ``season_not_closed`` before."""
     from turf_gateway.names import display_names
 
-    raw = await state.bus.nc.request(subjects.SCORING_RESULTS, b"{}", timeout=10)
-    out = json.loads(raw.data)
-    if out.get("ok") is False:
-        raise ApiError(out["reason"], out["message"])
+    out = await ask(state, subjects.SCORING_RESULTS, b"{}", timeout=10)
     names = await display_names(state, [s["player_id"] for s in out["standings"]])
     return {"final": True, "standings": [
         {"place": s["place"], "player_id": s["player_id"], "display_name": names.get(s["player_id"], ""),

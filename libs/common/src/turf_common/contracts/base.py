@@ -19,6 +19,8 @@ class Event(Message):
 
     event_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
     occurred_at: AwareDatetime
+    # W3C trace context of the command that caused the event (set by the outbox; see turf_common.tracing)
+    traceparent: str | None = None
 
 
 class Refusal(Message):
