@@ -1,0 +1,34 @@
+"""Every NATS subject has one pydantic model (contract test), and docs/asyncapi.yaml, generated from them by
+FastStream, is current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from turf_common.contracts import subjects
+from turfwar.asyncapi import COMMANDS, EVENTS, NOT_SUBJECTS, document_yaml
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml"
+
+
+def test_every_subject_constant_has_a_model() -> None:
+    constants = {name: v for name, v in vars(subjects).items() if name.isupper() and isinstance(v, str)}
+    missing = {name: v for name, v in constants.items()
+               if name not in NOT_SUBJECTS and v not in COMMANDS and v not in EVENTS}
+    assert missing == {}
+    assert not set(COMMANDS) & set(EVENTS)
+
+
+def test_events_carry_an_id_and_a_version() -> None:
+    for subject, (_, model) in EVENTS.items():
+        fields = model.model_fields
+        assert {"event_id", "occurred_at", "schema_version"} <= set(fields), subject
+
+
+def test_asyncapi_document_is_current() -> None:
+    generated = yaml.safe_load(document_yaml())
+    assert yaml.safe_load(DOC.read_text()) == generated, "run `turfwar docs asyncapi` and commit docs/asyncapi.yaml"
+    channels = {c["address"] for c in generated["channels"].values()}
+    assert set(COMMANDS) | set(EVENTS) <= channels
