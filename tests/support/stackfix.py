@@ -6,13 +6,13 @@ each other's state."""
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 
+from tests.support.backends import servers
 from turfwar.embedded import free_port
 from turfwar.stack import Stack
 
@@ -38,14 +38,16 @@ def running_stack(data_dir: Path, **extra_env: str) -> Iterator[Stack]:
         "TURF_REDIS_PREFIX": "t" + uuid.uuid4().hex[:8] + ":",
         "TURF_LOG_LEVEL": "INFO",
         "TURF_RATE_LIMITS": "off",   # tests register and sign in many players from one address
-
     } | extra_env
-    if os.environ.get("TURF_DATABASE_URL"):
-        env["TURF_DATABASE_URL"] = _fresh_database(os.environ["TURF_DATABASE_URL"])
-    stack = Stack(data_dir=data_dir, env=env, http_port=free_port())
-    try:
-        stack.start_servers()
-        stack.start_services()
-        yield stack
-    finally:
-        stack.stop()
+    with servers() as urls:   # external or container servers; none means embedded
+        for k, v in urls.items():
+            env.setdefault(k, v)
+        if "TURF_DATABASE_URL" in urls and "TURF_DATABASE_URL" not in extra_env:
+            env["TURF_DATABASE_URL"] = _fresh_database(urls["TURF_DATABASE_URL"])
+        stack = Stack(data_dir=data_dir, env=env, http_port=free_port())
+        try:
+            stack.start_servers()
+            stack.start_services()
+            yield stack
+        finally:
+            stack.stop()
