@@ -71,6 +71,10 @@ class ClaimsService:
     max_travel_kmh: float = 200.0
     _started: set[date] = field(default_factory=set)
     graph: Any = None  # the board's adjacency graph (networkx), for Joker (R20)
+    # claims committed concurrently share one outbox flush (see _publish_committed)
+    _flush_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _flush_ticket: int = 0
+    _flush_done: int = 0
 
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
@@ -81,14 +85,20 @@ class ClaimsService:
         row = (await conn.execute(q)).one()
         fort = Fortification(row.progress, row.last_claim_day, row.fortified)
         today = and_(t.claims.c.game_day == day, t.claims.c.normal.is_(True))
-        mine = (await conn.execute(select(func.count()).where(today, t.claims.c.player_id == player_id))).scalar_one()
-        pd = (await conn.execute(select(t.player_days).where(
-            t.player_days.c.player_id == player_id, t.player_days.c.game_day == day))).first()
-        on_it = (await conn.execute(select(t.claims.c.player_id).distinct().where(
-            today, t.claims.c.territory_id == territory_id))).scalars().all()
+        pd = and_(t.player_days.c.player_id == player_id, t.player_days.c.game_day == day)
+        # one round trip for the claimant's day: normal claims made, Double Trouble / Mulligan extras, and who
+        # has claimed this territory today
+        facts = (await conn.execute(select(
+            select(func.count()).where(today, t.claims.c.player_id == player_id).scalar_subquery().label("mine"),
+            select(t.player_days.c.extra_claims).where(pd).scalar_subquery().label("extra"),
+            select(t.player_days.c.replacement_claims).where(pd).scalar_subquery().label("replacement"),
+            select(func.array_agg(t.claims.c.player_id.distinct())).where(
+                today, t.claims.c.territory_id == territory_id).scalar_subquery().label("on_it"),
+        ))).one()
+        on_it = list(facts.on_it or [])
         claimant = ClaimantFacts(
-            player_id=player_id, eligible=eligible, normal_claims_today=int(mine),
-            allowance_today=allowance(pd.extra_claims if pd else 0, pd.replacement_claims if pd else 0),
+            player_id=player_id, eligible=eligible, normal_claims_today=int(facts.mine),
+            allowance_today=allowance(facts.extra or 0, facts.replacement or 0),
             claimed_it_today=player_id in on_it)
         # R8.2, R8.5, R8.6: War reclaim windows, active Freezes and Blockades (#5)
         cf = await card_effects.card_facts(conn, territory_id, row.owner_id, player_id, day,
@@ -195,8 +205,20 @@ class ClaimsService:
                     player_id=cmd.player_id, key=cmd.idempotency_key, response=reply.model_dump_json(),
                     at=datetime.now(UTC)))
         crash_point("claims.after_commit")
-        await self.relay.flush()  # reply only after commit; publishing now keeps the feed fast
+        await self._publish_committed()  # reply only after commit; publishing now keeps the feed fast
         return reply
+
+    async def _publish_committed(self) -> None:
+        """Return once every outbox row committed before this call is published. Callers that committed while a
+        flush was running share the next one instead of each running its own, one after another."""
+        self._flush_ticket += 1
+        ticket = self._flush_ticket
+        async with self._flush_lock:
+            if self._flush_done >= ticket:
+                return  # a flush that began after our commit has already published our rows
+            started = self._flush_ticket
+            await self.relay.flush()
+            self._flush_done = started
 
     async def _screen(self, conn: AsyncConnection, cmd: SubmitClaim, now: datetime,
                       claim_id: str | None) -> list[str]:
@@ -204,12 +226,17 @@ class ClaimsService:
         evidence) for the organizer. Never changes the decision. Runs under the player's lock."""
         f = cmd.fix
         fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time)
-        prev_row = (await conn.execute(select(t.fixes).where(t.fixes.c.player_id == cmd.player_id)
+        # the player's latest fix and whether this very fix was seen before, in one round trip (no earlier fix:
+        # no row, and nothing seen)
+        same = select(t.fixes.c.id).where(
+            t.fixes.c.player_id == cmd.player_id, t.fixes.c.lat == f.lat, t.fixes.c.lon == f.lon,
+            t.fixes.c.accuracy_m == f.accuracy_m).exists()
+        prev_row = (await conn.execute(select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m,
+                                              t.fixes.c.fix_time, same.label("seen"))
+                                       .where(t.fixes.c.player_id == cmd.player_id)
                                        .order_by(t.fixes.c.id.desc()).limit(1))).first()
         prev = FixRecord(prev_row.lat, prev_row.lon, prev_row.accuracy_m, prev_row.fix_time) if prev_row else None
-        seen = (await conn.execute(select(t.fixes.c.id).where(
-            t.fixes.c.player_id == cmd.player_id, t.fixes.c.lat == f.lat, t.fixes.c.lon == f.lon,
-            t.fixes.c.accuracy_m == f.accuracy_m).limit(1))).first() is not None
+        seen = bool(prev_row.seen) if prev_row else False
         await conn.execute(t.fixes.insert().values(player_id=cmd.player_id, lat=f.lat, lon=f.lon,
                                                    accuracy_m=f.accuracy_m, fix_time=f.fix_time, at=now,
                                                    claim_id=claim_id))
