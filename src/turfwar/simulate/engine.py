@@ -30,6 +30,15 @@ class SimulationError(RuntimeError):
     """The season could not be played (the stack refused something a season needs)."""
 
 
+class ServerStuck(SimulationError):
+    """The stack stopped making progress (the clock could not move on): the season ends here, and the report says
+    why."""
+
+    def __init__(self, request: str, status: int, answer: Any, clock: Any) -> None:
+        super().__init__(f"{request} answered {status} {answer}")
+        self.request, self.status, self.answer, self.clock = request, status, answer, clock
+
+
 @dataclass(order=True)
 class Event:
     at: datetime
@@ -158,9 +167,17 @@ class Season:
         if at <= self.now:
             return
         t0 = time.perf_counter()
-        r = await self.api.call("POST", "/admin/clock", "organizer", self.org_token, {"now": at.isoformat()})
+        for attempt in range(2):   # a 503 means the services did not catch up within the gateway's wait
+            r = await self.api.call("POST", "/admin/clock", "organizer", self.org_token, {"now": at.isoformat()})
+            if r.status != 503:
+                break
+            self.say(f"[yellow]POST /admin/clock {at.isoformat()} answered 503 (attempt {attempt + 1})[/]")
         self.clock_seconds += time.perf_counter() - t0
         self.clock_moves += 1
+        if r.status == 503:
+            c = await self.api.call("GET", "/clock")
+            raise ServerStuck(f"POST /api/v1/admin/clock {{\"now\": \"{at.isoformat()}\"}}", r.status, r.body,
+                              c.body)
         if not r.ok:
             raise SimulationError(f"POST /admin/clock {at.isoformat()} failed: {r.status} {r.body}")
         self.now = at

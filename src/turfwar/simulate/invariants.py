@@ -244,3 +244,44 @@ def results(body: dict[str, Any] | None, final_lb: dict[str, Any]) -> Check:
         bad.append(f"final results differ from the leaderboard at the close: {set(live.items()) ^ set(final.items())}")
     return Check("results", not bad, f"{len(st)} players placed, ${total_prize} in prizes" if not bad
                  else f"{len(bad)} problems", bad)
+
+
+def server_health(stuck: dict[str, Any] | None, log_errors: list[str], refused: Counter[str],
+                  logs_read: bool) -> Check:
+    """The stack kept up: every clock move was handled (no 503 from POST /admin/clock) and no service logged an
+    error (when its logs are at hand). Answers ``unavailable`` to players are listed, not failed."""
+    bad: list[str] = []
+    if stuck is not None:
+        bad.append(f"the season stopped: {stuck['request']} → {stuck['status']} {stuck['answer']}; "
+                   f"GET /clock then said {stuck['clock']}")
+    bad += log_errors
+    busy = {k: n for k, n in refused.items() if k.endswith(" unavailable") or k.endswith(" 503")}
+    info = [f"{k} ×{n}" for k, n in busy.items()]
+    where = "services logged no error" if logs_read else "service logs not at hand"
+    return Check("server_health", not bad, (f"every clock move handled; {where}" + (
+        f"; {sum(busy.values())} answers 'unavailable'" if busy else "")) if not bad
+        else f"{len(bad)} problems", bad + info)
+
+
+def scan_logs(logs_dir: Any) -> list[str]:
+    """Error-level entries of the services' JSON logs, one line per (service, event, subject, error)."""
+    import json
+    from pathlib import Path
+
+    found: Counter[str] = Counter()
+    for path in sorted(Path(logs_dir).glob("*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if d.get("level") not in ("error", "critical"):
+                continue
+            exc = [x.strip() for x in str(d.get("exception", "")).splitlines() if x.strip()]
+            err = next((x for x in reversed(exc) if x.startswith(("sqlalchemy.", "psycopg.", "nats.")) or
+                        "Error:" in x or "Exception:" in x), exc[-1] if exc else "")
+            detail = next((x for x in exc if x.startswith("DETAIL:")), "")
+            found[f"{path.stem}: {d.get('event')} on {d.get('subject', '-')}: {err[:300]} {detail[:200]}".strip()] += 1
+    return [f"{k} (×{n})" for k, n in found.items()]

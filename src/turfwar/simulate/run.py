@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import shutil
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from turfwar.simulate import invariants as inv
 from turfwar.simulate import report
 from turfwar.simulate.api import Api
 from turfwar.simulate.config import SimConfig
-from turfwar.simulate.engine import DayProgress, Season
+from turfwar.simulate.engine import DayProgress, Season, ServerStuck
 from turfwar.simulate.eventlog import dump, read_stream
 from turfwar.simulate.target import Target, stack_target
 
@@ -72,6 +73,9 @@ def run(cfg: SimConfig, console: Console | None = None) -> Outcome:
     with stack_target(cfg, say=console.print) as target:
         started = time.perf_counter()
         outcome = asyncio.run(_season(cfg, target, board, console, t0))
+        if not outcome.ok and target.logs_dir is not None and target.logs_dir.is_dir():
+            shutil.copytree(target.logs_dir, cfg.out / "stack-logs", dirs_exist_ok=True)
+            outcome.files["stack_logs"] = cfg.out / "stack-logs"
         outcome.summary["wall"]["stack_start_s"] = round(started - t0, 1)
     outcome.wall_seconds = time.perf_counter() - t0
     outcome.summary["wall"]["total_s"] = round(outcome.wall_seconds, 1)
@@ -99,11 +103,17 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
         db, nats_url, stream = target.database_url, target.nats_url, target.stream
         verify = (lambda: differences(board, db, nats_url, stream)) if db and nats_url else None
         t = time.perf_counter()
-        if progress is not None:
-            with progress:
+        stuck: dict[str, Any] | None = None
+        try:
+            if progress is not None:
+                with progress:
+                    await s.play_season(days, verify)
+            else:
                 await s.play_season(days, verify)
-        else:
-            await s.play_season(days, verify)
+        except ServerStuck as e:   # report what happened up to here, then fail
+            console.print(f"[bold red]the stack stopped making progress:[/] {e}")
+            stuck = {"request": e.request, "status": e.status, "answer": e.answer, "clock": e.clock}
+            verify = None
         wall["season_s"] = round(time.perf_counter() - t, 1)
         results = None
         for _ in range(10):
@@ -138,6 +148,8 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
         inv.plausible(s.claims, s.bots),
         inv.cards(events, s.card_plays, hands, s.bots) if events else inv.Check("cards", False, "no event log"),
         inv.results(results, final_lb),
+        inv.server_health(stuck, inv.scan_logs(target.logs_dir) if target.logs_dir else [], api.refusals,
+                          target.logs_dir is not None),
     ]
     summary = _summary(cfg, s, results, flag_list, checks, api, wall, events)
     rows = summary["standings"]

@@ -10,7 +10,7 @@ import secrets
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,10 +32,11 @@ class Target:
     nats_url: str | None
     stream: str
     started_here: bool
+    logs_dir: Path | None = None
 
 
 @contextlib.contextmanager
-def stack_target(cfg: SimConfig, say: object = print) -> Iterator[Target]:
+def stack_target(cfg: SimConfig, say: Callable[[str], object] | None = print) -> Iterator[Target]:
     if cfg.url:
         yield _existing(cfg)
         return
@@ -49,21 +50,28 @@ def stack_target(cfg: SimConfig, say: object = print) -> Iterator[Target]:
            "TURF_ORGANIZER_PASSWORD": org[1], "TURF_GEOCODER": "none", "TURF_LOG_LEVEL": "WARNING",
            "TURF_STREAM": "SIM" + uuid.uuid4().hex[:8].upper(), "TURF_REDIS_PREFIX": "sim" + uuid.uuid4().hex[:8] + ":"}
     stack = Stack(data_dir=data_dir, env=env, http_port=free_port())
+    failed = False
     try:
         try:
             stack.lock()
         except StackError as e:
             raise TargetError(str(e)) from None
-        if callable(say):
+        if say is not None:
             say(f"starting a stack (manual clock from {CLOCK_START}) in {data_dir} …")
         stack.start_servers()
         stack.start_services()
         yield Target(stack.base_url, org[0], org[1], stack.env.get("TURF_DATABASE_URL"),
-                     stack.env.get("TURF_NATS_URL"), env["TURF_STREAM"], started_here=True)
+                     stack.env.get("TURF_NATS_URL"), env["TURF_STREAM"], started_here=True,
+                     logs_dir=data_dir / "logs")
+    except BaseException:
+        failed = True
+        raise
     finally:
         stack.stop()
-        if temp:
+        if temp and not failed:
             shutil.rmtree(data_dir, ignore_errors=True)
+        elif failed and say is not None:
+            say(f"the stack's data and logs are kept in {data_dir} (logs/<service>.log)")
 
 
 def _existing(cfg: SimConfig) -> Target:
@@ -80,5 +88,6 @@ def _existing(cfg: SimConfig) -> Target:
     db = cfg.database_url or os.environ.get("TURF_DATABASE_URL") or info.get("database_url")
     nats_url = cfg.nats_url or os.environ.get("TURF_NATS_URL") or info.get("nats_url")
     assert cfg.url is not None
+    logs = Path(cfg.data_dir) / "logs" if cfg.data_dir else None
     return Target(cfg.url.rstrip("/"), cfg.organizer_email, cfg.organizer_password, db, nats_url,
-                  cfg.stream or s.stream, started_here=False)
+                  cfg.stream or s.stream, started_here=False, logs_dir=logs if logs and logs.is_dir() else None)
