@@ -186,24 +186,43 @@ async function refreshCorrections() {
     say($("#corrections-msg"), "error", errorText(e));
     return;
   }
-  list.replaceChildren();
   if (out === null) {
-    list.append(h("li", { class: "muted" }, "This server has no correction log yet."));
+    list.replaceChildren(h("li", { class: "muted" }, "This server has no correction log yet."));
     return;
   }
   const items = out.corrections || [];
-  if (!items.length) list.append(h("li", { class: "muted" }, "No corrections so far."));
+  const rows = [];
   for (const c of items.slice().reverse()) {
-    const target = [c.territory_id && `territory ${c.territory_id}`, c.player_id && `player ${c.player_id}`]
-      .filter(Boolean).join(" · ");
-    list.append(h("li", { dataset: { correctionId: c.id } },
+    const who = c.player_id ? await playerName(c.player_id) : null;
+    const target = [c.territory_id && `territory ${c.territory_id}`, who && `player ${who}`].filter(Boolean).join(" · ");
+    const sum = full ? await summary(c) : null;
+    rows.push(h("li", { dataset: { correctionId: c.id } },
       h("div", {}, h("b", {}, (c.action || "").replace(/_/g, " ")), h("span", { class: "badge" }, gameTime(c.at))),
       c.reason ? h("div", {}, c.reason) : null,
       target ? h("div", { class: "small muted" }, target) : null,
+      sum ? h("div", { class: "small" }, sum) : null,
       full && (c.before !== undefined || c.after !== undefined)
-        ? h("pre", { class: "evidence" }, "before " + JSON.stringify(c.before) + "\nafter  " + JSON.stringify(c.after))
+        ? h("details", {}, h("summary", { class: "small" }, "before and after"),
+          h("pre", { class: "evidence" }, "before " + JSON.stringify(c.before, null, 1)
+            + "\nafter  " + JSON.stringify(c.after, null, 1)))
         : null));
   }
+  list.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted" }, "No corrections so far.")]));
+}
+
+// one line for a log entry: what changed
+async function summary(c) {
+  const b = c.before || {};
+  const a = c.after || {};
+  const cards = (xs) => (xs || []).map((x) => x.type.replace(/_/g, " ")).join(", ") || "none";
+  if (c.action === "adjust_hand") return `added ${cards(a.added)}; removed ${cards(b.removed)}`;
+  if (c.action === "adjust_score") return `score adjustment ${JSON.stringify(b.adjustment)} → ${JSON.stringify(a.adjustment)}`;
+  if ("owner_id" in a || "owner_id" in b) {
+    const name = async (id) => (id ? playerName(id) : "nobody");
+    return `owner ${await name(b.owner_id)} → ${await name(a.owner_id)}`
+      + (a.progress !== undefined ? `, progress ${b.progress ?? 0} → ${a.progress}` : "");
+  }
+  return null;
 }
 
 // ---------- clock ----------

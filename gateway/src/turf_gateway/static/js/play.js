@@ -137,6 +137,11 @@ async function refreshMine() {
 
 async function signedIn() {
   if (!(await refreshMe())) return;
+  try {
+    state.lastClaim = JSON.parse(localStorage.getItem("turf.lastClaim." + state.me.id) || "null");
+  } catch {
+    state.lastClaim = null;
+  }
   $("#auth").hidden = true;
   $("#me").hidden = false;
   $("#claim").hidden = false;
@@ -219,7 +224,7 @@ $("#claim-btn").addEventListener("click", (ev) => act(ev.currentTarget, $("#clai
   board.select(r.territory_id, { pan: false, mark: false });
   const day = (await refreshClock())?.game_day;
   state.lastClaim = { claim_id: r.claim_id, territory_id: r.territory_id, day };
-  localStorage.setItem("turf.lastClaim", JSON.stringify(state.lastClaim));
+  localStorage.setItem("turf.lastClaim." + session()?.player_id, JSON.stringify(state.lastClaim));
   await Promise.all([refreshMe(), refreshMine(), refreshCards()]);
   const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
@@ -317,8 +322,12 @@ async function cardForm(card) {
     }
     case "mulligan": {
       const last = state.lastClaim;
-      form.append(h("label", {}, last ? `Claim to undo (${board.name(last.territory_id)})` : "Claim id to undo",
-        h("input", { name: "claim_id", required: true, value: last ? last.claim_id : "" })));
+      if (last) {
+        form.append(h("p", { class: "small" }, `Undoes your last claim: ${board.name(last.territory_id)}.`),
+          h("input", { type: "hidden", name: "claim_id", value: last.claim_id }));
+      } else {
+        form.append(h("label", {}, "Claim id to undo", h("input", { name: "claim_id", required: true })));
+      }
       break;
     }
     case "joker":
@@ -358,19 +367,16 @@ async function refreshCards() {
   }
   $("#cards").hidden = false;
   const none = $("#cards-none");
-  const list = $("#hand");
-  const sched = $("#scheduled");
-  list.replaceChildren();
-  sched.replaceChildren();
   if (hand === null) {
     none.textContent = "Cards are not available on this server yet.";
     none.hidden = false;
+    $("#hand").replaceChildren();
     $("#scheduled-box").hidden = true;
     return;
   }
   const cards = hand.cards || [];
-  none.textContent = "No cards in your hand. New cards arrive at each game day's start.";
-  none.hidden = cards.some((c) => c.state === "ready");
+  const ready = [];
+  const scheduled = [];
   for (const c of cards) {
     if (c.state === "reserved") {
       const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
@@ -379,17 +385,22 @@ async function refreshCards() {
         await refreshCards();
         return `${cardLabel(c.type)} cancelled: the card is back in your hand.`;
       }));
-      sched.append(h("li", { dataset: { cardId: c.id } },
+      scheduled.push(h("li", { dataset: { cardId: c.id, cardType: c.type } },
         h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type)), h("span", { class: "badge" }, "scheduled")),
         cancel));
     } else {
-      list.append(h("li", { dataset: { cardId: c.id } },
+      ready.push(h("li", { dataset: { cardId: c.id, cardType: c.type } },
         h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type))),
         h("div", { class: "muted small" }, CARD_HELP[c.type] || ""),
         await cardForm(c)));
     }
   }
-  $("#scheduled-box").hidden = !sched.children.length;
+  // replaced in one go, so overlapping refreshes never mix their lists
+  $("#hand").replaceChildren(...ready);
+  $("#scheduled").replaceChildren(...scheduled);
+  none.textContent = "No cards in your hand. New cards arrive at each game day's start.";
+  none.hidden = ready.length > 0;
+  $("#scheduled-box").hidden = !scheduled.length;
 }
 
 // ---------- trades ----------
@@ -404,13 +415,13 @@ async function refreshTrades() {
   }
   $("#trades").hidden = false;
   const me = session()?.player_id;
-  const tin = $("#trades-in");
-  const tout = $("#trades-out");
-  tin.replaceChildren();
-  tout.replaceChildren();
   $("#trades-none").hidden = out !== null;
   $("#trades-none").textContent = "Trades are not available on this server yet.";
-  if (out === null) return;
+  if (out === null) {
+    $("#trades-in").replaceChildren();
+    $("#trades-out").replaceChildren();
+    return;
+  }
   const button = (label, cls, path, done, id) => {
     const b = h("button", { type: "button", class: cls }, label);
     b.addEventListener("click", () => act(b, $("#trades-msg"), async () => {
@@ -424,24 +435,28 @@ async function refreshTrades() {
     }));
     return b;
   };
+  const tin = [];
+  const tout = [];
   for (const t of out.trades || []) {
     if (t.partner_id === me) {
       const who = await playerName(t.proposer_id);
-      tin.append(h("li", { dataset: { tradeId: t.id } },
+      tin.push(h("li", { dataset: { tradeId: t.id } },
         h("div", {}, `${who} offers ${board.name(t.offer_territory_id)} for your ${board.name(t.want_territory_id)}`,
           h("span", { class: "badge" }, t.state)),
         h("div", { class: "row" }, button("Accept", "", "accept", "Trade accepted: the territories swapped.", t.id),
           button("Decline", "secondary", "decline", "Trade declined.", t.id))));
     } else {
       const who = await playerName(t.partner_id);
-      tout.append(h("li", { dataset: { tradeId: t.id } },
+      tout.push(h("li", { dataset: { tradeId: t.id } },
         h("div", {}, `Your ${board.name(t.offer_territory_id)} for ${who}'s ${board.name(t.want_territory_id)}`,
           h("span", { class: "badge" }, t.state)),
         h("div", { class: "row" }, button("Withdraw", "secondary", "withdraw", "Proposal withdrawn.", t.id))));
     }
   }
-  if (!tin.children.length) tin.append(h("li", { class: "muted small" }, "Nothing offered to you."));
-  if (!tout.children.length) tout.append(h("li", { class: "muted small" }, "No open proposal."));
+  if (!tin.length) tin.push(h("li", { class: "muted small" }, "Nothing offered to you."));
+  if (!tout.length) tout.push(h("li", { class: "muted small" }, "No open proposal."));
+  $("#trades-in").replaceChildren(...tin);
+  $("#trades-out").replaceChildren(...tout);
 }
 
 async function refreshStandings() {
@@ -481,11 +496,6 @@ function schedule() {
 
 // ---------- start ----------
 async function start() {
-  try {
-    state.lastClaim = JSON.parse(localStorage.getItem("turf.lastClaim") || "null");
-  } catch {
-    state.lastClaim = null;
-  }
   refreshClock();
   setInterval(refreshClock, 30000);
   try {
