@@ -57,13 +57,17 @@ def phone(browser: Any) -> Iterator[Callable[..., Any]]:
 
 
 @pytest.fixture(scope="session")
-def shot() -> Callable[[Any, str], Path]:
-    """shot(page, name): a 390×844 screenshot of what the phone shows, from the top of the page."""
+def shot() -> Callable[..., Path]:
+    """shot(page, name, at=None): a 390×844 screenshot of what the phone shows, from the top of the page or with
+    the element ``at`` (a selector) scrolled into view; and ``name-full.png``, the whole page."""
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page: Any, name: str) -> Path:
+    def take(page: Any, name: str, at: str | None = None) -> Path:
         path = SHOTS / f"{name}.png"
-        page.evaluate("window.scrollTo(0, 0)")
+        if at:
+            page.locator(at).evaluate("el => el.scrollIntoView({block: 'start'})")
+        else:
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path))
         page.screenshot(path=str(SHOTS / f"{name}-full.png"), full_page=True)
         return path

@@ -61,7 +61,7 @@ def message(page: Any, box: str, kind: str) -> str:
 
 
 def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
-                             shot: Callable[[Any, str], Path]) -> None:
+                             shot: Callable[..., Path]) -> None:
     base = stack.base_url
     move_clock(org, OPEN)  # the game is open: Monday 5 October 2026, 07:00 New York
 
@@ -184,3 +184,72 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     assert watch.evaluate("window.__sameDocument") == "yes"
     # the player's page, also live, shows the rival's new town too
     until(play, f"turf.board.layers.get('{JERSEY_CITY_ID}').options.fillColor !== '{FREE_FILL}'")
+
+
+WEST_NEW_YORK_FIX = {"latitude": 40.7857, "longitude": -74.0094, "accuracy": 12}
+
+
+def open_game(http: httpx.Client, org: Player) -> None:
+    if datetime.fromisoformat(http.get("/api/v1/clock").json()["now"]) < OPEN:
+        move_clock(org, OPEN)
+
+
+def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
+                               shot: Callable[..., Path]) -> None:
+    """The organizer hands a player cards through the corrections form (and sees the log); the player claims,
+    plays Double Trouble, schedules a Freeze on the new territory and cancels it, all from the play page; the
+    organizer moves the manual clock from the organize page."""
+    base = stack.base_url
+    open_game(http, org)
+    pid, email, password = register(http, "Card Player")
+    assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
+
+    admin = phone()
+    open_page(admin, base + "/admin")
+    admin.fill("#signin-form [name=email]", ORGANIZER[0])
+    admin.fill("#signin-form [name=password]", ORGANIZER[1])
+    admin.click("#signin-form button[type=submit]")
+    admin.wait_for_selector("#console:not([hidden])")
+    admin.select_option("#correction-action", "adjust_hand")
+    admin.fill("#correction-form [name=player_id]", pid)
+    admin.fill("#correction-form [name=add]", "double_trouble, freeze")
+    admin.fill("#correction-form [name=reason]", "browser test: a hand to play")
+    admin.click("#correction-form button[type=submit]")
+    assert "adjust hand" in message(admin, "#corrections-msg", "ok")
+    admin.wait_for_selector("#correction-log li:has-text('browser test: a hand to play')")
+    shot(admin, "admin-corrections", at="#corrections")
+
+    play = phone(geolocation=WEST_NEW_YORK_FIX, permissions=["geolocation"])
+    open_page(play, base + "/")
+    play.fill("#signin-form [name=email]", email)
+    play.fill("#signin-form [name=password]", password)
+    play.click("#signin-form button[type=submit]")
+    play.wait_for_selector("#hand li[data-card-type='double_trouble']")
+    play.wait_for_selector("#map[data-located='1']")
+    play.click("#claim-btn")
+    until(play, "document.querySelector('#claim-msg').textContent.includes('You took West New York')")
+    until(play, "document.querySelector('#claims-left').textContent === '0'")
+
+    play.locator("#hand li[data-card-type='double_trouble'] button[type=submit]").first.click()
+    assert "1 claims left today" in message(play, "#cards-msg", "ok")
+    until(play, "document.querySelector('#claims-left').textContent === '1'")
+
+    freeze = play.locator("#hand li[data-card-type='freeze']").first
+    freeze.locator("select[name=territory_id]").select_option(label="West New York (Hudson)")
+    freeze.locator("button[type=submit]").click()
+    until(play, "document.querySelector('#cards-msg').textContent.includes('scheduled')")
+    scheduled = play.locator("#scheduled li[data-card-type='freeze']")
+    scheduled.wait_for()
+    shot(play, "play-cards", at="#cards")
+    scheduled.locator("button").click()
+    until(play, "document.querySelector('#cards-msg').textContent.includes('cancelled')")
+    assert play.locator("#scheduled li").count() == 0
+    play.wait_for_selector("#hand li[data-card-type='freeze']")
+
+    # the organizer moves the manual clock an hour on from the organize page
+    admin.click("#clock-plus-hour")
+    assert admin.input_value("#clock-target") == "2026-10-05T08:00:00-04:00"
+    admin.click("#clock-form button[type=submit]")
+    assert "Clock moved to Mon 5 Oct, 08:00" in message(admin, "#clock-msg", "ok")
+    assert http.get("/api/v1/clock").json()["now"] == "2026-10-05T08:00:00-04:00"
+    shot(admin, "admin-clock", at="#clock-control")
