@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -17,6 +18,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 PHONE = {"width": 390, "height": 844}
 HOBOKEN_FIX = {"latitude": 40.744, "longitude": -74.032, "accuracy": 10}
+LOCAL = {"127.0.0.1", "localhost", "::1"}
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
@@ -35,7 +37,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def phone(browser: Any) -> Iterator[Callable[..., Any]]:
     """phone(**context_options) → a new page in its own context (own storage) with a 390×844 touch viewport.
-    Page errors (uncaught exceptions) and Content-Security-Policy violations fail the test at teardown."""
+    Page errors (uncaught exceptions), Content-Security-Policy violations and requests to any other host than the
+    local gateway fail the test at teardown."""
     contexts: list[Any] = []
     errors: list[str] = []
 
@@ -48,6 +51,9 @@ def phone(browser: Any) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
         page.on("console", lambda m: errors.append(f"{page.url}: {m.text}")
                 if m.type == "error" and "Content Security Policy" in m.text else None)
+        # nothing may load from elsewhere (no CDN): every request goes to the gateway on this machine
+        page.on("request", lambda r: None if urlsplit(r.url).hostname in LOCAL or r.url.startswith("data:")
+                else errors.append(f"{page.url}: request to another host: {r.url}"))
         return page
 
     yield make
