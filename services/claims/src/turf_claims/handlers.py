@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import structlog
-from sqlalchemy import and_, func, select, text, update
+from sqlalchemy import Date, Float, String, and_, bindparam, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -53,6 +53,38 @@ from turf_common.rules.refusals import Refused
 
 log = structlog.get_logger(__name__)
 
+# Statements of every claim, built once (bound parameters): building them per call costs more CPU than running them.
+_today = and_(t.claims.c.game_day == bindparam("day", type_=Date), t.claims.c.normal.is_(True))
+_pd = and_(t.player_days.c.player_id == bindparam("pid", type_=String),
+           t.player_days.c.game_day == bindparam("day", type_=Date))
+#: the claimant's day in one round trip: normal claims made today, Double Trouble / Mulligan extras, and who has
+#: claimed the territory today
+_DAY_FACTS = select(
+    select(func.count()).where(_today, t.claims.c.player_id == bindparam("pid", type_=String))
+    .scalar_subquery().label("mine"),
+    select(t.player_days.c.extra_claims).where(_pd).scalar_subquery().label("extra"),
+    select(t.player_days.c.replacement_claims).where(_pd).scalar_subquery().label("replacement"),
+    select(func.array_agg(t.claims.c.player_id.distinct())).where(
+        _today, t.claims.c.territory_id == bindparam("tid", type_=String)).scalar_subquery().label("on_it"),
+)
+#: the player's latest fix and whether this very fix was seen before (no earlier fix: no row, nothing seen)
+_LAST_FIX = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time,
+                    select(t.fixes.c.id).where(
+                        t.fixes.c.player_id == bindparam("pid", type_=String),
+                        t.fixes.c.lat == bindparam("lat", type_=Float), t.fixes.c.lon == bindparam("lon", type_=Float),
+                        t.fixes.c.accuracy_m == bindparam("acc", type_=Float)).exists().label("seen"))
+             .where(t.fixes.c.player_id == bindparam("pid", type_=String))
+             .order_by(t.fixes.c.id.desc()).limit(1))
+_TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+_TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
+_INSERT_FIX = t.fixes.insert()
+_INSERT_CLAIM = t.claims.insert()
+_SET_TERRITORY = (update(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+                  .values(owner_id=bindparam("b_owner"), progress=bindparam("b_progress"),
+                          last_claim_day=bindparam("b_last"), fortified=bindparam("b_fortified"),
+                          version=t.territories.c.version + 1)
+                  .returning(t.territories.c.version))
+
 
 class Clock(Protocol):
     """Port: the game clock."""
@@ -79,22 +111,10 @@ class ClaimsService:
     # ---- helpers --------------------------------------------------------------------------------
     async def _facts(self, conn: AsyncConnection, player_id: str, eligible: bool, territory_id: str,
                      day: date, lock: bool, now: datetime | None = None) -> tuple[ClaimantFacts, TerritoryFacts, bool]:
-        q = select(t.territories).where(t.territories.c.id == territory_id)
-        if lock:
-            q = q.with_for_update()
-        row = (await conn.execute(q)).one()
+        row = (await conn.execute(_TERRITORY_FOR_UPDATE if lock else _TERRITORY,
+                                  {"tid": territory_id})).one()
         fort = Fortification(row.progress, row.last_claim_day, row.fortified)
-        today = and_(t.claims.c.game_day == day, t.claims.c.normal.is_(True))
-        pd = and_(t.player_days.c.player_id == player_id, t.player_days.c.game_day == day)
-        # one round trip for the claimant's day: normal claims made, Double Trouble / Mulligan extras, and who
-        # has claimed this territory today
-        facts = (await conn.execute(select(
-            select(func.count()).where(today, t.claims.c.player_id == player_id).scalar_subquery().label("mine"),
-            select(t.player_days.c.extra_claims).where(pd).scalar_subquery().label("extra"),
-            select(t.player_days.c.replacement_claims).where(pd).scalar_subquery().label("replacement"),
-            select(func.array_agg(t.claims.c.player_id.distinct())).where(
-                today, t.claims.c.territory_id == territory_id).scalar_subquery().label("on_it"),
-        ))).one()
+        facts = (await conn.execute(_DAY_FACTS, {"day": day, "pid": player_id, "tid": territory_id})).one()
         on_it = list(facts.on_it or [])
         claimant = ClaimantFacts(
             player_id=player_id, eligible=eligible, normal_claims_today=int(facts.mine),
@@ -226,20 +246,13 @@ class ClaimsService:
         evidence) for the organizer. Never changes the decision. Runs under the player's lock."""
         f = cmd.fix
         fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time)
-        # the player's latest fix and whether this very fix was seen before, in one round trip (no earlier fix:
-        # no row, and nothing seen)
-        same = select(t.fixes.c.id).where(
-            t.fixes.c.player_id == cmd.player_id, t.fixes.c.lat == f.lat, t.fixes.c.lon == f.lon,
-            t.fixes.c.accuracy_m == f.accuracy_m).exists()
-        prev_row = (await conn.execute(select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m,
-                                              t.fixes.c.fix_time, same.label("seen"))
-                                       .where(t.fixes.c.player_id == cmd.player_id)
-                                       .order_by(t.fixes.c.id.desc()).limit(1))).first()
+        prev_row = (await conn.execute(_LAST_FIX, {"pid": cmd.player_id, "lat": f.lat, "lon": f.lon,
+                                                   "acc": f.accuracy_m})).first()
         prev = FixRecord(prev_row.lat, prev_row.lon, prev_row.accuracy_m, prev_row.fix_time) if prev_row else None
         seen = bool(prev_row.seen) if prev_row else False
-        await conn.execute(t.fixes.insert().values(player_id=cmd.player_id, lat=f.lat, lon=f.lon,
-                                                   accuracy_m=f.accuracy_m, fix_time=f.fix_time, at=now,
-                                                   claim_id=claim_id))
+        await conn.execute(_INSERT_FIX, {"player_id": cmd.player_id, "lat": f.lat, "lon": f.lon,
+                                         "accuracy_m": f.accuracy_m, "fix_time": f.fix_time, "at": now,
+                                         "claim_id": claim_id})
         found = flags_for(fix, prev, seen, self.max_travel_kmh)
         for fl in found:
             fid = uuid.uuid4().hex
@@ -261,16 +274,15 @@ class ClaimsService:
         day = gametime.game_day_at(self.season, now)
         assert day is not None and cmd.located.territory_id is not None
         tid = cmd.located.territory_id
-        await conn.execute(t.claims.insert().values(
+        await conn.execute(_INSERT_CLAIM, dict(
             id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind, normal=o.normal, game_day=day,
             at=now, lat=cmd.fix.lat, lon=cmd.fix.lon, accuracy_m=cmd.fix.accuracy_m, fix_time=cmd.fix.fix_time,
             border_distance_m=cmd.located.border_distance_m, previous_owner_id=o.previous_owner_id,
             prev_progress=o.fort_before.progress, prev_last_claim_day=o.fort_before.last_claim_day,
             prev_fortified=o.fort_before.fortified, flags=flags))
-        version = (await conn.execute(update(t.territories).where(t.territories.c.id == tid).values(
-            owner_id=o.owner_id, progress=o.fort_after.progress, last_claim_day=o.fort_after.last_claim_day,
-            fortified=o.fort_after.fortified, version=t.territories.c.version + 1,
-        ).returning(t.territories.c.version))).scalar_one()
+        version = (await conn.execute(_SET_TERRITORY, dict(
+            tid=tid, b_owner=o.owner_id, b_progress=o.fort_after.progress, b_last=o.fort_after.last_claim_day,
+            b_fortified=o.fort_after.fortified))).scalar_one()
         if o.kind == "war_reclaim":
             await card_effects.mark_reclaimed(conn, tid, cmd.player_id, claim_id)  # R14
         await stage(conn, t.outbox, subjects.CLAIM_ACCEPTED, ClaimAccepted(
