@@ -55,7 +55,7 @@ class Feed:
 
 @pytest.fixture(scope="module")
 def p(stack: Stack, http: httpx.Client, org: Player) -> dict[str, Player]:
-    players = {n: verified_player(http, org, n) for n in ("P", "Q", "R", "S", "T")}
+    players = {n: verified_player(http, org, n) for n in ("P", "Q", "R", "S", "T", "D")}
     move_clock(org, MON)
     for name, tid in (("P", X), ("Q", Y), ("R", Z), ("S", U)):
         r = claim(players[name], tid, MON)
@@ -111,9 +111,24 @@ def test_r16_blockade_scheduling_refusals(stack: Stack, p: dict[str, Player]) ->
     assert code(play(p["Q"], "blockade", rival_id=p["R"].id)) == (409, "already_scheduled")
 
 
+LAPSING: dict[str, str] = {}
+
+
+def test_r16_blockade_against_a_rival_disqualified_before_it_activates(stack: Stack, org: Player,
+                                                                       p: dict[str, Player]) -> None:
+    give(stack, p["S"].id, "blockade")
+    r = play(p["S"], "blockade", rival_id=p["D"].id)
+    assert r.status_code == 200 and r.json()["state"] == "reserved", r.text
+    LAPSING["blockade"] = r.json()["card_id"]
+    assert org.post(f"/admin/players/{p['D'].id}/disqualify", {"reason": "test"}).status_code == 200
+    # the lapse itself is checked at Tuesday's day start, below
+
+
 def test_r15_r16_active_freeze_and_blockade_at_claim_time(http: httpx.Client, org: Player,
                                                           p: dict[str, Player]) -> None:
     move_clock(org, TUE)
+    # R16: S's Blockade against the disqualified D lapsed at the day start: the card is back, ready
+    assert {"id": LAPSING["blockade"], "type": "blockade", "state": "ready"} in hand(p["S"])
     assert code(claim(p["Q"], X, TUE)) == (409, "frozen")           # P's Freeze: no other player may take X
     assert code(claim(p["R"], Y, TUE)) == (409, "blockaded")        # Q's Blockade against R
     assert p["R"].get("/me").json()["claims_left_today"] == 1       # refusals spend nothing

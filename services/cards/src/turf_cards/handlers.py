@@ -58,7 +58,6 @@ from turf_common.contracts.effects import (
     DoubleTroubleEffect,
     EffectApplied,
     JokerEffect,
-    JokerPick,
     MulliganEffect,
     ProtectionResolved,
     ScheduleEffect,
@@ -686,5 +685,3 @@ def _trade_event(r: Any, state: str, reason: str | None, at: datetime, tag: str)
                       partner_id=r.partner_id, offer_territory_id=r.offer_territory_id,
                       want_territory_id=r.want_territory_id, state=state, reason=reason, at=at)  # type: ignore[arg-type]
 
-
-__all__ = ["CardsService", "JokerPick"]
