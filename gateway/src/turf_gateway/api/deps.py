@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import select
+from sqlalchemy import String, bindparam, select
 
 from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
@@ -30,6 +30,12 @@ class Caller:
     display_name: str
 
 
+# built once: the lookup runs on every authenticated request
+_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.sessions.c.expires_at)
+            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
+            .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -40,11 +46,7 @@ async def current_player(request: Request, state: State) -> Caller:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthenticated", "Sign in first (Authorization: Bearer <token>).")
     async with state.engine.connect() as conn:
-        row = (await conn.execute(
-            select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord,
-                   t.sessions.c.expires_at)
-            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
-            .where(t.sessions.c.token_hash == token_hash(token.strip())))).first()
+        row = (await conn.execute(_SESSION, {"h": token_hash(token.strip())})).first()
     if row is None or row.expires_at <= datetime.now(UTC):
         raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
     return Caller(row.id, row.role, row.status, row.discord)
