@@ -47,7 +47,8 @@ def _path(geom: Any) -> Any:
 
 
 def season_map(path: Path, board: Board, owners: dict[str, str | None], fortified: dict[str, bool],
-               names: dict[str, str], order: list[str], cols: dict[str, Any], title: str, outline: int = 6) -> None:
+               names: dict[str, str], order: list[str], cols: dict[str, Any], title: str, places: dict[str, int],
+               outline: int = 6) -> None:
     """Territories coloured by final owner (fortified ones hatched), the largest clusters of the best-placed
     players outlined and labelled."""
     import matplotlib
@@ -74,7 +75,7 @@ def season_map(path: Path, board: Board, owners: dict[str, str | None], fortifie
     if hatched:
         ax.add_collection(PatchCollection(hatched, facecolors="none", edgecolors=(0, 0, 0, 0.45), hatch="////",
                                           linewidths=0))
-    for rank, pid in enumerate(order[:outline], start=1):
+    for pid in order[:outline]:
         owned = {t for t, o in owners.items() if o == pid}
         cl = clusters(board.graph, owned)
         if not cl:
@@ -86,8 +87,8 @@ def season_map(path: Path, board: Board, owners: dict[str, str | None], fortifie
                 ax.plot(xy[:, 0], xy[:, 1], color="black", linewidth=2.4, solid_joinstyle="round")
                 ax.plot(xy[:, 0], xy[:, 1], color=cols[pid], linewidth=1.0, solid_joinstyle="round")
         pt = shape.representative_point()
-        ax.annotate(f"{rank}. {names.get(pid, pid[:6])} · {len(cl[0])}", (pt.x, pt.y), ha="center", va="center",
-                    fontsize=9, fontweight="bold",
+        ax.annotate(f"{places.get(pid, '-')}. {names.get(pid, pid[:6])} · {len(cl[0])}", (pt.x, pt.y), ha="center",
+                    va="center", fontsize=9, fontweight="bold",
                     bbox={"boxstyle": "round,pad=0.25", "facecolor": "white", "edgecolor": "black", "alpha": 0.85})
     minx, miny, maxx, maxy = shapely.union_all(list(simple.values())).bounds
     ax.set_xlim(minx - 0.02, maxx + 0.02)
@@ -96,8 +97,8 @@ def season_map(path: Path, board: Board, owners: dict[str, str | None], fortifie
     ax.set_xlabel("longitude")
     ax.set_ylabel("latitude")
     ax.set_title(title, fontsize=12)
-    handles = [Patch(facecolor=cols[pid], edgecolor="none", label=f"{i}. {names.get(pid, pid[:6])}")
-               for i, pid in enumerate(order[:14], start=1)]
+    handles = [Patch(facecolor=cols[pid], edgecolor="none", label=f"{places.get(pid, '-')}. {names.get(pid, pid[:6])}")
+               for pid in order[:14]]
     handles += [Patch(facecolor=UNCLAIMED, edgecolor="#bbbbbb", label="unclaimed"),
                 Patch(facecolor="white", edgecolor="black", hatch="////", label="fortified"),
                 Patch(facecolor="none", edgecolor="black", linewidth=2, label=f"largest cluster (top {outline})")]
@@ -108,13 +109,15 @@ def season_map(path: Path, board: Board, owners: dict[str, str | None], fortifie
 
 
 def standings_plot(path: Path, timeline: list[dict[str, Any]], names: dict[str, str], order: list[str],
-                   cols: dict[str, Any], title: str, played_until: datetime | None = None, top: int = 10) -> None:
+                   cols: dict[str, Any], title: str, places: dict[str, int], played_until: datetime | None = None,
+                   top: int = 10) -> None:
     """Total points (base + side quests) over the season's open hours, the best-placed players in colour.
     Snapshots after ``played_until`` (the clock moved on to the close without play) are left out."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     cfg = gametime.load_season()
     start = gametime.season_opens_at(cfg)
@@ -127,7 +130,7 @@ def standings_plot(path: Path, timeline: list[dict[str, Any]], names: dict[str, 
         rank = order.index(pid)
         if rank < top:
             (lines[pid],) = ax.plot(xs, ys, drawstyle="steps-post", color=cols[pid], linewidth=2.0,
-                                    label=f"{rank + 1}. {names.get(pid, pid[:6])}", zorder=3 + top - rank)
+                                    label=f"{places.get(pid, '-')}. {names.get(pid, pid[:6])}", zorder=3 + top - rank)
         else:
             ax.plot(xs, ys, drawstyle="steps-post", color="#9a9a9a", linewidth=0.8, alpha=0.6, zorder=1)
     days = [d for d in gametime.game_days(cfg)]
@@ -142,6 +145,7 @@ def standings_plot(path: Path, timeline: list[dict[str, Any]], names: dict[str, 
     ax.set_title(title, fontsize=12)
     ax.legend(handles=[lines[p] for p in order if p in lines], loc="upper left", fontsize=8, ncol=2, framealpha=0.9)
     ax.grid(axis="y", color="#eeeeee")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -158,10 +158,11 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
     cols = report.colours(order)
     n_days = len(s.days_played)
     tag = f"{len(s.bots)} bots, seed {cfg.seed}, {n_days} game day{'s' if n_days != 1 else ''} played"
+    places = {r["player_id"]: r["place"] for r in rows}
     report.season_map(files["map"], board, s.world.owners, s.world.fortified, names, order, cols,
-                      f"Turf War 2026, simulated ({tag}): final owners")
+                      f"Turf War 2026, simulated ({tag}): final owners", places)
     report.standings_plot(files["standings"], s.timeline, names, order, cols,
-                          f"Turf War 2026, simulated ({tag}): standings over time",
+                          f"Turf War 2026, simulated ({tag}): standings over time", places,
                           played_until=s.closes if s.days_played else None)
     rec = Console(record=True, width=170, file=io.StringIO())
     rec.print(report.results_table(rows, f"Final results — {tag}"))
