@@ -144,6 +144,18 @@ class Stack:
         start = {"nats": embedded.start_nats, "postgres": embedded.start_postgres, "redis": embedded.start_redis}
         self.servers[name] = start[name](self.data_dir, port)
 
+    def wait_started(self, name: str, timeout: float = 90.0) -> None:
+        """Wait until process ``name`` (e.g. a replica ``claims#2``) logged that it serves: a health answer from
+        its queue group could come from a sibling."""
+        log = self.data_dir / "logs" / f"{name}.log"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._check_alive(name)
+            if log.exists() and '"service_started"' in log.read_text(errors="replace"):
+                return
+            time.sleep(0.1)
+        raise TimeoutError(f"{name} did not start")
+
     def kill(self, name: str, sig: int = 9) -> None:
         p = self.procs[name]
         with contextlib.suppress(ProcessLookupError):

@@ -3,7 +3,6 @@ Over the limit: 429 ``rate_limited`` with ``Retry-After`` (seconds). Limits are 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from fastapi import Request
@@ -49,18 +48,19 @@ class RateLimiter:
         self.redis, self.limits, self.prefix = redis, limits, prefix
 
     async def hit(self, name: str, who: str) -> None:
-        """Count one request of ``who`` against limit ``name``; raise 429 when over it."""
+        """Count one request of ``who`` against limit ``name``; raise 429 when over it. The window opens at the
+        first request (its key expires ``window_s`` later), so a burst never straddles two windows."""
         if self.redis is None or self.limits is None:
             return
         lim = self.limits[name]
-        window = int(time.time() // lim.window_s)
-        key = f"{self.prefix}rl:{name}:{who}:{window}"
+        key = f"{self.prefix}rl:{name}:{who}"
         async with self.redis.pipeline(transaction=True) as p:
+            p.set(key, 0, ex=lim.window_s, nx=True)   # opens the window (Redis 6 has no EXPIRE NX)
             p.incr(key)
-            p.expire(key, lim.window_s + 1)
-            count, _ = await p.execute()
+            p.ttl(key)
+            _, count, ttl = await p.execute()
         if int(count) > lim.count:
-            retry = int(lim.window_s - time.time() % lim.window_s) + 1
+            retry = max(int(ttl), 1)
             raise ApiError("rate_limited", f"Too many requests; try again in {retry} s.", 429,
                            headers={"Retry-After": str(retry)})
 
