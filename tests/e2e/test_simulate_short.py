@@ -19,14 +19,16 @@ def test_short_season(stack: Stack, tmp_path: Path) -> None:
         "simulate", "--players", "8", "--days", "3", "--seed", "7", "--out", str(out), "--no-progress",
         "--url", stack.base_url, "--organizer-email", ORGANIZER[0], "--organizer-password", ORGANIZER[1],
         "--database-url", stack.env["TURF_DATABASE_URL"], "--nats-url", stack.env["TURF_NATS_URL"],
-        "--stream", stack.env["TURF_STREAM"]])
+        "--stream", stack.env["TURF_STREAM"], "--data-dir", str(stack.data_dir)])
     assert r.exit_code == 0, r.output
     assert "all invariants hold" in r.output
+    assert "services logged no error" in r.output   # the stack's logs were read
 
     body = json.loads((out / "results.json").read_text())
     assert body["ok"] is True
     checks = {c["name"]: c for c in body["invariants"]}
-    assert set(checks) == {"scores", "one_owner", "refusals", "flags", "plausible_fixes", "cards", "results"}
+    assert set(checks) == {"scores", "one_owner", "refusals", "flags", "plausible_fixes", "cards", "results",
+                           "server_health"}
     assert all(c["ok"] for c in checks.values()), [c for c in checks.values() if not c["ok"]]
     assert len(body["days_played"]) == 3
 
