@@ -49,7 +49,9 @@ def scores(final: list[str] | None, daily: list[dict[str, Any]]) -> Check:
     if final is None:
         return Check("scores", False, "not checked: no database/NATS URL for this stack")
     bad = [f"after {d['after']}: {x}" for d in daily for x in d["differences"]] + [f"final: {x}" for x in final]
-    return Check("scores", not bad, f"live leaderboard = full recompute at {len(daily)} day closes and at the end"
+    n = len(daily)
+    return Check("scores", not bad, f"live leaderboard = full recompute at {n} day close{'s' if n != 1 else ''} and "
+                 "at the end"
                  if not bad else f"{len(bad)} differences", bad)
 
 

@@ -99,7 +99,7 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
         wall["register_s"] = round(time.perf_counter() - t, 1)
         days = s.days_to_play()
         console.print(f"{len(s.bots)} bots registered and verified ({sum(1 for b in s.bots if b.cheat)} cheaters); "
-                      f"playing {len(days)} game days from {s.now:%a %d %b %H:%M}")
+                      f"playing {len(days)} game day{'s' if len(days) != 1 else ''} from {s.now:%a %d %b %H:%M}")
         db, nats_url, stream = target.database_url, target.nats_url, target.stream
         verify = (lambda: differences(board, db, nats_url, stream)) if db and nats_url else None
         t = time.perf_counter()
