@@ -151,7 +151,7 @@ class Bus:
             while True:
                 try:
                     msgs = await sub.fetch(batch, timeout=1.0)
-                except nats.errors.TimeoutError:
+                except (nats.errors.TimeoutError, TimeoutError):  # fetch raises either when nothing came
                     continue
                 except asyncio.CancelledError:
                     raise
