@@ -172,15 +172,17 @@ class BenchStack:
         return {n: tree_cpu_seconds(pid) for n, pid in self.pids().items()}
 
     # ---- claims -------------------------------------------------------------------------------
-    def claim_requests(self, at: datetime, day: int, count: int) -> list[loadgen.Request]:
+    def claim_requests(self, at: datetime, day: int, count: int,
+                       players: list[Player] | None = None) -> list[loadgen.Request]:
         """One claim per territory, each by a different player than the day before (steals, never fortified)."""
-        n = len(self.players)
+        pool = players or self.players
+        n = len(pool)
         tids = self.tids[:count]
         start = (day * len(tids)) % n
         fix = (at - timedelta(seconds=3)).isoformat()
         reqs = []
         for k, tid in enumerate(tids):
-            p = self.players[(start + k) % n]
+            p = pool[(start + k) % n]
             lat, lon = self.points[tid]
             reqs.append(loadgen.Request("POST", API + "/claims", {"Authorization": f"Bearer {p.token}"},
                                         {"lat": lat, "lon": lon, "accuracy_m": 5.0 + day * 0.01, "fix_time": fix}))
@@ -289,6 +291,7 @@ class FeedProbe:
         self.tasks: list[asyncio.Task[None]] = []
         self.nc: Any = None
         self.release = asyncio.Event()
+        self.size = 0  # largest score.updated seen on a websocket, bytes
 
     async def start(self, clients: int, slow: int = 0) -> None:
         import nats
@@ -317,26 +320,40 @@ class FeedProbe:
             self.tasks.append(asyncio.create_task(self._client(k, fut, slow=k >= clients)))
             if k % 50 == 49:
                 await asyncio.sleep(0.05)
-        await asyncio.wait_for(asyncio.gather(*ready), 120)
+        await asyncio.wait_for(asyncio.gather(*ready), 300)
 
     async def _client(self, k: int, ready: asyncio.Future[None], slow: bool) -> None:
         import websockets
 
-        async with websockets.connect(self.ws_url, max_size=None, open_timeout=60) as ws:
+        sock = None
+        if slow:  # a small receive buffer, so the gateway's queue for it fills soon instead of the kernel's
+            import socket
+            from urllib.parse import urlparse
+
+            u = urlparse(self.ws_url)
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect((u.hostname, u.port))
+            sock.setblocking(False)
+        async with websockets.connect(self.ws_url, max_size=None, open_timeout=60, sock=sock) as ws:
             await ws.recv()  # snapshot
             ready.set_result(None)
             if slow:  # reads nothing until released: its queue on the gateway must overflow, alone
                 await self.release.wait()
             times = self.ws_times[k]
-            async for raw in ws:
+            while True:
+                try:
+                    data = await ws.recv(decode=False)
+                except websockets.ConnectionClosed:
+                    return
                 t = time.perf_counter()
-                data = raw.encode() if isinstance(raw, str) else raw
                 head = data[:400]
                 ty = self.TYPE.search(head)
                 if ty and ty.group(1) == b"resync":
                     self.resync[k] = True
                     return
                 if ty and ty.group(1) == b"score.updated":
+                    self.size = max(self.size, len(data))
                     hit = self.TID.search(head)
                     if hit:
                         times.setdefault(hit.group(1).decode(), t)
@@ -356,13 +373,13 @@ class FeedProbe:
 
 
 async def _paced_with_probe(bs: BenchStack, probe: FeedProbe, count: int, rate: float, clients: int,
-                            slow: int) -> tuple[Round, float]:
+                            slow: int, players: list[Player] | None = None) -> tuple[Round, float]:
     await probe.start(clients, slow)
     probe.reset()
     at = await asyncio.to_thread(bs.next_day)
     day = bs.day_i
     probe.reset()
-    reqs = bs.claim_requests(at, day, count)
+    reqs = bs.claim_requests(at, day, count, players)
     results, wall = await loadgen.run("127.0.0.1", bs.stack.http_port, reqs, 8, rate)
     await asyncio.sleep(3.0)  # let the last updates arrive
     rnd = Round(day, 1, len(results), sum(r.status == 201 for r in results), wall,
@@ -411,6 +428,48 @@ def run(small: bool = False) -> list[Section]:
                                 note=f"p99 {percentile(geo_ms, 99):.2f} ms (echo p99 {percentile(echo_ms, 99):.2f} ms)"
                                      f"; {len(geo_ms):,} sequential requests"))
 
+        ws_url = f"ws://127.0.0.1:{bs.stack.http_port}{API}/ws/scores"
+        # ---- fan-out: many websocket clients, one slow ----
+        n_clients = 50 if small else 1000
+        probe2 = FeedProbe(nats_url, ws_url)
+
+        async def fan() -> tuple[Round, bool]:
+            count = min(per_round, 150 if small else 200)
+            rnd, _ = await _paced_with_probe(bs, probe2, count, 30.0 if small else 5.0, n_clients, 1,
+                                             bs.players[:count])
+            probe2.release.set()  # the slow client reads now: it should find "resync" and the socket closed
+            for _ in range(100):
+                if probe2.resync[n_clients] or probe2.tasks[n_clients].done():
+                    break
+                await asyncio.sleep(0.1)
+            slow_told = probe2.resync[n_clients]
+            await probe2.stop()
+            return rnd, slow_told
+
+        t_fan = time.perf_counter()
+        rnd2, slow_told = asyncio.run(fan())
+        _, to_ws2, from_score2, missing2 = _feed_latencies(probe2, n_clients)
+        gw_log = (bs.dir / "logs" / "gateway.log").read_text(errors="replace")
+        dropped = gw_log.count("ws_client_dropped")
+        fan_sec.rows += [
+            Row("fan-out", f"score.updated on NATS → each of {n_clients:,} websockets, p99",
+                percentile(from_score2, 99), "ms", goal="< 250 ms", met=percentile(from_score2, 99) < 250,
+                note=f"p50 {percentile(from_score2, 50):.1f} ms; {len(from_score2):,} deliveries, "
+                     f"{missing2} missing"),
+            Row("fan-out", "territory.changed → websocket (same run), p99", percentile(to_ws2, 99), "ms"),
+            Row("fan-out", "slow client dropped and told to resync", 1.0 if slow_told else 0.0, "",
+                goal="yes, alone", met=(slow_told and dropped == 1) if 2 * rnd2.accepted > 300 else None,
+                note=f"{dropped} client(s) dropped by the hub (gateway log), {missing2} deliveries missing "
+                     "among the others" + ("" if 2 * rnd2.accepted > 300 else
+                                           "; too few updates in a small run to overflow its queue of 256")),
+        ]
+        fan_sec.notes.append(f"{rnd2.accepted} claims at {30 if small else 5}/s (first game day, "
+                             f"{len(bs.players[:rnd2.sent])} players) "
+                             f"while {n_clients:,} spectators and one non-reading client were connected; each claim "
+                             "puts a territory.changed and a score.updated (with the whole leaderboard, up to "
+                             f"{probe2.size / 1024:.0f} KiB here) on the feed; fan-out phase "
+                             f"{time.perf_counter() - t_fan:.0f} s. Run before the claims rounds so that the "
+                             "leaderboard is small: its size grows with the players (see scoring).")
         # ---- claims: warm-up day (takes), then 1 replica, then 2 replicas ----
         warm = bs.claims_round(per_round, conc, 1)
         rounds: list[Round] = []
@@ -486,7 +545,6 @@ def run(small: bool = False) -> list[Section]:
             f"day {r.day} ({r.replicas}r) {r.rate:,.0f}/s" for r in rounds))
 
         # ---- scoring / feed latency at a paced rate ----
-        ws_url = f"ws://127.0.0.1:{bs.stack.http_port}{API}/ws/scores"
         probe = FeedProbe(nats_url, ws_url)
 
         async def paced() -> tuple[Round, FeedProbe]:
@@ -509,41 +567,6 @@ def run(small: bool = False) -> list[Section]:
                 note=f"p50 {percentile(to_ws, 50):.1f} ms; {missing} missing"),
         ]
 
-        # ---- fan-out: many websocket clients, one slow ----
-        n_clients = 50 if small else 1000
-        probe2 = FeedProbe(nats_url, ws_url)
-
-        async def fan() -> tuple[Round, bool]:
-            count = min(per_round, 150 if small else 200)
-            rnd, _ = await _paced_with_probe(bs, probe2, count, 30.0 if small else 10.0, n_clients, 1)
-            probe2.release.set()  # the slow client reads now: it should find "resync" and the socket closed
-            for _ in range(100):
-                if probe2.resync[n_clients] or probe2.tasks[n_clients].done():
-                    break
-                await asyncio.sleep(0.1)
-            slow_told = probe2.resync[n_clients]
-            await probe2.stop()
-            return rnd, slow_told
-
-        t_fan = time.perf_counter()
-        rnd2, slow_told = asyncio.run(fan())
-        _, to_ws2, from_score2, missing2 = _feed_latencies(probe2, n_clients)
-        gw_log = (bs.dir / "logs" / "gateway.log").read_text(errors="replace")
-        dropped = gw_log.count("ws_client_dropped")
-        fan_sec.rows += [
-            Row("fan-out", f"score.updated on NATS → each of {n_clients:,} websockets, p99",
-                percentile(from_score2, 99), "ms", goal="< 250 ms", met=percentile(from_score2, 99) < 250,
-                note=f"p50 {percentile(from_score2, 50):.1f} ms; {len(from_score2):,} deliveries, "
-                     f"{missing2} missing"),
-            Row("fan-out", "territory.changed → websocket (same run), p99", percentile(to_ws2, 99), "ms"),
-            Row("fan-out", "slow client dropped and told to resync", 1.0 if slow_told else 0.0, "",
-                goal="yes, alone", met=(slow_told and dropped == 1) if 2 * rnd2.accepted > 300 else None,
-                note=f"{dropped} client(s) dropped by the hub (gateway log), {missing2} deliveries missing "
-                     "among the others" + ("" if 2 * rnd2.accepted > 300 else
-                                           "; too few updates in a small run to overflow its queue of 256")),
-        ]
-        fan_sec.notes.append(f"{rnd2.accepted} claims at 10/s while {n_clients:,} spectators and one non-reading "
-                             f"client were connected; fan-out phase {time.perf_counter() - t_fan:.0f} s.")
         claims_sec.notes.append(f"Stack start and seeding {n_players:,} players took {t_setup:.0f} s.")
     finally:
         bs.stop()
