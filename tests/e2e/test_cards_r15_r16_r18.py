@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
-import threading
-import time
 from datetime import datetime
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
 from tests.support.bus import stream_events
 from tests.support.cards import claim, give, hand, play, ready
 from tests.support.client import Player, move_clock, verified_player
+from tests.support.spectator import Spectator
 from turf_common.contracts import subjects
 from turfwar.stack import Stack
 
@@ -26,31 +23,6 @@ X, Y, Z, U = "3401732250", "3401736000", "3401351000", "3401703580"   # Hoboken,
 W1, ELIZABETH = "3401777930", "3403921000"                           # Weehawken, Elizabeth
 NOWHERE = "0000000000"
 MON, TUE, WED, THU, FRI = (datetime.fromisoformat(f"2026-10-{d:02d}T07:00:00-04:00") for d in (5, 6, 7, 8, 9))
-
-
-class Feed:
-    """The spectator websocket, collected in a thread."""
-
-    def __init__(self, url: str) -> None:
-        self.messages: list[dict[str, Any]] = []
-        self.ws = connect(url, open_timeout=10)
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self) -> None:
-        try:
-            for raw in self.ws:
-                self.messages.append(json.loads(raw))
-        except Exception:
-            pass
-
-    def wait_for(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for m in list(self.messages):
-                if pred(m):
-                    return m
-            time.sleep(0.02)
-        raise AssertionError(f"no matching message in {[m.get('type') for m in self.messages]}")
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +143,7 @@ def test_r18_trade_partner_learns_of_the_proposal_and_accepts(stack: Stack, http
     r = play(p["P"], "freeze", territory_id=X)
     assert r.status_code == 200, r.text
     freeze = r.json()["card_id"]
-    feed = Feed(stack.base_url.replace("http", "ws") + "/api/v1/ws/scores")
+    feed = Spectator.of(stack.base_url)
     feed.wait_for(lambda m: m["type"] == "snapshot")
     trades_p, trades_q = len(ready(p["P"], "trade")), len(ready(p["Q"], "trade"))
     r = p["P"].post("/trades", {"offer_territory_id": X, "want_territory_id": Y})

@@ -4,46 +4,18 @@ on real NATS, PostgreSQL and Redis, with the manual clock."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 from datetime import datetime
 from typing import Any
 
 import httpx
-from websockets.sync.client import connect
 
 from tests.support.client import Player, move_clock, verified_player
+from tests.support.spectator import Spectator
 from turfwar.stack import Stack
 
 HOBOKEN = (40.7440, -74.0320)        # Church Square Park, Hoboken
 JERSEY_CITY = (40.7280, -74.0770)    # Lincoln Park area, Jersey City
 HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
-
-
-class Spectator:
-    """A websocket client on /ws/scores collecting every message in a thread."""
-
-    def __init__(self, url: str) -> None:
-        self.messages: list[dict[str, Any]] = []
-        self.ws = connect(url, open_timeout=10)
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            for raw in self.ws:
-                self.messages.append(json.loads(raw))
-        except Exception:
-            pass
-
-    def wait_for(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for m in list(self.messages):
-                if pred(m):
-                    return m
-            time.sleep(0.02)
-        raise AssertionError(f"no matching message; got {[m.get('type') for m in self.messages]}")
 
 
 def standing(lb: dict[str, Any], pid: str) -> dict[str, Any] | None:
@@ -59,7 +31,7 @@ def test_claim_flows_end_to_end(stack: Stack, http: httpx.Client, org: Player) -
     clock = http.get("/api/v1/clock").json()
     assert clock["open"] is True and clock["game_day"] == 1 and clock["season_state"] == "running"
 
-    spectator = Spectator(stack.base_url.replace("http", "ws") + "/api/v1/ws/scores")
+    spectator = Spectator.of(stack.base_url)
     snap = spectator.wait_for(lambda m: m["type"] == "snapshot")
     assert "standings" in snap["leaderboard"]
 
