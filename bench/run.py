@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import logging
 import os
 import sys
@@ -64,7 +66,7 @@ def table(sections: list[Section]) -> str:
 
 def write_results(path: Path, sections: list[Section], info: dict[str, str], started: datetime,
                   seconds: float, argv: list[str], load_end: str) -> None:
-    from bench.explain import ANALYSIS, SCALE
+    from bench.explain import ANALYSIS, scale
 
     lines = [
         "# Performance benchmarks (issue #9)",
@@ -110,7 +112,7 @@ def write_results(path: Path, sections: list[Section], info: dict[str, str], sta
         lines += ["## Other profiles kept", ""]
         for s in profiled:
             lines += [f"### {s.name}", "", "```", s.profile, "```", ""]
-    lines += ["## Scaling out", "", SCALE, ""]
+    lines += ["## Scaling out", "", scale(sections), ""]
     path.write_text("\n".join(lines))
 
 
@@ -121,7 +123,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(BENCHES), help=f"comma-separated subset of {','.join(BENCHES)}")
     ap.add_argument("--out", type=Path, default=None,
                     help="results file (default: bench/results.md for a full run, none for --small)")
+    ap.add_argument("--render", type=Path, default=None,
+                    help="only rewrite the results file from a saved run (bench/results.json), e.g. after editing "
+                         "bench/explain.py")
     args = ap.parse_args(argv)
+    if args.render is not None:
+        saved = json.loads(args.render.read_text())
+        secs = [Section(d["name"], [Row(**r) for r in d["rows"]], d["notes"], d["profile"], d["seconds"])
+                for d in saved["sections"]]
+        out = args.out or ROOT / "bench" / "results.md"
+        write_results(out, secs, saved["info"], datetime.fromisoformat(saved["started"]), saved["seconds"],
+                      saved["argv"], saved["load_end"])
+        print(f"wrote {out}")
+        return 0
     _quiet()
     started = datetime.now(UTC)
     info = machine()
@@ -146,7 +160,11 @@ def main(argv: list[str] | None = None) -> int:
                                     notes=[traceback.format_exc(limit=3)]))
     out = args.out or (None if args.small else ROOT / "bench" / "results.md")
     if out is not None:
-        write_results(out, sections, info, started, time.perf_counter() - t0, sys.argv[1:] if argv is None else argv,
-                      loadavg())
+        run_argv = sys.argv[1:] if argv is None else argv
+        seconds, load_end = time.perf_counter() - t0, loadavg()
+        write_results(out, sections, info, started, seconds, run_argv, load_end)
+        out.with_suffix(".json").write_text(json.dumps({
+            "info": info, "started": started.isoformat(), "seconds": seconds, "argv": run_argv, "load_end": load_end,
+            "sections": [dataclasses.asdict(sec) for sec in sections]}, indent=1, default=str))
         print(f"wrote {out}")
     return 1 if failed else 0

@@ -292,6 +292,7 @@ class FeedProbe:
         self.nc: Any = None
         self.release = asyncio.Event()
         self.size = 0  # largest score.updated seen on a websocket, bytes
+        self.connect_failures = 0
 
     async def start(self, clients: int, slow: int = 0) -> None:
         import nats
@@ -311,16 +312,27 @@ class FeedProbe:
 
         await self.nc.subscribe("territory.changed", cb=on_changed)
         await self.nc.subscribe("score.updated", cb=on_scored)
-        ready: list[asyncio.Future[None]] = []
-        for k in range(clients + slow):
-            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            ready.append(fut)
-            self.ws_times.append({})
-            self.resync.append(False)
-            self.tasks.append(asyncio.create_task(self._client(k, fut, slow=k >= clients)))
-            if k % 50 == 49:
-                await asyncio.sleep(0.05)
-        await asyncio.wait_for(asyncio.gather(*ready), 300)
+        # connect in batches of 50 and retry a refused snapshot: a burst of 1,000 at once makes the scoring
+        # service's Redis pool refuse ("Too many connections") and the gateway close the socket (counted)
+        total = clients + slow
+        self.ws_times = [{} for _ in range(total)]
+        self.resync = [False] * total
+        self.tasks = [asyncio.create_task(asyncio.sleep(0)) for _ in range(total)]
+        for first in range(0, total, 50):
+            todo = list(range(first, min(first + 50, total)))
+            for _attempt in range(5):
+                futs: dict[int, asyncio.Future[None]] = {}
+                for k in todo:
+                    futs[k] = asyncio.get_running_loop().create_future()
+                    self.tasks[k] = asyncio.create_task(self._client(k, futs[k], slow=k >= clients))
+                done = await asyncio.wait_for(asyncio.gather(*futs.values(), return_exceptions=True), 120)
+                todo = [k for k, res in zip(futs, done, strict=True) if isinstance(res, BaseException)]
+                self.connect_failures += len(todo)
+                if not todo:
+                    break
+                await asyncio.sleep(0.5)
+            if todo:
+                raise RuntimeError(f"{len(todo)} spectators could not connect")
 
     async def _client(self, k: int, ready: asyncio.Future[None], slow: bool) -> None:
         import websockets
@@ -335,9 +347,14 @@ class FeedProbe:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             sock.connect((u.hostname, u.port))
             sock.setblocking(False)
-        async with websockets.connect(self.ws_url, max_size=None, open_timeout=60, sock=sock) as ws:
+        try:
+            ws = await websockets.connect(self.ws_url, max_size=None, open_timeout=60, sock=sock)
             await ws.recv()  # snapshot
-            ready.set_result(None)
+        except Exception as e:
+            ready.set_exception(e)
+            return
+        ready.set_result(None)
+        async with ws:
             if slow:  # reads nothing until released: its queue on the gateway must overflow, alone
                 await self.release.wait()
             times = self.ws_times[k]
@@ -469,7 +486,11 @@ def run(small: bool = False) -> list[Section]:
                              "puts a territory.changed and a score.updated (with the whole leaderboard, up to "
                              f"{probe2.size / 1024:.0f} KiB here) on the feed; fan-out phase "
                              f"{time.perf_counter() - t_fan:.0f} s. Run before the claims rounds so that the "
-                             "leaderboard is small: its size grows with the players (see scoring).")
+                             "leaderboard is small: its size grows with the players (see scoring). Spectators "
+                             f"connect in batches of 50; {probe2.connect_failures} connection attempts got no "
+                             "snapshot and were retried (finding: under a burst of connections the scoring "
+                             "service's Redis pool raises 'Too many connections', the leaderboard request fails "
+                             "and the gateway closes the new socket).")
         # ---- claims: warm-up day (takes), then 1 replica, then 2 replicas ----
         warm = bs.claims_round(per_round, conc, 1)
         rounds: list[Round] = []
