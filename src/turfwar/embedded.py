@@ -142,8 +142,7 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
             os.chown(p, pw.pw_uid, pw.pw_gid)
         pgdata.chmod(0o700)
     if not (pgdata / "PG_VERSION").exists():
-        subprocess.run([str(POSTGRES_BIN_PATH / "initdb"), "-D", str(pgdata), "--auth=trust", "-U", "postgres",
-                        "--encoding=utf8", "--no-sync"], check=True, user=user, capture_output=True)
+        _initdb(POSTGRES_BIN_PATH / "initdb", pgdata, user)
     stale = pgdata / "postmaster.pid"
     if stale.exists():
         pid = _pid_in(stale)
@@ -160,6 +159,21 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     url = f"postgresql://postgres@127.0.0.1:{port}/{database}"
     _ensure_database(f"postgresql://postgres@127.0.0.1:{port}/postgres", database)
     return Server("postgres", url, proc, log)
+
+
+def _initdb(exe: Path, pgdata: Path, user: str | None, attempts: int = 3) -> None:
+    """initdb into an empty ``pgdata``; a failed attempt (seen on a machine under heavy load) is wiped and retried,
+    and the last failure raises with initdb's own output."""
+    for attempt in range(1, attempts + 1):
+        r = subprocess.run([str(exe), "-D", str(pgdata), "--auth=trust", "-U", "postgres", "--encoding=utf8",
+                            "--no-sync"], user=user, capture_output=True, text=True)
+        if r.returncode == 0:
+            return
+        if attempt == attempts:
+            raise RuntimeError(f"initdb failed ({r.returncode}): {r.stdout[-1500:]} {r.stderr[-1500:]}")
+        for child in pgdata.iterdir():
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+        time.sleep(1.0)
 
 
 def _pid_in(path: Path) -> int | None:

@@ -22,7 +22,7 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js import api as jsapi
-from nats.js.errors import NotFoundError
+from nats.js.errors import BadRequestError, NotFoundError, ServiceUnavailableError
 from pydantic import BaseModel
 
 from turf_common import metrics, tracing
@@ -74,18 +74,31 @@ class Bus:
                                 reconnect_time_wait=0.5, connect_timeout=5)
         return cls(nc, nc.jetstream(timeout=10), stream, replicas)
 
-    async def ensure_stream(self) -> None:
+    async def ensure_stream(self, patience: float = 60.0) -> None:
+        """Create the event stream, or bring its subjects up to date. On a cluster that is still electing its
+        JetStream leader the API times out for a while: keep trying for ``patience`` seconds."""
         cfg = jsapi.StreamConfig(
             name=self.stream, subjects=EVENT_SUBJECTS, storage=jsapi.StorageType.FILE,
             retention=jsapi.RetentionPolicy.LIMITS, duplicate_window=600.0, max_age=0, num_replicas=self.replicas,
         )
-        try:
-            await self.js.stream_info(self.stream)
-            await self.js.update_stream(cfg)
-        except NotFoundError:
-            with contextlib.suppress(Exception):  # a sibling service may have created it meanwhile
-                await self.js.add_stream(cfg)
-            await self.js.stream_info(self.stream)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + patience
+        while True:
+            try:
+                try:
+                    info = await self.js.stream_info(self.stream)
+                    if set(info.config.subjects or []) != set(EVENT_SUBJECTS):
+                        await self.js.update_stream(cfg)
+                except NotFoundError:
+                    with contextlib.suppress(BadRequestError):  # a sibling service created it meanwhile
+                        await self.js.add_stream(cfg)
+                    await self.js.stream_info(self.stream)
+                return
+            except (nats.errors.TimeoutError, TimeoutError, ServiceUnavailableError):
+                if loop.time() > deadline:
+                    raise
+                log.info("stream_not_ready_retrying", stream=self.stream)
+                await asyncio.sleep(1.0)
 
     # ---- commands -------------------------------------------------------------------------------
     async def request(self, subject: str, msg: BaseModel, reply_model: type[T], timeout: float = 5.0) -> T:
@@ -205,10 +218,17 @@ class Bus:
     # ---- key/value: the game clock ------------------------------------------------------------
     async def clock_kv(self) -> Any:
         bucket = f"{self.stream}_{CLOCK_BUCKET}"
-        try:
-            return await self.js.key_value(bucket)
-        except Exception:
-            return await self.js.create_key_value(bucket=bucket, history=5, replicas=self.replicas)
+        for attempt in range(60):   # as for the stream: a forming cluster answers late
+            try:
+                try:
+                    return await self.js.key_value(bucket)
+                except NotFoundError:
+                    return await self.js.create_key_value(bucket=bucket, history=5, replicas=self.replicas)
+            except (nats.errors.TimeoutError, TimeoutError, ServiceUnavailableError, BadRequestError):
+                if attempt == 59:
+                    raise
+                await asyncio.sleep(1.0)
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         for t in list(self._tasks):
