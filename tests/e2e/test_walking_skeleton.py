@@ -66,6 +66,8 @@ def test_claim_flows_end_to_end(stack: Stack, http: httpx.Client, org: Player) -
     assert "day_started:2026-10-06" in move_clock(org, t1)["events"]
     r = a.claim(*JERSEY_CITY, t1)
     assert r.status_code == 201 and r.json()["kind"] == "steal" and r.json()["owner_id"] == a.id, r.text
+    spectator.wait_for(lambda m: m["type"] == "score.updated" and m["territory_id"] == JERSEY_CITY_ID
+                       and a.id in m["players"])   # the read model caught up
     lb = http.get("/api/v1/leaderboard").json()
     assert standing(lb, a.id)["base"] == 2 and standing(lb, a.id)["rank"] == 1
     assert standing(lb, b.id)["base"] == 0
