@@ -62,7 +62,7 @@ def fmt(v: float | None) -> str:
 
 
 def print_row(r: Row) -> None:
-    ratio = f"{r.ratio:.1f}×" if r.ratio is not None else "—"
+    ratio = "—" if r.ratio is None else f"{r.ratio:.1f}×" if r.ratio >= 1 else f"{r.ratio:.2g}×"
     met = {True: "met", False: "NOT MET", None: ""}[r.met]
     anchor = f"{r.anchor} {fmt(r.anchor_value)}" if r.anchor else ""
     print(f"  {r.metric}: {fmt(r.ours)} {r.unit} | {anchor} | ratio {ratio} | {r.goal} {met} {r.note}".rstrip(),

@@ -56,7 +56,7 @@ def table(sections: list[Section]) -> str:
            "|---|---|---|---|---|---|---|---|"]
     for s in sections:
         for r in s.rows:
-            ratio = f"{r.ratio:.1f}×" if r.ratio is not None else ""
+            ratio = "" if r.ratio is None else f"{r.ratio:.1f}×" if r.ratio >= 1 else f"{r.ratio:.2g}×"
             met = {True: "✅ met", False: "❌ not met", None: ""}[r.met]
             note = f" ({r.note})" if r.note else ""
             out.append(f"| {s.name} | {r.metric}{note} | {fmt(r.ours)} {r.unit} | {r.anchor} | "

@@ -38,6 +38,7 @@ from turfwar.embedded import free_port
 from turfwar.stack import Stack
 
 API = "/api/v1"
+FAN_RATE = 2.0  # claims/s during the fan-out (each puts two messages on the feed)
 ORGANIZER = ("organizer@bench.turfwar", "bench-organizer-1")
 
 
@@ -451,8 +452,8 @@ def run(small: bool = False) -> list[Section]:
         probe2 = FeedProbe(nats_url, ws_url)
 
         async def fan() -> tuple[Round, bool]:
-            count = min(per_round, 150 if small else 200)
-            rnd, _ = await _paced_with_probe(bs, probe2, count, 30.0 if small else 5.0, n_clients, 1,
+            count = min(per_round, 150)
+            rnd, _ = await _paced_with_probe(bs, probe2, count, 30.0 if small else FAN_RATE, n_clients, 1,
                                              bs.players[:count])
             probe2.release.set()  # the slow client reads now: it should find "resync" and the socket closed
             for _ in range(100):
@@ -464,7 +465,14 @@ def run(small: bool = False) -> list[Section]:
             return rnd, slow_told
 
         t_fan = time.perf_counter()
+        fan_cpu0, fan_self0 = bs.cpu(), tree_cpu_seconds(os.getpid())
+        fan_spy = None if small else start_py_spy(bs.pids()["gateway"], 90, bs.dir / "gateway-fanout.raw")
         rnd2, slow_told = asyncio.run(fan())
+        if fan_spy is not None:
+            fan_spy.wait()
+            fan_sec.profile = summarize(bs.dir / "gateway-fanout.raw", "gateway during the fan-out (py-spy)")
+        fan_cpu1, fan_self1 = bs.cpu(), tree_cpu_seconds(os.getpid())
+        fan_wall = time.perf_counter() - t_fan
         _, to_ws2, from_score2, missing2 = _feed_latencies(probe2, n_clients)
         gw_log = (bs.dir / "logs" / "gateway.log").read_text(errors="replace")
         dropped = gw_log.count("ws_client_dropped")
@@ -480,7 +488,11 @@ def run(small: bool = False) -> list[Section]:
                      "among the others" + ("" if 2 * rnd2.accepted > 300 else
                                            "; too few updates in a small run to overflow its queue of 256")),
         ]
-        fan_sec.notes.append(f"{rnd2.accepted} claims at {30 if small else 5}/s (first game day, "
+        fan_sec.notes.append(
+            f"CPU during the fan-out phase ({fan_wall:.0f} s): gateway "
+            f"{fan_cpu1['gateway'] - fan_cpu0['gateway']:.1f} s, the benchmark's own {n_clients:,} websocket "
+            f"clients {fan_self1 - fan_self0:.1f} s, scoring {fan_cpu1['scoring'] - fan_cpu0['scoring']:.1f} s.")
+        fan_sec.notes.append(f"{rnd2.accepted} claims at {30 if small else FAN_RATE:g}/s (first game day, "
                              f"{len(bs.players[:rnd2.sent])} players) "
                              f"while {n_clients:,} spectators and one non-reading client were connected; each claim "
                              "puts a territory.changed and a score.updated (with the whole leaderboard, up to "
