@@ -34,6 +34,8 @@ class Hub:
         self.clients.discard(c)
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        if not self.clients:
+            return  # nobody listening: skip serialising (a score.updated carries the whole leaderboard)
         text = json.dumps(message, default=str)
         for c in list(self.clients):
             try:
