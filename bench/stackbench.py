@@ -39,6 +39,7 @@ from turfwar.stack import Stack
 
 API = "/api/v1"
 FAN_RATE = 2.0  # claims/s during the fan-out (each puts two messages on the feed)
+PACED_RATE = 5.0  # claims/s for the feed latency (at 20/s, with 2,000 players, scoring falls behind)
 ORGANIZER = ("organizer@bench.turfwar", "bench-organizer-1")
 
 
@@ -349,7 +350,10 @@ class FeedProbe:
             sock.connect((u.hostname, u.port))
             sock.setblocking(False)
         try:
-            ws = await websockets.connect(self.ws_url, max_size=None, open_timeout=60, sock=sock)
+            # the slow client also declines compression: compressed, hundreds of updates fit in the kernel's
+            # buffers and the gateway's queue for it would never fill
+            ws = await websockets.connect(self.ws_url, max_size=None, open_timeout=60, sock=sock,
+                                          compression=None if slow else "deflate")
             await ws.recv()  # snapshot
         except Exception as e:
             ready.set_exception(e)
@@ -483,10 +487,10 @@ def run(small: bool = False) -> list[Section]:
                      f"{missing2} missing"),
             Row("fan-out", "territory.changed → websocket (same run), p99", percentile(to_ws2, 99), "ms"),
             Row("fan-out", "slow client dropped and told to resync", 1.0 if slow_told else 0.0, "",
-                goal="yes, alone", met=(slow_told and dropped == 1) if 2 * rnd2.accepted > 300 else None,
+                goal="yes, alone", met=None if small else (slow_told and dropped == 1),
                 note=f"{dropped} client(s) dropped by the hub (gateway log), {missing2} deliveries missing "
-                     "among the others" + ("" if 2 * rnd2.accepted > 300 else
-                                           "; too few updates in a small run to overflow its queue of 256")),
+                     "among the others" + ("; too few updates in a small run to overflow its queue of 256"
+                                           if small else "")),
         ]
         fan_sec.notes.append(
             f"CPU during the fan-out phase ({fan_wall:.0f} s): gateway "
@@ -581,20 +585,22 @@ def run(small: bool = False) -> list[Section]:
         probe = FeedProbe(nats_url, ws_url)
 
         async def paced() -> tuple[Round, FeedProbe]:
-            rnd, _ = await _paced_with_probe(bs, probe, per_round, 20.0, 1, 0)
+            rnd, _ = await _paced_with_probe(bs, probe, min(per_round, 150), PACED_RATE, 1, 0)
             await probe.stop()
             return rnd, probe
 
         paced_rnd, _ = asyncio.run(paced())
         claims_sec.rows.append(Row(
-            "claims", "latency at a paced 20 claims/s, p50", percentile(paced_rnd.latencies_ms, 50), "ms",
+            "claims", f"latency at a paced {PACED_RATE:g} claims/s, p50", percentile(paced_rnd.latencies_ms, 50),
+            "ms",
             note=f"p99 {percentile(paced_rnd.latencies_ms, 99):.1f} ms; {paced_rnd.accepted}/{paced_rnd.sent} "
                  "accepted; the rows above are at full load, where latency is mostly queueing "
                  f"({conc} connections / rate)"))
         to_score, to_ws, _, missing = _feed_latencies(probe, 1)
         feed_sec.rows += [
             Row("scoring", "territory.changed → score.updated, p50", percentile(to_score, 50), "ms",
-                note=f"p99 {percentile(to_score, 99):.1f} ms over {len(to_score)} changes at 20 claims/s"),
+                note=f"p99 {percentile(to_score, 99):.1f} ms over {len(to_score)} changes at {PACED_RATE:g} "
+                     "claims/s, 2,000 players on the leaderboard"),
             Row("scoring", "territory.changed → spectator websocket, p99", percentile(to_ws, 99), "ms",
                 goal="< 20 ms", met=percentile(to_ws, 99) < 20,
                 note=f"p50 {percentile(to_ws, 50):.1f} ms; {missing} missing"),
