@@ -87,7 +87,7 @@ def write_results(path: Path, sections: list[Section], info: dict[str, str], sta
         "",
     ]
     for s in sections:
-        lines.append(f"### {s.name} ({s.seconds:.0f} s)")
+        lines.append(f"### {s.name}" + (f" ({s.seconds:.0f} s)" if s.seconds >= 1 else ""))
         lines.append("")
         lines += [f"- {n}" for n in s.notes] or ["- (no notes)"]
         lines.append("")
