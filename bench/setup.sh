@@ -37,4 +37,9 @@ if ! command -v pgbench >/dev/null 2>&1; then
   fi
 fi
 command -v pgbench >/dev/null 2>&1 && say "pgbench available" || say "pgbench unavailable: the claims anchor will be skipped"
+# py-spy: the profiles kept in bench/results.md for goals not met (the benchmarks run without it, minus profiles)
+VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv"
+if [ -x "$VENV/bin/pip" ] && [ ! -x "$VENV/bin/py-spy" ]; then
+  "$VENV/bin/pip" install -q py-spy >/dev/null 2>&1 && say "py-spy installed" || say "py-spy could not be installed: no profiles"
+fi
 exit 0
