@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from tests.support.bus import stream_events, submit_cmd
-from tests.support.client import Player, move_clock
+from tests.support.client import Player, leaderboard, move_clock
 from turf_common.contracts import subjects
 from turfwar.stack import Stack
 
@@ -58,7 +58,7 @@ def test_crash_after_commit_event_arrives_exactly_once_after_restart(stack: Stac
     assert len(accepted) == 1 and accepted[0]["claim_id"] == rows[0][0]
     assert len(changed) == 1
     # scoring applied it exactly once: the player has one territory, base 1
-    lb = org.get("/leaderboard").json()
+    lb = leaderboard(org.http, lambda lb: any(s["player_id"] == player for s in lb["standings"]))
     mine = [s for s in lb["standings"] if s["player_id"] == player]
     assert mine and mine[0]["base"] == 1 and mine[0]["outposts"] == 0
     scored = [e for e in asyncio.run(stream_events(url, stream, subjects.SCORE_UPDATED)) if player in e["players"]]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 import httpx
 import psycopg
 import pytest
 
-from tests.support.client import Player, move_clock, verified_player
+from tests.support.client import Player, move_clock, until, verified_player
 from turfwar.stack import Stack
 
 HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
@@ -18,8 +19,10 @@ JERSEY_CITY = (40.7280, -74.0770)
 T0 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 
 
-def standing(http: httpx.Client, pid: str) -> dict | None:
-    return next((s for s in http.get("/api/v1/leaderboard").json()["standings"] if s["player_id"] == pid), None)
+def standing(http: httpx.Client, pid: str, want: Any = lambda s: s is not None) -> dict | None:
+    """The player's row of the leaderboard (a read model: waits up to 10 s until ``want`` holds of it)."""
+    return until(lambda: next((s for s in http.get("/api/v1/leaderboard").json()["standings"]
+                               if s["player_id"] == pid), None), want)  # type: ignore[no-any-return]
 
 
 def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client, org: Player, stack: Stack) -> None:
@@ -31,7 +34,7 @@ def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client
     rec = r.json()
     assert rec["action"] == "set_owner" and rec["by"] == org.id and rec["before"]["owner_id"] is None
     assert rec["after"] == {"id": HOBOKEN_ID, "owner_id": a.id, "progress": 0, "fortified": False}
-    assert standing(http, a.id)["base"] == 1
+    assert standing(http, a.id, lambda s: s and s["base"] == 1)["base"] == 1
 
     claim = b.claim(*JERSEY_CITY, T0)
     assert claim.status_code == 201
@@ -43,11 +46,12 @@ def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client
                                             "reason": "twice"})
     assert again.status_code == 409 and again.json()["reason"] == "conflict"
 
+    standing(http, b.id, lambda s: s is None or s["base"] == 0)   # the reversal reached the read model
     total = standing(http, a.id)["total"]
     r = org.post("/admin/corrections", {"action": "adjust_score", "player_id": a.id, "points": 5,
                                         "reason": "scoring bug on day 1"})
     assert r.status_code == 201 and r.json()["after"] == {"adjustment": 5}
-    assert standing(http, a.id)["total"] == total + 5
+    assert standing(http, a.id, lambda s: s and s["total"] == total + 5)["total"] == total + 5
 
     log = org.get("/admin/corrections").json()["corrections"]
     assert [c["action"] for c in log] == ["set_owner", "reverse_claim", "adjust_score"]

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import httpx
 
-from tests.support.client import Player, move_clock, verified_player
+from tests.support.client import Player, leaderboard, move_clock, verified_player
 
 HOBOKEN, JERSEY_CITY, NEWARK = (40.7440, -74.0320), (40.7280, -74.0770), (40.7357, -74.1724)
 
@@ -22,7 +22,7 @@ def test_r25_r26_season_close_locks_and_pays(http: httpx.Client, org: Player) ->
     sat = datetime.fromisoformat("2026-10-24T21:00:00-04:00")   # the last game day
     move_clock(org, sat)
     assert a.claim(*JERSEY_CITY, sat).status_code == 201
-    live = http.get("/api/v1/leaderboard").json()
+    live = leaderboard(http, lambda lb: any(s["player_id"] == a.id and s["base"] == 2 for s in lb["standings"]))
     move_clock(org, datetime.fromisoformat("2026-10-24T22:00:00-04:00"))   # the instant the season closes
 
     r = b.claim(*JERSEY_CITY, datetime.fromisoformat("2026-10-24T22:00:00-04:00"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -66,3 +67,25 @@ def move_clock(org: Player, at: datetime) -> dict[str, Any]:
     r = org.post("/admin/clock", {"now": at.isoformat()})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
+
+
+def until(fetch: Any, pred: Any, timeout: float = 10.0) -> Any:
+    """``fetch()`` again and again until ``pred`` holds of its result or ``timeout`` s pass; returns the last result.
+    For read models (leaderboard, feed) that trail an acknowledged command by a few ms."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = fetch()
+        if pred(got) or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def leaderboard(http: httpx.Client, pred: Any = lambda lb: True, timeout: float = 10.0) -> dict[str, Any]:
+    """GET /leaderboard, waiting up to ``timeout`` s until ``pred`` holds of it."""
+    return until(lambda: http.get(API + "/leaderboard").json(), pred, timeout)  # type: ignore[no-any-return]
+
+
+def leaderboard_ids(http: httpx.Client, want: Any = lambda ids: True, timeout: float = 10.0) -> set[str]:
+    """Player ids on the public leaderboard, waiting until ``want`` holds of the set."""
+    ids = until(lambda: {s["player_id"] for s in leaderboard(http, timeout=0)["standings"]}, want, timeout)
+    return ids  # type: ignore[no-any-return]
