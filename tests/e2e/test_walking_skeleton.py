@@ -55,7 +55,11 @@ def test_claim_flows_end_to_end(stack: Stack, http: httpx.Client, org: Player) -
         spectator.wait_for(lambda m, tid=tid, owner=owner: m["type"] == "territory.changed"
                            and m["territory_id"] == tid and m["owner_id"] == owner)
     upd = spectator.wait_for(lambda m: m["type"] == "score.updated" and m["territory_id"] == JERSEY_CITY_ID)
-    assert standing(upd["leaderboard"], b.id)["base"] == 1
+    # a delta: Bob's new standing, named, without rank (clients re-rank), not the whole leaderboard
+    mine = next(c for c in upd["changes"] if c["player_id"] == b.id)
+    assert (mine["base"], mine["outposts"]) == (1, 0) and mine["display_name"].startswith("p_")
+    assert "rank" not in mine and "leaderboard" not in upd and set(upd["side_quests"]) == {
+        "lord_of_the_seas", "hungry_hungry_hippo", "social_butterfly"}
 
     lb = http.get("/api/v1/leaderboard").json()
     assert standing(lb, a.id)["base"] == 1 and standing(lb, b.id)["base"] == 1

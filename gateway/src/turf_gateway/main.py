@@ -14,14 +14,12 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
 from nats.aio.msg import Msg
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.asyncio import Redis
 from sqlalchemy import insert, select, update
 
-from turf_common import metrics, tracing
+from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
-from turf_common.contracts.scoring import ScoreUpdated
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
@@ -60,6 +58,10 @@ async def ensure_organizer(state: AppState) -> None:
 
 
 async def _forward(state: AppState, m: Msg) -> None:
+    """Relay one bus event to the spectators. Events come from our own services and were validated when they
+    were built, so they are forwarded as they are (plain JSON), with display names added to score changes."""
+    if not state.hub.clients:
+        return   # nobody listening: skip decoding and serialising
     try:
         data = json.loads(m.data)
     except ValueError:
@@ -68,8 +70,7 @@ async def _forward(state: AppState, m: Msg) -> None:
         data = cards.public_view(m.subject, data)
     msg = {"type": m.subject, "at": data.get("occurred_at")} | data
     if m.subject == subjects.SCORE_UPDATED:
-        lb = ScoreUpdated.model_validate(data).leaderboard
-        msg["leaderboard"] = await public.named_leaderboard(state, lb)
+        msg["changes"] = await public.named_changes(state, data.get("changes") or [])
     state.hub.broadcast(msg)
 
 
@@ -87,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             replicas=settings.stream_replicas)
         await bus.ensure_stream()
         engine = make_engine(settings.database_url)
-        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
         state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
                          clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub(),
                          relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder),

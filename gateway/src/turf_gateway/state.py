@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -30,3 +32,4 @@ class AppState:
     limiter: RateLimiter
     geocoder: Geocoder
     display_names: dict[str, str] = field(default_factory=dict)
+    leaderboard_inflight: asyncio.Future[dict[str, Any]] | None = None   # one snapshot request shared by all

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from redis.asyncio import Redis
-
+from turf_common import redisconn
 from turf_common.board import load_board
 from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
@@ -27,7 +26,7 @@ def main() -> None:
     async def start(bus: Bus) -> Callable[[], Awaitable[None]]:
         assert settings.redis_url, "TURF_REDIS_URL is not set"
         board = load_board(settings.board_dir)
-        redis = Redis.from_url(settings.redis_url)
+        redis = redisconn.connect(settings.redis_url)
         svc = ScoringService(
             redis=redis, bus=bus, graph=board.graph, prefix=settings.redis_prefix,
             stats={tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population)

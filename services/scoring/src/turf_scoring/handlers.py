@@ -1,5 +1,9 @@
 """Scoring: apply ``territory.changed`` to the Redis read model, recompute the touched players (R23, R24),
-publish ``score.updated``. Each change carries a per-territory version, so a redelivered or stale event is a no-op."""
+publish ``score.updated``. Each change carries a per-territory version, so a redelivered or stale event is a no-op.
+
+An event costs the same whatever the number of players: the two players it touches are rescored, the side quests
+are recomputed over the owned territories (at most one entry per territory), and ``score.updated`` carries only the
+standings that changed. The whole ranked leaderboard is built only when someone asks for it."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from turf_common.contracts.scoring import (
     Leaderboard,
     QuestStanding,
     ScoreAdjusted,
+    ScoreChange,
     ScoreUpdated,
     SeasonFinalResults,
     Standing,
@@ -85,9 +90,7 @@ class ScoringService:
         log.info("territory_scored", territory_id=ev.territory_id, version=ev.version, players=touched, new=new)
         for pid in touched:
             await self._rescore(pid)
-        lb = await self.leaderboard()
-        upd = ScoreUpdated(occurred_at=ev.occurred_at, players=touched, territory_id=ev.territory_id,
-                           leaderboard=lb, at=ev.occurred_at)
+        upd = await self._update(touched, ev.territory_id, ev.occurred_at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
         if await self.redis.exists(self.k("closed")):
             await self._publish_final(ev.event_id, ev.occurred_at)  # a post-season correction (R28)
@@ -121,9 +124,7 @@ class ScoringService:
     async def disqualify(self, ev: PlayerDisqualified) -> None:
         """R28: a disqualified player leaves the standings (their territories are freed by claims)."""
         await self.redis.sadd(self.k("dq"), ev.player_id)  # type: ignore[misc]
-        lb = await self.leaderboard()
-        upd = ScoreUpdated(occurred_at=ev.occurred_at, players=[ev.player_id], territory_id="", leaderboard=lb,
-                           at=ev.occurred_at)
+        upd = await self._update([ev.player_id], "", ev.occurred_at, removed=[ev.player_id])
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
 
     async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
@@ -138,12 +139,40 @@ class ScoringService:
         out = ScoreAdjusted(command_id=cmd.command_id, player_id=cmd.player_id, before=before, after=int(after))
         await self.redis.hset(self.k("adjcmd"), cmd.command_id, out.model_dump_json())  # type: ignore[misc]
         at = datetime.now(UTC)
-        lb = await self.leaderboard()
-        upd = ScoreUpdated(occurred_at=at, players=[cmd.player_id], territory_id="", leaderboard=lb, at=at)
+        upd = await self._update([cmd.player_id], "", at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:adj:" + cmd.command_id)
         if await self.redis.exists(self.k("closed")):
             await self._publish_final("adj:" + cmd.command_id, at)
         return out
+
+    async def _update(self, touched: list[str], territory_id: str, at: datetime,
+                      removed: list[str] | None = None) -> ScoreUpdated:
+        """The ``score.updated`` delta after a change: the side quests (R24) over every owned territory, and the
+        standing of each touched player and of each player whose side-quest bonus moved. The last bonuses are kept
+        in Redis and swapped atomically (SET … GET), so with several replicas every bonus change is in some delta."""
+        quests = side_quests(await self.owned_by(), self.stats)
+        bonus = bonuses(quests)
+        old_raw = await self.redis.set(self.k("bonus"), json.dumps(bonus), get=True)
+        old: dict[str, int] = json.loads(old_raw) if isinstance(old_raw, str | bytes) else {}
+        changed = set(touched) | {p for p in bonus.keys() | old.keys() if bonus.get(p, 0) != old.get(p, 0)}
+        dq = {m.decode() for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
+        ids = sorted(changed - dq)
+        changes: list[ScoreChange] = []
+        if ids:
+            raw = await self.redis.hmget(self.k("score"), ids)  # type: ignore[misc]
+            adj = await self.redis.hmget(self.k("adj"), ids)  # type: ignore[misc]
+            for pid, sc, a in zip(ids, raw, adj, strict=True):
+                if sc is None:
+                    continue   # never scored (an adjustment alone creates the entry first)
+                s = json.loads(sc)
+                changes.append(ScoreChange(player_id=pid, base=s["base"], outposts=s["outposts"],
+                                           bonuses=bonus.get(pid, 0),
+                                           total=s["base"] + bonus.get(pid, 0) + int(a or 0),
+                                           territories=s["territories"]))
+        return ScoreUpdated(occurred_at=at, players=touched, territory_id=territory_id, changes=changes,
+                            removed=removed or [], at=at,
+                            side_quests={q: QuestStanding(leaders=r.leaders, value=r.value)
+                                         for q, r in quests.items()})
 
     async def leaderboard(self) -> Leaderboard:
         raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
@@ -159,7 +188,6 @@ class ScoringService:
                      for r, p, tot in competition_ranks(totals)]
         return Leaderboard(standings=standings, side_quests={
             q: QuestStanding(leaders=r.leaders, value=r.value) for q, r in quests.items()})
-
 
     async def season_ended(self, ev: SeasonEnded) -> FinalResults:
         """R25: freeze the final standings (base + side-quest bonuses), places and prizes (R26); publish them.

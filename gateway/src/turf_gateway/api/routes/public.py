@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from datetime import datetime
@@ -66,8 +67,29 @@ async def territory(territory_id: str, state: State) -> dict[str, Any]:
 
 
 async def leaderboard_body(state: Any) -> dict[str, Any]:
+    """The named leaderboard from scoring. Concurrent callers (a burst of spectators connecting, each wanting a
+    snapshot) share one request in flight instead of each asking scoring for a full ranking."""
+    fut = state.leaderboard_inflight
+    if fut is None:
+        fut = asyncio.ensure_future(_fetch_leaderboard(state))
+        state.leaderboard_inflight = fut
+        fut.add_done_callback(lambda _: setattr(state, "leaderboard_inflight", None))
+    return await asyncio.shield(fut)
+
+
+async def _fetch_leaderboard(state: Any) -> dict[str, Any]:
     lb = await state.bus.request(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
     return await named_leaderboard(state, lb)
+
+
+async def named_changes(state: Any, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings of a ``score.updated`` delta as spectators see them: with display names, without ranks
+    (clients re-rank: R25 competition ranking by total, ties by player id)."""
+    from turf_gateway.names import display_names
+
+    names = await display_names(state, [c["player_id"] for c in changes])
+    return [{"player_id": c["player_id"], "display_name": names.get(c["player_id"], ""), "base": c["base"],
+             "outposts": c["outposts"], "bonuses": c["bonuses"], "total": c["total"]} for c in changes]
 
 
 async def named_leaderboard(state: Any, lb: Leaderboard) -> dict[str, Any]:

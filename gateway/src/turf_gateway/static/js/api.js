@@ -159,6 +159,19 @@ export function renderClock(el, c) {
   if (c) el.title = "Game time now: " + gameTime(c.now);
 }
 
+// A score.updated message is a delta: the standings that changed (absolute figures, no rank), the players who
+// left, and the side quests. Apply it to the leaderboard held since the snapshot and re-rank (R25 competition
+// ranking: highest total first, equal totals share a rank 1, 2, 2, 4, ties listed by player id, as the server does).
+export function applyScoreDelta(lb, msg) {
+  const byId = new Map(((lb && lb.standings) || []).map((s) => [s.player_id, s]));
+  for (const c of msg.changes || []) byId.set(c.player_id, { ...byId.get(c.player_id), ...c });
+  for (const id of msg.removed || []) byId.delete(id);
+  const rows = [...byId.values()].sort((a, b) => b.total - a.total
+    || (a.player_id < b.player_id ? -1 : a.player_id > b.player_id ? 1 : 0));
+  rows.forEach((s, i) => { s.rank = i && rows[i - 1].total === s.total ? rows[i - 1].rank : i + 1; });
+  return { standings: rows, side_quests: msg.side_quests || (lb && lb.side_quests) || {} };
+}
+
 // player id → display name, from leaderboards seen and GET /players/{id}
 const names = new Map();
 const pending = new Map();

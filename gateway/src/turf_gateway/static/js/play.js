@@ -2,7 +2,7 @@
 /* global L */
 
 import {
-  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
+  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
   playerName, renderClock, saveSession, say, session,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
@@ -472,8 +472,11 @@ async function refreshStandings() {
 // ---------- live updates ----------
 let liveTimer = null;
 function live(msg) {
-  if (msg.type === "snapshot" || msg.type === "score.updated") {
+  if (msg.type === "snapshot") {
     state.standings = msg.leaderboard?.standings || state.standings;
+    learnNames(state.standings);
+  } else if (msg.type === "score.updated") {
+    state.standings = applyScoreDelta({ standings: state.standings }, msg).standings;
     learnNames(state.standings);
   } else if (msg.type === "territory.changed") {
     board.apply(msg);

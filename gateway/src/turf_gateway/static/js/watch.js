@@ -1,6 +1,6 @@
 // The watch page (/watch): live map, leaderboard and feed from WS /ws/scores; reconnects by itself.
 
-import { $, api, h, knownName, learnNames, playerName, renderClock } from "./api.js";
+import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 
 const board = new BoardMap($("#map"));
@@ -11,6 +11,7 @@ const QUESTS = {
 };
 const FEED_MAX = 60;
 const early = []; // messages that arrive before the board is loaded
+let standings = null; // the leaderboard: the snapshot with every score.updated delta applied
 
 function renderLeaderboard(lb) {
   learnNames(lb.standings);
@@ -72,8 +73,12 @@ function onMessage(msg) {
 function handle(msg) {
   switch (msg.type) {
     case "snapshot":
+      standings = msg.leaderboard;
+      if (standings) renderLeaderboard(standings);
+      break;
     case "score.updated":
-      if (msg.leaderboard) renderLeaderboard(msg.leaderboard);
+      standings = applyScoreDelta(standings, msg);
+      renderLeaderboard(standings);
       break;
     case "territory.changed":
       board.apply(msg);

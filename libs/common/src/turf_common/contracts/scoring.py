@@ -32,12 +32,30 @@ class LeaderboardRequest(Message):
     pass
 
 
+class ScoreChange(Message):
+    """One player's standing after a change, without rank: ranks follow from the totals (R25 competition ranking,
+    ties listed by player id), so a client that holds the standings re-ranks them itself."""
+
+    player_id: str
+    base: int
+    outposts: int
+    bonuses: int
+    total: int
+    territories: int
+
+
 class ScoreUpdated(Event):
-    """Published after every applied ownership change: the players it touched and the whole leaderboard."""
+    """Published after every applied ownership change, disqualification or score adjustment: the players it
+    touched, the new standing of every player whose figures changed (the touched players and those who gained or
+    lost a side-quest lead), the players who left the standings, and the side quests (three entries). A delta, not
+    the whole leaderboard, so its size and cost do not grow with the number of players; apply it to the
+    ``GET /leaderboard`` snapshot."""
 
     players: list[str]
     territory_id: str
-    leaderboard: Leaderboard
+    changes: list[ScoreChange]
+    removed: list[str] = []
+    side_quests: dict[str, QuestStanding]
     at: AwareDatetime
 
 

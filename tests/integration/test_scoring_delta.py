@@ -1,0 +1,128 @@
+"""``score.updated`` is a delta (issue #9): the scoring service, on a real Redis and the real board, publishes
+the standing of every player whose figures changed (R23 base and outposts, R24 side-quest bonuses, R28
+adjustments) and nobody else's; a client that applies the deltas to its snapshot and re-ranks (R25) holds exactly
+the leaderboard the service would build from scratch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from turf_common import redisconn
+from turf_common.board import load_board
+from turf_common.contracts.claims import TerritoryChanged
+from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.scoring import AdjustScore, Leaderboard
+from turf_common.rules.scoring import TerritoryStats, competition_ranks
+from turf_scoring.handlers import ScoringService
+from turfwar import embedded
+
+HOBOKEN, NEWARK = "3401732250", "3401351000"
+FIGURES = ("base", "outposts", "bonuses", "total", "territories")
+
+
+class RecordingBus:
+    """Keeps what the service publishes (the bus itself is tested elsewhere; here the payload matters)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def publish(self, subject: str, data: bytes, msg_id: str, **_: Any) -> None:
+        self.sent.append((subject, json.loads(data)))
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    srv = embedded.start_redis(Path(tmp_path_factory.mktemp("redis")))
+    try:
+        yield srv.url
+    finally:
+        srv.stop()
+
+
+def _rows(lb: Leaderboard) -> dict[str, dict[str, int]]:
+    return {s.player_id: {f: getattr(s, f) for f in FIGURES} for s in lb.standings}
+
+
+def _apply(held: dict[str, dict[str, int]], upd: dict[str, Any]) -> None:
+    """What the pages do with a delta (static/js/api.js applyScoreDelta), in Python."""
+    for c in upd["changes"]:
+        held[c["player_id"]] = {f: c[f] for f in FIGURES}
+    for pid in upd["removed"]:
+        held.pop(pid, None)
+
+
+def test_delta_names_exactly_the_changed_standings_and_replays_to_the_leaderboard(redis_url: str) -> None:
+    board = load_board()
+    stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
+    tids = sorted(board.territories)
+
+    async def main() -> None:
+        bus = RecordingBus()
+        svc = ScoringService(redis=redisconn.connect(redis_url), bus=bus, graph=board.graph,  # type: ignore[arg-type]
+                             stats=stats, prefix="delta:")
+        version: dict[str, int] = {}
+        owner: dict[str, str | None] = dict.fromkeys(tids)
+
+        async def change(tid: str, pid: str | None) -> dict[str, Any]:
+            version[tid] = version.get(tid, 0) + 1
+            await svc.apply(TerritoryChanged(
+                occurred_at=datetime.now(UTC), territory_id=tid, owner_id=pid, previous_owner_id=owner[tid],
+                progress=1, fortified=False, version=version[tid], cause="claim", claim_id=None))
+            owner[tid] = pid
+            return bus.sent[-1][1]
+
+        held = _rows(await svc.leaderboard())
+        assert held == {}
+
+        # R24: Ann leads every side quest alone with Hoboken; Ben takes Newark (more land, more residents), so
+        # Ann's bonus drops although the change did not touch her: she must be in the delta.
+        first = await change(HOBOKEN, "ann")
+        _apply(held, first)
+        assert [c["player_id"] for c in first["changes"]] == ["ann"] and first["players"] == ["ann"]
+        assert stats[NEWARK].population > stats[HOBOKEN].population
+        assert stats[NEWARK].land_area_m2 > stats[HOBOKEN].land_area_m2
+        second = await change(NEWARK, "ben")
+        _apply(held, second)
+        assert second["players"] == ["ben"] and {c["player_id"] for c in second["changes"]} == {"ann", "ben"}
+        ann = next(c for c in second["changes"] if c["player_id"] == "ann")
+        assert ann["bonuses"] < first["changes"][0]["bonuses"] and "rank" not in ann
+        assert second["side_quests"]["social_butterfly"]["leaders"] == ["ben"]
+
+        # a random stretch of play: after every event the held standings equal the service's own leaderboard,
+        # and the delta lists exactly the players whose figures moved
+        rng = random.Random(9)
+        players = ["ann", "ben", "cat", "dan", "eve"]
+        for _ in range(60):
+            before = _rows(await svc.leaderboard())
+            upd = await change(rng.choice(tids[:40]), rng.choice([*players, None]))
+            after = _rows(await svc.leaderboard())
+            moved = {p for p in after.keys() | before.keys() if after.get(p) != before.get(p)}
+            assert {c["player_id"] for c in upd["changes"]} >= moved
+            assert {c["player_id"] for c in upd["changes"]} <= moved | set(upd["players"])
+            _apply(held, upd)
+            assert held == after
+
+        # R28: an adjustment and a disqualification are deltas too; ranks re-derived from the held totals (R25)
+        # match the service's ranking
+        await svc.adjust(AdjustScore(command_id="c1", player_id="cat", points=7))
+        _apply(held, bus.sent[-1][1])
+        await svc.disqualify(PlayerDisqualified(occurred_at=datetime.now(UTC), player_id="dan",
+                                                at=datetime.now(UTC)))
+        dq = bus.sent[-1][1]
+        assert dq["removed"] == ["dan"]
+        _apply(held, dq)
+        final = await svc.leaderboard()
+        assert held == _rows(final)
+        assert [(r, p) for r, p, _ in competition_ranks({p: v["total"] for p, v in held.items()})] == [
+            (s.rank, s.player_id) for s in final.standings]
+        await svc.redis.aclose()
+
+    asyncio.run(main())
