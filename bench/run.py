@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", action="store_true", help="CI-sized smoke run (small counts, no board build)")
     ap.add_argument("--only", default=",".join(BENCHES), help=f"comma-separated subset of {','.join(BENCHES)}")
     ap.add_argument("--out", type=Path, default=None,
-                    help="results file (default: bench/results.md for a full run, none for --small)")
+                    help="results file (default: bench/results.md for a full run, none for --small or --only)")
     ap.add_argument("--render", type=Path, default=None,
                     help="only rewrite the results file from a saved run (bench/results.json), e.g. after editing "
                          "bench/explain.py")
@@ -158,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
             sections.append(Section(f"{name} (failed)", [Row(name, "failed, see the run's output", None, "")],
                                     notes=[traceback.format_exc(limit=3)]))
-    out = args.out or (None if args.small else ROOT / "bench" / "results.md")
+    # results.md keeps one full run (every row measured in the same run): a small or partial run writes only with --out
+    full = not args.small and {b.strip() for b in args.only.split(",") if b.strip()} == set(BENCHES)
+    out = args.out or (ROOT / "bench" / "results.md" if full else None)
     if out is not None:
         run_argv = sys.argv[1:] if argv is None else argv
         seconds, load_end = time.perf_counter() - t0, loadavg()

@@ -1,6 +1,6 @@
 """Benchmark 3 (in process): one ``territory.changed`` applied incrementally (the scoring service's handler:
-rescore the two players concerned, rebuild and publish the leaderboard) against a full recompute of every player
-at 1,000 players. Uses a real Redis (embedded, as the stack does) and the real ScoringService; the bus is a stub
+rescore the two players concerned, recompute the side quests, publish the delta) against a full recompute of every
+player at 1,000 players. Uses a real Redis (embedded, as the stack does) and the real ScoringService; the bus is a stub
 that only counts publishes."""
 
 from __future__ import annotations
