@@ -145,7 +145,8 @@ class CardsService:
         elif s in (subjects.PROTECTION_ACTIVATED, subjects.PROTECTION_LAPSED):
             await self.protection_resolved(ProtectionResolved.model_validate_json(d.data))
         elif s == subjects.TERRITORY_CHANGED:
-            await self.territory_changed(TerritoryChanged.model_validate_json(d.data))
+            if not await self.territory_changed(TerritoryChanged.model_validate_json(d.data)):
+                return   # nothing staged: no outbox flush
         elif s == subjects.CLOCK_SEASON_STARTED:
             await self.season_started(SeasonStarted.model_validate_json(d.data))
         elif s == subjects.CLOCK_SEASON_ENDED:
@@ -242,18 +243,25 @@ class CardsService:
                     season_id=self.season_id, player_id=row.player_id, card_id=row.id, card_type=row.card_type,
                     reason="lapsed"))
 
-    async def territory_changed(self, ev: TerritoryChanged) -> None:
+    async def territory_changed(self, ev: TerritoryChanged) -> int:
         """R18: an open proposal whose territory left its party can no longer succeed: cancelled, both told.
-        Idempotent by itself (a cancelled proposal is no longer open)."""
+        Idempotent by itself (a cancelled proposal is no longer open). Returns how many were cancelled.
+
+        Every ownership change comes here and almost none touches a proposal, so a plain read looks first and
+        only a hit opens the locking transaction (issue #9: this consumer ran a transaction per claim)."""
         tr = t.trades.c
+        hit = select(t.trades).where(
+            tr.state == "open", tr.saga_id.is_(None),
+            or_(and_(tr.offer_territory_id == ev.territory_id, tr.proposer_id != (ev.owner_id or "")),
+                and_(tr.want_territory_id == ev.territory_id, tr.partner_id != (ev.owner_id or ""))))
+        async with self.engine.connect() as conn:
+            if (await conn.execute(hit.with_only_columns(tr.id).limit(1))).first() is None:
+                return 0
         async with self.engine.begin() as conn:
-            rows = (await conn.execute(select(t.trades).where(
-                tr.state == "open", tr.saga_id.is_(None),
-                or_(and_(tr.offer_territory_id == ev.territory_id, tr.proposer_id != (ev.owner_id or "")),
-                    and_(tr.want_territory_id == ev.territory_id, tr.partner_id != (ev.owner_id or ""))))
-                .with_for_update())).all()
+            rows = (await conn.execute(hit.with_for_update())).all()
             for row in rows:
                 await self._close_trade(conn, row, "cancelled", "territory_lost", ev.occurred_at)
+        return len(rows)
 
     # =========================================================================== draws (R12)
     async def _unused(self, conn: AsyncConnection, player_id: str) -> int:
