@@ -26,7 +26,8 @@ def test_manual_clock_moves_forward_only_and_emits_each_boundary_once(http: http
     assert r.status_code == 409 and r.json()["reason"] == "clock_backwards"
     clock = http.get("/api/v1/clock").json()
     assert clock == {"now": "2026-10-10T23:00:00-04:00", "open": False, "game_day": 6, "season_state": "running",
-                     "next_change": "2026-10-12T06:00:00-04:00", "seed_commitment": clock["seed_commitment"]}
+                     "next_change": "2026-10-12T06:00:00-04:00", "seed_commitment": clock["seed_commitment"],
+                     "mode": "manual"}
     out = move_clock(org, datetime.fromisoformat("2026-10-12T06:00:00-04:00"))  # Sunday skipped
     assert out["events"] == ["week_started:2026-10-12", "day_started:2026-10-12"]
     started = asyncio.run(stream_events(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"],
@@ -61,6 +62,7 @@ def test_accelerated_clock_opens_the_day_by_itself(fast_stack: Stack) -> None:
                 break
             time.sleep(0.1)
         assert clock["open"] is True and clock["game_day"] == 1 and clock["season_state"] == "running"
+        assert clock["mode"] == "accelerated"
         assert datetime.fromisoformat(clock["now"]) > datetime.fromisoformat("2026-10-05T06:00:00-04:00")
         r = organizer(http).post("/admin/clock", {"now": "2026-10-06T06:00:00-04:00"})
         assert r.status_code == 409  # only a manual clock can be moved

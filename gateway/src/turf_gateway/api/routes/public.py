@@ -16,6 +16,7 @@ from turf_common.contracts.claims import StateReply, StateRequest
 from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
 from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
+from turf_common.settings import parse_clock_mode
 from turf_gateway.api.deps import State
 from turf_gateway.commands import ask
 from turf_gateway.errors import ApiError
@@ -114,6 +115,8 @@ def clock_body(state: Any, now: datetime) -> dict[str, Any]:
     day = gametime.game_day_at(cfg, now)
     nc = gametime.next_change(cfg, now)
     return {"now": now.astimezone(cfg.tz).isoformat(), "open": gametime.is_open(cfg, now),
+            # beyond API.md's fields: real, accelerated or manual (only a manual clock can be moved)
+            "mode": parse_clock_mode(state.settings.clock)[0],
             "game_day": gametime.game_day_number(cfg, day) if day else None,
             "season_state": gametime.season_state(cfg, now),
             "next_change": nc.isoformat() if nc else None,

@@ -235,7 +235,10 @@ async function refreshClock() {
   renderClock($("#clock"), clock);
   if (!clock) return;
   $("#clock-now").textContent = `${gameTime(clock.now)} (${clock.now})`;
-  $("#clock-state").textContent = `${clock.open ? "open" : "closed"} · season ${clock.season_state}`
+  // only a manual clock can be moved: the form shows for it alone
+  $("#clock-form").hidden = clock.mode !== undefined && clock.mode !== "manual";
+  $("#clock-state").textContent = `${clock.mode ? clock.mode + " clock · " : ""}`
+    + `${clock.open ? "open" : "closed"} · season ${clock.season_state}`
     + (clock.game_day ? ` · game day ${clock.game_day}` : "")
     + (clock.next_change ? ` · next change ${gameTime(clock.next_change)}` : "");
   if (!$("#clock-target").value) $("#clock-target").value = clock.now;
