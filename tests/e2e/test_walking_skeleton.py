@@ -81,3 +81,11 @@ def test_claim_flows_end_to_end(stack: Stack, http: httpx.Client, org: Player) -
     props = {f["properties"]["id"]: f["properties"] for f in board["features"]}
     assert props[JERSEY_CITY_ID]["owner_id"] == a.id and props[HOBOKEN_ID]["owner_id"] == a.id
     spectator.ws.close()
+
+    # a spectator who arrives now finds the recent stories with the snapshot, oldest first: the feed is not empty
+    late = Spectator.of(stack.base_url)
+    recent = late.wait_for(lambda m: m["type"] == "snapshot")["recent"]
+    changes = [(m["territory_id"], m["owner_id"]) for m in recent if m["type"] == "territory.changed"]
+    assert changes[-3:] == [(HOBOKEN_ID, a.id), (JERSEY_CITY_ID, b.id), (JERSEY_CITY_ID, a.id)]
+    assert all(m["type"] != "score.updated" for m in recent)
+    late.ws.close()

@@ -36,7 +36,7 @@ from turf_gateway.ws import Hub
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 STATIC = Path(__file__).parent / "static"
-FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, "correction.applied", "season.final_results"]
+FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, "correction.applied", subjects.SEASON_FINAL_RESULTS]
 
 
 async def ensure_organizer(state: AppState) -> None:
@@ -60,8 +60,9 @@ async def ensure_organizer(state: AppState) -> None:
 async def _forward(state: AppState, m: Msg) -> None:
     """Relay one bus event to the spectators. Events come from our own services and were validated when they
     were built, so they are forwarded as they are (plain JSON), with display names added to score changes."""
-    if not state.hub.clients:
-        return   # nobody listening: skip decoding and serialising
+    story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
+    if not state.hub.clients and not story:
+        return   # nobody listening and nothing to keep for later: skip decoding and serialising
     try:
         data = json.loads(m.data)
     except ValueError:
@@ -71,6 +72,8 @@ async def _forward(state: AppState, m: Msg) -> None:
     msg = {"type": m.subject, "at": data.get("occurred_at")} | data
     if m.subject == subjects.SCORE_UPDATED:
         msg["changes"] = await public.named_changes(state, data.get("changes") or [])
+    if story:
+        state.hub.remember(msg)
     state.hub.broadcast(msg)
 
 

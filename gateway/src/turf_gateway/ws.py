@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from typing import Any
 
 import structlog
@@ -13,6 +14,7 @@ import structlog
 log = structlog.get_logger(__name__)
 
 QUEUE_SIZE = 256
+HISTORY = 50   # recent feed stories (steals, fortifications, wars, corrections, cards) a new spectator sees
 
 
 class Client:
@@ -24,6 +26,9 @@ class Client:
 class Hub:
     def __init__(self) -> None:
         self.clients: set[Client] = set()
+        # kept in this gateway's memory (a restart starts it empty): what a spectator who opens the page now
+        # would have seen scroll by in the last minutes
+        self.recent: deque[dict[str, Any]] = deque(maxlen=HISTORY)
 
     def join(self) -> Client:
         c = Client()
@@ -32,6 +37,10 @@ class Hub:
 
     def leave(self, c: Client) -> None:
         self.clients.discard(c)
+
+    def remember(self, message: dict[str, Any]) -> None:
+        """Keep a feed story for spectators who join later (sent with their snapshot, oldest first)."""
+        self.recent.append(message)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         if not self.clients:

@@ -1,4 +1,4 @@
-"""``WS /ws/scores``: a snapshot of the leaderboard, then one message per change."""
+"""``WS /ws/scores``: a snapshot of the leaderboard and the recent feed, then one message per change."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ async def scores(ws: WebSocket) -> None:
     await ws.accept()
     client = state.hub.join()
     try:
-        await ws.send_text(json.dumps({"type": "snapshot", "leaderboard": await leaderboard_body(state)}))
+        # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
+        await ws.send_text(json.dumps({"type": "snapshot", "leaderboard": await leaderboard_body(state),
+                                       "recent": list(state.hub.recent)}, default=str))
         while True:
             msg = await client.queue.get()
             if msg is None:

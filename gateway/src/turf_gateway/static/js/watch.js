@@ -37,7 +37,13 @@ function renderLeaderboard(lb) {
   $("#leaderboard").dataset.updates = String(+($("#leaderboard").dataset.updates || 0) + 1);
 }
 
+const shown = new Set(); // event ids already in the feed: a reconnect's snapshot repeats recent stories
+
 async function addFeed(msg) {
+  if (msg.event_id) {
+    if (shown.has(msg.event_id)) return;
+    shown.add(msg.event_id);
+  }
   const story = describe(msg, (id) => knownName(id) || "…", (id) => board.name(id));
   if (!story) return;
   // names not known yet: resolve, then rewrite the line
@@ -75,6 +81,7 @@ function handle(msg) {
     case "snapshot":
       standings = msg.leaderboard;
       if (standings) renderLeaderboard(standings);
+      for (const story of msg.recent || []) addFeed(story); // oldest first: each goes on top
       break;
     case "score.updated":
       standings = applyScoreDelta(standings, msg);
