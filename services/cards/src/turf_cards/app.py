@@ -33,7 +33,7 @@ from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
-from turf_common.service import serve_forever
+from turf_common.service import run
 from turf_common.settings import Settings, get_settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -90,4 +90,4 @@ def main() -> None:
     async def start(bus: Bus) -> Callable[[], Awaitable[None]]:
         return await subscribe(bus, await build(settings, bus))
 
-    asyncio.run(serve_forever("cards", settings, start))
+    run("cards", settings, start)

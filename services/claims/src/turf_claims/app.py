@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 from turf_claims import bootstrap, entrypoints
 from turf_common.bus import Bus
-from turf_common.service import serve_forever
+from turf_common.service import run
 from turf_common.settings import get_settings
 
 
@@ -18,4 +17,4 @@ def main() -> None:
         svc = await bootstrap.build(settings, bus)
         return await entrypoints.subscribe(bus, svc)
 
-    asyncio.run(serve_forever("claims", settings, start))
+    run("claims", settings, start)

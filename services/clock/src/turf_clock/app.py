@@ -16,7 +16,7 @@ from turf_common.contracts.clock import ClockState, SetClock
 from turf_common.db import make_engine, run_migrations
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
-from turf_common.service import serve_forever
+from turf_common.service import run
 from turf_common.settings import Settings, get_settings, parse_clock_mode
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -70,4 +70,4 @@ def main() -> None:
 
         return cleanup
 
-    asyncio.run(serve_forever("clock", settings, start))
+    run("clock", settings, start)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 from turf_common.board import load_board
@@ -10,7 +9,7 @@ from turf_common.bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.geo import LocatePoint
-from turf_common.service import serve_forever
+from turf_common.service import run
 from turf_common.settings import get_settings
 from turf_geo.handlers import locate
 
@@ -32,4 +31,4 @@ def main() -> None:
 
         return cleanup
 
-    asyncio.run(serve_forever("geo-verify", settings, start))
+    run("geo-verify", settings, start)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 from turf_common import redisconn
@@ -15,7 +14,7 @@ from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import AdjustScore
 from turf_common.rules.scoring import TerritoryStats
-from turf_common.service import serve_forever
+from turf_common.service import run
 from turf_common.settings import get_settings
 from turf_scoring.handlers import ScoringService
 
@@ -61,4 +60,4 @@ def main() -> None:
 
         return cleanup
 
-    asyncio.run(serve_forever("scoring", settings, start))
+    run("scoring", settings, start)
