@@ -189,7 +189,9 @@ class Bus:
                         log.exception("event_handler_failed", subject=m.subject, seq=d.stream_seq)
                         await m.nak(delay=1.0)
                         break  # keep order: refetch from the failed one
-                    await m.ack_sync()
+                    # a plain ack, not ack_sync: no round trip per event. If the ack is lost the event comes again,
+                    # and every handler is idempotent (inbox, versions); wait_idle still counts it as pending.
+                    await m.ack()
 
         self._tasks.append(asyncio.create_task(loop()))
 
