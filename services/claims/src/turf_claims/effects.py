@@ -19,7 +19,7 @@ from typing import Any, Literal
 import networkx as nx
 import structlog
 from pydantic import BaseModel
-from sqlalchemy import func, select, text, update
+from sqlalchemy import Date, DateTime, String, and_, bindparam, exists, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -67,29 +67,36 @@ class CardFacts:
     blockade_against_claimant: bool
 
 
+# R8.2: the holder of the latest open War reclaim window on the territory; R8.5: the owner's active Freeze on it
+# today; R8.6: the owner's active Blockade against the claimant today. Bound parameters: ``tid``, ``owner`` (the
+# territory's owner, NULL when unowned: no Freeze, no Blockade), ``pid`` (the claimant), ``day``, ``now``. Scalar
+# subqueries, so that claims.submit can read them in the same round trip as the claimant's day (handlers.py).
+_p = t.protections.c
+WAR_HOLDER = (select(t.war_windows.c.holder_id).where(
+    t.war_windows.c.territory_id == bindparam("tid", type_=String), t.war_windows.c.state == "open",
+    t.war_windows.c.until > bindparam("now", type_=DateTime(timezone=True)))
+    .order_by(t.war_windows.c.opened_at.desc()).limit(1).scalar_subquery().label("war_holder"))
+_active_today = and_(_p.player_id == bindparam("owner", type_=String), _p.day == bindparam("day", type_=Date),
+                     _p.state == "active")
+FROZEN = exists().where(_p.kind == "freeze", _active_today,
+                        _p.territory_id == bindparam("tid", type_=String)).label("frozen")
+BLOCKADED = exists().where(_p.kind == "blockade", _active_today,
+                           _p.rival_id == bindparam("pid", type_=String)).label("blockaded")
+_CARD_FACTS = select(WAR_HOLDER, FROZEN, BLOCKADED)
+
+
 async def card_facts(conn: AsyncConnection, territory_id: str, owner_id: str | None, claimant_id: str,
                      day: date, now: datetime) -> CardFacts:
     """R8.2 (an open War reclaim window on it), R8.5 (its owner's active Freeze today), R8.6 (its owner's active
-    Blockade against the claimant today)."""
-    holder = (await conn.execute(select(t.war_windows.c.holder_id).where(
-        t.war_windows.c.territory_id == territory_id, t.war_windows.c.state == "open",
-        t.war_windows.c.until > now).order_by(t.war_windows.c.opened_at.desc()).limit(1))).scalar_one_or_none()
-    frozen = blockaded = False
-    if owner_id is not None:
-        frozen = await _active(conn, "freeze", owner_id, day, territory_id=territory_id)
-        blockaded = await _active(conn, "blockade", owner_id, day, rival_id=claimant_id)
-    return CardFacts(holder, frozen, blockaded)
+    Blockade against the claimant today), in one statement."""
+    row = (await conn.execute(_CARD_FACTS, card_facts_params(territory_id, owner_id, claimant_id, day,
+                                                             now))).one()
+    return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
 
 
-async def _active(conn: AsyncConnection, kind: str, player_id: str, day: date, *, territory_id: str | None = None,
-                  rival_id: str | None = None) -> bool:
-    p = t.protections.c
-    cond = [p.kind == kind, p.player_id == player_id, p.day == day, p.state == "active"]
-    if territory_id is not None:
-        cond.append(p.territory_id == territory_id)
-    if rival_id is not None:
-        cond.append(p.rival_id == rival_id)
-    return (await conn.execute(select(p.card_id).where(*cond).limit(1))).first() is not None
+def card_facts_params(territory_id: str, owner_id: str | None, claimant_id: str, day: date,
+                      now: datetime) -> dict[str, Any]:
+    return {"tid": territory_id, "owner": owner_id, "pid": claimant_id, "day": day, "now": now}
 
 
 async def take_record(conn: AsyncConnection, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
