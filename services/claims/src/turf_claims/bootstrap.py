@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy.ext.asyncio import create_async_engine
+
 from turf_claims.adapters import tables
+from turf_claims.adapters.relay import ClaimsOutboxRelay
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
 from turf_common.bus import Bus
-from turf_common.db import make_engine, run_migrations
-from turf_common.gameclock import GameClockReader
-from turf_common.outbox import OutboxRelay
+from turf_common.db import run_migrations, sqlalchemy_url
+from turf_common.gameclock import WatchedGameClock
 from turf_common.rules import gametime
 from turf_common.settings import Settings
 
@@ -20,10 +22,16 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 async def build(settings: Settings, bus: Bus) -> ClaimsService:
     assert settings.database_url, "TURF_DATABASE_URL is not set"
     run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
-    engine = make_engine(settings.database_url)
+    # The pool keeps as many connections as claims may hold at once (30, as make_engine's 10 + 20 overflow): with
+    # a smaller pool, every burst of concurrent claims opened and closed overflow connections, a PostgreSQL
+    # connect each.
+    engine = create_async_engine(sqlalchemy_url(settings.database_url), pool_size=30, max_overflow=0,
+                                 pool_pre_ping=True)
+    clock = WatchedGameClock(bus)  # the game clock in memory, kept current from NATS KV (no request per claim)
+    await clock.start()
     board = load_board(settings.board_dir)
     svc = ClaimsService(
-        engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), clock=GameClockReader(bus),
+        engine=engine, relay=ClaimsOutboxRelay(engine, tables.outbox, bus), clock=clock,
         season=gametime.load_season(settings.season_file),
         names={tid: ter.name for tid, ter in board.territories.items()},
         max_travel_kmh=settings.max_travel_kmh,

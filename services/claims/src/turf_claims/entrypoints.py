@@ -57,6 +57,9 @@ async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None
 
     async def cleanup() -> None:
         sweeper.cancel()
+        close_clock = getattr(svc.clock, "close", None)
+        if close_clock is not None:
+            await close_clock()
         await svc.engine.dispose()
 
     return cleanup
