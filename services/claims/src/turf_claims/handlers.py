@@ -245,7 +245,13 @@ class ClaimsService:
                     player_id=cmd.player_id, key=cmd.idempotency_key, response=reply.model_dump_json(),
                     at=datetime.now(UTC)))
         crash_point("claims.after_commit")
-        await self._publish_committed()  # reply only after commit; publishing now keeps the feed fast
+        try:
+            await self._publish_committed()  # reply only after commit; publishing now keeps the feed fast
+        except Exception as e:
+            # The decision is committed and its events wait in the outbox, which the relay's sweep publishes once
+            # JetStream answers again (a stream electing a leader, a reconnect): answer what was decided rather
+            # than "unavailable", which would make the client believe nothing happened.
+            log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
         return reply
 
     async def _publish_committed(self) -> None:
