@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from turf_cards import tables as t
 from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.cards import (
     AdjustHand,
     AdjustReply,
@@ -676,11 +676,8 @@ def _effect_body(kind: str, a: EffectApplied) -> dict[str, Any]:
 def _decode(kind: str, raw: str | None) -> Message:
     if raw is None:
         return Refusal(reason="unavailable", message="Try again shortly.")
-    data = json.loads(raw)
-    if data.get("ok") is False:
-        return Refusal.model_validate(data)
-    model = {"play": PlayReply, "cancel": CancelReply, "trade": TradeReply}[kind]
-    return model.model_validate(data)  # type: ignore[no-any-return,attr-defined]
+    models: dict[str, type[Message]] = {"play": PlayReply, "cancel": CancelReply, "trade": TradeReply}
+    return decode_reply(raw, models[kind])
 
 
 def _trade_out(r: Any) -> TradeOut:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_claims.adapters import tables as t
+from turf_claims.adapters.commands import first_reply, store_reply
 from turf_claims.handlers import ClaimsService
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.claims import (
     CorrectOwnership,
     OwnershipCorrected,
@@ -72,15 +73,11 @@ async def correct(svc: ClaimsService, cmd: CorrectOwnership) -> Message:
     latest standing move), ``invalid_input`` (missing argument)."""
     now = await svc.clock.now()
     async with svc.engine.begin() as conn:
-        await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "cmd:" + cmd.command_id})
-        prev = (await conn.execute(select(t.effect_commands.c.response).where(
-            t.effect_commands.c.command_id == cmd.command_id))).scalar_one_or_none()
+        prev = await first_reply(conn, cmd.command_id)
         if prev is not None:
-            return _decode(prev)
+            return decode_reply(prev, OwnershipCorrected)
         reply = await _apply(conn, now, cmd)
-        await conn.execute(t.effect_commands.insert().values(
-            command_id=cmd.command_id, kind="correction_" + cmd.action, player_id=cmd.player_id or "",
-            response=reply.model_dump_json(), detail=None, at=now))
+        await store_reply(conn, cmd.command_id, "correction_" + cmd.action, cmd.player_id or "", reply, now)
     await svc.relay.flush()
     return reply
 
@@ -122,8 +119,3 @@ async def _apply(conn: AsyncConnection, now: datetime, cmd: CorrectOwnership) ->
     after = (await conn.execute(select(t.territories).where(t.territories.c.id == tid))).one()
     return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid, before=_out(before), after=_out(after))
 
-
-def _decode(raw: str) -> Message:
-    if '"ok":false' in raw.replace(" ", ""):
-        return Refusal.model_validate_json(raw)
-    return OwnershipCorrected.model_validate_json(raw)

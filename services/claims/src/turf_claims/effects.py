@@ -19,14 +19,15 @@ from typing import Any, Literal
 import networkx as nx
 import structlog
 from pydantic import BaseModel
-from sqlalchemy import Date, DateTime, String, and_, bindparam, exists, func, select, text, update
+from sqlalchemy import Date, DateTime, String, and_, bindparam, exists, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_claims.adapters import tables as t
+from turf_claims.adapters.commands import advisory_lock, first_reply, store_reply
 from turf_common.bus import Bus, Delivery
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.effects import (
     DoubleTroubleEffect,
@@ -170,13 +171,11 @@ class CardEffects:
         if day is not None and gametime.is_open(self.svc.season, now):
             await self.svc.wait_day_started(day)  # R5: never before the day's start work
         async with self.svc.engine.begin() as conn:
-            await _advisory(conn, "cmd:" + cmd.command_id)
-            prev = (await conn.execute(select(t.effect_commands.c.response).where(
-                t.effect_commands.c.command_id == cmd.command_id))).scalar_one_or_none()
+            prev = await first_reply(conn, cmd.command_id)
             if prev is not None:
-                return _decode(prev)
+                return decode_reply(prev, EffectApplied)
             for pid in sorted({cmd.player_id, *players}):
-                await _advisory(conn, "player:" + pid)
+                await advisory_lock(conn, "player:" + pid)
             closed = check_open(self.svc.season, now)
             decision: Refused | EffectApplied
             if closed is not None:
@@ -186,9 +185,7 @@ class CardEffects:
                 decision = await body(conn, now, day)
             reply: Message = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
-            await conn.execute(t.effect_commands.insert().values(
-                command_id=cmd.command_id, kind=kind, player_id=cmd.player_id, response=reply.model_dump_json(),
-                detail=None, at=now))
+            await store_reply(conn, cmd.command_id, kind, cmd.player_id, reply, now)
         await self.svc.relay.flush()
         log.info("card_effect", kind=kind, command_id=cmd.command_id, player_id=cmd.player_id,
                  ok=not isinstance(decision, Refused), reason=getattr(decision, "reason", None))
@@ -324,14 +321,14 @@ class CardEffects:
                 owner = None
                 already = False
                 if known:
-                    await _advisory(conn, f"freeze:{tid}:{on.isoformat()}")
+                    await advisory_lock(conn, f"freeze:{tid}:{on.isoformat()}")
                     owner = (await self._territory(conn, tid)).owner_id
                     already = (await conn.execute(select(p.card_id).where(
                         p.kind == "freeze", p.territory_id == tid, p.day == on, live))).first() is not None
                 r = rules.check_freeze(cmd.player_id, owner, known, already)
             else:
                 rival = cmd.rival_id or ""
-                await _advisory(conn, f"blockade:{cmd.player_id}:{rival}:{on.isoformat()}")
+                await advisory_lock(conn, f"blockade:{cmd.player_id}:{rival}:{on.isoformat()}")
                 already = (await conn.execute(select(p.card_id).where(
                     p.kind == "blockade", p.player_id == cmd.player_id, p.rival_id == rival, p.day == on,
                     live))).first() is not None
@@ -411,14 +408,6 @@ class CardEffects:
             await conn.execute(pg_insert(t.excluded_players).values(player_id=ev.player_id, at=ev.at)
                                .on_conflict_do_nothing())
 
-
-async def _advisory(conn: AsyncConnection, key: str) -> None:
-    await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
-
-
-def _decode(raw: str) -> Message:
-    model: type[BaseModel] = Refusal if '"ok":false' in raw.replace(" ", "") else EffectApplied
-    return model.model_validate_json(raw)  # type: ignore[return-value]
 
 
 async def subscribe_effects(bus: Bus, svc: Any, queue: str = "claims") -> CardEffects:

@@ -9,15 +9,16 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import structlog
-from sqlalchemy import Date, DateTime, Float, String, Text, and_, bindparam, func, select, text, update
+from sqlalchemy import Date, DateTime, Float, String, Text, and_, bindparam, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_claims import effects as card_effects
 from turf_claims.adapters import tables as t
+from turf_claims.adapters.commands import advisory_lock
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Event, Message, Refusal
+from turf_common.contracts.base import Event, Message, Refusal, decode_reply
 from turf_common.contracts.claims import (
     CheckReply,
     ClaimAccepted,
@@ -219,13 +220,13 @@ class ClaimsService:
         if day is not None and gametime.is_open(self.season, now) and not await self.wait_day_started(day):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         async with self.engine.begin() as conn:
-            await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "player:" + cmd.player_id})
+            await advisory_lock(conn, "player:" + cmd.player_id)
             if cmd.idempotency_key:
                 prev = (await conn.execute(select(t.idempotency.c.response).where(
                     t.idempotency.c.player_id == cmd.player_id,
                     t.idempotency.c.key == cmd.idempotency_key))).scalar_one_or_none()
                 if prev is not None:
-                    return _decode_reply(prev)
+                    return decode_reply(prev, ClaimAcceptedReply)
             decision, version = await self._decide(conn, cmd, now, lock=True)
             claim_id = None if isinstance(decision, Refused) else uuid.uuid4().hex
             flags = await self._screen(conn, cmd, now, claim_id)
@@ -373,8 +374,3 @@ def _traced(event: Event) -> Event:
             return event.model_copy(update={"traceparent": tp})
     return event
 
-
-def _decode_reply(raw: str) -> Message:
-    if '"ok":false' in raw.replace(" ", ""):
-        return Refusal.model_validate_json(raw)
-    return ClaimAcceptedReply.model_validate_json(raw)

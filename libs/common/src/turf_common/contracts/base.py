@@ -31,6 +31,17 @@ class Refusal(Message):
     message: str
 
 
+def decode_reply(raw: str | bytes, model: type[Message]) -> Message:
+    """A stored or received reply: a :class:`Refusal` when it says ``"ok": false``, else ``model``.
+    Used where a command's first answer is kept (idempotency keys, sagas) and replayed to a retry."""
+    import json
+
+    data = json.loads(raw)
+    if isinstance(data, dict) and data.get("ok") is False:
+        return Refusal.model_validate(data)
+    return model.model_validate(data)
+
+
 class Health(Message):
     service: str
     ok: bool = True
