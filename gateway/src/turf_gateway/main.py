@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream,
                             replicas=settings.stream_replicas)
         await bus.ensure_stream()
-        engine = make_engine(settings.database_url)
+        engine = make_engine(settings.database_url, pool_size=20)   # each request holds one (session lookup)
         redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
         state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
                          clock=GameClockReader(bus), season=gametime.load_season(settings.season_file), hub=Hub(),

@@ -47,22 +47,26 @@ class RateLimiter:
     def __init__(self, redis: Redis | None, limits: dict[str, Limit] | None, prefix: str = "turf:") -> None:
         self.redis, self.limits, self.prefix = redis, limits, prefix
 
-    async def hit(self, name: str, who: str) -> None:
-        """Count one request of ``who`` against limit ``name``; raise 429 when over it. The window opens at the
-        first request (its key expires ``window_s`` later), so a burst never straddles two windows."""
+    async def hit(self, name: str, who: str, *more: tuple[str, str]) -> None:
+        """Count one request of ``who`` against limit ``name`` (and of each further ``(name, who)`` pair, all in
+        one round trip to Redis); raise 429 when any is over its limit. A window opens at the first request (its
+        key expires ``window_s`` later), so a burst never straddles two windows."""
         if self.redis is None or self.limits is None:
             return
-        lim = self.limits[name]
-        key = f"{self.prefix}rl:{name}:{who}"
+        pairs = [(name, who), *more]
         async with self.redis.pipeline(transaction=True) as p:
-            p.set(key, 0, ex=lim.window_s, nx=True)   # opens the window (Redis 6 has no EXPIRE NX)
-            p.incr(key)
-            p.ttl(key)
-            _, count, ttl = await p.execute()
-        if int(count) > lim.count:
-            retry = max(int(ttl), 1)
-            raise ApiError("rate_limited", f"Too many requests; try again in {retry} s.", 429,
-                           headers={"Retry-After": str(retry)})
+            for n, w in pairs:
+                key = f"{self.prefix}rl:{n}:{w}"
+                p.set(key, 0, ex=self.limits[n].window_s, nx=True)   # opens the window (Redis 6: no EXPIRE NX)
+                p.incr(key)
+                p.ttl(key)
+            out = await p.execute()
+        for i, (n, _) in enumerate(pairs):
+            count, ttl = out[3 * i + 1], out[3 * i + 2]
+            if int(count) > self.limits[n].count:
+                retry = max(int(ttl), 1)
+                raise ApiError("rate_limited", f"Too many requests; try again in {retry} s.", 429,
+                               headers={"Retry-After": str(retry)})
 
 
 def client_ip(request: Request) -> str:

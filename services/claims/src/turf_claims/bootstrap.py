@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy.ext.asyncio import create_async_engine
-
 from turf_claims.adapters import tables
 from turf_claims.adapters.relay import ClaimsOutboxRelay
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
 from turf_common.bus import Bus
-from turf_common.db import run_migrations, sqlalchemy_url
+from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
 from turf_common.rules import gametime
 from turf_common.settings import Settings
@@ -25,8 +23,7 @@ async def build(settings: Settings, bus: Bus) -> ClaimsService:
     # The pool keeps as many connections as claims may hold at once (30, as make_engine's 10 + 20 overflow): with
     # a smaller pool, every burst of concurrent claims opened and closed overflow connections, a PostgreSQL
     # connect each.
-    engine = create_async_engine(sqlalchemy_url(settings.database_url), pool_size=30, max_overflow=0,
-                                 pool_pre_ping=True)
+    engine = make_engine(settings.database_url, pool_size=30, max_overflow=0)
     clock = WatchedGameClock(bus)  # the game clock in memory, kept current from NATS KV (no request per claim)
     await clock.start()
     board = load_board(settings.board_dir)

@@ -53,8 +53,7 @@ async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State, req
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer."""
-    await state.limiter.hit("claims_player", caller.id)
-    await state.limiter.hit("claims_ip", client_ip(request))
+    await state.limiter.hit("claims_player", caller.id, ("claims_ip", client_ip(request)))
     out = await ask(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key), timeout=10)
     return JSONResponse({k: out[k] for k in ("claim_id", "territory_id", "kind", "owner_id", "progress",
                                              "fortified")}, status_code=201)

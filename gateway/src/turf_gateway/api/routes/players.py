@@ -137,8 +137,7 @@ async def register(reg: Registration, state: State, request: Request) -> Registe
 
 @router.post("/sessions", response_model=SessionOut)
 async def sign_in(cred: Credentials, state: State, request: Request) -> SessionOut:
-    await state.limiter.hit("sessions_ip", client_ip(request))
-    await state.limiter.hit("sessions_email", cred.email.lower())
+    await state.limiter.hit("sessions_ip", client_ip(request), ("sessions_email", cred.email.lower()))
     async with state.engine.connect() as conn:
         row = (await conn.execute(select(t.players).where(t.players.c.email_norm == cred.email.lower()))).first()
     try:
