@@ -126,3 +126,79 @@ def test_delta_names_exactly_the_changed_standings_and_replays_to_the_leaderboar
         await svc.redis.aclose()
 
     asyncio.run(main())
+
+
+def test_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: str) -> None:
+    """R23 with two scoring replicas on one Redis: changes applied concurrently, each by either replica; every
+    stored score equals the clusters of the player's final territory set (a score computed from a set that changed
+    meanwhile is never written)."""
+    from turf_common.rules.scoring import player_score
+
+    board = load_board()
+    stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
+    tids = sorted(board.territories)[:60]   # a small area, so players' sets touch and change often
+
+    async def main() -> None:
+        replicas = [ScoringService(redis=redisconn.connect(redis_url), bus=RecordingBus(),  # type: ignore[arg-type]
+                                   graph=board.graph, stats=stats, prefix="race:") for _ in range(2)]
+        rng = random.Random(4)
+        version: dict[str, int] = {}
+        events = []
+        for _ in range(400):
+            tid = rng.choice(tids)
+            version[tid] = version.get(tid, 0) + 1
+            events.append(TerritoryChanged(
+                occurred_at=datetime.now(UTC), territory_id=tid, owner_id=rng.choice(["ann", "ben", "cat"]),
+                previous_owner_id=None, progress=1, fortified=False, version=version[tid], cause="claim",
+                claim_id=None))
+        for k in range(0, len(events), 8):   # eight at a time, spread over both replicas
+            await asyncio.gather(*(replicas[i % 2].apply(ev) for i, ev in enumerate(events[k:k + 8])))
+        svc = replicas[0]
+        owned = await svc.owned_by()
+        raw = await svc.redis.hgetall("race:score")  # type: ignore[misc]
+        for pid in ("ann", "ben", "cat"):
+            want = player_score(board.graph, pid, owned.get(pid, set()))
+            got = json.loads(raw[pid.encode()])
+            assert (got["base"], got["outposts"], got["territories"]) == (want.base, want.outposts, want.territories)
+        for r in replicas:
+            await r.redis.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_again(redis_url: str,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """R23, the optimistic write: another replica changes Ann's territory set between this replica's read of it
+    and its write of her score; the stale score is refused and computed again from the new set."""
+    import redis as redis_sync
+
+    from turf_scoring import handlers
+
+    board = load_board()
+    stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
+    jersey_city = "3401736000"
+    assert board.graph.has_edge(HOBOKEN, jersey_city)
+    other = redis_sync.Redis.from_url(redis_url)
+    real, fired = handlers.player_score, []
+
+    def meanwhile(graph: Any, pid: str, owned: set[str]) -> Any:
+        if pid == "ann" and not fired:   # the other replica's change lands while this one computes
+            fired.append(sorted(owned))
+            other.eval(handlers.APPLY, 3, "stale:ver", "stale:own", "stale:pv", jersey_city, 1, "ann", "stale:p:")
+        return real(graph, pid, owned)
+
+    monkeypatch.setattr(handlers, "player_score", meanwhile)
+
+    async def main() -> None:
+        svc = ScoringService(redis=redisconn.connect(redis_url), bus=RecordingBus(),  # type: ignore[arg-type]
+                             graph=board.graph, stats=stats, prefix="stale:")
+        await svc.apply(TerritoryChanged(occurred_at=datetime.now(UTC), territory_id=HOBOKEN, owner_id="ann",
+                                         previous_owner_id=None, progress=1, fortified=False, version=1,
+                                         cause="claim", claim_id=None))
+        assert fired == [[HOBOKEN]]   # the first computation saw Hoboken alone
+        stored = json.loads(await svc.redis.hget("stale:score", "ann"))  # type: ignore[misc]
+        assert (stored["base"], stored["territories"]) == (2, 2)   # Hoboken and Jersey City, one cluster
+        await svc.redis.aclose()
+
+    asyncio.run(main())
+    other.close()

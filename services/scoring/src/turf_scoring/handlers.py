@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 import networkx as nx
 import structlog
 from redis.asyncio import Redis
-from redis.exceptions import WatchError
 
 from turf_common.bus import Bus
 from turf_common.contracts import subjects
@@ -46,21 +45,44 @@ from turf_common.rules.scoring import (
 log = structlog.get_logger(__name__)
 
 # Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
-# the change is not newer than what is stored (redelivery, reordering).
+# the change is not newer than what is stored (redelivery, reordering). Each player's territory set has a version
+# (KEYS[3]) bumped with every change to it, so a score computed from an older set is never written (WRITE_SCORES).
 APPLY = """
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
 if tonumber(ARGV[2]) <= cur then return false end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 local prev = redis.call('HGET', KEYS[2], ARGV[1]) or ''
-if prev ~= '' then redis.call('SREM', ARGV[4] .. prev, ARGV[1]) end
+if prev ~= '' then
+  redis.call('SREM', ARGV[4] .. prev, ARGV[1])
+  redis.call('HINCRBY', KEYS[3], prev, 1)
+end
 if ARGV[3] == '' then
   redis.call('HDEL', KEYS[2], ARGV[1])
 else
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
   redis.call('SADD', ARGV[4] .. ARGV[3], ARGV[1])
+  redis.call('HINCRBY', KEYS[3], ARGV[3], 1)
 end
 return prev
 """
+
+# Write each player's score (ARGV: player, set version read, score JSON; repeated) unless their territory set
+# changed since it was read (another replica applied a change meanwhile); returns the players not written.
+WRITE_SCORES = """
+local stale = {}
+for i = 1, #ARGV, 3 do
+  if (redis.call('HGET', KEYS[2], ARGV[i]) or '0') == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+  else
+    table.insert(stale, ARGV[i])
+  end
+end
+return stale
+"""
+
+
+def _text(v: bytes | str) -> str:
+    return v.decode() if isinstance(v, bytes) else v
 
 
 @dataclass
@@ -77,8 +99,8 @@ class ScoringService:
 
     async def apply(self, ev: TerritoryChanged) -> bool:
         """Apply one change; True if it was new. Recomputes only the previous and the new owner."""
-        prev = await self.redis.eval(APPLY, 2, self.k("ver"), self.k("own"), ev.territory_id, ev.version,
-                                     ev.owner_id or "", self.k("p:"))
+        prev = await self.redis.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"),  # type: ignore[misc]
+                                     ev.territory_id, ev.version, ev.owner_id or "", self.k("p:"))
         new = prev is not None
         if new:
             prev = prev.decode() if isinstance(prev, bytes) else prev
@@ -88,43 +110,47 @@ class ScoringService:
             prev = ev.previous_owner_id
         touched = sorted({p for p in (prev, ev.owner_id) if p})
         log.info("territory_scored", territory_id=ev.territory_id, version=ev.version, players=touched, new=new)
-        for pid in touched:
-            await self._rescore(pid)
-        upd = await self._update(touched, ev.territory_id, ev.occurred_at)
+        await self._rescore(*touched)
+        upd, closed = await self._update(touched, ev.territory_id, ev.occurred_at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
-        if await self.redis.exists(self.k("closed")):
+        if closed:
             await self._publish_final(ev.event_id, ev.occurred_at)  # a post-season correction (R28)
         return new
 
-    async def _rescore(self, pid: str) -> None:
-        """Recompute one player (R23) from their territory set. Optimistic (WATCH): when another replica changes
-        the set meanwhile, recompute, so a stale score never overwrites a fresh one."""
-        key = self.k("p:" + pid)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(key)
-                    owned = {m.decode() if isinstance(m, bytes) else m for m in await pipe.smembers(key)}
-                    s = player_score(self.graph, pid, owned)
-                    pipe.multi()
-                    pipe.hset(self.k("score"), pid, json.dumps(
-                        {"base": s.base, "outposts": s.outposts, "territories": s.territories}))
-                    await pipe.execute()
-                    return
-                except WatchError:
-                    continue
+    async def _rescore(self, *pids: str) -> None:
+        """Recompute players (R23) from their territory sets: one atomic read of the sets and their versions, the
+        clusters in Python, one conditional write. Optimistic: a player whose set another replica changed
+        meanwhile is read and computed again, so a stale score never overwrites a fresh one."""
+        todo = sorted(set(pids))
+        while todo:
+            async with self.redis.pipeline(transaction=True) as p:
+                p.hmget(self.k("pv"), todo)
+                for pid in todo:
+                    p.smembers(self.k("p:" + pid))
+                versions, *sets = await p.execute()
+            args: list[str] = []
+            for pid, ver, members in zip(todo, versions, sets, strict=True):
+                sc = player_score(self.graph, pid, {_text(m) for m in members})
+                args += [pid, _text(ver) if ver is not None else "0",
+                         json.dumps({"base": sc.base, "outposts": sc.outposts, "territories": sc.territories})]
+            stale = await self.redis.eval(WRITE_SCORES, 2, self.k("score"), self.k("pv"), *args)  # type: ignore[misc]
+            todo = [_text(x) for x in stale]
 
-    async def owned_by(self) -> dict[str, set[str]]:
-        own: dict[bytes, bytes] = await self.redis.hgetall(self.k("own"))  # type: ignore[misc,assignment]
+    @staticmethod
+    def _owned_from(own: dict[bytes, bytes]) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for tid, pid in own.items():
             out.setdefault(pid.decode(), set()).add(tid.decode())
         return out
 
+    async def owned_by(self) -> dict[str, set[str]]:
+        """Player id → the territory ids they own."""
+        return self._owned_from(await self.redis.hgetall(self.k("own")))  # type: ignore[misc,arg-type]
+
     async def disqualify(self, ev: PlayerDisqualified) -> None:
         """R28: a disqualified player leaves the standings (their territories are freed by claims)."""
         await self.redis.sadd(self.k("dq"), ev.player_id)  # type: ignore[misc]
-        upd = await self._update([ev.player_id], "", ev.occurred_at, removed=[ev.player_id])
+        upd, _ = await self._update([ev.player_id], "", ev.occurred_at, removed=[ev.player_id])
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
 
     async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
@@ -139,28 +165,35 @@ class ScoringService:
         out = ScoreAdjusted(command_id=cmd.command_id, player_id=cmd.player_id, before=before, after=int(after))
         await self.redis.hset(self.k("adjcmd"), cmd.command_id, out.model_dump_json())  # type: ignore[misc]
         at = datetime.now(UTC)
-        upd = await self._update([cmd.player_id], "", at)
+        upd, closed = await self._update([cmd.player_id], "", at)
         await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:adj:" + cmd.command_id)
-        if await self.redis.exists(self.k("closed")):
+        if closed:
             await self._publish_final("adj:" + cmd.command_id, at)
         return out
 
     async def _update(self, touched: list[str], territory_id: str, at: datetime,
-                      removed: list[str] | None = None) -> ScoreUpdated:
-        """The ``score.updated`` delta after a change: the side quests (R24) over every owned territory, and the
-        standing of each touched player and of each player whose side-quest bonus moved. The last bonuses are kept
-        in Redis and swapped atomically (SET … GET), so with several replicas every bonus change is in some delta."""
-        quests = side_quests(await self.owned_by(), self.stats)
+                      removed: list[str] | None = None) -> tuple[ScoreUpdated, bool]:
+        """The ``score.updated`` delta after a change, and whether the season has closed (R25). The delta: the side
+        quests (R24) over every owned territory, and the standing of each touched player and of each player whose
+        side-quest bonus moved. The last bonuses are kept in Redis and swapped atomically (SET … GET), so with
+        several replicas every bonus change is in some delta. Three round trips to Redis."""
+        async with self.redis.pipeline(transaction=False) as p:
+            p.hgetall(self.k("own"))
+            p.smembers(self.k("dq"))
+            p.exists(self.k("closed"))
+            own, dq_raw, closed = await p.execute()
+        quests = side_quests(self._owned_from(own), self.stats)
         bonus = bonuses(quests)
         old_raw = await self.redis.set(self.k("bonus"), json.dumps(bonus), get=True)
         old: dict[str, int] = json.loads(old_raw) if isinstance(old_raw, str | bytes) else {}
         changed = set(touched) | {p for p in bonus.keys() | old.keys() if bonus.get(p, 0) != old.get(p, 0)}
-        dq = {m.decode() for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
-        ids = sorted(changed - dq)
+        ids = sorted(changed - {_text(m) for m in dq_raw})
         changes: list[ScoreChange] = []
         if ids:
-            raw = await self.redis.hmget(self.k("score"), ids)  # type: ignore[misc]
-            adj = await self.redis.hmget(self.k("adj"), ids)  # type: ignore[misc]
+            async with self.redis.pipeline(transaction=False) as p:
+                p.hmget(self.k("score"), ids)
+                p.hmget(self.k("adj"), ids)
+                raw, adj = await p.execute()
             for pid, sc, a in zip(ids, raw, adj, strict=True):
                 if sc is None:
                     continue   # never scored (an adjustment alone creates the entry first)
@@ -172,7 +205,7 @@ class ScoringService:
         return ScoreUpdated(occurred_at=at, players=touched, territory_id=territory_id, changes=changes,
                             removed=removed or [], at=at,
                             side_quests={q: QuestStanding(leaders=r.leaders, value=r.value)
-                                         for q, r in quests.items()})
+                                         for q, r in quests.items()}), bool(closed)
 
     async def leaderboard(self) -> Leaderboard:
         raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
