@@ -47,11 +47,27 @@ class Stack:
         return f"http://127.0.0.1:{self.http_port}"
 
     def child_env(self) -> dict[str, str]:
+        if "TURF_SEED" not in os.environ:
+            self.env.setdefault("TURF_SEED", self.season_seed())
         env = dict(os.environ) | self.env
         env["TURF_DATA_DIR"] = str(self.data_dir)
         env["TURF_HTTP_PORT"] = str(self.http_port)
         env.setdefault("PYTHONUNBUFFERED", "1")
         return env
+
+    def season_seed(self) -> str:
+        """The seed of this data directory's season (R12) when ``TURF_SEED`` is not set: 256 random bits made on
+        the first start and kept in ``<data dir>/season-seed`` (readable by its owner only), so draws cannot be
+        foreseen from a well-known default and stay the same across restarts."""
+        import secrets
+
+        path = self.data_dir / "season-seed"
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+        return path.read_text().strip()
 
     # ---- servers ------------------------------------------------------------------------------
     def lock(self) -> None:
