@@ -30,7 +30,7 @@ import httpx
 
 from bench import loadgen
 from bench.common import Row, Section, loadavg, percentile
-from bench.profiling import start_py_spy, summarize, tree_cpu_seconds
+from bench.profiling import cpu_seconds, start_py_spy, summarize, tree_cpu_seconds
 from turf_common.board import load_board
 from turf_common.rules import gametime
 from turf_common.settings import get_settings
@@ -41,6 +41,7 @@ API = "/api/v1"
 FAN_RATE = 2.0  # claims/s during the fan-out (each puts two messages on the feed)
 PACED_RATE = 5.0  # claims/s for the feed latency (at 20/s, with 2,000 players, scoring falls behind)
 CONNECT_BATCH = 1000  # spectators connecting at the same moment
+SPECTATOR_PROCS = 2   # processes the fan-out's reading spectators live in (one per core)
 ORGANIZER = ("organizer@bench.turfwar", "bench-organizer-1")
 
 
@@ -297,8 +298,14 @@ class FeedProbe:
         self.size = 0  # largest score.updated seen on a websocket, bytes
         self.received: list[int] = []  # messages received per client after the snapshot
         self.connect_failures = 0
+        self.workers: list[tuple[Any, Any, int, int]] = []   # (process, pipe, first client index, clients)
+        self.worker_cpu = 0.0   # CPU seconds the spectator processes used
 
-    async def start(self, clients: int, slow: int = 0) -> None:
+    async def start(self, clients: int, slow: int = 0, procs: int = 0) -> None:
+        """Connect ``clients`` reading spectators and ``slow`` non-reading ones. With ``procs``, the reading
+        spectators live in that many processes of their own (like a real audience on many devices), so the
+        benchmark's own websocket clients are not one event loop that every delivery has to queue for; their
+        arrival times (CLOCK_MONOTONIC, comparable across processes) come back at :meth:`stop`."""
         import nats
 
         self.nc = await nats.connect(self.nats_url)
@@ -323,7 +330,9 @@ class FeedProbe:
         self.resync = [False] * total
         self.received = [0] * total
         self.tasks = [asyncio.create_task(asyncio.sleep(0)) for _ in range(total)]
-        for first in range(0, total, CONNECT_BATCH):
+        if procs:
+            await self._start_workers(clients, procs)
+        for first in range(clients if procs else 0, total, CONNECT_BATCH):
             todo = list(range(first, min(first + CONNECT_BATCH, total)))
             for _attempt in range(5):
                 futs: dict[int, asyncio.Future[None]] = {}
@@ -384,6 +393,35 @@ class FeedProbe:
                     if hit:
                         times.setdefault(hit.group(1).decode(), t)
 
+    async def _start_workers(self, clients: int, procs: int) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        per = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
+        first = 0
+        for n in per:
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_spectator_worker, args=(self.ws_url, n, theirs), daemon=True)
+            proc.start()
+            self.workers.append((proc, mine, first, n))
+            first += n
+        for _proc, conn, _first, _n in self.workers:   # every spectator connected, snapshot received
+            kind, failures = await asyncio.to_thread(conn.recv)
+            if kind != "ready":
+                raise RuntimeError(f"a spectator process failed: {failures}")
+            self.connect_failures += failures
+
+    async def _stop_workers(self) -> None:
+        for proc, conn, first, n in self.workers:
+            conn.send("stop")
+            _, times, counts, size, cpu = await asyncio.to_thread(conn.recv)
+            self.worker_cpu += cpu
+            self.ws_times[first:first + n] = times
+            self.received[first:first + n] = counts
+            self.size = max(self.size, size)
+            await asyncio.to_thread(proc.join, 30)
+        self.workers.clear()
+
     def reset(self) -> None:
         self.changed.clear()
         self.scored.clear()
@@ -391,6 +429,7 @@ class FeedProbe:
             d.clear()
 
     async def stop(self) -> None:
+        await self._stop_workers()
         for t in self.tasks:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -398,9 +437,68 @@ class FeedProbe:
             await self.nc.close()
 
 
+def _spectator_worker(ws_url: str, n: int, conn: Any) -> None:
+    """A process of ``n`` reading spectators (see FeedProbe.start): connect them all (retrying a socket closed
+    before its snapshot), say "ready", record when each score.updated arrives per territory, and send the times
+    back when told to stop."""
+    import uvloop
+    import websockets
+
+    async def main() -> None:
+        times: list[dict[str, float]] = [{} for _ in range(n)]
+        counts = [0] * n
+        size = 0
+        failures = 0
+
+        async def client(k: int, ready: asyncio.Future[None]) -> None:
+            nonlocal size, failures
+            for attempt in range(5):
+                try:
+                    ws = await websockets.connect(ws_url, max_size=None, open_timeout=60)
+                    await ws.recv()   # snapshot
+                    break
+                except Exception as e:
+                    failures += 1
+                    if attempt == 4:
+                        ready.set_exception(e)
+                        return
+                    await asyncio.sleep(0.5)
+            ready.set_result(None)
+            async with ws:
+                while True:
+                    try:
+                        data = await ws.recv(decode=False)
+                    except websockets.ConnectionClosed:
+                        return
+                    t = time.perf_counter()
+                    counts[k] += 1
+                    head = data[:400]
+                    ty = FeedProbe.TYPE.search(head)
+                    if ty and ty.group(1) == b"score.updated":
+                        size = max(size, len(data))
+                        hit = FeedProbe.TID.search(head)
+                        if hit and hit.group(1):
+                            times[k].setdefault(hit.group(1).decode(), t)
+
+        loop = asyncio.get_running_loop()
+        futs = [loop.create_future() for _ in range(n)]
+        tasks = [asyncio.create_task(client(k, f)) for k, f in enumerate(futs)]
+        done = await asyncio.gather(*futs, return_exceptions=True)
+        bad = [d for d in done if isinstance(d, BaseException)]
+        conn.send(("ready", failures) if not bad else ("failed", repr(bad[0])))
+        await asyncio.to_thread(conn.recv)   # "stop"
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        conn.send(("times", times, counts, size, time.process_time()))
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    asyncio.run(main())
+
+
 async def _paced_with_probe(bs: BenchStack, probe: FeedProbe, count: int, rate: float, clients: int,
-                            slow: int, players: list[Player] | None = None) -> tuple[Round, float]:
-    await probe.start(clients, slow)
+                            slow: int, players: list[Player] | None = None, procs: int = 0) -> tuple[Round, float]:
+    await probe.start(clients, slow, procs)
     probe.reset()
     at = await asyncio.to_thread(bs.next_day)
     day = bs.day_i
@@ -489,7 +587,7 @@ def run(small: bool = False) -> list[Section]:
         async def fan() -> tuple[Round, bool]:
             count = min(per_round, 150)
             rnd, _ = await _paced_with_probe(bs, probe2, count, 30.0 if small else FAN_RATE, n_clients, 1,
-                                             bs.players[:count])
+                                             bs.players[:count], procs=SPECTATOR_PROCS)
             probe2.release.set()  # the slow client reads now: it should find "resync" and the socket closed
             for _ in range(100):
                 if probe2.resync[n_clients] or probe2.tasks[n_clients].done():
@@ -500,13 +598,15 @@ def run(small: bool = False) -> list[Section]:
             return rnd, slow_told
 
         t_fan = time.perf_counter()
-        fan_cpu0, fan_self0 = bs.cpu(), tree_cpu_seconds(os.getpid())
+        # the benchmark's own CPU: this process (the stack's processes are its children, not counted here) and
+        # the spectator processes (they report their own)
+        fan_cpu0, fan_self0 = bs.cpu(), cpu_seconds(os.getpid())
         fan_spy = None if small else start_py_spy(bs.pids()["gateway"], 90, bs.dir / "gateway-fanout.raw")
         rnd2, slow_told = asyncio.run(fan())
         if fan_spy is not None:
             fan_spy.wait()
             fan_sec.profile = summarize(bs.dir / "gateway-fanout.raw", "gateway during the fan-out (py-spy)")
-        fan_cpu1, fan_self1 = bs.cpu(), tree_cpu_seconds(os.getpid())
+        fan_cpu1, fan_self1 = bs.cpu(), cpu_seconds(os.getpid()) + probe2.worker_cpu
         fan_wall = time.perf_counter() - t_fan
         _, to_ws2, from_score2, missing2 = _feed_latencies(probe2, n_clients)
         gw_log = (bs.dir / "logs" / "gateway.log").read_text(errors="replace")
