@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -103,6 +104,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async def cb(m: Msg) -> None:
                 await _forward(state, m)
             await bus.nc.subscribe(subj, cb=cb)
+        public.display_features(state)   # the board for the map, parsed now rather than on the first request
+        # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
+        # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
+        gc.collect()
+        gc.freeze()
         yield
         sweeper.cancel()
         if redis is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from collections.abc import Awaitable, Callable
 
@@ -42,6 +43,9 @@ async def serve_forever(name: str, settings: Settings, start: Starter) -> None:
                             replicas=settings.stream_replicas)
     await bus.ensure_stream()
     cleanup = await start(bus)
+    # the board, graph and index live as long as the process: keep full collections from rescanning them
+    gc.collect()
+    gc.freeze()
 
     async def health(_: bytes) -> Health:
         return Health(service=name)

@@ -30,7 +30,7 @@ async def ownership(state: Any, territory_id: str | None = None) -> dict[str, di
             for x in rep.territories}
 
 
-def _display_features(state: Any) -> list[dict[str, Any]]:
+def display_features(state: Any) -> list[dict[str, Any]]:
     cached = getattr(state, "_display_cache", None)
     if cached is None:
         cached = json.loads(state.board.display_geojson_path().read_text())["features"]
@@ -44,7 +44,7 @@ async def board(request: Request, state: State) -> Response:
     Cached with an ETag over its content."""
     own = await ownership(state)
     feats = []
-    for f in _display_features(state):
+    for f in display_features(state):
         tid = f["properties"]["id"]
         props = state.board.feature_properties(tid) | own.get(tid, {"owner_id": None, "progress": 0,
                                                                      "fortified": False})
