@@ -374,24 +374,13 @@ class FeedProbe:
         async with ws:
             if slow:  # reads nothing until released: its queue on the gateway must overflow, alone
                 await self.release.wait()
-            times = self.ws_times[k]
-            while True:
-                try:
-                    data = await ws.recv(decode=False)
-                except websockets.ConnectionClosed:
-                    return
-                t = time.perf_counter()
+
+            def seen(data: bytes, score: bool) -> None:
                 self.received[k] += 1
-                head = data[:400]
-                ty = self.TYPE.search(head)
-                if ty and ty.group(1) == b"resync":
-                    self.resync[k] = True
-                    return
-                if ty and ty.group(1) == b"score.updated":
+                if score:
                     self.size = max(self.size, len(data))
-                    hit = self.TID.search(head)
-                    if hit:
-                        times.setdefault(hit.group(1).decode(), t)
+
+            self.resync[k] = await _read_feed(ws, self.ws_times[k], seen)
 
     async def _start_workers(self, clients: int, procs: int) -> None:
         import multiprocessing
@@ -437,6 +426,30 @@ class FeedProbe:
             await self.nc.close()
 
 
+async def _read_feed(ws: Any, times: dict[str, float], seen: Any) -> bool:
+    """Read a spectator's socket until it closes: the first arrival of each territory's ``score.updated`` goes
+    into ``times``, ``seen(data, is_score_updated)`` hears of every message. True when told to resync."""
+    import websockets
+
+    while True:
+        try:
+            data = await ws.recv(decode=False)
+        except websockets.ConnectionClosed:
+            return False
+        t = time.perf_counter()
+        head = data[:400]
+        ty = FeedProbe.TYPE.search(head)
+        if ty and ty.group(1) == b"resync":
+            seen(data, False)
+            return True
+        score = bool(ty and ty.group(1) == b"score.updated")
+        seen(data, score)
+        if score:
+            hit = FeedProbe.TID.search(head)
+            if hit and hit.group(1):
+                times.setdefault(hit.group(1).decode(), t)
+
+
 def _spectator_worker(ws_url: str, n: int, conn: Any) -> None:
     """A process of ``n`` reading spectators (see FeedProbe.start): connect them all (retrying a socket closed
     before its snapshot), say "ready", record when each score.updated arrives per territory, and send the times
@@ -464,21 +477,14 @@ def _spectator_worker(ws_url: str, n: int, conn: Any) -> None:
                         return
                     await asyncio.sleep(0.5)
             ready.set_result(None)
+            def seen(data: bytes, score: bool) -> None:
+                nonlocal size
+                counts[k] += 1
+                if score:
+                    size = max(size, len(data))
+
             async with ws:
-                while True:
-                    try:
-                        data = await ws.recv(decode=False)
-                    except websockets.ConnectionClosed:
-                        return
-                    t = time.perf_counter()
-                    counts[k] += 1
-                    head = data[:400]
-                    ty = FeedProbe.TYPE.search(head)
-                    if ty and ty.group(1) == b"score.updated":
-                        size = max(size, len(data))
-                        hit = FeedProbe.TID.search(head)
-                        if hit and hit.group(1):
-                            times[k].setdefault(hit.group(1).decode(), t)
+                await _read_feed(ws, times[k], seen)
 
         loop = asyncio.get_running_loop()
         futs = [loop.create_future() for _ in range(n)]

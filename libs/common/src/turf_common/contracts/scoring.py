@@ -7,29 +7,9 @@ from pydantic import AwareDatetime
 from turf_common.contracts.base import Event, Message
 
 
-class Standing(Message):
-    rank: int
-    player_id: str
-    base: int
-    outposts: int
-    bonuses: int
-    total: int
-    territories: int
-
-
 class QuestStanding(Message):
     leaders: list[str]
     value: float
-
-
-class Leaderboard(Message):
-    ok: Literal[True] = True
-    standings: list[Standing]
-    side_quests: dict[str, QuestStanding]
-
-
-class LeaderboardRequest(Message):
-    pass
 
 
 class ScoreChange(Message):
@@ -42,6 +22,22 @@ class ScoreChange(Message):
     bonuses: int
     total: int
     territories: int
+
+
+class Standing(ScoreChange):
+    """One row of the ranked leaderboard (R25 competition ranking)."""
+
+    rank: int
+
+
+class Leaderboard(Message):
+    ok: Literal[True] = True
+    standings: list[Standing]
+    side_quests: dict[str, QuestStanding]
+
+
+class LeaderboardRequest(Message):
+    pass
 
 
 class ScoreUpdated(Event):
