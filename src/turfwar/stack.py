@@ -64,9 +64,21 @@ class Stack:
         path = self.data_dir / "season-seed"
         if not path.exists():
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            if (self.data_dir / "postgres").exists():
+                # a season begun before seeds were made here drew from the settings' default and committed its
+                # hash: switching now would change the draws and break the commitment (R12), so keep it
+                from turf_common.settings import Settings
+
+                seed = str(Settings.model_fields["seed"].default)
+                print(f"turfwar: {self.data_dir} holds a season that draws from the default seed; keeping it "
+                      "(set TURF_SEED for the next season)", file=sys.stderr)
+            else:
+                seed = secrets.token_hex(32)
+            tmp = path.with_suffix(".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_hex(32))
+                f.write(seed)
+            os.replace(tmp, path)   # whole or absent, never empty
         return path.read_text().strip()
 
     # ---- servers ------------------------------------------------------------------------------

@@ -202,3 +202,29 @@ def test_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_again(re
 
     asyncio.run(main())
     other.close()
+
+
+def test_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> None:
+    """R24 under redelivery: an event handled again (its first publish may have been lost) lists again the player
+    whose side-quest bonus it moved, though the bonuses in Redis already reflect it."""
+    board = load_board()
+    stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
+
+    async def main() -> None:
+        bus = RecordingBus()
+        svc = ScoringService(redis=redisconn.connect(redis_url), bus=bus, graph=board.graph,  # type: ignore[arg-type]
+                             stats=stats, prefix="redo:")
+        now = datetime.now(UTC)
+        await svc.apply(TerritoryChanged(occurred_at=now, territory_id=HOBOKEN, owner_id="ann", previous_owner_id=None,
+                                         progress=1, fortified=False, version=1, cause="claim", claim_id=None))
+        newark = TerritoryChanged(occurred_at=now, territory_id=NEWARK, owner_id="ben", previous_owner_id=None,
+                                  progress=1, fortified=False, version=1, cause="claim", claim_id=None)
+        assert await svc.apply(newark) is True
+        first = bus.sent[-1][1]
+        assert await svc.apply(newark) is False            # the redelivery
+        again = bus.sent[-1][1]
+        assert {c["player_id"] for c in first["changes"]} == {"ann", "ben"}
+        assert again["changes"] == first["changes"] and again["side_quests"] == first["side_quests"]
+        await svc.redis.aclose()
+
+    asyncio.run(main())

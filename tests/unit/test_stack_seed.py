@@ -27,3 +27,10 @@ def test_a_configured_seed_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("TURF_SEED", "organizer chosen")
     assert Stack(tmp_path).child_env()["TURF_SEED"] == "organizer chosen"
     assert not (tmp_path / "season-seed").exists()
+
+
+def test_a_season_begun_on_the_default_seed_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R12: switching seeds mid-season would change the draws and break the published commitment."""
+    monkeypatch.delenv("TURF_SEED", raising=False)
+    (tmp_path / "postgres").mkdir()    # a data directory from before seeds were made per directory
+    assert Stack(tmp_path).child_env()["TURF_SEED"] == Settings.model_fields["seed"].default

@@ -61,6 +61,8 @@ async def ensure_organizer(state: AppState) -> None:
 async def _forward(state: AppState, m: Msg) -> None:
     """Relay one bus event to the spectators. Events come from our own services and were validated when they
     were built, so they are forwarded as they are (plain JSON), with display names added to score changes."""
+    if m.subject == subjects.SCORE_UPDATED:
+        state.score_updates += 1   # snapshot requests sent before this one are no longer shared
     story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
     if not state.hub.clients and not story:
         return   # nobody listening and nothing to keep for later: skip decoding and serialising

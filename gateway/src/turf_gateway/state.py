@@ -32,4 +32,6 @@ class AppState:
     limiter: RateLimiter
     geocoder: Geocoder
     display_names: dict[str, str] = field(default_factory=dict)
-    leaderboard_inflight: asyncio.Future[dict[str, Any]] | None = None   # one snapshot request shared by all
+    # the snapshot request in flight, shared by callers, with the count of score.updated seen when it was sent
+    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    score_updates: int = 0

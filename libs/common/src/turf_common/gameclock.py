@@ -79,7 +79,9 @@ class WatchedGameClock(GameClockReader):
     async def _reread(self) -> None:
         seen = self._updates
         st = await GameClockReader.state(self)
-        if self._updates == seen:
+        # a re-read may return the entry as it was before a push that has already arrived (the push reaches
+        # subscribers before the stream answers reads with it): never go back to an older manual move
+        if self._updates == seen and (self._state is None or st.revision >= self._state.revision):
             self._state = st
 
     async def _reread_forever(self) -> None:

@@ -7,6 +7,7 @@ standings that changed. The whole ranked leaderboard is built only when someone 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -81,6 +82,21 @@ return stale
 """
 
 
+# Swap in the new side-quest bonuses and return the ones they replace, remembered per source (event or command)
+# id: a redelivered event compares against what the bonuses were before its first handling, not against itself,
+# so a player whose bonus it moved is in its delta again.
+SWAP_BONUS = """
+local before = redis.call('GET', KEYS[2])
+if not before then
+  before = redis.call('GET', KEYS[1]) or '{}'
+  redis.call('SET', KEYS[2], before, 'EX', ARGV[2])
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return before
+"""
+BONUS_MEMORY_S = 7 * 24 * 3600   # longer than any redelivery
+
+
 def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
 
@@ -93,6 +109,9 @@ class ScoringService:
     stats: dict[str, TerritoryStats]
     prefix: str = "turf:"
     prizes: PrizeTable = field(default_factory=PrizeTable.load)
+    # one delta at a time in this process (the event consumer and organizer adjustments run side by side), so a
+    # delta computed from older reads is never published after a newer one
+    publishing: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     def k(self, name: str) -> str:
         return self.prefix + name
@@ -111,8 +130,7 @@ class ScoringService:
         touched = sorted({p for p in (prev, ev.owner_id) if p})
         log.info("territory_scored", territory_id=ev.territory_id, version=ev.version, players=touched, new=new)
         await self._rescore(*touched)
-        upd, closed = await self._update(touched, ev.territory_id, ev.occurred_at)
-        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
+        closed = await self._publish_update(touched, ev.territory_id, ev.occurred_at, ev.event_id)
         if closed:
             await self._publish_final(ev.event_id, ev.occurred_at)  # a post-season correction (R28)
         return new
@@ -150,13 +168,14 @@ class ScoringService:
     async def disqualify(self, ev: PlayerDisqualified) -> None:
         """R28: a disqualified player leaves the standings (their territories are freed by claims)."""
         await self.redis.sadd(self.k("dq"), ev.player_id)  # type: ignore[misc]
-        upd, _ = await self._update([ev.player_id], "", ev.occurred_at, removed=[ev.player_id])
-        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + ev.event_id)
+        await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id, removed=[ev.player_id])
 
     async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
         """R28: an organizer's score adjustment, counted in the total (not in base or side quests)."""
         seen = await self.redis.hget(self.k("adjcmd"), cmd.command_id)  # type: ignore[misc]
         if seen is not None:
+            # a repeat: publish its delta again, in case the first publish failed (the stream drops a duplicate)
+            await self._publish_update([cmd.player_id], "", datetime.now(UTC), "adj:" + cmd.command_id)
             return ScoreAdjusted.model_validate_json(seen)
         before = int(await self.redis.hget(self.k("adj"), cmd.player_id) or 0)  # type: ignore[misc]
         after = await self.redis.hincrby(self.k("adj"), cmd.player_id, cmd.points)  # type: ignore[misc]
@@ -165,17 +184,25 @@ class ScoringService:
         out = ScoreAdjusted(command_id=cmd.command_id, player_id=cmd.player_id, before=before, after=int(after))
         await self.redis.hset(self.k("adjcmd"), cmd.command_id, out.model_dump_json())  # type: ignore[misc]
         at = datetime.now(UTC)
-        upd, closed = await self._update([cmd.player_id], "", at)
-        await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:adj:" + cmd.command_id)
+        closed = await self._publish_update([cmd.player_id], "", at, "adj:" + cmd.command_id)
         if closed:
             await self._publish_final("adj:" + cmd.command_id, at)
         return out
 
-    async def _update(self, touched: list[str], territory_id: str, at: datetime,
+    async def _publish_update(self, touched: list[str], territory_id: str, at: datetime, source_id: str,
+                              removed: list[str] | None = None) -> bool:
+        """Compute and publish the ``score.updated`` of one event or command (message id ``score:<source>``);
+        True when the season has closed."""
+        async with self.publishing:
+            upd, closed = await self._update(touched, territory_id, at, source_id, removed)
+            await self.bus.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + source_id)
+        return closed
+
+    async def _update(self, touched: list[str], territory_id: str, at: datetime, source_id: str,
                       removed: list[str] | None = None) -> tuple[ScoreUpdated, bool]:
         """The ``score.updated`` delta after a change, and whether the season has closed (R25). The delta: the side
         quests (R24) over every owned territory, and the standing of each touched player and of each player whose
-        side-quest bonus moved. The last bonuses are kept in Redis and swapped atomically (SET … GET), so with
+        side-quest bonus moved. The last bonuses are kept in Redis and swapped atomically (SWAP_BONUS), so with
         several replicas every bonus change is in some delta. Three round trips to Redis."""
         async with self.redis.pipeline(transaction=False) as p:
             p.hgetall(self.k("own"))
@@ -184,8 +211,9 @@ class ScoringService:
             own, dq_raw, closed = await p.execute()
         quests = side_quests(self._owned_from(own), self.stats)
         bonus = bonuses(quests)
-        old_raw = await self.redis.set(self.k("bonus"), json.dumps(bonus), get=True)
-        old: dict[str, int] = json.loads(old_raw) if isinstance(old_raw, str | bytes) else {}
+        old_raw = await self.redis.eval(SWAP_BONUS, 2, self.k("bonus"),  # type: ignore[misc]
+                                        self.k("bonus_before:" + source_id), json.dumps(bonus), BONUS_MEMORY_S)
+        old: dict[str, int] = json.loads(old_raw)
         changed = set(touched) | {p for p in bonus.keys() | old.keys() if bonus.get(p, 0) != old.get(p, 0)}
         ids = sorted(changed - {_text(m) for m in dq_raw})
         changes: list[ScoreChange] = []

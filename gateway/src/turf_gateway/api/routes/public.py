@@ -70,12 +70,13 @@ async def territory(territory_id: str, state: State) -> dict[str, Any]:
 async def leaderboard_body(state: Any) -> dict[str, Any]:
     """The named leaderboard from scoring. Concurrent callers (a burst of spectators connecting, each wanting a
     snapshot) share one request in flight instead of each asking scoring for a full ranking."""
-    fut = state.leaderboard_inflight
-    if fut is None:
+    # Shared only while no score.updated has come since it was sent: a caller must never get a leaderboard older
+    # than a delta it has missed (a spectator joins the hub before asking, so later deltas reach it anyway).
+    inflight = state.leaderboard_inflight
+    if inflight is None or inflight[0] != state.score_updates or inflight[1].done():
         fut = asyncio.ensure_future(_fetch_leaderboard(state))
-        state.leaderboard_inflight = fut
-        fut.add_done_callback(lambda _: setattr(state, "leaderboard_inflight", None))
-    return await asyncio.shield(fut)
+        state.leaderboard_inflight = inflight = (state.score_updates, fut)
+    return await asyncio.shield(inflight[1])
 
 
 async def _fetch_leaderboard(state: Any) -> dict[str, Any]:

@@ -39,7 +39,13 @@ function renderLeaderboard(lb) {
 
 const shown = new Set(); // event ids already in the feed: a reconnect's snapshot repeats recent stories
 
-async function addFeed(msg) {
+// Stories go on the feed in the order they came, even when one waits for a player's name to be looked up.
+let feedChain = Promise.resolve();
+function addFeed(msg) {
+  feedChain = feedChain.then(() => addFeedNow(msg)).catch(() => {});
+}
+
+async function addFeedNow(msg) {
   if (msg.event_id) {
     if (shown.has(msg.event_id)) return;
     shown.add(msg.event_id);
