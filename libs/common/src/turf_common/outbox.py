@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     insert,
     select,
     update,
@@ -89,34 +90,44 @@ def _traceparent_of(payload: str) -> str | None:
     return tp if isinstance(tp, str) else None
 
 
+BATCH = 200   # outbox rows claimed and published per statement
+
+
 class OutboxRelay:
     """Publishes committed outbox rows in order. ``flush()`` right after a commit keeps latency low; ``run()``
-    sweeps every ``interval`` seconds for rows a crash or a NATS outage left behind."""
+    sweeps every ``interval`` seconds for rows a crash or a NATS outage left behind.
+
+    Rows are published in ``seq`` order with ``Nats-Msg-Id`` = event id and marked sent in the transaction that
+    publishes them: a failed publish rolls the marks back, a crash before the commit sends them again, and
+    JetStream's duplicate window drops the second copy. Each batch is one statement (rows claimed and marked by an
+    ``UPDATE … RETURNING`` over a ``FOR UPDATE SKIP LOCKED`` selection), and a batch smaller than :data:`BATCH`
+    ends the flush: rows committed after it was read are left to the flush their own committer runs next (every
+    writer flushes after its commit) or to the sweep."""
 
     def __init__(self, engine: AsyncEngine, outbox: Table, bus: Bus) -> None:
         self.engine, self.outbox, self.bus = engine, outbox, bus
         self._lock = asyncio.Lock()
+        o = outbox.c
+        pending = (select(o.seq).where(o.published_at.is_(None)).order_by(o.seq).limit(BATCH)
+                   .with_for_update(skip_locked=True))
+        self._take = (update(outbox).where(o.seq.in_(pending.scalar_subquery()))
+                      .values(published_at=bindparam("now", type_=DateTime(timezone=True)))
+                      .returning(o.seq, o.event_id, o.subject, o.payload))
 
     async def flush(self) -> int:
+        """Publish every row committed before the call; returns how many were sent."""
         sent = 0
         async with self._lock:
             while True:
                 async with self.engine.begin() as conn:
-                    rows = (await conn.execute(
-                        select(self.outbox.c.seq, self.outbox.c.event_id, self.outbox.c.subject,
-                               self.outbox.c.payload)
-                        .where(self.outbox.c.published_at.is_(None))
-                        .order_by(self.outbox.c.seq).limit(200)
-                        .with_for_update(skip_locked=True))).all()
-                    if not rows:
-                        return sent
+                    rows = sorted((await conn.execute(self._take, {"now": datetime.now(UTC)})).all(),
+                                  key=lambda r: r.seq)
                     for r in rows:
                         await self.bus.publish(r.subject, r.payload.encode(), r.event_id,
                                                traceparent=_traceparent_of(r.payload))
-                    await conn.execute(update(self.outbox)
-                                       .where(self.outbox.c.seq.in_([r.seq for r in rows]))
-                                       .values(published_at=datetime.now(UTC)))
                     sent += len(rows)
+                if len(rows) < BATCH:
+                    return sent
 
     async def run(self, interval: float = 0.5) -> None:
         """Sweep forever; also keeps the ``turf_outbox_lag`` gauge current (unpublished rows)."""

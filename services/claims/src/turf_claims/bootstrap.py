@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from turf_claims.adapters import tables
-from turf_claims.adapters.relay import ClaimsOutboxRelay
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
 from turf_common.bus import Bus
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
+from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings
 
@@ -28,7 +28,7 @@ async def build(settings: Settings, bus: Bus) -> ClaimsService:
     await clock.start()
     board = load_board(settings.board_dir)
     svc = ClaimsService(
-        engine=engine, relay=ClaimsOutboxRelay(engine, tables.outbox, bus), clock=clock,
+        engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), clock=clock,
         season=gametime.load_season(settings.season_file),
         names={tid: ter.name for tid, ter in board.territories.items()},
         max_travel_kmh=settings.max_travel_kmh,
