@@ -36,6 +36,7 @@ from turf_common.contracts.scoring import (
 )
 from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
+    QuestResult,
     TerritoryStats,
     bonuses,
     competition_ranks,
@@ -101,6 +102,18 @@ def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
 
 
+def _figures(pid: str, stored: bytes | str, bonus: int, adjustment: int) -> ScoreChange:
+    """One player's figures from their stored score (base, outposts, territories: R23), side-quest bonus (R24)
+    and organizer adjustment (R28): total = base + bonus + adjustment."""
+    s = json.loads(stored)
+    return ScoreChange(player_id=pid, base=s["base"], outposts=s["outposts"], bonuses=bonus,
+                       total=s["base"] + bonus + adjustment, territories=s["territories"])
+
+
+def _quest_standings(quests: dict[str, QuestResult]) -> dict[str, QuestStanding]:
+    return {q: QuestStanding(leaders=r.leaders, value=r.value) for q, r in quests.items()}
+
+
 @dataclass
 class ScoringService:
     redis: Redis
@@ -122,7 +135,7 @@ class ScoringService:
                                      ev.territory_id, ev.version, ev.owner_id or "", self.k("p:"))
         new = prev is not None
         if new:
-            prev = prev.decode() if isinstance(prev, bytes) else prev
+            prev = _text(prev)
         else:
             # Already applied (a redelivery, perhaps after a crash before the publish below): rescoring and
             # re-publishing is harmless, the stream drops the duplicate by its Nats-Msg-Id.
@@ -222,33 +235,24 @@ class ScoringService:
                 p.hmget(self.k("score"), ids)
                 p.hmget(self.k("adj"), ids)
                 raw, adj = await p.execute()
-            for pid, sc, a in zip(ids, raw, adj, strict=True):
-                if sc is None:
-                    continue   # never scored (an adjustment alone creates the entry first)
-                s = json.loads(sc)
-                changes.append(ScoreChange(player_id=pid, base=s["base"], outposts=s["outposts"],
-                                           bonuses=bonus.get(pid, 0),
-                                           total=s["base"] + bonus.get(pid, 0) + int(a or 0),
-                                           territories=s["territories"]))
+            # a player never scored has no entry (an adjustment alone creates the entry first)
+            changes = [_figures(pid, sc, bonus.get(pid, 0), int(a or 0))
+                       for pid, sc, a in zip(ids, raw, adj, strict=True) if sc is not None]
         return ScoreUpdated(occurred_at=at, players=touched, territory_id=territory_id, changes=changes,
-                            removed=removed or [], at=at,
-                            side_quests={q: QuestStanding(leaders=r.leaders, value=r.value)
-                                         for q, r in quests.items()}), bool(closed)
+                            removed=removed or [], at=at, side_quests=_quest_standings(quests)), bool(closed)
 
     async def leaderboard(self) -> Leaderboard:
         raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
         dq = {m.decode() for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
-        scores = {p.decode(): json.loads(v) for p, v in raw.items() if p.decode() not in dq}
         quests = side_quests(await self.owned_by(), self.stats)
         bonus = bonuses(quests)
         adj_raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("adj"))  # type: ignore[misc,assignment]
         adj = {p.decode(): int(v) for p, v in adj_raw.items()}
-        totals = {p: s["base"] + bonus.get(p, 0) + adj.get(p, 0) for p, s in scores.items()}
-        standings = [Standing(rank=r, player_id=p, base=scores[p]["base"], outposts=scores[p]["outposts"],
-                              bonuses=bonus.get(p, 0), total=tot, territories=scores[p]["territories"])
-                     for r, p, tot in competition_ranks(totals)]
-        return Leaderboard(standings=standings, side_quests={
-            q: QuestStanding(leaders=r.leaders, value=r.value) for q, r in quests.items()})
+        figures = {pid: _figures(pid, v, bonus.get(pid, 0), adj.get(pid, 0))
+                   for pid, v in ((p.decode(), v) for p, v in raw.items()) if pid not in dq}
+        standings = [Standing(rank=r, **figures[p].model_dump())
+                     for r, p, _ in competition_ranks({p: f.total for p, f in figures.items()})]
+        return Leaderboard(standings=standings, side_quests=_quest_standings(quests))
 
     async def season_ended(self, ev: SeasonEnded) -> FinalResults:
         """R25: freeze the final standings (base + side-quest bonuses), places and prizes (R26); publish them.
