@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -62,12 +64,21 @@ class FakeBus:
         await self.cb(SimpleNamespace(data=data, headers=headers))
 
 
-async def test_reads_from_memory_and_sees_each_write_at_once() -> None:
-    kv = FakeKV(manual(T0))
+@contextlib.asynccontextmanager
+async def watched(stored: bytes | None) -> AsyncIterator[tuple[WatchedGameClock, FakeKV, FakeBus]]:
+    """A started clock over a fake KV holding ``stored`` (no periodic re-read: tests call it), closed after."""
+    kv = FakeKV(stored)
     bus = FakeBus(kv)
     clock = WatchedGameClock(bus, refresh=3600)  # type: ignore[arg-type]
     await clock.start()
     try:
+        yield clock, kv, bus
+    finally:
+        await clock.close()
+
+
+async def test_reads_from_memory_and_sees_each_write_at_once() -> None:
+    async with watched(manual(T0)) as (clock, kv, bus):
         assert bus.subjects == ["$KV.TURF_clock.state"]
         assert await clock.now() == T0 and await clock.now() == T0
         assert kv.gets == 1  # the first read at start, none per call
@@ -76,16 +87,10 @@ async def test_reads_from_memory_and_sees_each_write_at_once() -> None:
         assert await clock.now() == later
         await bus.push(b"", {"KV-Operation": "DEL"})  # a delete keeps the last state
         assert await clock.now() == later
-    finally:
-        await clock.close()
 
 
 async def test_a_write_during_a_reread_wins_over_the_reread() -> None:
-    kv = FakeKV(manual(T0))
-    bus = FakeBus(kv)
-    clock = WatchedGameClock(bus, refresh=3600)  # type: ignore[arg-type]
-    await clock.start()
-    try:
+    async with watched(manual(T0)) as (clock, kv, bus):
         kv.hold = asyncio.Event()
         reread = asyncio.create_task(clock._reread())  # reads the old value, then waits
         await asyncio.sleep(0)
@@ -94,19 +99,24 @@ async def test_a_write_during_a_reread_wins_over_the_reread() -> None:
         kv.hold.set()
         await reread
         assert await clock.now() == later
-    finally:
-        await clock.close()
 
 
 async def test_without_a_stored_state_every_read_asks_and_raises_until_one_exists() -> None:
-    kv = FakeKV(None)
-    bus = FakeBus(kv)
-    clock = WatchedGameClock(bus, refresh=3600)  # type: ignore[arg-type]
-    await clock.start()
-    try:
+    async with watched(None) as (clock, kv, _bus):
         with pytest.raises(KeyError):
             await clock.now()
         kv.value = manual(T0)
         assert await clock.now() == T0
-    finally:
-        await clock.close()
+
+
+async def test_a_reread_never_goes_back_to_an_older_manual_move() -> None:
+    """A pushed move reaches this process before the stream answers reads with it: a re-read that still gets the
+    previous entry must not undo the move (the entry's revision only grows)."""
+    async with watched(manual(T0, 1)) as (clock, kv, bus):
+        later = T0 + timedelta(hours=2)
+        await bus.push(manual(later, 2))
+        await clock._reread()            # the stream still holds revision 1
+        assert await clock.now() == later
+        kv.value = manual(later + timedelta(hours=1), 3)
+        await clock._reread()            # a newer entry (a push missed in a reconnect) is taken
+        assert await clock.now() == later + timedelta(hours=1)
