@@ -59,7 +59,7 @@ def _apply(held: dict[str, dict[str, int]], upd: dict[str, Any]) -> None:
         held.pop(pid, None)
 
 
-def test_delta_names_exactly_the_changed_standings_and_replays_to_the_leaderboard(redis_url: str) -> None:
+def test_r23_r24_delta_names_exactly_the_changed_standings_and_replays_to_the_leaderboard(redis_url: str) -> None:
     board = load_board()
     stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
     tids = sorted(board.territories)
@@ -128,7 +128,7 @@ def test_delta_names_exactly_the_changed_standings_and_replays_to_the_leaderboar
     asyncio.run(main())
 
 
-def test_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: str) -> None:
+def test_r23_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: str) -> None:
     """R23 with two scoring replicas on one Redis: changes applied concurrently, each by either replica; every
     stored score equals the clusters of the player's final territory set (a score computed from a set that changed
     meanwhile is never written)."""
@@ -166,7 +166,7 @@ def test_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: str)
     asyncio.run(main())
 
 
-def test_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_again(redis_url: str,
+def test_r23_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_again(redis_url: str,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """R23, the optimistic write: another replica changes Ann's territory set between this replica's read of it
     and its write of her score; the stale score is refused and computed again from the new set."""
@@ -204,7 +204,7 @@ def test_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_again(re
     other.close()
 
 
-def test_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> None:
+def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> None:
     """R24 under redelivery: an event handled again (its first publish may have been lost) lists again the player
     whose side-quest bonus it moved, though the bonuses in Redis already reflect it."""
     board = load_board()
