@@ -9,7 +9,7 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
-from turf_common.bus import server_list
+from turf_common.legacy_bus import server_list
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
 

@@ -1,4 +1,4 @@
-"""The watched game clock (claims service): answers from memory, kept current by the KV entry's writes."""
+"""The watched game clock (claims service): answers from memory, kept current by ``kv.watch()`` of the KV entry."""
 
 from __future__ import annotations
 
@@ -23,100 +23,89 @@ def manual(at: datetime, revision: int = 0) -> bytes:
 
 
 class FakeKV:
-    _pre = "$KV.TURF_clock."
+    """The clock bucket: ``get`` reads the stored value; ``watch`` delivers what the test pushes, in order."""
 
     def __init__(self, value: bytes | None) -> None:
         self.value = value
         self.gets = 0
-        self.hold: asyncio.Event | None = None
+        self.watched: list[str] = []
+        self.updates: asyncio.Queue[Any] = asyncio.Queue()
 
     async def get(self, key: str) -> Any:
         self.gets += 1
-        value = self.value
-        if self.hold is not None:
-            await self.hold.wait()
-        if value is None:
+        if self.value is None:
             raise KeyError(key)
-        return SimpleNamespace(value=value)
+        return SimpleNamespace(value=self.value)
+
+    async def watch(self, key: str) -> Any:
+        self.watched.append(key)
+        return FakeWatcher(self.updates)
+
+    async def push(self, value: bytes | None, operation: str | None = None) -> None:
+        """A write as the watcher sees it; ``None`` is the end-of-initial-values marker."""
+        await self.updates.put(None if value is None else SimpleNamespace(value=value, operation=operation))
+        for _ in range(5):   # let the clock's watch task take it
+            await asyncio.sleep(0)
 
 
-class FakeBus:
-    stream = "TURF"
+class FakeWatcher:
+    def __init__(self, updates: asyncio.Queue[Any]) -> None:
+        self.updates = updates
 
-    def __init__(self, kv: FakeKV) -> None:
-        self.kv = kv
-        self.subjects: list[str] = []
-        self.cb: Any = None
-        self.nc = SimpleNamespace(subscribe=self._subscribe)
+    def __aiter__(self) -> FakeWatcher:
+        return self
 
-    async def clock_kv(self) -> FakeKV:
-        return self.kv
+    async def __anext__(self) -> Any:
+        return await self.updates.get()
 
-    async def _subscribe(self, subject: str, cb: Any) -> Any:
-        self.subjects.append(subject)
-        self.cb = cb
-        return SimpleNamespace(unsubscribe=self._unsubscribe)
-
-    async def _unsubscribe(self) -> None:
-        self.cb = None
-
-    async def push(self, data: bytes, headers: dict[str, str] | None = None) -> None:
-        await self.cb(SimpleNamespace(data=data, headers=headers))
+    async def stop(self) -> None:
+        return None
 
 
 @contextlib.asynccontextmanager
-async def watched(stored: bytes | None) -> AsyncIterator[tuple[WatchedGameClock, FakeKV, FakeBus]]:
-    """A started clock over a fake KV holding ``stored`` (no periodic re-read: tests call it), closed after."""
+async def watched(stored: bytes | None) -> AsyncIterator[tuple[WatchedGameClock, FakeKV]]:
+    """A started clock over a fake bucket holding ``stored``, closed after."""
     kv = FakeKV(stored)
-    bus = FakeBus(kv)
-    clock = WatchedGameClock(bus, refresh=3600)  # type: ignore[arg-type]
+
+    async def open_bucket() -> FakeKV:
+        return kv
+
+    clock = WatchedGameClock(open_bucket)
     await clock.start()
+    if stored is not None:
+        await kv.push(stored)   # the watcher starts with the current value, then the end-of-initial marker
+    await kv.push(None)
     try:
-        yield clock, kv, bus
+        yield clock, kv
     finally:
         await clock.close()
 
 
 async def test_reads_from_memory_and_sees_each_write_at_once() -> None:
-    async with watched(manual(T0)) as (clock, kv, bus):
-        assert bus.subjects == ["$KV.TURF_clock.state"]
+    async with watched(manual(T0)) as (clock, kv):
+        assert kv.watched == ["state"]
         assert await clock.now() == T0 and await clock.now() == T0
-        assert kv.gets == 1  # the first read at start, none per call
+        assert kv.gets == 0  # the watcher brought the value: no read per call
         later = T0 + timedelta(hours=1)
-        await bus.push(manual(later, 1))
+        await kv.push(manual(later, 1))
         assert await clock.now() == later
-        await bus.push(b"", {"KV-Operation": "DEL"})  # a delete keeps the last state
-        assert await clock.now() == later
-
-
-async def test_a_write_during_a_reread_wins_over_the_reread() -> None:
-    async with watched(manual(T0)) as (clock, kv, bus):
-        kv.hold = asyncio.Event()
-        reread = asyncio.create_task(clock._reread())  # reads the old value, then waits
-        await asyncio.sleep(0)
-        later = T0 + timedelta(minutes=1)
-        await bus.push(manual(later, 1))
-        kv.hold.set()
-        await reread
+        await kv.push(b"", "DEL")  # a delete keeps the last state
         assert await clock.now() == later
 
 
 async def test_without_a_stored_state_every_read_asks_and_raises_until_one_exists() -> None:
-    async with watched(None) as (clock, kv, _bus):
+    async with watched(None) as (clock, kv):
         with pytest.raises(KeyError):
             await clock.now()
         kv.value = manual(T0)
         assert await clock.now() == T0
 
 
-async def test_a_reread_never_goes_back_to_an_older_manual_move() -> None:
-    """A pushed move reaches this process before the stream answers reads with it: a re-read that still gets the
-    previous entry must not undo the move (the entry's revision only grows)."""
-    async with watched(manual(T0, 1)) as (clock, kv, bus):
-        later = T0 + timedelta(hours=2)
-        await bus.push(manual(later, 2))
-        await clock._reread()            # the stream still holds revision 1
-        assert await clock.now() == later
-        kv.value = manual(later + timedelta(hours=1), 3)
-        await clock._reread()            # a newer entry (a push missed in a reconnect) is taken
-        assert await clock.now() == later + timedelta(hours=1)
+async def test_a_late_delivery_never_goes_back_to_an_older_manual_move() -> None:
+    """The entry's revision only grows: an older state delivered late (a read racing the watcher) must not undo a
+    move already seen."""
+    async with watched(manual(T0, 2)) as (clock, kv):
+        await kv.push(manual(T0 - timedelta(hours=1), 1))
+        assert await clock.now() == T0
+        await kv.push(manual(T0 + timedelta(hours=1), 3))
+        assert await clock.now() == T0 + timedelta(hours=1)

@@ -10,7 +10,7 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
-from turf_common.bus import EVENT_SUBJECTS
+from turf_common.legacy_bus import EVENT_SUBJECTS
 
 
 async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[dict[str, Any]]:

@@ -1,26 +1,39 @@
-"""Reading the game clock. Services never call ``datetime.now()`` for game decisions; they ask this reader,
-which derives game time from the :class:`ClockState` the clock service keeps in NATS KV."""
+"""Reading the game clock. Services never call ``datetime.now()`` for game decisions; they ask these readers,
+which derive game time from the :class:`ClockState` the clock service keeps in NATS KV (the ``state`` key of the
+``<stream>_clock`` bucket, :func:`turf_common.bus.clock_kv`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from turf_common.bus import CLOCK_BUCKET, Bus
+import structlog
+
 from turf_common.contracts.clock import ClockState
+
+log = structlog.get_logger(__name__)
+
+KvSource = Callable[[], Awaitable[Any]]   # returns the clock's nats-py KeyValue bucket
+STATE_KEY = "state"
 
 
 class GameClockReader:
-    def __init__(self, bus: Bus) -> None:
-        self.bus = bus
+    """One KV read per call. ``kv`` opens the bucket on first use (it may not exist before the clock service)."""
+
+    def __init__(self, kv: KvSource) -> None:
+        self._open = kv
         self._kv: Any = None
 
-    async def state(self) -> ClockState:
+    async def bucket(self) -> Any:
         if self._kv is None:
-            self._kv = await self.bus.clock_kv()
-        entry = await self._kv.get("state")
+            self._kv = await self._open()
+        return self._kv
+
+    async def state(self) -> ClockState:
+        entry = await (await self.bucket()).get(STATE_KEY)
         return ClockState.model_validate_json(entry.value)
 
     async def now(self) -> datetime:
@@ -31,67 +44,49 @@ class GameClockReader:
 
 class WatchedGameClock(GameClockReader):
     """The same answers as :class:`GameClockReader` without a NATS round trip per read: the state is kept in
-    memory, replaced by every write to the KV entry as the clock service makes it.
+    memory, replaced by every write to the KV entry, delivered by nats-py's ``kv.watch()`` (an ordered consumer that
+    resumes by itself after a reconnect). A write reaches the watcher as the stream stores it; the clock service
+    answers ``clock.set`` only after that store and after every consumer has caught up with the day boundaries it
+    emitted (``wait_idle``), so a request sent after ``POST /admin/clock`` returned is decided on the new time.
+    Until the first state arrives, reads ask NATS (and raise while the clock service has published none)."""
 
-    Immediacy: ``kv.put`` is a publish on ``$KV.<bucket>.state``; this reader subscribes to that subject with a
-    core subscription on the service's connection. The server routes the published message to its subscribers
-    as it hands it to the stream, before the stream stores and acknowledges it, and the clock service answers
-    ``clock.set`` only after that acknowledgement (and its day-boundary transaction), so a manual move reaches this
-    process ahead of any request sent after ``POST /admin/clock`` returned; the subscription's callback sets the
-    state itself, so it has run before that request's handler reads the clock (one connection, messages are
-    dispatched in arrival order). A re-read every ``refresh`` seconds covers what a reconnect may have missed (an
-    update that arrives meanwhile wins over the re-read). Until the first state is known, every read asks NATS
-    (and raises, as :class:`GameClockReader` does, while the clock service has published none)."""
-
-    def __init__(self, bus: Bus, refresh: float = 1.0) -> None:
-        super().__init__(bus)
-        self.refresh = refresh
+    def __init__(self, kv: KvSource) -> None:
+        super().__init__(kv)
         self._state: ClockState | None = None
-        self._updates = 0  # pushed updates seen, so that a slower re-read never overwrites a newer push
-        self._sub: Any = None
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self._kv = await self.bus.clock_kv()
-        subject = getattr(self._kv, "_pre", f"$KV.{self.bus.stream}_{CLOCK_BUCKET}.") + "state"
-        self._sub = await self.bus.nc.subscribe(subject, cb=self._on_update)  # before the first read: none missed
-        with contextlib.suppress(Exception):
-            await self._reread()
-        self._task = asyncio.create_task(self._reread_forever())
+        kv = await self.bucket()
+        watcher = await kv.watch(STATE_KEY)
+        self._task = asyncio.create_task(self._follow(watcher))
 
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        if self._sub is not None:
-            with contextlib.suppress(Exception):
-                await self._sub.unsubscribe()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
 
-    async def _on_update(self, msg: Any) -> None:
-        if not msg.data or (msg.headers and msg.headers.get("KV-Operation")):  # a delete or purge: keep the last
-            return
+    def _apply(self, entry: Any) -> None:
+        if entry is None or not entry.value or getattr(entry, "operation", None) in ("DEL", "PURGE"):
+            return   # end of the initial values, or a delete: keep the last state
         try:
-            st = ClockState.model_validate_json(msg.data)
+            st = ClockState.model_validate_json(entry.value)
         except ValueError:
             return
-        self._updates += 1
-        self._state = st
-
-    async def _reread(self) -> None:
-        seen = self._updates
-        st = await GameClockReader.state(self)
-        # a re-read may return the entry as it was before a push that has already arrived (the push reaches
-        # subscribers before the stream answers reads with it): never go back to an older manual move
-        if self._updates == seen and (self._state is None or st.revision >= self._state.revision):
+        if self._state is None or st.revision >= self._state.revision:   # never back to an older manual move
             self._state = st
 
-    async def _reread_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.refresh)
+    async def _follow(self, watcher: Any) -> None:
+        try:
+            async for entry in watcher:
+                self._apply(entry)
+        finally:
             with contextlib.suppress(Exception):
-                await self._reread()
+                await watcher.stop()
 
     async def state(self) -> ClockState:
         if self._state is None:
-            await self._reread()
-            assert self._state is not None
+            st = await GameClockReader.state(self)
+            if self._state is None:
+                self._state = st
         return self._state

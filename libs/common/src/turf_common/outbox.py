@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 from datetime import UTC, datetime
+from typing import Any, Protocol
 
 import structlog
 from sqlalchemy import (
@@ -32,10 +33,16 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common import metrics, tracing
-from turf_common.bus import Bus
 from turf_common.contracts.base import Event
 
 log = structlog.get_logger(__name__)
+
+
+class Publisher(Protocol):
+    """Port: publishes one committed outbox row with ``Nats-Msg-Id`` = ``msg_id``
+    (:class:`turf_common.bus.EventPublisher` in services, a recording fake in unit tests)."""
+
+    async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> Any: ...
 
 
 def outbox_table(metadata: MetaData, schema: str) -> Table:
@@ -104,7 +111,7 @@ class OutboxRelay:
     ends the flush: rows committed after it was read are left to the flush their own committer runs next (every
     writer flushes after its commit) or to the sweep."""
 
-    def __init__(self, engine: AsyncEngine, outbox: Table, bus: Bus) -> None:
+    def __init__(self, engine: AsyncEngine, outbox: Table, bus: Publisher) -> None:
         self.engine, self.outbox, self.bus = engine, outbox, bus
         self._lock = asyncio.Lock()
         o = outbox.c

@@ -5,14 +5,19 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
 
 import structlog
+from faststream import FastStream
+from faststream.nats import NatsBroker, NatsRouter
 
 from turf_common import metrics, tracing
-from turf_common.bus import Bus
+from turf_common.bus import ensure_stream, make_broker, quiet_faststream
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Health
+from turf_common.legacy_bus import Bus
 from turf_common.logs import configure
 from turf_common.settings import Settings
 
@@ -60,3 +65,78 @@ async def serve_forever(name: str, settings: Settings, start: Starter) -> None:
     log.info("service_stopping", service=name)
     await cleanup()
     await bus.close()
+
+
+# ---- the FastStream shape: every service's app.py is ``service_app(name, settings, bootstrap.wire)`` -------------
+
+
+@dataclass
+class Wired:
+    """What a service's bootstrap hands its app: the subscribers (a router), the loops that run beside them
+    (outbox sweep, saga recovery), and what to close once the broker has stopped."""
+
+    router: NatsRouter
+    loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
+    close: Callable[[], Awaitable[None]] | None = None
+
+
+Wire = Callable[[NatsBroker], Awaitable[Wired]]
+
+
+def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
+    """The FastStream app of one service. Start: connect, make sure the stream exists, ``wire(broker)`` (migrations,
+    adapters, subscribers), answer ``svc.<name>.health``, start the loops. Stop (SIGTERM/SIGINT): the loops end,
+    subscribers stop taking messages and in-flight handlers finish (their outbox flushes included), the connection
+    drains, then ``close`` (engines, Redis)."""
+    if not settings.nats_url:
+        raise SystemExit("TURF_NATS_URL is not set; start the stack with `turfwar up`")
+    broker = make_broker(settings.nats_url, name)
+    app = FastStream(broker)
+    running: list[asyncio.Task[None]] = []
+    wired: list[Wired] = []
+
+    @app.on_startup
+    async def connect() -> None:
+        configure(name, settings.log_level)
+        quiet_faststream()
+        metrics.serve(name, settings.metrics_port)
+        tracing.setup(name)
+        await broker.connect()
+        await ensure_stream(broker, settings.stream, settings.stream_replicas)
+        w = await wire(broker)
+        wired.append(w)
+        broker.include_router(w.router)
+
+        @broker.subscriber(subjects.health(name), queue=name)
+        async def health() -> Health:
+            return Health(service=name)
+
+    @app.after_startup
+    async def started() -> None:
+        running.extend(asyncio.create_task(loop()) for loop in wired[0].loops)
+        # the board, graph and index live as long as the process: keep full collections from rescanning them
+        gc.collect()
+        gc.freeze()
+        log.info("service_started", service=name)
+
+    @app.on_shutdown
+    async def stopping() -> None:
+        log.info("service_stopping", service=name)
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+
+    @app.after_shutdown
+    async def closed() -> None:
+        if wired and wired[0].close is not None:
+            await wired[0].close()
+
+    return app
+
+
+def run_app(app: FastStream) -> None:
+    """A service's ``main()``: the app on uvloop (libuv's event loop; the gateway's uvicorn uses it too)."""
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    asyncio.run(app.run())

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from turf_cards import tables
 from turf_cards.handlers import CardsService
-from turf_common.bus import Bus
+from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.cards import (
@@ -48,7 +48,7 @@ async def build(settings: Settings, bus: Bus) -> CardsService:
     run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
     engine = make_engine(settings.database_url)
     return CardsService(engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), bus=bus,
-                        clock=GameClockReader(bus), season=gametime.load_season(settings.season_file),
+                        clock=GameClockReader(bus.clock_kv), season=gametime.load_season(settings.season_file),
                         seed=settings.seed)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from turf_claims import bootstrap, entrypoints
-from turf_common.bus import Bus
+from turf_common.legacy_bus import Bus
 from turf_common.service import run
 from turf_common.settings import get_settings
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from turf_claims.adapters import tables
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
-from turf_common.bus import Bus
+from turf_common.legacy_bus import Bus
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
 from turf_common.outbox import OutboxRelay
@@ -24,7 +24,7 @@ async def build(settings: Settings, bus: Bus) -> ClaimsService:
     # a smaller pool, every burst of concurrent claims opened and closed overflow connections, a PostgreSQL
     # connect each.
     engine = make_engine(settings.database_url, pool_size=30, max_overflow=0)
-    clock = WatchedGameClock(bus)  # the game clock in memory, kept current from NATS KV (no request per claim)
+    clock = WatchedGameClock(bus.clock_kv)  # the game clock in memory, kept current from NATS KV (no request per claim)
     await clock.start()
     board = load_board(settings.board_dir)
     svc = ClaimsService(

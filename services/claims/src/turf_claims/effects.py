@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_claims.adapters import tables as t
 from turf_claims.adapters.commands import advisory_lock, first_reply, store_reply
-from turf_common.bus import Bus, Delivery
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.claims import TerritoryChanged

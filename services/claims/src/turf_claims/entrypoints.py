@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from turf_claims.corrections import correct, release_player
 from turf_claims.effects import subscribe_effects
 from turf_claims.handlers import ClaimsService
-from turf_common.bus import Bus, Delivery
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CorrectOwnership, PlayerRequest, StateRequest, SubmitClaim

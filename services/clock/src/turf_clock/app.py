@@ -9,7 +9,7 @@ from pathlib import Path
 
 from turf_clock import tables
 from turf_clock.handlers import ClockService
-from turf_common.bus import Bus
+from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.clock import ClockState, SetClock

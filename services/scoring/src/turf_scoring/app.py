@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 
 from turf_common import redisconn
 from turf_common.board import load_board
-from turf_common.bus import Bus, Delivery
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import TerritoryChanged

@@ -16,7 +16,7 @@ import networkx as nx
 import structlog
 from redis.asyncio import Redis
 
-from turf_common.bus import Bus
+from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged

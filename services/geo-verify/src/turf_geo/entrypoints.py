@@ -1,0 +1,22 @@
+"""NATS subscribers of geo-verify: decode, call a handler, reply."""
+
+from __future__ import annotations
+
+from faststream.nats import NatsRouter
+
+from turf_common.contracts import subjects
+from turf_common.contracts.geo import Located, LocatePoint
+from turf_geo.handlers import GeoHandlers
+
+QUEUE = "geo-verify"
+
+
+def router(h: GeoHandlers) -> NatsRouter:
+    r = NatsRouter()
+
+    # the lookup is pure CPU and never awaits: one worker answers each request before taking the next
+    @r.subscriber(subjects.GEO_LOCATE, queue=QUEUE, title="geo.locate")
+    async def locate(q: LocatePoint) -> Located:
+        return h.locate(q)
+
+    return r
