@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import psycopg
 
 from turf_common.board import Board
-from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
+from turf_common.legacy_bus import Bus
 from turf_common.rules.scoring import TerritoryStats, bonuses, player_score, side_quests
 
 

@@ -19,10 +19,10 @@ from sqlalchemy import insert, select, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
-from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
+from turf_common.legacy_bus import Bus
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
@@ -96,7 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, pool_size=20)   # each request holds one (session lookup)
         redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
         state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
-                         clock=GameClockReader(bus.clock_kv), season=gametime.load_season(settings.season_file), hub=Hub(),
+                         clock=GameClockReader(bus.clock_kv), season=gametime.load_season(settings.season_file),
+                         hub=Hub(),
                          relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder),
                          limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix))
         sweeper = asyncio.create_task(state.relay.run())

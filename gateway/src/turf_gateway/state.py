@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.board import Board
-from turf_common.legacy_bus import Bus
 from turf_common.gameclock import GameClockReader
+from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings

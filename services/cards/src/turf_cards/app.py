@@ -16,7 +16,6 @@ from pydantic import BaseModel
 
 from turf_cards import tables
 from turf_cards.handlers import CardsService
-from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.cards import (
@@ -31,6 +30,7 @@ from turf_common.contracts.cards import (
 )
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
+from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import run

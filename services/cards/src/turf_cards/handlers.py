@@ -24,7 +24,6 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_cards import tables as t
-from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.cards import (
@@ -69,6 +68,7 @@ from turf_common.contracts.effects import (
 )
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.faults import crash_point
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.outbox import OutboxRelay, first_time, stage
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime

@@ -7,9 +7,9 @@ from pathlib import Path
 from turf_claims.adapters import tables
 from turf_claims.handlers import ClaimsService
 from turf_common.board import load_board
-from turf_common.legacy_bus import Bus
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
+from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings

@@ -25,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_claims.adapters import tables as t
 from turf_claims.adapters.commands import advisory_lock, first_reply, store_reply
-from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal, decode_reply
 from turf_common.contracts.claims import TerritoryChanged
@@ -45,6 +44,7 @@ from turf_common.contracts.effects import (
     WarEffect,
 )
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.outbox import stage
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime

@@ -8,12 +8,12 @@ from collections.abc import Awaitable, Callable
 from turf_claims.corrections import correct, release_player
 from turf_claims.effects import subscribe_effects
 from turf_claims.handlers import ClaimsService
-from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CorrectOwnership, PlayerRequest, StateRequest, SubmitClaim
 from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.legacy_bus import Bus, Delivery
 
 QUEUE = "claims"
 

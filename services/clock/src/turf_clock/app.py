@@ -9,11 +9,11 @@ from pathlib import Path
 
 from turf_clock import tables
 from turf_clock.handlers import ClockService
-from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.clock import ClockState, SetClock
 from turf_common.db import make_engine, run_migrations
+from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import run

@@ -6,13 +6,13 @@ from collections.abc import Awaitable, Callable
 
 from turf_common import redisconn
 from turf_common.board import load_board
-from turf_common.legacy_bus import Bus, Delivery
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import AdjustScore
+from turf_common.legacy_bus import Bus, Delivery
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import run
 from turf_common.settings import get_settings

@@ -16,7 +16,6 @@ import networkx as nx
 import structlog
 from redis.asyncio import Redis
 
-from turf_common.legacy_bus import Bus
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
@@ -34,6 +33,7 @@ from turf_common.contracts.scoring import (
     SeasonFinalResults,
     Standing,
 )
+from turf_common.legacy_bus import Bus
 from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
     QuestResult,
