@@ -32,3 +32,21 @@ def test_asyncapi_document_is_current() -> None:
     assert yaml.safe_load(DOC.read_text()) == generated, "run `turfwar docs asyncapi` and commit docs/asyncapi.yaml"
     channels = {c["address"] for c in generated["channels"].values()}
     assert set(COMMANDS) | set(EVENTS) <= channels
+
+
+def test_every_event_model_names_its_subject_in_its_type() -> None:
+    """Typed wire: an ordered consumer of several subjects dispatches on ``type``, so each event model's ``type``
+    literal must be exactly the subject(s) it is published on."""
+    from typing import get_args
+
+    for subject, (_, model) in EVENTS.items():
+        allowed = get_args(model.model_fields["type"].annotation)
+        assert subject in allowed, (subject, model.__name__, allowed)
+
+
+def test_refusal_codes_are_the_rule_codes_with_sentences() -> None:
+    """R29: every rule code has the sentence players read, and the RuleCode type lists exactly those codes."""
+    from turf_common.rules.refusals import MESSAGES, RULE_CODES
+
+    assert set(RULE_CODES) == set(MESSAGES)
+    assert all(MESSAGES[c].endswith(".") for c in RULE_CODES)

@@ -685,8 +685,13 @@ def _trade_out(r: Any) -> TradeOut:
                     offer_territory_id=r.offer_territory_id, want_territory_id=r.want_territory_id)
 
 
+_TRADE_SUBJECT = {"open": subjects.TRADE_PROPOSED, "accepted": subjects.TRADE_ACCEPTED,
+                  "declined": subjects.TRADE_DECLINED, "cancelled": subjects.TRADE_CANCELLED}
+
+
 def _trade_event(r: Any, state: str, reason: str | None, at: datetime, tag: str) -> TradeEvent:
-    return TradeEvent(event_id=f"trade:{r.id}:{tag}", occurred_at=at, trade_id=r.id, proposer_id=r.proposer_id,
+    return TradeEvent(type=_TRADE_SUBJECT[state], event_id=f"trade:{r.id}:{tag}", occurred_at=at,  # type: ignore[arg-type]
+                      trade_id=r.id, proposer_id=r.proposer_id,
                       partner_id=r.partner_id, offer_territory_id=r.offer_territory_id,
                       want_territory_id=r.want_territory_id, state=state, reason=reason, at=at)  # type: ignore[arg-type]
 

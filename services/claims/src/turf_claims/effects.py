@@ -143,10 +143,11 @@ async def activate_protections(conn: AsyncConnection, day: date, at: datetime) -
                                       else "disqualified" if r.day == day else "missed")
         await conn.execute(update(t.protections).where(p.card_id == r.card_id).values(state=state, resolved_at=at))
         # a lapsed card may be scheduled again for a later day: the day makes the event id unique
-        ev = ProtectionResolved(event_id=f"protection:{r.card_id}:{r.day.isoformat()}", occurred_at=at,
+        ev = ProtectionResolved(type="protection.activated" if active else "protection.lapsed",
+                                event_id=f"protection:{r.card_id}:{r.day.isoformat()}", occurred_at=at,
                                 card_id=r.card_id, player_id=r.player_id, kind=r.kind, day=r.day,
                                 territory_id=r.territory_id, rival_id=r.rival_id, state=state, reason=reason)
-        await stage(conn, t.outbox, subjects.PROTECTION_ACTIVATED if active else subjects.PROTECTION_LAPSED, ev)
+        await stage(conn, t.outbox, ev.type, ev)
         out.append(ev)
     if out:
         log.info("protections_resolved", day=day.isoformat(), active=sum(1 for e in out if e.state == "active"),

@@ -19,6 +19,7 @@ from turf_common.contracts.cards import (
     TradeAction,
     TradesRequest,
 )
+from turf_common.rules.cards import CardType
 from turf_gateway import commands
 from turf_gateway.api.deps import CurrentPlayer, State
 
@@ -26,7 +27,6 @@ router = APIRouter(tags=["cards"])
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 PathId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-CardType = Literal["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"]
 
 # the argument each card type takes (API.md); any other argument is malformed input
 ARGUMENT: dict[str, str | None] = {"freeze": "territory_id", "blockade": "rival_id", "war": "territory_id",

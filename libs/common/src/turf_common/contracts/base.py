@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from turf_common.rules.refusals import RefusalCode
+
 
 class Message(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -27,7 +29,7 @@ class Refusal(Message):
     """A command refused: ``reason`` is a rule code of RULINGS.md (R29) or a generic code, ``message`` a sentence."""
 
     ok: Literal[False] = False
-    reason: str
+    reason: RefusalCode
     message: str
 
 

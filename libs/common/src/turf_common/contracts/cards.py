@@ -10,8 +10,8 @@ from pydantic import AwareDatetime, Field
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import PlayerStatus
 from turf_common.contracts.effects import JokerMode, JokerPick
+from turf_common.rules.cards import CardType
 
-CardType = Literal["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"]
 CardState = Literal["ready", "reserved"]
 TradeState = Literal["open", "accepted", "declined", "cancelled"]
 
@@ -146,6 +146,7 @@ class SeedReply(Message):
 class CardDrawn(Event):
     """``card.drawn``: the player's ``draw_index``-th card of the season (0-based), replayable from the seed."""
 
+    type: Literal["card.drawn"] = "card.drawn"
     season_id: str
     player_id: str
     card_id: str
@@ -159,6 +160,7 @@ class HandsDealt(Event):
     player dealt to, with the unused cards (ready + reserved) each held before and the number drawn, so the audit
     can check the top-up rule as well as each draw."""
 
+    type: Literal["card.dealt"] = "card.dealt"
     season_id: str
     game_day: date
     reason: Literal["week_start", "day_start"]
@@ -169,6 +171,7 @@ class HandsDealt(Event):
 class CardPlayed(Event):
     """``card.played``: a play took effect (``state`` consumed) or was scheduled (``state`` reserved)."""
 
+    type: Literal["card.played"] = "card.played"
     season_id: str
     player_id: str
     card_id: str
@@ -183,6 +186,7 @@ class CardPlayed(Event):
 class CardConsumed(Event):
     """``card.consumed``: a scheduled Freeze/Blockade took effect at its day start."""
 
+    type: Literal["card.consumed"] = "card.consumed"
     season_id: str
     player_id: str
     card_id: str
@@ -193,6 +197,7 @@ class CardConsumed(Event):
 class CardReturned(Event):
     """``card.returned``: a scheduled card came back to the hand (cancelled, or lapsed at activation)."""
 
+    type: Literal["card.returned"] = "card.returned"
     season_id: str
     player_id: str
     card_id: str
@@ -203,6 +208,7 @@ class CardReturned(Event):
 class HandAdjusted(Event):
     """``card.adjusted``: an organizer correction added or removed cards (not draws: no seed involved)."""
 
+    type: Literal["card.adjusted"] = "card.adjusted"
     season_id: str
     correction_id: str
     player_id: str
@@ -213,6 +219,7 @@ class HandAdjusted(Event):
 class SeedCommitted(Event):
     """``card.seed_committed``: SHA-256 of the season's seed, at season start, before the first draw."""
 
+    type: Literal["card.seed_committed"] = "card.seed_committed"
     season_id: str
     commitment: str
 
@@ -220,6 +227,7 @@ class SeedCommitted(Event):
 class SeedRevealed(Event):
     """``card.seed_revealed``: the season's seed, at season end; ``turfwar audit draws`` replays from it."""
 
+    type: Literal["card.seed_revealed"] = "card.seed_revealed"
     season_id: str
     commitment: str
     seed: str
@@ -227,6 +235,8 @@ class SeedRevealed(Event):
 
 class TradeEvent(Event):
     """``trade.proposed`` / ``trade.accepted`` / ``trade.declined`` / ``trade.cancelled``."""
+
+    type: Literal["trade.proposed", "trade.accepted", "trade.declined", "trade.cancelled"]
 
     trade_id: str
     proposer_id: str

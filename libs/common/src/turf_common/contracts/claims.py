@@ -83,6 +83,7 @@ class PlayerReply(Message):
 
 
 class ClaimAccepted(Event):
+    type: Literal["claim.accepted"] = "claim.accepted"
     claim_id: str
     player_id: str
     territory_id: str
@@ -99,6 +100,7 @@ class ClaimAccepted(Event):
 
 
 class ClaimRejected(Event):
+    type: Literal["claim.rejected"] = "claim.rejected"
     player_id: str
     territory_id: str | None
     reason: str
@@ -109,6 +111,7 @@ class TerritoryChanged(Event):
     """Ownership or fortification of one territory changed. ``version`` grows by one with every change of that
     territory, so a consumer can apply changes idempotently and in order."""
 
+    type: Literal["territory.changed"] = "territory.changed"
     territory_id: str
     owner_id: str | None
     previous_owner_id: str | None
@@ -122,6 +125,7 @@ class TerritoryChanged(Event):
 class FlagRaised(Event):
     """``flag.raised``: a claim attempt that looks spoofed, for the organizer's review (never public)."""
 
+    type: Literal["flag.raised"] = "flag.raised"
     flag_id: str
     player_id: str
     claim_id: str | None

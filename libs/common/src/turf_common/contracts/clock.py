@@ -51,22 +51,27 @@ class ClockBoundaryEvent(Event):
 
 
 class SeasonStarted(ClockBoundaryEvent):
+    type: Literal["clock.season_started"] = "clock.season_started"
     kind: Literal["season_started"] = "season_started"
     seed_commitment: str | None = None
 
 
 class WeekStarted(ClockBoundaryEvent):
+    type: Literal["clock.week_started"] = "clock.week_started"
     kind: Literal["week_started"] = "week_started"
 
 
 class DayStarted(ClockBoundaryEvent):
+    type: Literal["clock.day_started"] = "clock.day_started"
     kind: Literal["day_started"] = "day_started"
 
 
 class DayClosed(ClockBoundaryEvent):
+    type: Literal["clock.day_closed"] = "clock.day_closed"
     kind: Literal["day_closed"] = "day_closed"
 
 
 class SeasonEnded(ClockBoundaryEvent):
+    type: Literal["clock.season_ended"] = "clock.season_ended"
     kind: Literal["season_ended"] = "season_ended"
     seed: str | None = None

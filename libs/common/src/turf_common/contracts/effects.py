@@ -13,9 +13,9 @@ from typing import Literal
 from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
+from turf_common.rules.cards import ProtectionKind
 
 JokerMode = Literal["random", "cluster_edge"]
-ProtectionKind = Literal["freeze", "blockade"]
 
 
 class EffectCommand(Message):
@@ -117,6 +117,8 @@ class EffectApplied(Message):
 class ProtectionResolved(Event):
     """``protection.activated`` / ``protection.lapsed``: at the day start of ``day`` a scheduled Freeze/Blockade
     took effect (its card is consumed) or lapsed (its card returns to the hand)."""
+
+    type: Literal["protection.activated", "protection.lapsed"]
 
     card_id: str
     player_id: str

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import AwareDatetime
 
 from turf_common.contracts.base import Event
@@ -11,6 +13,7 @@ class PlayerVerified(Event):
     """``player.verified``: the player may play from now on. ``at`` is the game instant of the verification (R12: a
     player verified while the season runs gets the Monday top-up then). Consumers treat a repeat as a no-op."""
 
+    type: Literal["player.verified"] = "player.verified"
     player_id: str
     at: AwareDatetime
 
@@ -19,6 +22,7 @@ class PlayerDisqualified(Event):
     """``player.disqualified`` (R28): the player leaves the game (R16: their Blockades, and Blockades against
     them, lapse)."""
 
+    type: Literal["player.disqualified"] = "player.disqualified"
     player_id: str
     at: AwareDatetime
 
@@ -26,6 +30,7 @@ class PlayerDisqualified(Event):
 class CorrectionApplied(Event):
     """``correction.applied`` (R28): what the public may know of an organizer correction — no personal details."""
 
+    type: Literal["correction.applied"] = "correction.applied"
     correction_id: str
     at: AwareDatetime
     action: str

@@ -47,6 +47,7 @@ class ScoreUpdated(Event):
     the whole leaderboard, so its size and cost do not grow with the number of players; apply it to the
     ``GET /leaderboard`` snapshot."""
 
+    type: Literal["score.updated"] = "score.updated"
     players: list[str]
     territory_id: str
     changes: list[ScoreChange]
@@ -77,6 +78,7 @@ class ResultsRequest(Message):
 class SeasonFinalResults(Event):
     """``season.final_results``: published when the season closes (R25) and again after a post-season correction."""
 
+    type: Literal["season.final_results"] = "season.final_results"
     results: FinalResults
 
 

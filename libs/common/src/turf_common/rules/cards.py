@@ -24,7 +24,7 @@ import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Literal
+from typing import Literal, get_args
 
 import networkx as nx
 
@@ -34,7 +34,7 @@ from turf_common.rules.refusals import Refused, refuse
 
 CardType = Literal["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"]
 #: the draw pool, in a fixed order (the order is part of the draw algorithm: do not reorder)
-CARD_TYPES: tuple[CardType, ...] = ("freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker")
+CARD_TYPES: tuple[CardType, ...] = get_args(CardType)
 JokerMode = Literal["random", "cluster_edge"]
 ProtectionKind = Literal["freeze", "blockade"]
 

@@ -3,8 +3,46 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
-MESSAGES: dict[str, str] = {
+#: The rule codes players read (R29): a misspelt code fails mypy. A unit test keeps it equal to MESSAGES' keys.
+RuleCode = Literal[
+    "game_closed",
+    "season_closed",
+    "outside_board",
+    "on_border",
+    "inaccurate_fix",
+    "stale_fix",
+    "not_eligible",
+    "no_claims_left",
+    "war_reclaim_window",
+    "locked_today",
+    "fortified",
+    "frozen",
+    "blockaded",
+    "already_claimed_today",
+    "already_fortified",
+    "card_not_in_hand",
+    "not_owner",
+    "invalid_target",
+    "already_scheduled",
+    "no_future_game_day",
+    "war_window_closed",
+    "war_not_applicable",
+    "war_window_past_season",
+    "territory_in_dispute",
+    "already_played_today",
+    "trade_no_longer_valid",
+    "not_eligible_for_mulligan",
+    "no_eligible_territory",
+]
+#: Codes of commands refused for reasons no rule names (R28 corrections, the clock, a service unavailable).
+GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "forbidden", "season_not_closed",
+                      "clock_backwards"]
+RefusalCode = RuleCode | GenericCode
+RULE_CODES: tuple[str, ...] = get_args(RuleCode)
+
+MESSAGES: dict[RuleCode, str] = {
     # R3 / R25
     "game_closed": "The game is closed right now. It is open Monday to Saturday, 6:00 to 22:00 New York time.",
     "season_closed": "The season is over; ownership and scores are locked.",
@@ -45,9 +83,9 @@ MESSAGES: dict[str, str] = {
 class Refused:
     """A rule's refusal: a code of RULINGS.md and a sentence for a person (R29)."""
 
-    reason: str
+    reason: RefusalCode
     message: str
 
 
-def refuse(reason: str, message: str | None = None) -> Refused:
-    return Refused(reason, message or MESSAGES.get(reason, reason.replace("_", " ")))
+def refuse(reason: RefusalCode, message: str | None = None) -> Refused:
+    return Refused(reason, message or MESSAGES.get(reason, reason.replace("_", " ")))  # type: ignore[arg-type]
