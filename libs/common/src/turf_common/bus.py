@@ -173,11 +173,10 @@ async def ask_raw(broker: NatsBroker, subject: str, msg: Message | bytes, timeou
     """As :func:`ask`, the reply's JSON undecoded (the gateway forwards most replies as they are)."""
     body = msg if isinstance(msg, bytes) else msg.model_dump_json().encode()
     try:
-        resp = await broker.connection.request(subject, body, timeout=timeout,
-                                               headers=tracing.outgoing_headers() or None)
+        resp = await broker.request(body, subject, timeout=timeout, headers=tracing.outgoing_headers())
     except (nats.errors.NoRespondersError, nats.errors.TimeoutError, TimeoutError) as e:
         raise BusError(f"{subject}: {type(e).__name__}") from e
-    return bytes(resp.data)
+    return bytes(resp.body)
 
 
 # ---- events -------------------------------------------------------------------------------------------------------
