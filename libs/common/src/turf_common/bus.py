@@ -17,11 +17,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import nats
 import structlog
-from faststream import ExceptionMiddleware
+from faststream import Context, ExceptionMiddleware
 from faststream.middlewares import AckPolicy, BaseMiddleware
 from faststream.nats import JStream, NatsBroker, PullSub
 from faststream.nats.message import NatsBatchMessage
@@ -50,6 +50,10 @@ CLOCK_BUCKET = "clock"  # suffix; the bucket is "<stream>_clock" so two stacks o
 #: (FastStream's batch pull). The wait bounds the latency an idle consumer adds to an event.
 BATCH_SIZE = 64
 BATCH_WAIT = 0.02
+
+
+#: The fetched batch itself, as a durable consumer's handler parameter (``batch: Batch``), for :func:`settle`.
+Batch = Annotated[NatsBatchMessage, Context("message")]
 
 
 def server_list(url: str) -> list[str]:
@@ -198,7 +202,12 @@ class EventPublisher:
 def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_SIZE) -> dict[str, Any]:
     """Keyword arguments of ``router.subscriber`` for a durable pull consumer ``name`` of ``subjects``: it takes
     ordered batches (at most ``batch`` events, :data:`BATCH_WAIT` seconds) from the start of the stream, and the
-    handler acks explicitly with :func:`settle`."""
+    handler acks explicitly with :func:`settle`::
+
+        @router.subscriber(**durable(stream, "scoring", [subjects.TERRITORY_CHANGED, ...]))
+        async def on_events(events: list[ScoringEvent], batch: Batch) -> None:
+            await settle(batch, events, handlers.on_event, "scoring")
+    """
     return {
         "stream": JStream(stream, declare=False),
         "durable": name,

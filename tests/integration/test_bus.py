@@ -1,0 +1,184 @@
+"""The FastStream layer (turf_common.bus) against a real NATS server: the bugs the home-made layer had stay behind.
+
+* a failed event no longer stalls the rest of its fetched batch for the 30 s ack wait, and order holds;
+* request handlers run with bounded concurrency (back-pressure, not one unbounded task per request);
+* shutdown lets in-flight handlers finish and answer before the connection closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Annotated, Literal
+
+import pytest
+from faststream.nats import NatsBroker, NatsRouter
+from pydantic import Field
+
+from turf_common.bus import Batch, durable, ensure_stream, jetstream, make_broker, settle, wait_idle
+from turf_common.contracts.base import Event, Message
+from turfwar.embedded import Server, start_nats
+
+pytestmark = pytest.mark.timeout(120)
+
+
+class Pinged(Event):
+    type: Literal["player.verified"] = "player.verified"   # a subject the stream captures
+    n: int
+
+
+class Ponged(Event):
+    type: Literal["player.disqualified"] = "player.disqualified"
+    n: int
+
+
+Either = Annotated[Pinged | Ponged, Field(discriminator="type")]
+
+
+class Work(Message):
+    n: int
+
+
+class Done(Message):
+    n: int
+
+
+@pytest.fixture(scope="module")
+def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = start_nats(Path(tmp_path_factory.mktemp("nats")))
+    yield srv
+    srv.stop()
+
+
+@contextlib.asynccontextmanager
+async def started(url: str, router: NatsRouter, stream: str | None = None) -> AsyncIterator[NatsBroker]:
+    broker = make_broker(url, "test-" + uuid.uuid4().hex[:6], graceful_timeout=5.0)
+    await broker.connect()
+    if stream:
+        await ensure_stream(broker, stream)
+    broker.include_router(router)
+    await broker.start()
+    try:
+        yield broker
+    finally:
+        if stream:   # streams of one server may not share subjects: the next test makes its own
+            await jetstream(broker).delete_stream(stream)
+        await broker.stop()
+
+
+async def publish(broker: NatsBroker, stream: str, events: list[Event]) -> None:
+    js = jetstream(broker)
+    for ev in events:
+        await js.publish(ev.type, ev.model_dump_json().encode(), stream=stream)  # type: ignore[attr-defined]
+
+
+async def test_a_failing_event_neither_stalls_its_batch_nor_reorders_it(nats_server: Server) -> None:
+    """Event 3 fails twice, then succeeds: 4 and 5 are handled right after it, in stream order, within seconds
+    (the old layer left them un-acked for the 30 s ack wait, and let later fetches overtake them)."""
+    stream = "B" + uuid.uuid4().hex[:8].upper()
+    seen: list[int] = []
+    failures = {3: 2}
+
+    async def handle(ev: Pinged | Ponged) -> None:
+        if failures.get(ev.n, 0) > 0:
+            failures[ev.n] -= 1
+            raise RuntimeError(f"event {ev.n} fails")
+        seen.append(ev.n)
+
+    router = NatsRouter()
+
+    @router.subscriber(**durable(stream, "ordered", ["player.verified", "player.disqualified"]))
+    async def on_events(events: list[Either], batch: Batch) -> None:
+        await settle(batch, events, handle, "ordered", retry_delay=0.05)
+
+    async with started(nats_server.url, router, stream) as broker:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await publish(broker, stream, [(Pinged if n % 2 else Ponged)(occurred_at="2026-10-05T10:00:00Z", n=n)
+                                       for n in range(1, 6)])
+        await wait_idle(broker, stream, timeout=10)
+        assert seen == [1, 2, 3, 4, 5]
+        assert loop.time() - began < 5
+
+
+async def test_an_event_failing_for_good_is_handed_back_with_the_rest_of_its_batch_in_order(
+        nats_server: Server) -> None:
+    """Event 2 fails beyond the in-process retries: it and every later event of its batch are nak'ed at once and
+    come back a second later, still in order; nothing after the failure is applied before it."""
+    stream = "B" + uuid.uuid4().hex[:8].upper()
+    seen: list[int] = []
+    failures = {2: 3}   # settle's first try and its two retries fail; the redelivery succeeds
+
+    async def handle(ev: Pinged | Ponged) -> None:
+        if failures.get(ev.n, 0) > 0:
+            failures[ev.n] -= 1
+            raise RuntimeError(f"event {ev.n} fails")
+        seen.append(ev.n)
+
+    router = NatsRouter()
+
+    @router.subscriber(**durable(stream, "ordered", ["player.verified", "player.disqualified"]))
+    async def on_events(events: list[Either], batch: Batch) -> None:
+        await settle(batch, events, handle, "ordered", retries=2, retry_delay=0.05)
+
+    async with started(nats_server.url, router, stream) as broker:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await publish(broker, stream, [Pinged(occurred_at="2026-10-05T10:00:00Z", n=n) for n in range(1, 5)])
+        await wait_idle(broker, stream, timeout=15)
+        assert seen == [1, 2, 3, 4]
+        assert loop.time() - began < 10
+
+
+async def test_request_handlers_run_with_bounded_concurrency(nats_server: Server) -> None:
+    """40 requests at once to a subscriber with max_workers=4: all are answered, never more than 4 at a time."""
+    running = 0
+    peak = 0
+    router = NatsRouter()
+    subject = "test.work." + uuid.uuid4().hex[:6]
+
+    @router.subscriber(subject, queue="w", max_workers=4)
+    async def work(w: Work) -> Done:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0.05)
+        running -= 1
+        return Done(n=w.n)
+
+    async with started(nats_server.url, router) as broker:
+        from turf_common.bus import ask
+
+        replies = await asyncio.gather(*(ask(broker, subject, Work(n=n), Done, timeout=10) for n in range(40)))
+    assert [r.n for r in replies] == list(range(40))  # type: ignore[union-attr]
+    assert 1 < peak <= 4
+
+
+async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server: Server) -> None:
+    """A request being handled when the service stops still gets its reply (a rolling restart never cuts a command
+    in half): subscribers stop taking new work, in-flight handlers finish, then the connection drains."""
+    subject = "test.slow." + uuid.uuid4().hex[:6]
+    entered = asyncio.Event()
+    router = NatsRouter()
+
+    @router.subscriber(subject, queue="s", max_workers=2)
+    async def slow(w: Work) -> Done:
+        entered.set()
+        await asyncio.sleep(0.5)
+        return Done(n=w.n)
+
+    client = make_broker(nats_server.url, "client")
+    await client.connect()
+    try:
+        from turf_common.bus import ask
+
+        async with started(nats_server.url, router) as service:
+            pending = asyncio.create_task(ask(client, subject, Work(n=7), Done, timeout=5))
+            await entered.wait()
+            await service.stop()   # the restart begins while the request is in flight
+        assert await pending == Done(n=7)
+    finally:
+        await client.stop()
