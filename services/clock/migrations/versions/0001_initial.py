@@ -5,7 +5,7 @@ Revises:
 """
 from alembic import op
 
-from turf_clock.tables import metadata
+from turf_clock.adapters.tables import metadata
 
 revision = "0001"
 down_revision = None

@@ -1,21 +1,22 @@
-"""The game clock: keeps :class:`ClockState` in NATS KV and emits every boundary (R2–R5) it passes, in order,
-through the outbox. Manual mode moves only on ``clock.set``; real and accelerated modes tick."""
+"""The game clock's use cases: keep :class:`ClockState` in its store and emit every boundary it passes (R1–R5,
+R25: season start, week start, day start, day close, season end), in order, through the outbox.
+
+Manual mode moves only on ``clock.set``, forward only; real and accelerated modes tick. Every emission is one
+transaction (boundaries staged, cursor moved), then published, so each boundary is emitted exactly once whoever
+emits it and whenever the process restarts."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 import structlog
-from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from turf_clock import tables as t
+from turf_clock.ports import BoundaryLog, ClockStore, Publisher
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Refusal
 from turf_common.contracts.clock import (
     ClockBoundaryEvent,
     ClockSet,
@@ -27,12 +28,12 @@ from turf_common.contracts.clock import (
     SetClock,
     WeekStarted,
 )
-from turf_common.outbox import OutboxRelay, stage
 from turf_common.rules import gametime
 
 log = structlog.get_logger(__name__)
 
-EVENTS: dict[str, tuple[str, type[ClockBoundaryEvent]]] = {
+#: boundary kind -> (subject, event model)
+EVENTS: dict[gametime.BoundaryKind, tuple[str, type[ClockBoundaryEvent]]] = {
     "season_started": (subjects.CLOCK_SEASON_STARTED, SeasonStarted),
     "week_started": (subjects.CLOCK_WEEK_STARTED, WeekStarted),
     "day_started": (subjects.CLOCK_DAY_STARTED, DayStarted),
@@ -42,54 +43,82 @@ EVENTS: dict[str, tuple[str, type[ClockBoundaryEvent]]] = {
 
 
 def boundary_event(cfg: gametime.SeasonConfig, b: gametime.ClockBoundary) -> tuple[str, ClockBoundaryEvent]:
+    """The subject and event of one boundary. The event id ``<season>:<kind>:<game day>`` is the same whoever
+    emits it, so the stream's duplicate window drops a second publication."""
     subject, model = EVENTS[b.kind]
     ev = model(event_id=f"{cfg.season_id}:{b.kind}:{b.game_day.isoformat()}", occurred_at=b.at, at=b.at,
                game_day=b.game_day, game_day_number=b.game_day_number, week=b.week, season_id=cfg.season_id)
     return subject, ev
 
 
+def initial_state(stored: ClockState | None, mode: str, factor: float, clock_start: datetime | None,
+                  season: gametime.SeasonConfig, real_now: datetime) -> ClockState:
+    """The state at start-up. The stored state wins when its mode and factor are the configured ones (a manual
+    clock stays where the organizer left it, an accelerated one keeps its anchors); otherwise a new state from the
+    settings: real mode at ``real_now``, the others at ``clock_start`` or the season's default start."""
+    if stored is not None and stored.mode == mode and stored.factor == factor:
+        return stored
+    start = real_now if mode == "real" else clock_start or gametime.default_clock_start(season)
+    return ClockState(mode=mode, factor=factor, game_anchor=start, real_anchor=real_now)  # type: ignore[arg-type]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 @dataclass
-class ClockService:
-    engine: AsyncEngine
-    relay: OutboxRelay
-    kv: Any
+class ClockHandlers:
+    """The clock of one process. ``real_now`` is the wall clock (replaceable in tests); ``state`` is the clock's
+    current state, also kept in ``store`` for every other process."""
+
+    store: ClockStore
+    boundaries: BoundaryLog
+    publisher: Publisher
     season: gametime.SeasonConfig
     state: ClockState
-    _lock: asyncio.Lock = None  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        self._lock = asyncio.Lock()
+    real_now: Callable[[], datetime] = _utc_now
+    # one emission at a time in this process (start-up, the tick loop, clock.set)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
 
     def now(self) -> datetime:
-        return self.state.now(datetime.now(UTC))
+        """The current game instant."""
+        return self.state.now(self.real_now())
 
     async def save_state(self) -> None:
-        await self.kv.put("state", self.state.model_dump_json().encode())
+        await self.store.save(self.state)
+
+    async def start(self) -> None:
+        """Start-up: publish the state, publish what a crash left unpublished, emit every boundary passed since."""
+        await self.save_state()
+        await self.publisher.flush()
+        await self.emit_upto(self.now())
 
     async def emit_upto(self, upto: datetime) -> list[str]:
-        """Emit every boundary in (cursor, upto] in one transaction, move the cursor, publish."""
+        """Emit every boundary in (cursor, ``upto``] in one transaction that also moves the cursor, then publish.
+        Returns the boundaries emitted as ``<kind>:<game day>`` (empty when ``upto`` is not past the cursor; before
+        the first emission the cursor is 1970, so the season's first boundaries are all included)."""
         async with self._lock:
-            async with self.engine.begin() as conn:
-                row = (await conn.execute(select(t.cursor.c.emitted_upto).where(t.cursor.c.id == 1)
-                                          .with_for_update())).scalar_one_or_none()
-                after = row if row is not None else gametime.season_opens_at(self.season).replace(year=1970)
+            async with self.boundaries.transaction() as tx:
+                after = await tx.emitted_upto()
+                if after is None:
+                    after = gametime.season_opens_at(self.season).replace(year=1970)
                 if upto <= after:
                     return []
                 names = []
                 for b in gametime.boundaries_between(self.season, after, upto):
                     subject, ev = boundary_event(self.season, b)
-                    await stage(conn, t.outbox, subject, ev)
+                    await tx.stage(subject, ev)
                     names.append(f"{b.kind}:{b.game_day.isoformat()}")
-                await conn.execute(pg_insert(t.cursor).values(id=1, emitted_upto=upto)
-                                   .on_conflict_do_update(index_elements=["id"], set_={"emitted_upto": upto}))
-            await self.relay.flush()
+                await tx.advance(upto)
+            await self.publisher.flush()
             if names:
                 log.info("clock_boundaries", events=names)
             return names
 
-    async def set(self, cmd: SetClock) -> Message:
-        """Manual mode only: move forward to ``cmd.now`` (``clock_backwards`` otherwise) and emit what it passes.
-        Replies after the events are committed and published."""
+    async def set(self, cmd: SetClock) -> ClockSet | Refusal:
+        """``clock.set``, manual mode only (``conflict`` otherwise): move forward to ``cmd.now``
+        (``clock_backwards`` if earlier than the clock; the same instant again is accepted and emits nothing),
+        store the state, and emit what the move passes. Replies once those events are committed and published."""
         if self.state.mode != "manual":
             return Refusal(reason="conflict", message="The clock is not in manual mode.")
         if cmd.now < self.state.game_anchor:
@@ -99,13 +128,25 @@ class ClockService:
         names = await self.emit_upto(cmd.now)
         return ClockSet(now=cmd.now, events=names)
 
-    async def tick_forever(self) -> None:
-        """Real and accelerated modes: wake at each boundary (or every second) and emit."""
+    async def tick(self) -> float:
+        """Real and accelerated modes: emit up to now; returns the real seconds to wait before the next tick (until
+        the next boundary, at most 1 s, at least 1 ms)."""
+        now = self.now()
+        await self.emit_upto(now)
+        nb = gametime.next_boundary(self.season, now)
+        wait = 1.0
+        if nb is not None and self.state.factor > 0:
+            wait = min(wait, max((nb.at - now).total_seconds() / self.state.factor, 0.001))
+        return wait
+
+    async def tick_forever(self, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        """:meth:`tick` until cancelled. A failed tick (database or NATS down) is logged and tried again a second
+        later instead of stopping the clock: a failed transaction moved no cursor, and committed events the
+        publisher could not send are left to the outbox relay's sweep, so nothing is lost or emitted twice."""
         while True:
-            now = self.now()
-            await self.emit_upto(now)
-            nb = gametime.next_boundary(self.season, now)
-            wait = 1.0
-            if nb is not None and self.state.factor > 0:
-                wait = min(wait, max((nb.at - now).total_seconds() / self.state.factor, 0.001))
-            await asyncio.sleep(wait)
+            try:
+                wait = await self.tick()
+            except Exception:
+                log.exception("clock_tick_failed")
+                wait = 1.0
+            await sleep(wait)

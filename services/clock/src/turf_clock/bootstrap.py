@@ -1,0 +1,57 @@
+"""The one place where the clock's adapters are wired: NATS KV and PostgreSQL in the app, fakes in unit tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from faststream.nats import NatsBroker
+
+from turf_clock import entrypoints
+from turf_clock.adapters import tables
+from turf_clock.adapters.boundaries import SqlBoundaryLog
+from turf_clock.adapters.kv import KvClockStore
+from turf_clock.handlers import ClockHandlers, initial_state
+from turf_clock.ports import BoundaryLog, ClockStore, Publisher
+from turf_common.bus import EventPublisher, clock_kv
+from turf_common.contracts.clock import ClockState
+from turf_common.db import make_engine, run_migrations
+from turf_common.outbox import OutboxRelay
+from turf_common.rules import gametime
+from turf_common.service import Wire, Wired
+from turf_common.settings import Settings, parse_clock_mode
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def handlers(store: ClockStore, boundaries: BoundaryLog, publisher: Publisher, season: gametime.SeasonConfig,
+             state: ClockState, real_now: Callable[[], datetime] | None = None) -> ClockHandlers:
+    h = ClockHandlers(store=store, boundaries=boundaries, publisher=publisher, season=season, state=state)
+    if real_now is not None:
+        h.real_now = real_now
+    return h
+
+
+def wire(settings: Settings) -> Wire:
+    """The app's start-up: migrate, load the stored state (kept when the mode is unchanged), publish it and every
+    boundary passed meanwhile, then serve ``clock.set``; the outbox sweep runs beside it, and the tick loop unless
+    the clock is manual."""
+    async def build(broker: NatsBroker) -> Wired:
+        assert settings.database_url, "TURF_DATABASE_URL is not set"
+        run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+        engine = make_engine(settings.database_url, pool_size=2)
+        season = gametime.load_season(settings.season_file)
+        store = KvClockStore(await clock_kv(broker, settings.stream, settings.stream_replicas))
+        relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
+        mode, factor = parse_clock_mode(settings.clock)
+        state = initial_state(await store.load(), mode, factor, settings.clock_start, season, datetime.now(UTC))
+        h = handlers(store, SqlBoundaryLog(engine), relay, season, state)
+        await h.start()
+        loops: list[Callable[[], Coroutine[Any, Any, None]]] = [relay.run]
+        if state.mode != "manual":
+            loops.append(h.tick_forever)
+        return Wired(router=entrypoints.router(h, settings.stream), loops=loops, close=engine.dispose)
+
+    return build

@@ -1,0 +1,50 @@
+"""Ports of the clock service: where its state lives (the NATS KV entry every process reads), the log of boundaries
+emitted with their outbox, and the publisher that sends committed events on."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Protocol
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.clock import ClockState
+
+
+class ClockStore(Protocol):
+    """The clock's :class:`ClockState`, the one entry every service's game clock reads and watches."""
+
+    async def load(self) -> ClockState | None:
+        """The stored state; None when there is none yet or it cannot be read."""
+        ...
+
+    async def save(self, state: ClockState) -> None: ...
+
+
+class BoundaryTx(Protocol):
+    """One transaction over the boundary log: what it stages is committed together with the moved cursor."""
+
+    async def emitted_upto(self) -> datetime | None:
+        """The instant every boundary up to which has been emitted (None before the first emission). Held until
+        the transaction ends, so two emitters never emit the same boundary."""
+        ...
+
+    async def stage(self, subject: str, event: Event) -> None:
+        """Queue ``event`` for publication on ``subject`` once the transaction commits (the outbox)."""
+        ...
+
+    async def advance(self, upto: datetime) -> None:
+        """Move the cursor to ``upto``."""
+        ...
+
+
+class BoundaryLog(Protocol):
+    def transaction(self) -> AbstractAsyncContextManager[BoundaryTx]:
+        """Commits on a clean exit, rolls back on an exception."""
+        ...
+
+
+class Publisher(Protocol):
+    """Publishes every committed, unpublished event, in commit order (the outbox relay's ``flush``)."""
+
+    async def flush(self) -> int: ...
