@@ -83,6 +83,17 @@ class Wired:
 Wire = Callable[[NatsBroker], Awaitable[Wired]]
 
 
+def health_router(name: str) -> NatsRouter:
+    """``svc.<name>.health``: answered while the process serves (``turfwar status``, the stack's start-up wait)."""
+    r = NatsRouter()
+
+    @r.subscriber(subjects.health(name), queue=name, title=subjects.health(name))
+    async def health() -> Health:
+        return Health(service=name)
+
+    return r
+
+
 def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
     """The FastStream app of one service. Start: connect, make sure the stream exists, ``wire(broker)`` (migrations,
     adapters, subscribers), answer ``svc.<name>.health``, start the loops. Stop (SIGTERM/SIGINT): the loops end,
@@ -106,10 +117,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
         w = await wire(broker)
         wired.append(w)
         broker.include_router(w.router)
-
-        @broker.subscriber(subjects.health(name), queue=name)
-        async def health() -> Health:
-            return Health(service=name)
+        broker.include_router(health_router(name))
 
     @app.after_startup
     async def started() -> None:
