@@ -12,12 +12,13 @@ from nats.js import api as jsapi
 
 from turf_cards.audit import AuditReport, audit_draws
 from turf_common.board import Board
+from turf_common.bus import server_list
 from turf_common.rules import gametime
 
 
 async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[tuple[str, dict[str, Any]]]:
     """Every event of the stream in stream order, through an ephemeral consumer without a filter."""
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers=server_list(nats_url))
     try:
         js = nc.jetstream()
         info = await js.add_consumer(stream, config=jsapi.ConsumerConfig(

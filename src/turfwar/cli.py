@@ -182,7 +182,7 @@ def _probe_nats(url: str | None) -> str:
     async def go() -> str:
         import nats
 
-        from turf_common.legacy_bus import server_list
+        from turf_common.bus import server_list
 
         try:
             nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from turf_common.legacy_bus import server_list
+from turf_common.bus import server_list
 from turfwar import embedded
 
 SERVICES: dict[str, str] = {

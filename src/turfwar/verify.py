@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import psycopg
 
 from turf_common.board import Board
+from turf_common.bus import BusError, ask, make_broker, wait_idle
 from turf_common.contracts import subjects
 from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
-from turf_common.legacy_bus import Bus
 from turf_common.rules.scoring import TerritoryStats, bonuses, player_score, side_quests
 
 
@@ -43,12 +43,14 @@ def owners_from_db(database_url: str) -> dict[str, str | None]:
 
 
 async def live_leaderboard(nats_url: str, stream: str) -> Leaderboard:
-    bus = await Bus.connect(nats_url, name="verify", stream=stream)
-    try:
-        await bus.wait_idle(timeout=60)   # let scoring catch up with every change already in the stream
-        return await bus.request(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard, timeout=30)
-    finally:
-        await bus.close()
+    """Scoring's leaderboard once every consumer has caught up with the stream. Raises :class:`BusError` when
+    they do not within 60 s, scoring does not answer within 30 s, or it refuses."""
+    async with make_broker(nats_url, "verify") as broker:
+        await wait_idle(broker, stream, timeout=60)   # let scoring catch up with every change already in the stream
+        reply = await ask(broker, subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard, timeout=30)
+    if not isinstance(reply, Leaderboard):
+        raise BusError(f"{subjects.SCORING_LEADERBOARD}: {reply.reason}: {reply.message}")
+    return reply
 
 
 def differences(board: Board, database_url: str, nats_url: str, stream: str) -> list[str]:

@@ -10,13 +10,13 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
-from turf_common.legacy_bus import EVENT_SUBJECTS
+from turf_common.bus import EVENT_SUBJECTS, server_list
 
 
 async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[dict[str, Any]]:
     """Every event in ``stream`` through an ephemeral consumer from the start (deleted afterwards, so the
     services' "all consumers idle" checks never wait on it)."""
-    nc = await nats.connect(nats_url, connect_timeout=5, max_reconnect_attempts=3)
+    nc = await nats.connect(servers=server_list(nats_url), connect_timeout=5, max_reconnect_attempts=3)
     try:
         js = nc.jetstream(timeout=30)
         info = await js.stream_info(stream)
