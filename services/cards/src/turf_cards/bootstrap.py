@@ -1,0 +1,53 @@
+"""The one place where the cards service's adapters are wired: PostgreSQL, the game clock in NATS KV, the claims
+service over NATS and the outbox relay for the app; any fakes of the same ports in tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from faststream.nats import NatsBroker
+
+from turf_cards import entrypoints
+from turf_cards.adapters import tables
+from turf_cards.adapters.claims import ClaimsRequester
+from turf_cards.adapters.store import SqlCardsStore
+from turf_cards.context import Cards
+from turf_cards.handlers import CardsHandlers
+from turf_cards.ports import CardsStore, ClaimsEffects, Clock, Publisher
+from turf_common.bus import EventPublisher, clock_kv
+from turf_common.db import make_engine, run_migrations
+from turf_common.gameclock import GameClockReader
+from turf_common.outbox import OutboxRelay
+from turf_common.rules import gametime
+from turf_common.service import Wire, Wired
+from turf_common.settings import Settings
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def handlers(store: CardsStore, clock: Clock, claims: ClaimsEffects, publisher: Publisher,
+             season: gametime.SeasonConfig, seed: str) -> CardsHandlers:
+    """The use cases over the given adapters; ``seed`` is the season's secret seed (R12)."""
+    return CardsHandlers.create(Cards(store=store, clock=clock, publisher=publisher, season=season, seed=seed),
+                                claims)
+
+
+def wire(settings: Settings) -> Wire:
+    """The app's start-up: migrate, connect, publish what a crash left in the outbox and complete the sagas it left
+    pending (before the subscribers start), then the subscribers; the outbox sweep and saga recovery run beside
+    them."""
+    async def build(broker: NatsBroker) -> Wired:
+        assert settings.database_url, "TURF_DATABASE_URL is not set"
+        run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+        engine = make_engine(settings.database_url)
+        relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
+        h = handlers(store=SqlCardsStore(engine),
+                     clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+                     claims=ClaimsRequester(broker), publisher=relay,
+                     season=gametime.load_season(settings.season_file), seed=settings.seed)
+        await relay.flush()        # anything a crash left behind
+        await h.sagas.recover()    # sagas a crash left pending
+        return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run, h.sagas.recover_forever],
+                     close=engine.dispose)
+
+    return build

@@ -1,0 +1,160 @@
+"""Hands (R12): seeded draws at each day start and at verification, the season's seed commitment and reveal, the
+players the service deals to, and the organizer's hand corrections (R28)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+import structlog
+
+from turf_cards.context import Cards
+from turf_cards.ports import CardsTx
+from turf_cards.trades import cancel_without_cards, close_open_trades
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.cards import (
+    AdjustHand,
+    AdjustReply,
+    CardDrawn,
+    CardOut,
+    HandAdjusted,
+    HandReply,
+    HandsDealt,
+    SeedCommitted,
+    SeedReply,
+    SeedRevealed,
+)
+from turf_common.contracts.clock import DayStarted, SeasonEnded, SeasonStarted
+from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.rules import cards as rules
+from turf_common.rules import gametime
+
+log = structlog.get_logger(__name__)
+
+DrawReason = Literal["week_start", "day_start", "verification"]
+
+
+@dataclass
+class Hands:
+    cx: Cards
+
+    # ---- reads
+    async def hand(self, player_id: str) -> HandReply:
+        """``cards.hand``: the player's unused cards (ready + reserved), in draw order."""
+        cards = await self.cx.store.hand(player_id)
+        return HandReply(player_id=player_id, cards=[CardOut(id=c.id, type=c.card_type, state=c.state) for c in cards])
+
+    async def seed_info(self) -> SeedReply:
+        """``cards.seed`` (R12): the commitment once the season has started, the seed once it has closed."""
+        now = await self.cx.clock.now()
+        st = gametime.season_state(self.cx.season, now)
+        return SeedReply(season_id=self.cx.season_id,
+                         commitment=rules.seed_commitment(self.cx.seed) if st != "before" else None,
+                         seed=self.cx.seed if st == "closed" else None)
+
+    # ---- the season
+    async def season_started(self, ev: SeasonStarted) -> None:
+        """R12: commit to the seed (``card.seed_committed``) before the first draw."""
+        async with self.cx.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.CLOCK_SEASON_STARTED):
+                return
+            commitment = rules.seed_commitment(self.cx.seed)
+            await tx.record_season(self.cx.season_id, commitment)
+            await tx.stage(subjects.CARD_SEED_COMMITTED, SeedCommitted(
+                event_id=f"seed_committed:{self.cx.season_id}", occurred_at=ev.at, season_id=self.cx.season_id,
+                commitment=commitment))
+
+    async def season_ended(self, ev: SeasonEnded) -> None:
+        """Reveal the seed (``card.seed_revealed``); R18: open proposals end with the season."""
+        async with self.cx.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.CLOCK_SEASON_ENDED):
+                return
+            await tx.stage(subjects.CARD_SEED_REVEALED, SeedRevealed(
+                event_id=f"seed_revealed:{self.cx.season_id}", occurred_at=ev.at, season_id=self.cx.season_id,
+                commitment=rules.seed_commitment(self.cx.seed), seed=self.cx.seed))
+            await close_open_trades(tx, "season_ended", ev.at)
+
+    async def day_started(self, ev: DayStarted) -> None:
+        """R12 at the day start: Monday tops every hand up to 3 unused cards (scheduled ones count), Tuesday to
+        Saturday add one card. Stages ``card.dealt`` and then each ``card.drawn``."""
+        async with self.cx.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
+                return
+            week = rules.is_week_start(self.cx.season, ev.game_day)
+            pids = await tx.verified_players()
+            hands = {p: await tx.unused(p) for p in pids}
+            draws = {p: rules.day_start_draws(self.cx.season, ev.game_day, n) for p, n in hands.items()}
+            reason: Literal["week_start", "day_start"] = "week_start" if week else "day_start"
+            await tx.stage(subjects.CARD_DEALT, HandsDealt(
+                event_id=f"dealt:{self.cx.season_id}:{ev.game_day.isoformat()}", occurred_at=ev.at,
+                season_id=self.cx.season_id, game_day=ev.game_day, reason=reason, hands=hands, draws=draws))
+            for p in pids:
+                await self._draw(tx, p, draws[p], reason, ev.at)
+        log.info("hands_dealt", game_day=ev.game_day.isoformat(), players=len(pids), cards=sum(draws.values()))
+
+    # ---- players
+    async def player_verified(self, ev: PlayerVerified) -> None:
+        """A new player of the season; R12: verified while the season runs → the Monday top-up now."""
+        async with self.cx.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.PLAYER_VERIFIED):
+                return
+            if await tx.player_known(ev.player_id):
+                return
+            await tx.add_player(ev.player_id, ev.at)
+            n = rules.verification_draws(self.cx.season, ev.at, await tx.unused(ev.player_id))
+            await self._draw(tx, ev.player_id, n, "verification", ev.at)
+
+    async def player_disqualified(self, ev: PlayerDisqualified) -> None:
+        """No more deals for the player; R18: their open proposals are cancelled."""
+        async with self.cx.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED):
+                return
+            await tx.disqualify(ev.player_id, ev.at)
+            await close_open_trades(tx, "disqualified", ev.at, ev.player_id)
+
+    async def _draw(self, tx: CardsTx, player_id: str, n: int, reason: DrawReason, at: datetime) -> None:
+        """R12: the player's next ``n`` cards from the seed, by draw index (``card.drawn`` each)."""
+        if n <= 0:
+            return
+        first = await tx.draws_for_update(player_id)
+        for i in range(first, first + n):
+            kind = rules.draw_card(self.cx.seed, self.cx.season_id, player_id, i)
+            cid = uuid.uuid4().hex
+            await tx.add_card(cid, player_id, kind, i, reason, at)
+            await tx.stage(subjects.CARD_DRAWN, CardDrawn(
+                event_id=f"draw:{self.cx.season_id}:{player_id}:{i}", occurred_at=at, season_id=self.cx.season_id,
+                player_id=player_id, card_id=cid, card_type=kind, draw_index=i, reason=reason))
+        await tx.set_draws(player_id, first + n)
+
+    # ---- corrections (R28)
+    async def adjust(self, cmd: AdjustHand) -> Message:
+        """``cards.adjust``: the organizer's ``adjust_hand``; added cards are not draws (no seed), removed ones are
+        ready cards only, last drawn first. A repeated ``correction_id`` is refused (``conflict``) and changes
+        nothing. The reply carries the hand after."""
+        now = await self.cx.clock.now()
+        async with self.cx.store.begin() as tx:
+            await tx.lock_hand(cmd.player_id)
+            if not await tx.first_time("adjust:" + cmd.correction_id, subjects.CARDS_ADJUST):
+                return Refusal(reason="conflict", message="That correction was already applied.")
+            added, removed = [], []
+            for kind in cmd.add:
+                cid = uuid.uuid4().hex
+                await tx.add_card(cid, cmd.player_id, kind, None, "correction", now)
+                added.append(CardOut(id=cid, type=kind, state="ready"))
+            for kind in cmd.remove:
+                found = await tx.newest_ready_for_update(cmd.player_id, kind)
+                if found is not None:
+                    await tx.set_card(found, "removed", now)
+                    removed.append(CardOut(id=found, type=kind, state="removed"))
+            await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
+                event_id=f"adjusted:{cmd.correction_id}"[:64], occurred_at=now, season_id=self.cx.season_id,
+                correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed))
+            if removed:
+                await cancel_without_cards(tx, [cmd.player_id], now)
+        await self.cx.publisher.flush()
+        hand = await self.hand(cmd.player_id)
+        return AdjustReply(correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed,
+                           cards=hand.cards)

@@ -1,0 +1,251 @@
+"""Ports of the cards service: its store (one unit of work over hands, sagas and trades), the game clock, the claims
+service's card effects, and the publisher of committed events.
+
+The store's rows are the plain records below. Every ``*_for_update`` read locks what it returns until the
+transaction ends; reads outside a transaction (:class:`CardsStore`'s own methods) lock nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Literal, Protocol
+
+from turf_common.contracts.base import Event, Refusal
+from turf_common.contracts.cards import TradeState
+from turf_common.contracts.effects import EffectApplied, TradeCheck, TradeFacts
+from turf_common.rules.cards import CardType
+
+SagaKind = Literal["play", "cancel", "trade"]
+CardState = Literal["ready", "reserved", "consumed", "removed"]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card. ``state``: ready | reserved (a saga holds it, or a scheduled Freeze/Blockade) | consumed |
+    removed (a correction); ``draw_index`` is None for a card a correction added."""
+
+    id: str
+    player_id: str
+    card_type: CardType
+    state: CardState
+    draw_index: int | None = None
+    saga_id: str | None = None
+    scheduled_for: date | None = None
+
+
+@dataclass(frozen=True)
+class Trade:
+    """One trade proposal (R18). ``state``: open | accepted | declined | cancelled; ``saga_id``: an acceptance in
+    flight."""
+
+    id: str
+    proposer_id: str
+    partner_id: str
+    offer_territory_id: str
+    want_territory_id: str
+    state: TradeState
+    reason: str | None = None
+    saga_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Saga:
+    """One play, cancel or trade acceptance (DESIGN "Sagas for cards"). ``id`` is also the claims command id;
+    ``subject`` and ``command`` (its JSON) are what is sent to claims, again on recovery. ``state``: pending | done
+    | refused; ``reply``: the JSON answered to the player once completed."""
+
+    id: str
+    kind: SagaKind
+    player_id: str
+    card_type: CardType
+    card_ids: list[str]
+    subject: str
+    command: str
+    trade_id: str | None = None
+    state: str = "pending"
+    reply: str | None = None
+
+
+class CardsTx(Protocol):
+    """One transaction of the cards store: commits when its block ends, rolls back if it raises."""
+
+    # ---- idempotency and events
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        """Record ``event_id`` as handled; False if it already was (a redelivery)."""
+        ...
+
+    async def stage(self, subject: str, event: Event) -> None:
+        """Queue ``event`` for publication once this transaction commits (the outbox)."""
+        ...
+
+    async def lock_hand(self, player_id: str) -> None:
+        """Serialise changes to one player's hand until the transaction ends."""
+        ...
+
+    async def record_season(self, season_id: str, commitment: str) -> None:
+        """The season's seed commitment, once (a second call changes nothing)."""
+        ...
+
+    # ---- players
+    async def verified_players(self) -> list[str]:
+        """Ids of the verified players, sorted."""
+        ...
+
+    async def player_known(self, player_id: str) -> bool: ...
+
+    async def is_verified(self, player_id: str) -> bool: ...
+
+    async def add_player(self, player_id: str, verified_at: datetime) -> None:
+        """A newly verified player with no draws yet."""
+        ...
+
+    async def disqualify(self, player_id: str, at: datetime) -> None:
+        """Mark the player disqualified (recorded even if never verified here)."""
+        ...
+
+    async def draws_for_update(self, player_id: str) -> int:
+        """The player's next draw index (R12), locked."""
+        ...
+
+    async def set_draws(self, player_id: str, draws: int) -> None: ...
+
+    # ---- cards
+    async def unused(self, player_id: str) -> int:
+        """R12: the player's unused cards (ready + reserved)."""
+        ...
+
+    async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None, reason: str,
+                       at: datetime) -> None:
+        """A new ready card, drawn (``draw_index``) or added by a correction (None)."""
+        ...
+
+    async def card_for_update(self, card_id: str) -> Card | None: ...
+
+    async def oldest_ready_for_update(self, player_id: str, card_type: CardType) -> Card | None:
+        """The ready card of the type a play takes: first drawn (then by draw index, then id)."""
+        ...
+
+    async def oldest_trade_card_for_update(self, player_id: str) -> str | None:
+        """Id of the ready Trade card an acceptance reserves: first drawn (then by draw index)."""
+        ...
+
+    async def newest_ready_for_update(self, player_id: str, card_type: CardType) -> str | None:
+        """Id of the ready card of the type a correction removes: last drawn (then by id)."""
+        ...
+
+    async def has_trade_card(self, player_id: str) -> bool:
+        """R18: the player holds a ready Trade card."""
+        ...
+
+    async def set_card(self, card_id: str, state: CardState, at: datetime, **columns: str | date | None) -> None:
+        """Set the card's state (and ``saga_id`` / ``scheduled_for`` when given; the others stay)."""
+        ...
+
+    async def clear_card_saga(self, card_id: str) -> None:
+        """The card is no longer held by a saga; its state stays."""
+        ...
+
+    async def unschedule(self, card_id: str, at: datetime) -> None:
+        """A reserved (scheduled) card back to ready, free of saga and schedule; any other state stays."""
+        ...
+
+    # ---- sagas
+    async def add_saga(self, saga: Saga) -> None:
+        """Record a new pending saga (stamped with the wall time, for recovery's age)."""
+        ...
+
+    async def saga_for_update(self, saga_id: str) -> Saga: ...
+
+    async def finish_saga(self, saga_id: str, state: str, reply: str) -> None:
+        """``state`` done | refused, ``reply`` the answer's JSON."""
+        ...
+
+    # ---- trades
+    async def add_trade(self, trade_id: str, proposer_id: str, partner_id: str, offer_territory_id: str,
+                        want_territory_id: str, at: datetime) -> Trade:
+        """A new open proposal, as stored."""
+        ...
+
+    async def trade_for_update(self, trade_id: str) -> Trade | None: ...
+
+    async def set_trade_saga(self, trade_id: str, saga_id: str | None) -> None: ...
+
+    async def close_trade(self, trade_id: str, state: TradeState, reason: str | None, at: datetime) -> Trade:
+        """Close the proposal (accepted | declined | cancelled, with ``reason``); the row as stored after."""
+        ...
+
+    async def open_trades_for_update(self, player_id: str | None = None) -> list[Trade]:
+        """Every open proposal, or those of ``player_id`` (either side)."""
+        ...
+
+    async def idle_open_trades_for_update(self, players: Iterable[str]) -> list[Trade]:
+        """Open proposals without an acceptance in flight, of any of ``players`` (either side)."""
+        ...
+
+    async def trades_lost_for_update(self, territory_id: str, owner_id: str | None) -> list[Trade]:
+        """R18: open proposals without an acceptance in flight whose territory ``territory_id`` is now owned by
+        ``owner_id``, not by the party that offered or was asked for it."""
+        ...
+
+
+class CardsStore(Protocol):
+    """The cards service's store: plain reads, and :meth:`begin` for a unit of work."""
+
+    def begin(self) -> AbstractAsyncContextManager[CardsTx]: ...
+
+    async def hand(self, player_id: str) -> list[Card]:
+        """The player's unused cards (ready + reserved), in draw order."""
+        ...
+
+    async def open_trades(self, player_id: str) -> list[Trade]:
+        """The player's open proposals, both directions, oldest first."""
+        ...
+
+    async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:
+        """Whether :meth:`CardsTx.trades_lost_for_update` would find anything (a read that locks nothing)."""
+        ...
+
+    async def traded_territories(self, territory_ids: Iterable[str]) -> set[str]:
+        """Which of ``territory_ids`` an open proposal offers or asks for (one read for a batch of ownership
+        changes: the others cannot cancel anything)."""
+        ...
+
+    async def saga(self, saga_id: str) -> Saga: ...
+
+    async def pending_sagas(self, older_than: float) -> list[str]:
+        """Ids of the sagas pending for more than ``older_than`` seconds (wall time), oldest first."""
+        ...
+
+
+class Clock(Protocol):
+    """The game clock."""
+
+    async def now(self) -> datetime:
+        """The current game instant (aware)."""
+        ...
+
+
+class ClaimsEffects(Protocol):
+    """The claims service, asked for card effects (``claims.effect.*``) and trade facts (``claims.trade_check``)."""
+
+    async def apply(self, subject: str, command: str) -> EffectApplied | Refusal | None:
+        """Send the effect command ``command`` (its JSON) to ``subject``: what claims answered, or None when it did
+        not answer in time or the answer could not be read. Claims answers a repeated ``command_id`` with its first
+        answer, so this may be sent again."""
+        ...
+
+    async def trade_check(self, q: TradeCheck) -> TradeFacts | Refusal:
+        """Ownership and disputes of a trade's two territories. Raises
+        :class:`turf_common.bus.BusError` when claims does not answer."""
+        ...
+
+
+class Publisher(Protocol):
+    """Publishes the committed events (the outbox relay)."""
+
+    async def flush(self) -> int:
+        """Publish every event committed before the call; how many were sent."""
+        ...
