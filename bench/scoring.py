@@ -1,7 +1,7 @@
 """Benchmark 3 (in process): one ``territory.changed`` applied incrementally (the scoring service's handler:
 rescore the two players concerned, recompute the side quests, publish the delta) against a full recompute of every
-player at 1,000 players. Uses a real Redis (embedded, as the stack does) and the real ScoringService; the bus is a stub
-that only counts publishes."""
+player at 1,000 players. Uses a real Redis (embedded, as the stack does), the real handlers and Redis store; the
+publisher is a stub that only counts publishes."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from bench.common import Row, Section
 from turf_common.board import load_board
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.rules.scoring import TerritoryStats, player_score
+from turf_scoring import bootstrap
+from turf_scoring.adapters.redis_store import RedisScoreStore
 
 
 class StubBus:
@@ -56,7 +58,6 @@ def _profile_apply(svc: Any, events: list[TerritoryChanged]) -> str:
 def run(small: bool = False) -> Section:
     from redis.asyncio import Redis
 
-    from turf_scoring.handlers import ScoringService
     from turfwar import embedded
 
     sec = Section("3b. scoring: incremental vs full recompute")
@@ -84,8 +85,8 @@ def run(small: bool = False) -> Section:
 
     async def main() -> dict[str, Any]:
         redis = Redis.from_url(srv.url)
-        bus = StubBus()
-        svc = ScoringService(redis=redis, bus=bus, graph=graph, stats=stats, prefix="bench:")  # type: ignore[arg-type]
+        store = RedisScoreStore(redis, prefix="bench:")
+        svc = bootstrap.handlers(store, StubBus(), graph, stats)
         # every player owns something at some point (so all have a score entry) …
         for k, pid in enumerate(players):
             await svc.apply(change(tids[k % len(tids)], pid))
@@ -118,11 +119,11 @@ def run(small: bool = False) -> Section:
         for _ in range(3 if small else 5):
             t = time.perf_counter()
             for pid in players:
-                await svc._rescore(pid)
+                await svc.rescore(pid)
             await svc.leaderboard()
             full.append(time.perf_counter() - t)
         # the networkx part alone: every player vs the two players of one change
-        owned = await svc.owned_by()
+        owned = await store.owned_by()
         nx_full = []
         for _ in range(5):
             t = time.perf_counter()
@@ -179,9 +180,6 @@ def run(small: bool = False) -> Section:
 def _profile_apply_fresh(url: str, graph: Any, stats: Any, r: dict[str, Any]) -> str:
     from redis.asyncio import Redis
 
-    from turf_scoring.handlers import ScoringService
-
-    svc = ScoringService(redis=Redis.from_url(url), bus=StubBus(), graph=graph, stats=stats,  # type: ignore[arg-type]
-                         prefix="bench:")
+    svc = bootstrap.handlers(RedisScoreStore(Redis.from_url(url), prefix="bench:"), StubBus(), graph, stats)
     evs = [ev.model_copy(update={"version": ev.version + 1000}) for ev in r["events"][:100]]
     return _profile_apply(svc, evs)

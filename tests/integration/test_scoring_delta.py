@@ -21,7 +21,9 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import AdjustScore, Leaderboard
 from turf_common.rules.scoring import TerritoryStats, competition_ranks
-from turf_scoring.handlers import ScoringService
+from turf_scoring import bootstrap
+from turf_scoring.adapters.redis_store import RedisScoreStore
+from turf_scoring.handlers import ScoringHandlers
 from turfwar import embedded
 
 HOBOKEN, NEWARK = "3401732250", "3401351000"
@@ -36,6 +38,13 @@ class RecordingBus:
 
     async def publish(self, subject: str, data: bytes, msg_id: str, **_: Any) -> None:
         self.sent.append((subject, json.loads(data)))
+
+
+def _service(redis_url: str, bus: Any, board: Any, stats: dict[str, TerritoryStats],
+             prefix: str) -> tuple[ScoringHandlers, RedisScoreStore]:
+    """The handlers over the real Redis store (keys under ``prefix``) and ``bus`` as the publisher."""
+    store = RedisScoreStore(redisconn.connect(redis_url), prefix=prefix)
+    return bootstrap.handlers(store, bus, board.graph, stats), store
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +75,7 @@ def test_r23_r24_delta_names_exactly_the_changed_standings_and_replays_to_the_le
 
     async def main() -> None:
         bus = RecordingBus()
-        svc = ScoringService(redis=redisconn.connect(redis_url), bus=bus, graph=board.graph,  # type: ignore[arg-type]
-                             stats=stats, prefix="delta:")
+        svc, store = _service(redis_url, bus, board, stats, "delta:")
         version: dict[str, int] = {}
         owner: dict[str, str | None] = dict.fromkeys(tids)
 
@@ -123,7 +131,7 @@ def test_r23_r24_delta_names_exactly_the_changed_standings_and_replays_to_the_le
         assert held == _rows(final)
         assert [(r, p) for r, p, _ in competition_ranks({p: v["total"] for p, v in held.items()})] == [
             (s.rank, s.player_id) for s in final.standings]
-        await svc.redis.aclose()
+        await store.redis.aclose()
 
     asyncio.run(main())
 
@@ -139,8 +147,7 @@ def test_r23_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: 
     tids = sorted(board.territories)[:60]   # a small area, so players' sets touch and change often
 
     async def main() -> None:
-        replicas = [ScoringService(redis=redisconn.connect(redis_url), bus=RecordingBus(),  # type: ignore[arg-type]
-                                   graph=board.graph, stats=stats, prefix="race:") for _ in range(2)]
+        replicas = [_service(redis_url, RecordingBus(), board, stats, "race:") for _ in range(2)]
         rng = random.Random(4)
         version: dict[str, int] = {}
         events = []
@@ -152,15 +159,15 @@ def test_r23_two_replicas_applying_at_once_never_leave_a_stale_score(redis_url: 
                 previous_owner_id=None, progress=1, fortified=False, version=version[tid], cause="claim",
                 claim_id=None))
         for k in range(0, len(events), 8):   # eight at a time, spread over both replicas
-            await asyncio.gather(*(replicas[i % 2].apply(ev) for i, ev in enumerate(events[k:k + 8])))
-        svc = replicas[0]
-        owned = await svc.owned_by()
-        raw = await svc.redis.hgetall("race:score")  # type: ignore[misc]
+            await asyncio.gather(*(replicas[i % 2][0].apply(ev) for i, ev in enumerate(events[k:k + 8])))
+        store = replicas[0][1]
+        owned = await store.owned_by()
+        raw = await store.redis.hgetall("race:score")  # type: ignore[misc]
         for pid in ("ann", "ben", "cat"):
             want = player_score(board.graph, pid, owned.get(pid, set()))
             got = json.loads(raw[pid.encode()])
             assert (got["base"], got["outposts"], got["territories"]) == (want.base, want.outposts, want.territories)
-        for r in replicas:
+        for _, r in replicas:
             await r.redis.aclose()
 
     asyncio.run(main())
@@ -173,6 +180,7 @@ def test_r23_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_agai
     import redis as redis_sync
 
     from turf_scoring import handlers
+    from turf_scoring.adapters import redis_store
 
     board = load_board()
     stats = {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
@@ -184,21 +192,20 @@ def test_r23_a_score_computed_from_a_set_that_changed_meanwhile_is_computed_agai
     def meanwhile(graph: Any, pid: str, owned: set[str]) -> Any:
         if pid == "ann" and not fired:   # the other replica's change lands while this one computes
             fired.append(sorted(owned))
-            other.eval(handlers.APPLY, 3, "stale:ver", "stale:own", "stale:pv", jersey_city, 1, "ann", "stale:p:")
+            other.eval(redis_store.APPLY, 3, "stale:ver", "stale:own", "stale:pv", jersey_city, 1, "ann", "stale:p:")
         return real(graph, pid, owned)
 
     monkeypatch.setattr(handlers, "player_score", meanwhile)
 
     async def main() -> None:
-        svc = ScoringService(redis=redisconn.connect(redis_url), bus=RecordingBus(),  # type: ignore[arg-type]
-                             graph=board.graph, stats=stats, prefix="stale:")
+        svc, store = _service(redis_url, RecordingBus(), board, stats, "stale:")
         await svc.apply(TerritoryChanged(occurred_at=datetime.now(UTC), territory_id=HOBOKEN, owner_id="ann",
                                          previous_owner_id=None, progress=1, fortified=False, version=1,
                                          cause="claim", claim_id=None))
         assert fired == [[HOBOKEN]]   # the first computation saw Hoboken alone
-        stored = json.loads(await svc.redis.hget("stale:score", "ann"))  # type: ignore[misc]
+        stored = json.loads(await store.redis.hget("stale:score", "ann"))  # type: ignore[misc]
         assert (stored["base"], stored["territories"]) == (2, 2)   # Hoboken and Jersey City, one cluster
-        await svc.redis.aclose()
+        await store.redis.aclose()
 
     asyncio.run(main())
     other.close()
@@ -212,8 +219,7 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
 
     async def main() -> None:
         bus = RecordingBus()
-        svc = ScoringService(redis=redisconn.connect(redis_url), bus=bus, graph=board.graph,  # type: ignore[arg-type]
-                             stats=stats, prefix="redo:")
+        svc, store = _service(redis_url, bus, board, stats, "redo:")
         now = datetime.now(UTC)
         await svc.apply(TerritoryChanged(occurred_at=now, territory_id=HOBOKEN, owner_id="ann", previous_owner_id=None,
                                          progress=1, fortified=False, version=1, cause="claim", claim_id=None))
@@ -225,6 +231,6 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
         again = bus.sent[-1][1]
         assert {c["player_id"] for c in first["changes"]} == {"ann", "ben"}
         assert again["changes"] == first["changes"] and again["side_quests"] == first["side_quests"]
-        await svc.redis.aclose()
+        await store.redis.aclose()
 
     asyncio.run(main())

@@ -1,0 +1,112 @@
+"""The read model in this process's memory: the same contract as :class:`RedisScoreStore` for one process (unit
+tests and anything that runs the handlers without a Redis). Not shared between replicas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
+from turf_common.rules.scoring import PlayerScore
+from turf_scoring.ports import LiveFacts, OwnedSet, StoredScore
+
+
+@dataclass
+class MemoryScoreStore:
+    """:class:`turf_scoring.ports.ScoreStore` in dicts; the fields mirror the Redis keys of the same names."""
+
+    ver: dict[str, int] = field(default_factory=dict)
+    own: dict[str, str] = field(default_factory=dict)
+    sets: dict[str, set[str]] = field(default_factory=dict)
+    pv: dict[str, int] = field(default_factory=dict)
+    score: dict[str, StoredScore] = field(default_factory=dict)
+    bonus: dict[str, int] = field(default_factory=dict)
+    bonus_before: dict[str, dict[str, int]] = field(default_factory=dict)
+    dq: set[str] = field(default_factory=set)
+    adj: dict[str, int] = field(default_factory=dict)
+    adjcmd: dict[str, ScoreAdjusted] = field(default_factory=dict)
+    closed: datetime | None = None
+    final_results: FinalResults | None = None
+
+    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
+        if version <= self.ver.get(territory_id, -1):
+            return None
+        self.ver[territory_id] = version
+        prev = self.own.pop(territory_id, "")
+        for pid in (prev, owner_id):
+            if pid:
+                self.pv[pid] = self.pv.get(pid, 0) + 1
+        if prev:
+            self.sets.get(prev, set()).discard(territory_id)
+        if owner_id:
+            self.own[territory_id] = owner_id
+            self.sets.setdefault(owner_id, set()).add(territory_id)
+        return prev
+
+    async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
+        return [OwnedSet(p, str(self.pv.get(p, 0)), set(self.sets.get(p, ()))) for p in player_ids]
+
+    async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
+        stale = []
+        for owned, sc in scores:
+            if str(self.pv.get(owned.player_id, 0)) == owned.version:
+                self.score[owned.player_id] = {"base": sc.base, "outposts": sc.outposts,
+                                               "territories": sc.territories}
+            else:
+                stale.append(owned.player_id)
+        return stale
+
+    async def live(self) -> LiveFacts:
+        return LiveFacts(await self.owned_by(), set(self.dq), self.closed is not None)
+
+    async def swap_bonuses(self, bonus: Mapping[str, int], source_id: str) -> dict[str, int]:
+        before = self.bonus_before.setdefault(source_id, dict(self.bonus))
+        self.bonus = dict(bonus)
+        return dict(before)
+
+    async def standings_of(self, player_ids: Sequence[str]) -> list[tuple[StoredScore | None, int]]:
+        return [(self.score.get(p), self.adj.get(p, 0)) for p in player_ids]
+
+    async def disqualify(self, player_id: str) -> None:
+        self.dq.add(player_id)
+
+    async def adjustment_reply(self, command_id: str) -> ScoreAdjusted | None:
+        return self.adjcmd.get(command_id)
+
+    async def adjustment(self, player_id: str) -> int:
+        return self.adj.get(player_id, 0)
+
+    async def add_adjustment(self, player_id: str, points: int) -> int:
+        self.adj[player_id] = self.adj.get(player_id, 0) + points
+        return self.adj[player_id]
+
+    async def has_score(self, player_id: str) -> bool:
+        return player_id in self.score
+
+    async def remember_adjustment(self, reply: ScoreAdjusted) -> None:
+        self.adjcmd[reply.command_id] = reply
+
+    async def scores(self) -> dict[str, StoredScore]:
+        return dict(self.score)
+
+    async def disqualified(self) -> set[str]:
+        return set(self.dq)
+
+    async def owned_by(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for tid, pid in self.own.items():
+            out.setdefault(pid, set()).add(tid)
+        return out
+
+    async def adjustments(self) -> dict[str, int]:
+        return dict(self.adj)
+
+    async def close_season(self, at: datetime) -> None:
+        self.closed = at
+
+    async def save_final(self, results: FinalResults) -> None:
+        self.final_results = results
+
+    async def final(self) -> FinalResults | None:
+        return self.final_results

@@ -1,0 +1,178 @@
+"""The read model in Redis (keys under one prefix, default ``turf:``). Round trips per ``territory.changed``: the
+APPLY script, one transaction reading the touched players' sets, one WRITE_SCORES script, then for the delta one
+pipelined read, the SWAP_BONUS script and one pipelined read of the changed standings (six in all).
+
+Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>`` the player's territory set; ``pv``
+player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
+(JSON) and ``bonus_before:<source>`` what they were before that source; ``dq`` disqualified players; ``adj`` player
+→ adjustment; ``adjcmd`` command id → its reply; ``closed`` and ``final`` once the season has closed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from redis.asyncio import Redis
+
+from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
+from turf_common.rules.scoring import PlayerScore
+from turf_scoring.ports import LiveFacts, OwnedSet, StoredScore
+
+# Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
+# the change is not newer than what is stored (redelivery, reordering). Each player's territory set has a version
+# (KEYS[3]) bumped with every change to it, so a score computed from an older set is never written (WRITE_SCORES).
+APPLY = """
+local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if tonumber(ARGV[2]) <= cur then return false end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local prev = redis.call('HGET', KEYS[2], ARGV[1]) or ''
+if prev ~= '' then
+  redis.call('SREM', ARGV[4] .. prev, ARGV[1])
+  redis.call('HINCRBY', KEYS[3], prev, 1)
+end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+  redis.call('SADD', ARGV[4] .. ARGV[3], ARGV[1])
+  redis.call('HINCRBY', KEYS[3], ARGV[3], 1)
+end
+return prev
+"""
+
+# Write each player's score (ARGV: player, set version read, score JSON; repeated) unless their territory set
+# changed since it was read (another replica applied a change meanwhile); returns the players not written.
+WRITE_SCORES = """
+local stale = {}
+for i = 1, #ARGV, 3 do
+  if (redis.call('HGET', KEYS[2], ARGV[i]) or '0') == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+  else
+    table.insert(stale, ARGV[i])
+  end
+end
+return stale
+"""
+
+
+# Swap in the new side-quest bonuses and return the ones they replace, remembered per source (event or command)
+# id: a redelivered event compares against what the bonuses were before its first handling, not against itself,
+# so a player whose bonus it moved is in its delta again.
+SWAP_BONUS = """
+local before = redis.call('GET', KEYS[2])
+if not before then
+  before = redis.call('GET', KEYS[1]) or '{}'
+  redis.call('SET', KEYS[2], before, 'EX', ARGV[2])
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return before
+"""
+BONUS_MEMORY_S = 7 * 24 * 3600   # longer than any redelivery
+
+
+def _text(v: bytes | str) -> str:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _owned_from(own: dict[bytes, bytes]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for tid, pid in own.items():
+        out.setdefault(pid.decode(), set()).add(tid.decode())
+    return out
+
+
+class RedisScoreStore:
+    """:class:`turf_scoring.ports.ScoreStore` on ``redis`` (replies as bytes), keys under ``prefix``."""
+
+    def __init__(self, redis: Redis, prefix: str = "turf:") -> None:
+        self.redis, self.prefix = redis, prefix
+
+    def k(self, name: str) -> str:
+        return self.prefix + name
+
+    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
+        prev = await self.redis.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"),  # type: ignore[misc]
+                                     territory_id, version, owner_id or "", self.k("p:"))
+        return None if prev is None else _text(prev)
+
+    async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
+        async with self.redis.pipeline(transaction=True) as p:
+            p.hmget(self.k("pv"), player_ids)
+            for pid in player_ids:
+                p.smembers(self.k("p:" + pid))
+            versions, *sets = await p.execute()
+        return [OwnedSet(pid, _text(ver) if ver is not None else "0", {_text(m) for m in members})
+                for pid, ver, members in zip(player_ids, versions, sets, strict=True)]
+
+    async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
+        args: list[str] = []
+        for owned, sc in scores:
+            args += [owned.player_id, owned.version,
+                     json.dumps({"base": sc.base, "outposts": sc.outposts, "territories": sc.territories})]
+        stale = await self.redis.eval(WRITE_SCORES, 2, self.k("score"), self.k("pv"), *args)  # type: ignore[misc]
+        return [_text(x) for x in stale]
+
+    async def live(self) -> LiveFacts:
+        async with self.redis.pipeline(transaction=False) as p:
+            p.hgetall(self.k("own"))
+            p.smembers(self.k("dq"))
+            p.exists(self.k("closed"))
+            own, dq_raw, closed = await p.execute()
+        return LiveFacts(_owned_from(own), {_text(m) for m in dq_raw}, bool(closed))
+
+    async def swap_bonuses(self, bonus: Mapping[str, int], source_id: str) -> dict[str, int]:
+        old_raw = await self.redis.eval(SWAP_BONUS, 2, self.k("bonus"),  # type: ignore[misc]
+                                        self.k("bonus_before:" + source_id), json.dumps(bonus), BONUS_MEMORY_S)
+        old: dict[str, int] = json.loads(old_raw)
+        return old
+
+    async def standings_of(self, player_ids: Sequence[str]) -> list[tuple[StoredScore | None, int]]:
+        async with self.redis.pipeline(transaction=False) as p:
+            p.hmget(self.k("score"), player_ids)
+            p.hmget(self.k("adj"), player_ids)
+            raw, adj = await p.execute()
+        return [(None if sc is None else json.loads(sc), int(a or 0)) for sc, a in zip(raw, adj, strict=True)]
+
+    async def disqualify(self, player_id: str) -> None:
+        await self.redis.sadd(self.k("dq"), player_id)  # type: ignore[misc]
+
+    async def adjustment_reply(self, command_id: str) -> ScoreAdjusted | None:
+        seen = await self.redis.hget(self.k("adjcmd"), command_id)  # type: ignore[misc]
+        return None if seen is None else ScoreAdjusted.model_validate_json(seen)
+
+    async def adjustment(self, player_id: str) -> int:
+        return int(await self.redis.hget(self.k("adj"), player_id) or 0)  # type: ignore[misc]
+
+    async def add_adjustment(self, player_id: str, points: int) -> int:
+        return int(await self.redis.hincrby(self.k("adj"), player_id, points))  # type: ignore[misc]
+
+    async def has_score(self, player_id: str) -> bool:
+        return bool(await self.redis.hexists(self.k("score"), player_id))  # type: ignore[misc]
+
+    async def remember_adjustment(self, reply: ScoreAdjusted) -> None:
+        await self.redis.hset(self.k("adjcmd"), reply.command_id, reply.model_dump_json())  # type: ignore[misc]
+
+    async def scores(self) -> dict[str, StoredScore]:
+        raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("score"))  # type: ignore[misc,assignment]
+        return {p.decode(): json.loads(v) for p, v in raw.items()}
+
+    async def disqualified(self) -> set[str]:
+        return {_text(m) for m in await self.redis.smembers(self.k("dq"))}  # type: ignore[misc,union-attr]
+
+    async def owned_by(self) -> dict[str, set[str]]:
+        return _owned_from(await self.redis.hgetall(self.k("own")))  # type: ignore[misc,arg-type]
+
+    async def adjustments(self) -> dict[str, int]:
+        raw: dict[bytes, bytes] = await self.redis.hgetall(self.k("adj"))  # type: ignore[misc,assignment]
+        return {p.decode(): int(v) for p, v in raw.items()}
+
+    async def close_season(self, at: datetime) -> None:
+        await self.redis.set(self.k("closed"), at.isoformat())
+
+    async def save_final(self, results: FinalResults) -> None:
+        await self.redis.set(self.k("final"), results.model_dump_json())
+
+    async def final(self) -> FinalResults | None:
+        raw = await self.redis.get(self.k("final"))
+        return None if raw is None else FinalResults.model_validate_json(raw)

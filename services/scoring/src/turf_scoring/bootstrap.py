@@ -1,0 +1,52 @@
+"""The one place where scoring's adapters are wired: Redis and the event stream in the service, or any
+:class:`ScoreStore` and :class:`Publisher` in tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import networkx as nx
+from faststream.nats import NatsBroker
+
+from turf_common import redisconn
+from turf_common.board import Board, load_board
+from turf_common.bus import EventPublisher
+from turf_common.rules.prizes import PrizeTable
+from turf_common.rules.scoring import TerritoryStats
+from turf_common.service import Wire, Wired
+from turf_common.settings import Settings
+from turf_scoring import entrypoints
+from turf_scoring.adapters.redis_store import RedisScoreStore
+from turf_scoring.handlers import ScoringHandlers
+from turf_scoring.ports import Publisher, ScoreStore
+
+
+def territory_stats(board: Board) -> dict[str, TerritoryStats]:
+    """The R24 facts of every territory of ``board``."""
+    return {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
+
+
+def handlers(store: ScoreStore, publisher: Publisher, graph: nx.Graph, stats: Mapping[str, TerritoryStats],
+             prizes: PrizeTable | None = None) -> ScoringHandlers:
+    """The use cases over given adapters, on the board's adjacency ``graph`` (R22) and territory ``stats``."""
+    return ScoringHandlers(store=store, publisher=publisher, graph=graph, stats=stats,
+                           prizes=prizes or PrizeTable.load())
+
+
+def wire(settings: Settings) -> Wire:
+    """The app's start-up: the board, Redis (``TURF_REDIS_URL``, keys under ``TURF_REDIS_PREFIX``), the stream's
+    publisher, then the subscribers. Redis is closed once the broker has stopped."""
+    async def build(broker: NatsBroker) -> Wired:
+        if not settings.redis_url:
+            raise SystemExit("TURF_REDIS_URL is not set; start the stack with `turfwar up`")
+        board = load_board(settings.board_dir)
+        redis = redisconn.connect(settings.redis_url)
+        h = handlers(RedisScoreStore(redis, settings.redis_prefix), EventPublisher(broker, settings.stream),
+                     board.graph, territory_stats(board))
+
+        async def close() -> None:
+            await redis.aclose()
+
+        return Wired(router=entrypoints.router(h, settings.stream), close=close)
+
+    return build

@@ -1,0 +1,60 @@
+"""NATS subscribers of scoring: decode, call a handler, reply."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from faststream.nats import NatsRouter
+from pydantic import Field
+
+from turf_common.bus import Batch, durable, settle
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import TerritoryChanged
+from turf_common.contracts.clock import SeasonEnded
+from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.scoring import (
+    AdjustScore,
+    FinalResults,
+    Leaderboard,
+    LeaderboardRequest,
+    ResultsRequest,
+    ScoreAdjusted,
+    ScoreUpdated,
+    SeasonFinalResults,
+)
+from turf_scoring.handlers import ScoringHandlers
+
+QUEUE = "scoring"
+DURABLE = "scoring"
+ScoringEvent = Annotated[TerritoryChanged | SeasonEnded | PlayerDisqualified, Field(discriminator="type")]
+
+
+def router(h: ScoringHandlers, stream: str) -> NatsRouter:
+    r = NatsRouter()
+
+    # one consumer for the three subjects, so a season's close and a disqualification are applied in stream order
+    # with the ownership changes around them; one event at a time (each score.updated names one territory)
+    @r.subscriber(**durable(stream, DURABLE, [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED,
+                                              subjects.PLAYER_DISQUALIFIED]), title=DURABLE)
+    async def on_events(events: list[ScoringEvent], batch: Batch) -> None:
+        await settle(batch, events, h.on_event, DURABLE)
+
+    # one worker each: the handlers are a few Redis round trips and some CPU, and one adjustment at a time keeps
+    # a repeated command_id from being applied twice
+    @r.subscriber(subjects.SCORING_LEADERBOARD, queue=QUEUE, title=subjects.SCORING_LEADERBOARD)
+    async def leaderboard(_: LeaderboardRequest) -> Leaderboard:
+        return await h.leaderboard()
+
+    @r.subscriber(subjects.SCORING_RESULTS, queue=QUEUE, title=subjects.SCORING_RESULTS)
+    async def results(_: ResultsRequest) -> FinalResults | Refusal:
+        return await h.results()
+
+    @r.subscriber(subjects.SCORING_ADJUST, queue=QUEUE, title=subjects.SCORING_ADJUST)
+    async def adjust(cmd: AdjustScore) -> ScoreAdjusted:
+        return await h.adjust(cmd)
+
+    # published through the Publisher port (turf_common.bus.EventPublisher); declared for the AsyncAPI document
+    r.publisher(subjects.SCORE_UPDATED, schema=ScoreUpdated, title=subjects.SCORE_UPDATED)
+    r.publisher(subjects.SEASON_FINAL_RESULTS, schema=SeasonFinalResults, title=subjects.SEASON_FINAL_RESULTS)
+    return r

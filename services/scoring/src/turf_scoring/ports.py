@@ -1,0 +1,112 @@
+"""Ports of scoring: the read model of ownership and scores (Redis in the service, memory in unit tests) and the
+publisher of ``score.updated`` and ``season.final_results``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple, Protocol, TypedDict
+
+from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
+from turf_common.rules.scoring import PlayerScore
+
+
+class StoredScore(TypedDict):
+    """A player's stored R23 figures (counts of territories)."""
+
+    base: int
+    outposts: int
+    territories: int
+
+
+class OwnedSet(NamedTuple):
+    """A player's territory ids as read, with the version of that set (an opaque token, bumped by every change to
+    the set): a score computed from it is written only while the version still holds."""
+
+    player_id: str
+    version: str
+    territories: set[str]
+
+
+class LiveFacts(NamedTuple):
+    """What every delta needs, read at one instant: player id → territory ids owned, the disqualified player ids,
+    and whether the season has closed (R25)."""
+
+    owned_by: dict[str, set[str]]
+    disqualified: set[str]
+    closed: bool
+
+
+class ScoreStore(Protocol):
+    """The read model. Territory changes apply in version order, once each; scores are written optimistically
+    (refused when the player's set changed since it was read, e.g. by another replica)."""
+
+    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
+        """Make ``owner_id`` (None: unclaimed) the owner at ``version`` and move the territory between the two
+        players' sets (bumping both set versions). Returns the previous owner (``""`` for none), or None when
+        ``version`` is not newer than the stored one (a redelivery or a reordering): then nothing changed."""
+        ...
+
+    async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
+        """The players' territory sets and their versions, read at one instant, in the order asked."""
+        ...
+
+    async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
+        """Store each score unless its player's set version moved since ``OwnedSet`` was read; returns the ids of
+        the players not written (to be read and computed again)."""
+        ...
+
+    async def live(self) -> LiveFacts: ...
+
+    async def swap_bonuses(self, bonus: Mapping[str, int], source_id: str) -> dict[str, int]:
+        """Store the side-quest bonuses (player id → points, R24) and return the ones they replace. The replaced
+        bonuses are remembered per ``source_id`` (event or command id): the same source handled again gets the
+        bonuses from before its first handling, not its own."""
+        ...
+
+    async def standings_of(self, player_ids: Sequence[str]) -> list[tuple[StoredScore | None, int]]:
+        """Each player's stored score (None: never scored) and organizer adjustment (R28), in the order asked."""
+        ...
+
+    async def disqualify(self, player_id: str) -> None: ...
+
+    async def adjustment_reply(self, command_id: str) -> ScoreAdjusted | None:
+        """The reply first given to adjustment ``command_id``, or None if it has not been applied."""
+        ...
+
+    async def adjustment(self, player_id: str) -> int: ...
+
+    async def add_adjustment(self, player_id: str, points: int) -> int:
+        """Add ``points`` (may be negative) to the player's adjustment; returns the new adjustment."""
+        ...
+
+    async def has_score(self, player_id: str) -> bool: ...
+
+    async def remember_adjustment(self, reply: ScoreAdjusted) -> None: ...
+
+    async def scores(self) -> dict[str, StoredScore]:
+        """Every stored score by player id (the disqualified included)."""
+        ...
+
+    async def disqualified(self) -> set[str]: ...
+
+    async def owned_by(self) -> dict[str, set[str]]:
+        """Player id → the territory ids they own."""
+        ...
+
+    async def adjustments(self) -> dict[str, int]: ...
+
+    async def close_season(self, at: datetime) -> None: ...
+
+    async def save_final(self, results: FinalResults) -> None: ...
+
+    async def final(self) -> FinalResults | None:
+        """The final results last saved, or None before the season closed."""
+        ...
+
+
+class Publisher(Protocol):
+    """Publishes one event to the stream with ``msg_id`` as its ``Nats-Msg-Id``, so the stream drops a repeat
+    inside its duplicate window (:class:`turf_common.bus.EventPublisher` in the service, a recorder in tests)."""
+
+    async def publish(self, subject: str, data: bytes, msg_id: str) -> Any: ...
