@@ -46,8 +46,9 @@ class WatchedGameClock(GameClockReader):
     """The same answers as :class:`GameClockReader` without a NATS round trip per read: the state is kept in
     memory, replaced by every write to the KV entry, delivered by nats-py's ``kv.watch()`` (an ordered consumer that
     resumes by itself after a reconnect). A write reaches the watcher as the stream stores it; the clock service
-    answers ``clock.set`` only after that store and after every consumer has caught up with the day boundaries it
-    emitted (``wait_idle``), so a request sent after ``POST /admin/clock`` returned is decided on the new time.
+    answers ``clock.set`` only after that store, and the gateway answers ``POST /admin/clock`` only after every
+    consumer has caught up with the boundaries the move emitted (``wait_idle``), so a request sent after that
+    answer is decided on the new time.
     Until the first state arrives, reads ask NATS (and raise while the clock service has published none)."""
 
     def __init__(self, kv: KvSource) -> None:

@@ -19,6 +19,6 @@ def handlers(board: BoardIndex) -> GeoHandlers:
 def wire(settings: Settings) -> Wire:
     """The app's start-up: load the board (a few seconds), then the subscribers."""
     async def build(broker: NatsBroker) -> Wired:
-        return Wired(router=entrypoints.router(handlers(LoadedBoard.load(settings.board_dir))))
+        return Wired(router=entrypoints.router(handlers(LoadedBoard.load(settings.board_dir)), settings.stream))
 
     return build

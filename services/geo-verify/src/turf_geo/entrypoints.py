@@ -11,7 +11,8 @@ from turf_geo.handlers import GeoHandlers
 QUEUE = "geo-verify"
 
 
-def router(h: GeoHandlers) -> NatsRouter:
+def router(h: GeoHandlers, stream: str) -> NatsRouter:
+    """``stream`` is unused: geo-verify consumes and publishes no events (kept for the one shape)."""
     r = NatsRouter()
 
     # the lookup is pure CPU and never awaits: one worker answers each request before taking the next

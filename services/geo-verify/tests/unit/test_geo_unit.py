@@ -34,7 +34,7 @@ def test_locate_names_the_territory_and_its_border_distance() -> None:
 
 async def test_the_subscriber_decodes_the_contract_and_replies_with_the_handlers_answer() -> None:
     broker = make_broker("nats://test", "geo-verify")
-    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard())))
+    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard()), "TURF"))
     async with TestNatsBroker(broker) as br:
         resp = await br.request(LocatePoint(lat=0.75, lon=0.5), subjects.GEO_LOCATE)
         assert Located.model_validate_json(resp.body) == Located(
@@ -43,7 +43,7 @@ async def test_the_subscriber_decodes_the_contract_and_replies_with_the_handlers
 
 async def test_a_point_off_the_globe_is_refused_as_invalid_input_not_answered_or_crashed() -> None:
     broker = make_broker("nats://test", "geo-verify")
-    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard())))
+    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard()), "TURF"))
     async with TestNatsBroker(broker) as br:
         resp = await br.request({"lat": 91.0, "lon": 0.0}, subjects.GEO_LOCATE)
         assert decode_reply(resp.body, Located) == Refusal(
