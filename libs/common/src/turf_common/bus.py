@@ -229,7 +229,8 @@ async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E
     svc = metrics.SERVICE["name"]
     raws = list(msg.raw_message)
     for i, (raw, ev) in enumerate(zip(raws, events, strict=True)):
-        if raw.metadata.num_delivered > 1:
+        delivered, seq = _delivery(raw)
+        if delivered > 1:
             metrics.REDELIVERIES.labels(svc, durable_name).inc()
         for attempt in range(retries + 1):
             try:
@@ -237,7 +238,7 @@ async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E
                     await handle(ev)
                 break
             except Exception:
-                log.exception("event_handler_failed", subject=raw.subject, seq=raw.metadata.sequence.stream,
+                log.exception("event_handler_failed", subject=raw.subject, seq=seq,
                               attempt=attempt + 1)
                 metrics.HANDLER_ERRORS.labels(svc, raw.subject).inc()
                 if attempt < retries:
@@ -248,6 +249,16 @@ async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E
             return
         metrics.EVENTS_HANDLED.labels(svc, durable_name).inc()
         await raw.ack()
+
+
+def _delivery(raw: Any) -> tuple[int, int | None]:
+    """(times delivered, stream sequence) of a JetStream message; (1, None) for one that is not (FastStream's
+    TestNatsBroker delivers plain messages, so services can unit-test their consumers without a server)."""
+    try:
+        md = raw.metadata
+    except Exception:
+        return 1, None
+    return md.num_delivered, md.sequence.stream
 
 
 async def consumers_idle(broker: NatsBroker, stream: str) -> bool:
