@@ -7,7 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from turf_common.legacy_bus import BusError
+from turf_common.bus import BusError
 
 STATUS = {
     "invalid_input": 422, "unauthenticated": 401, "forbidden": 403, "not_found": 404, "conflict": 409,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
-import json
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,21 +13,19 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
-from nats.aio.msg import Msg
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import insert, select, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
-from turf_common.contracts import subjects
+from turf_common.bus import EventPublisher, clock_kv, ensure_stream, make_broker, quiet_faststream
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
-from turf_common.legacy_bus import Bus
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
-from turf_gateway import errors, security, tables
+from turf_gateway import errors, feed, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.ratelimit import RateLimiter, parse_limits
@@ -37,7 +35,6 @@ from turf_gateway.ws import Hub
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 STATIC = Path(__file__).parent / "static"
-FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, "correction.applied", subjects.SEASON_FINAL_RESULTS]
 
 
 async def ensure_organizer(state: AppState) -> None:
@@ -58,28 +55,6 @@ async def ensure_organizer(state: AppState) -> None:
             status="verified", role="organizer", created_at=datetime.now(UTC)))
 
 
-async def _forward(state: AppState, m: Msg) -> None:
-    """Relay one bus event to the spectators. Events come from our own services and were validated when they
-    were built, so they are forwarded as they are (plain JSON), with display names added to score changes."""
-    if m.subject == subjects.SCORE_UPDATED:
-        state.score_updates += 1   # snapshot requests sent before this one are no longer shared
-    story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
-    if not state.hub.clients and not story:
-        return   # nobody listening and nothing to keep for later: skip decoding and serialising
-    try:
-        data = json.loads(m.data)
-    except ValueError:
-        return
-    if m.subject in cards.PUBLIC_FIELDS:  # card and trade events, private data left out
-        data = cards.public_view(m.subject, data)
-    msg = {"type": m.subject, "at": data.get("occurred_at")} | data
-    if m.subject == subjects.SCORE_UPDATED:
-        msg["changes"] = await public.named_changes(state, data.get("changes") or [])
-    if story:
-        state.hub.remember(msg)
-    state.hub.broadcast(msg)
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -90,33 +65,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tracing.setup("gateway")
         assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
-        bus = await Bus.connect(settings.nats_url, name="gateway", stream=settings.stream,
-                            replicas=settings.stream_replicas)
-        await bus.ensure_stream()
+        quiet_faststream()
+        broker = make_broker(settings.nats_url, "gateway")
+        await broker.connect()
+        await ensure_stream(broker, settings.stream, settings.stream_replicas)
         engine = make_engine(settings.database_url, pool_size=20)   # each request holds one (session lookup)
         redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
-        state = AppState(settings=settings, bus=bus, engine=engine, board=load_board(settings.board_dir),
-                         clock=GameClockReader(bus.clock_kv), season=gametime.load_season(settings.season_file),
-                         hub=Hub(),
-                         relay=OutboxRelay(engine, tables.outbox, bus), geocoder=make_geocoder(settings.geocoder),
+        season = gametime.load_season(settings.season_file)
+        state = AppState(settings=settings, broker=broker, engine=engine, board=load_board(settings.board_dir),
+                         clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+                         season=season, hub=Hub(),
+                         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
+                         geocoder=make_geocoder(settings.geocoder),
                          limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix))
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
-        for subj in FEED + cards.FEED:
-            async def cb(m: Msg) -> None:
-                await _forward(state, m)
-            await bus.nc.subscribe(subj, cb=cb)
+        broker.include_router(feed.feed_router(state, settings.stream))
+        await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request
         # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
         # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
         gc.collect()
         gc.freeze()
         yield
+        # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
+        # feed stops and the connection drains, and only then the pool closes
         sweeper.cancel()
+        await asyncio.gather(sweeper, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await state.relay.flush()
+        await broker.stop()
         if redis is not None:
             await redis.aclose()
-        await bus.close()
         await engine.dispose()
 
     app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json")

@@ -1,4 +1,4 @@
-"""What the gateway holds while it runs: settings, bus, engine, board, clock reader, spectator hub."""
+"""What the gateway holds while it runs: settings, NATS broker, engine, board, clock reader, spectator hub."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from faststream.nats import NatsBroker
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.board import Board
 from turf_common.gameclock import GameClockReader
-from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
@@ -22,7 +22,7 @@ from turf_gateway.ws import Hub
 @dataclass
 class AppState:
     settings: Settings
-    bus: Bus
+    broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
     engine: AsyncEngine
     board: Board
     clock: GameClockReader

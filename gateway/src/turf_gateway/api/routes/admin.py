@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, StringConstraints
 from sqlalchemy import select
 
+from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
@@ -16,7 +17,7 @@ from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
-from turf_gateway.commands import ask
+from turf_gateway.commands import ask, ask_model
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
 
@@ -55,7 +56,7 @@ async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str
         before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
     await state.relay.flush()
     if new == "disqualified" and before != new:
-        await state.bus.wait_idle(timeout=30)  # territories freed and standings updated before we answer
+        await wait_idle(state.broker, state.settings.stream, timeout=30)  # territories freed, standings updated
         from turf_gateway.api.routes.corrections import record  # R28: a disqualification is a correction
 
         await record(state, cid=uuid.uuid4().hex, by=by, action="disqualify", reason=reason or "-",
@@ -87,7 +88,7 @@ async def list_players(org: Organizer, state: State) -> dict[str, Any]:
 async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str, Any]:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
     out = await ask(state, subjects.CLOCK_SET, SetClock(now=body.now), timeout=30)
-    await state.bus.wait_idle(timeout=60)
+    await wait_idle(state.broker, state.settings.stream, timeout=60)
     async with state.engine.begin() as conn:
         await log_action(conn, org.id, "move_clock", None, None, {"now": body.now.isoformat(),
                                                                    "events": out["events"]})
@@ -97,5 +98,5 @@ async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str,
 @router.get("/flags")
 async def flags(org: Organizer, state: State) -> dict[str, Any]:
     """Claims flagged for review (impossible travel, repeated identical fixes, zero accuracy), with evidence."""
-    rep = await state.bus.request(subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
+    rep = await ask_model(state, subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
     return {"flags": [f.model_dump(mode="json", exclude={"schema_version"}) for f in rep.flags]}

@@ -13,7 +13,7 @@ from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, State
 from turf_gateway.api.types import IsoTime
-from turf_gateway.commands import ask
+from turf_gateway.commands import ask, ask_model
 from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
@@ -33,7 +33,7 @@ class ClaimBody(BaseModel):
 
 
 async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) -> SubmitClaim:
-    located = await state.bus.request(subjects.GEO_LOCATE, LocatePoint(lat=body.lat, lon=body.lon), Located)
+    located = await ask_model(state, subjects.GEO_LOCATE, LocatePoint(lat=body.lat, lon=body.lon), Located)
     return SubmitClaim(player_id=caller.id, player_status=caller.status,
                        fix=Fix(lat=body.lat, lon=body.lon, accuracy_m=body.accuracy_m, fix_time=body.fix_time),
                        located=located, idempotency_key=key)

@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from sqlalchemy import insert, select
 
+from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import AdjustHand, CardType
 from turf_common.contracts.claims import CorrectOwnership
@@ -113,7 +114,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State) -> 
                                                                      points=body.points))
         before, after = {"adjustment": out["before"]}, {"adjustment": out["after"]}
     if body.action == "reverse_claim" or (body.action == "set_owner"):
-        await state.bus.wait_idle(timeout=30)  # scores recomputed before we answer
+        await wait_idle(state.broker, state.settings.stream, timeout=30)  # scores recomputed before we answer
     return await record(state, cid=cid, by=org.id, action=body.action, reason=body.reason, request=req,
                         before=before, after=after, territory_id=territory_id, player_id=player_id)
 

@@ -20,6 +20,7 @@ from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status
 from turf_gateway.api.deps import CurrentPlayer, State, token_hash
+from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
 from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_address
 from turf_gateway.ratelimit import client_ip
@@ -160,7 +161,7 @@ async def me(caller: CurrentPlayer, state: State) -> dict[str, Any]:
     """The caller's own profile, private fields included (R27: only the player and the organizer see them)."""
     async with state.engine.connect() as conn:
         row = (await conn.execute(select(t.players).where(t.players.c.id == caller.id))).one()
-    left = await state.bus.request(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
+    left = await ask_model(state, subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
     return {"id": row.id, "name": row.name, "display_name": row.discord, "email": row.email,
             "discord": row.discord, "home_address": row.home_address, "role": row.role, "status": row.status,
             "status_reason": row.status_reason, "claims_left_today": left.claims_left_today}

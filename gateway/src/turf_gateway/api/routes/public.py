@@ -18,14 +18,14 @@ from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
 from turf_common.settings import parse_clock_mode
 from turf_gateway.api.deps import State
-from turf_gateway.commands import ask
+from turf_gateway.commands import ask, ask_model
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["public"])
 
 
 async def ownership(state: Any, territory_id: str | None = None) -> dict[str, dict[str, Any]]:
-    rep = await state.bus.request(subjects.CLAIMS_STATE, StateRequest(territory_id=territory_id), StateReply)
+    rep = await ask_model(state, subjects.CLAIMS_STATE, StateRequest(territory_id=territory_id), StateReply)
     return {x.id: {"owner_id": x.owner_id, "progress": x.progress, "fortified": x.fortified}
             for x in rep.territories}
 
@@ -80,7 +80,7 @@ async def leaderboard_body(state: Any) -> dict[str, Any]:
 
 
 async def _fetch_leaderboard(state: Any) -> dict[str, Any]:
-    lb = await state.bus.request(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
+    lb = await ask_model(state, subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
     return await named_leaderboard(state, lb)
 
 

@@ -1,0 +1,58 @@
+"""The spectator feed's subscribers (turf_gateway.feed) on FastStream's TestNatsBroker: events reach the hub as they
+were published (type, at, fields), card events without private fields, and nothing is decoded for nobody."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from faststream.nats import TestNatsBroker
+
+from turf_common.bus import make_broker
+from turf_common.contracts import subjects
+from turf_gateway.feed import feed_router
+from turf_gateway.ws import Hub
+
+CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-10-05T07:00:03-04:00",
+           "territory_id": "3401732250", "owner_id": "ada", "previous_owner_id": None, "progress": 1,
+           "fortified": False, "version": 2, "cause": "take", "claim_id": "c1"}
+
+
+def gateway_state() -> Any:
+    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={})
+
+
+async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_published() -> None:
+    state = gateway_state()
+    client = state.hub.join()
+    broker = make_broker("nats://test", "gateway")
+    broker.include_router(feed_router(state, "TURF"))
+    async with TestNatsBroker(broker) as br:
+        await br.publish(json.dumps(CHANGED).encode(), subjects.TERRITORY_CHANGED)
+    want = {"type": "territory.changed", "at": CHANGED["occurred_at"]} | CHANGED
+    assert list(state.hub.recent) == [want]
+    assert json.loads(client.queue.get_nowait()) == want
+
+
+async def test_a_card_play_is_relayed_without_its_target() -> None:
+    state = gateway_state()
+    client = state.hub.join()
+    broker = make_broker("nats://test", "gateway")
+    broker.include_router(feed_router(state, "TURF"))
+    played = {"type": "card.played", "event_id": "e2", "occurred_at": "2026-10-05T08:00:00-04:00",
+              "player_id": "ada", "card_type": "freeze", "state": "reserved", "territory_id": "3401732250"}
+    async with TestNatsBroker(broker) as br:
+        await br.publish(json.dumps(played).encode(), subjects.CARD_PLAYED)
+    assert json.loads(client.queue.get_nowait()) == {
+        "type": "card.played", "at": played["occurred_at"], "player_id": "ada", "card_type": "freeze",
+        "state": "reserved", "occurred_at": played["occurred_at"]}
+
+
+async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> None:
+    state = gateway_state()
+    broker = make_broker("nats://test", "gateway")
+    broker.include_router(feed_router(state, "TURF"))
+    async with TestNatsBroker(broker) as br:
+        await br.publish(b"not json: never parsed", subjects.SCORE_UPDATED)
+    assert state.score_updates == 1 and list(state.hub.recent) == []
