@@ -4,6 +4,7 @@ before and after, public without personal details, scores recomputed; post-seaso
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -90,5 +91,25 @@ def test_r28_post_season_corrections_apply_and_are_flagged(http: httpx.Client, o
     r = org.post("/admin/corrections", {"action": "set_owner", "territory_id": JERSEY_CITY_ID, "player_id": a.id,
                                         "reason": "late appeal upheld"})
     assert r.status_code == 201 and r.json()["post_season"] is True
-    res = http.get("/api/v1/results").json()
+    # the results are a read model: they follow the logged correction without the route waiting for them
+    res = until(lambda: http.get("/api/v1/results").json(),
+                lambda res: any(s["player_id"] == a.id and s["base"] == 1 for s in res.get("standings", [])))
     assert any(s["player_id"] == a.id and s["base"] == 1 for s in res["standings"])
+
+
+def test_r28_a_repeated_idempotency_key_applies_and_logs_once(http: httpx.Client, org: Player) -> None:
+    a = verified_player(http, org)
+    body = {"action": "adjust_score", "player_id": a.id, "points": 3, "reason": "appeal upheld"}
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    first = org.post("/admin/corrections", body, headers=key)
+    again = org.post("/admin/corrections", body | {"points": 9}, headers=key)   # the first request is what counts
+    assert first.status_code == again.status_code == 201, (first.text, again.text)
+    assert again.json() == first.json() and first.json()["after"] == {"adjustment": 3}
+    log = org.get("/admin/corrections").json()["corrections"]
+    assert [c["id"] for c in log].count(first.json()["id"]) == 1
+    other = org.post("/admin/corrections", body, headers={"Idempotency-Key": uuid.uuid4().hex})
+    assert other.status_code == 201 and other.json()["before"] == {"adjustment": 3}
+    assert other.json()["after"] == {"adjustment": 6}
+    refused = {"action": "reverse_claim", "claim_id": "nope", "reason": "x"}
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    assert [org.post("/admin/corrections", refused, headers=key).status_code for _ in range(2)] == [404, 404]

@@ -8,7 +8,16 @@ from datetime import datetime
 import httpx
 import pytest
 
-from tests.support.client import Player, leaderboard_ids, move_clock, organizer, register, sign_in, verified_player
+from tests.support.client import (
+    Player,
+    leaderboard_ids,
+    move_clock,
+    organizer,
+    register,
+    sign_in,
+    until,
+    verified_player,
+)
 from tests.support.stackfix import running_stack
 from turfwar.stack import Stack
 
@@ -63,7 +72,8 @@ def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx
     assert leaderboard_ids(http, lambda ids: ids >= {cheat.id, other.id}) >= {cheat.id, other.id}
     r = org.post(f"/admin/players/{cheat.id}/disqualify", {"reason": "GPS spoofing"})
     assert r.status_code == 200 and r.json()["status"] == "disqualified"
-    hob = http.get("/api/v1/territories/3401732250").json()
+    # claims frees the territories on player.disqualified, after the route has answered
+    hob = until(lambda: http.get("/api/v1/territories/3401732250").json(), lambda t: t["owner_id"] is None)
     assert hob["owner_id"] is None and hob["progress"] == 0
     ids = leaderboard_ids(http, lambda ids: cheat.id not in ids and other.id in ids)
     assert cheat.id not in ids and other.id in ids

@@ -27,6 +27,7 @@ from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings
 from turf_gateway import errors, feed, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
+from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.state import AppState
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          season=season, hub=Hub(),
                          relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
                          geocoder=make_geocoder(settings.geocoder),
+                         corrections=SqlCorrectionLog(engine, season.tz),
                          limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix))
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state

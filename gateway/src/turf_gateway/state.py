@@ -14,6 +14,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
+from turf_gateway.correction_log import CorrectionLog
 from turf_gateway.geocoding import Geocoder
 from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.ws import Hub
@@ -31,6 +32,7 @@ class AppState:
     relay: OutboxRelay
     limiter: RateLimiter
     geocoder: Geocoder
+    corrections: CorrectionLog   # R28: requests recorded before the owning service is asked, then logged
     display_names: dict[str, str] = field(default_factory=dict)
     # the snapshot request in flight, shared by callers, with the count of score.updated seen when it was sent
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Boolean, Column, DateTime, Float, Identity, MetaData, String, Table, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Identity,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 from turf_common.outbox import outbox_table
 
@@ -61,6 +74,24 @@ corrections = Table(
     Column("before", JSON, nullable=False),
     Column("after", JSON, nullable=False),
     Column("post_season", Boolean, nullable=False),
+)
+
+# R28: a correction applied by another service (claims, cards, scoring) is recorded here, with the command id that
+# service applies once, before it is asked; its log record above is written once the answer comes. A repeat of the
+# organizer's Idempotency-Key finds the same command id.
+correction_requests = Table(
+    "correction_requests", metadata,
+    Column("id", String(64), primary_key=True),                 # the command id sent to the owning service
+    Column("by", String(64), nullable=False),
+    Column("idempotency_key", String(200), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),       # game time: the log record's ``at``
+    Column("post_season", Boolean, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("request", JSON, nullable=False),                     # the organizer's body, applied on a repeat too
+    Column("state", String(16), nullable=False),                 # asked | logged | refused
+    Column("refusal", JSON, nullable=True),                      # {reason, message} when refused
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("by", "idempotency_key", name="correction_requests_key"),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

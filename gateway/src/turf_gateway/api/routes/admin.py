@@ -13,6 +13,8 @@ from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
+from turf_common.rules import gametime
+from turf_gateway import correction_log
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
@@ -51,17 +53,19 @@ async def disqualify_player(player_id: str, body: Reason, org: Organizer, state:
 
 
 async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str) -> dict[str, Any]:
+    """Change a player's status. A disqualification is also a correction (R28): its log record commits with the
+    status change, and the answer does not wait for claims to free the territories or scoring to drop the player
+    (they follow ``player.disqualified`` on their own)."""
     now = await state.clock.now()
     async with state.engine.begin() as conn:
         before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
+        if new == "disqualified" and before != new:
+            await correction_log.append(
+                conn, cid=uuid.uuid4().hex, at=now, by=by, action="disqualify", reason=reason or "-",
+                post_season=gametime.season_state(state.season, now) == "closed",
+                request={"player_id": player_id}, before={"status": before}, after={"status": new},
+                player_id=player_id)
     await state.relay.flush()
-    if new == "disqualified" and before != new:
-        await wait_idle(state.broker, state.settings.stream, timeout=30)  # territories freed, standings updated
-        from turf_gateway.api.routes.corrections import record  # R28: a disqualification is a correction
-
-        await record(state, cid=uuid.uuid4().hex, by=by, action="disqualify", reason=reason or "-",
-                     request={"player_id": player_id}, before={"status": before}, after={"status": new},
-                     player_id=player_id)
     return {"id": player_id, "status": new}
 
 
@@ -88,7 +92,7 @@ async def list_players(org: Organizer, state: State) -> dict[str, Any]:
 async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str, Any]:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
     out = await ask(state, subjects.CLOCK_SET, SetClock(now=body.now), timeout=30)
-    await wait_idle(state.broker, state.settings.stream, timeout=60)
+    await wait_idle(state.broker, state.settings.stream, timeout=60)   # API.md: every event handled
     async with state.engine.begin() as conn:
         await log_action(conn, org.id, "move_clock", None, None, {"now": body.now.isoformat(),
                                                                    "events": out["events"]})

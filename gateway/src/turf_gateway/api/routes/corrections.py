@@ -2,25 +2,23 @@
 with before and after) and the public ``GET /corrections`` (no personal details).
 
 Each correction is applied by the service that owns the state (claims for ownership, cards for hands, scoring
-for score adjustments), with the correction id as the command id, so a retry never applies it twice. After the
-season closes corrections still apply and are flagged ``post_season`` (R25)."""
+for score adjustments), with the correction id as the command id, so a retry never applies it twice. The request is
+recorded before the service is asked and the log record written once it answers (:mod:`turf_gateway.correction_log`);
+the route answers once that record commits, without waiting for the read models (scores, board feed) to follow.
+After the season closes corrections still apply and are flagged ``post_season`` (R25)."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
-from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import AdjustHand, CardType
 from turf_common.contracts.claims import CorrectOwnership
-from turf_common.contracts.players import CorrectionApplied
 from turf_common.contracts.scoring import AdjustScore
-from turf_common.outbox import stage
 from turf_common.rules import gametime
 from turf_gateway import tables as t
 from turf_gateway.api.deps import Organizer, State
@@ -62,61 +60,78 @@ async def _player_exists(state: Any, player_id: str) -> None:
             raise ApiError("not_found", "No such player.")
 
 
-async def record(state: Any, *, cid: str, by: str, action: str, reason: str, request: dict[str, Any],
-                 before: Any, after: Any, territory_id: str | None = None, player_id: str | None = None) -> dict:
-    """Append one correction to the log and publish its public view, in one transaction."""
-    now = await state.clock.now()
-    post = gametime.season_state(state.season, now) == "closed"
-    async with state.engine.begin() as conn:
-        await conn.execute(insert(t.corrections).values(
-            id=cid, at=now, by=by, action=action, reason=reason, territory_id=territory_id, player_id=player_id,
-            request=request, before=before, after=after, post_season=post))
-        await stage(conn, t.outbox, subjects.CORRECTION_APPLIED, CorrectionApplied(
-            occurred_at=now, correction_id=cid, at=now, action=action, territory_id=territory_id,
-            player_id=player_id, reason=reason, post_season=post))
-    await state.relay.flush()
-    return {"id": cid, "at": now.isoformat(), "action": action, "by": by, "reason": reason, "before": before,
-            "after": after, "post_season": post}
+Effect = tuple[Any, Any, str | None, str | None]   # before, after, territory_id, player_id
 
 
-@router.post("/admin/corrections", status_code=201)
-async def apply_correction(body: CorrectionIn, org: Organizer, state: State) -> dict[str, Any]:
-    """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
-    null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
-    points). Answers the record ``{id, at, action, by, reason, before, after}``."""
-    cid = uuid.uuid4().hex
-    req = body.model_dump(exclude_none=True)
-    territory_id, player_id = body.territory_id, body.player_id
+async def _check_targets(state: Any, body: CorrectionIn) -> None:
+    """404 for a territory off the board or an unknown player, before anything is recorded."""
+    if body.action == "set_owner":
+        if body.territory_id not in state.board.territories:
+            raise ApiError("not_found", "No territory with that id.")
+        if body.player_id is not None:
+            await _player_exists(state, body.player_id)
+    elif body.action in ("adjust_hand", "adjust_score"):
+        assert body.player_id is not None
+        await _player_exists(state, body.player_id)
+
+
+async def _apply(state: Any, body: CorrectionIn, cid: str) -> Effect:
+    """Ask the owning service to apply the correction once under command id ``cid``. Raises ApiError with the
+    service's refusal, BusError when it does not answer."""
     if body.action in ("reverse_claim", "set_owner"):
-        if body.action == "set_owner":
-            if body.territory_id not in state.board.territories:
-                raise ApiError("not_found", "No territory with that id.")
-            if body.player_id is not None:
-                await _player_exists(state, body.player_id)
         out = await ask(state, subjects.CLAIMS_CORRECT, CorrectOwnership(
             command_id=cid, action=body.action, claim_id=body.claim_id, territory_id=body.territory_id,
             player_id=body.player_id))
-        before, after, territory_id = out["before"], out["after"], out["territory_id"]
-        for side in (before, after):
+        for side in (out["before"], out["after"]):
             side.pop("schema_version", None)
-    elif body.action == "adjust_hand":
-        assert body.player_id is not None
-        await _player_exists(state, body.player_id)
+        return out["before"], out["after"], out["territory_id"], body.player_id
+    assert body.player_id is not None
+    if body.action == "adjust_hand":
         out = await ask(state, subjects.CARDS_ADJUST, AdjustHand(correction_id=cid, player_id=body.player_id,
                                                                   add=body.add, remove=body.remove))
-        strip = [{k: c[k] for k in ("id", "type", "state")} for c in out["cards"]]
-        before = {"removed": [{k: c[k] for k in ("id", "type", "state")} for c in out["removed"]]}
-        after = {"added": [{k: c[k] for k in ("id", "type", "state")} for c in out["added"]], "hand": strip}
-    else:
-        assert body.player_id is not None and body.points is not None
-        await _player_exists(state, body.player_id)
-        out = await ask(state, subjects.SCORING_ADJUST, AdjustScore(command_id=cid, player_id=body.player_id,
-                                                                     points=body.points))
-        before, after = {"adjustment": out["before"]}, {"adjustment": out["after"]}
-    if body.action == "reverse_claim" or (body.action == "set_owner"):
-        await wait_idle(state.broker, state.settings.stream, timeout=30)  # scores recomputed before we answer
-    return await record(state, cid=cid, by=org.id, action=body.action, reason=body.reason, request=req,
-                        before=before, after=after, territory_id=territory_id, player_id=player_id)
+
+        def strip(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [{k: c[k] for k in ("id", "type", "state")} for c in cards]
+
+        return ({"removed": strip(out["removed"])}, {"added": strip(out["added"]), "hand": strip(out["cards"])},
+                body.territory_id, body.player_id)
+    assert body.points is not None
+    out = await ask(state, subjects.SCORING_ADJUST, AdjustScore(command_id=cid, player_id=body.player_id,
+                                                                 points=body.points))
+    return {"adjustment": out["before"]}, {"adjustment": out["after"]}, body.territory_id, body.player_id
+
+
+@router.post("/admin/corrections", status_code=201)
+async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
+                           idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> dict[str, Any]:
+    """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
+    null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
+    points). Answers the record ``{id, at, action, by, reason, before, after}`` once it is logged; a repeated
+    ``Idempotency-Key`` answers the first record (or refusal), applied and logged once."""
+    await _check_targets(state, body)
+    now = await state.clock.now()
+    cid = await state.corrections.open_request(
+        by=org.id, key=idempotency_key, at=now, action=body.action, request=body.model_dump(exclude_none=True),
+        post_season=gametime.season_state(state.season, now) == "closed")
+    refused: ApiError | None = None
+    async with state.corrections.settling(cid) as req:
+        if req.asked.state == "logged":
+            return await req.record()
+        if req.asked.state == "refused" and req.asked.refusal is not None:
+            raise ApiError(req.asked.refusal["reason"], req.asked.refusal["message"])
+        first = CorrectionIn.model_validate(req.asked.request)   # a repeat applies what was first asked
+        try:
+            before, after, territory_id, player_id = await _apply(state, first, cid)
+        except ApiError as e:
+            refused = e
+            await req.refuse(e.reason, e.message)
+        else:
+            rec = await req.log(by=org.id, action=first.action, reason=first.reason, before=before, after=after,
+                                territory_id=territory_id, player_id=player_id)
+    if refused is not None:
+        raise refused
+    await state.relay.flush()
+    return rec
 
 
 @router.get("/admin/corrections")

@@ -1,0 +1,186 @@
+"""R28 organizer corrections through the gateway's real route, without servers: the owning service is a fake
+subscriber on FastStream's TestNatsBroker, the log an in-memory CorrectionLog, and waiting for the bus to go idle
+would hang. A correction answers once its record is logged, never after the consumers."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+import httpx
+import pytest
+from faststream.nats import TestNatsBroker
+
+import turf_common.bus
+from turf_common.bus import make_broker
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
+from turf_common.rules import gametime
+from turf_common.settings import Settings
+from turf_gateway.api import deps
+from turf_gateway.api.routes import admin
+from turf_gateway.correction_log import Asked
+from turf_gateway.main import create_app
+from turf_gateway.state import AppState
+
+NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
+ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
+
+
+class MemoryLog:
+    """The CorrectionLog port in memory: requests by command id, the organizer's keys, the appended records."""
+
+    def __init__(self) -> None:
+        self.requests: dict[str, Asked] = {}
+        self.keys: dict[tuple[str, str], str] = {}
+        self.records: dict[str, dict[str, Any]] = {}
+        self._held = asyncio.Lock()
+
+    async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
+                           request: dict[str, Any]) -> str:
+        if key is not None and (by, key) in self.keys:
+            return self.keys[(by, key)]
+        cid = uuid.uuid4().hex
+        self.requests[cid] = Asked(cid, at, post_season, request, "asked", None)
+        if key is not None:
+            self.keys[(by, key)] = cid
+        return cid
+
+    @asynccontextmanager
+    async def settling(self, cid: str) -> AsyncIterator[MemorySettling]:
+        async with self._held:
+            yield MemorySettling(self, self.requests[cid])
+
+
+class MemorySettling:
+    def __init__(self, book: MemoryLog, asked: Asked) -> None:
+        self.book, self.asked = book, asked
+
+    async def record(self) -> dict[str, Any]:
+        return self.book.records[self.asked.id]
+
+    async def refuse(self, reason: str, message: str) -> None:
+        self.book.requests[self.asked.id] = replace(self.asked, state="refused",
+                                                   refusal={"reason": reason, "message": message})
+
+    async def log(self, *, by: str, action: str, reason: str, before: Any, after: Any, territory_id: str | None,
+                  player_id: str | None) -> dict[str, Any]:
+        a = self.asked
+        self.book.records[a.id] = {"id": a.id, "at": a.at.isoformat(), "action": action, "by": by, "reason": reason,
+                                  "before": before, "after": after, "post_season": a.post_season}
+        self.book.requests[a.id] = replace(a, state="logged")
+        return self.book.records[a.id]
+
+
+class FixedClock:
+    async def now(self) -> datetime:
+        return NOW
+
+
+class Relay:
+    def __init__(self) -> None:
+        self.flushes = 0
+
+    async def flush(self) -> int:
+        self.flushes += 1
+        return 0
+
+
+class Board:
+    territories = {"hoboken": object()}
+
+
+@pytest.fixture
+def never_idle(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Waiting for the consumers would hang (nobody consumes here): every call is recorded, then blocks."""
+    calls: list[str] = []
+
+    async def hang(*_: Any, **__: Any) -> None:
+        calls.append("wait_idle")
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(turf_common.bus, "wait_idle", hang)
+    monkeypatch.setattr(turf_common.bus, "consumers_idle", hang)   # also under a wait_idle imported by name
+    monkeypatch.setattr(admin, "wait_idle", hang)
+    yield calls
+
+
+@asynccontextmanager
+async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryLog, list[CorrectOwnership]]]:
+    """The gateway app on fakes, its organizer signed in; ``claims.correct`` answered by ``claims_reply(cmd)``."""
+    broker = make_broker("nats://test", "gateway")
+    asked: list[CorrectOwnership] = []
+
+    @broker.subscriber(subjects.CLAIMS_CORRECT, queue="claims")
+    async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
+        asked.append(cmd)
+        return claims_reply(cmd)  # type: ignore[no-any-return]
+
+    app = create_app(Settings())
+    log = MemoryLog()
+    app.state.turf = AppState(settings=Settings(), broker=broker, engine=None, board=Board(),  # type: ignore[arg-type]
+                              clock=FixedClock(), season=gametime.load_season(), hub=None,  # type: ignore[arg-type]
+                              relay=Relay(), limiter=None, geocoder=None, corrections=log)  # type: ignore[arg-type]
+    app.dependency_overrides[deps.organizer] = lambda: ORG
+    async with TestNatsBroker(broker):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as http:
+            yield http, log, asked
+
+
+def corrected(cmd: CorrectOwnership) -> OwnershipCorrected:
+    tid = cmd.territory_id or "hoboken"
+    return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid,
+                              before=TerritoryStateOut(id=tid, owner_id="ada", progress=1, fortified=False),
+                              after=TerritoryStateOut(id=tid, owner_id=cmd.player_id, progress=0, fortified=False))
+
+
+SET_OWNER = {"action": "set_owner", "territory_id": "hoboken", "player_id": None, "reason": "GPS outage"}
+
+
+async def test_r28_a_correction_answers_once_logged_without_waiting_for_the_consumers(never_idle: list[str]) -> None:
+    async with gateway(corrected) as (http, log, asked):
+        r = await asyncio.wait_for(http.post("/api/v1/admin/corrections", json=SET_OWNER), timeout=10)
+    assert r.status_code == 201, r.text
+    assert never_idle == []
+    rec = r.json()
+    assert rec == log.records[rec["id"]] and rec["action"] == "set_owner" and rec["by"] == "org"
+    assert rec["before"] == {"id": "hoboken", "owner_id": "ada", "progress": 1, "fortified": False}
+    assert rec["after"] == {"id": "hoboken", "owner_id": None, "progress": 0, "fortified": False}
+    assert [c.command_id for c in asked] == [rec["id"]]   # the service applies it under the logged id
+
+
+async def test_r28_a_repeated_idempotency_key_answers_the_first_record_and_asks_once(never_idle: list[str]) -> None:
+    async with gateway(corrected) as (http, log, asked):
+        key = {"Idempotency-Key": "k-1"}
+        first = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
+        again = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"reason": "again"}, headers=key)
+        other = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers={"Idempotency-Key": "k-2"})
+    assert first.status_code == again.status_code == other.status_code == 201
+    assert again.json() == first.json() and other.json()["id"] != first.json()["id"]
+    assert len(asked) == 2 and len(log.records) == 2
+
+
+async def test_r28_a_refused_correction_is_the_api_error_with_its_code_and_logs_nothing(never_idle: list[str]) -> None:
+    def refuse(cmd: CorrectOwnership) -> Refusal:
+        return Refusal(reason="conflict", message="That claim was already undone (correction).")
+
+    async with gateway(refuse) as (http, log, asked):
+        body = {"action": "reverse_claim", "claim_id": "c1", "reason": "teleport"}
+        key = {"Idempotency-Key": "k-3"}
+        r = await http.post("/api/v1/admin/corrections", json=body, headers=key)
+        again = await http.post("/api/v1/admin/corrections", json=body, headers=key)
+    assert (r.status_code, r.json()["reason"]) == (409, "conflict")
+    assert again.json() == r.json() and len(asked) == 1 and log.records == {}
+
+
+async def test_a_territory_off_the_board_is_not_found_before_anything_is_recorded(never_idle: list[str]) -> None:
+    async with gateway(corrected) as (http, log, asked):
+        r = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"territory_id": "atlantis"})
+    assert (r.status_code, r.json()["reason"]) == (404, "not_found")
+    assert log.requests == {} and asked == []
