@@ -1,38 +1,75 @@
-"""The one place where the claims service's real adapters are wired."""
+"""The one place where the claims service's adapters are wired: PostgreSQL, the game clock watched in NATS KV and
+the outbox relay in the app; fakes of the same ports in unit tests."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import networkx as nx
+from faststream.nats import NatsBroker
+
+from turf_claims import entrypoints
 from turf_claims.adapters import tables
-from turf_claims.handlers import ClaimsService
+from turf_claims.adapters.consumers import retire_consumers
+from turf_claims.adapters.store import SqlClaimsStore
+from turf_claims.corrections import Corrections
+from turf_claims.days import GameDays
+from turf_claims.effects import CardEffects
+from turf_claims.handlers import ClaimsService, Handlers
+from turf_claims.ports import ClaimsStore, Clock, Publisher
 from turf_common.board import load_board
+from turf_common.bus import EventPublisher, clock_kv, jetstream
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
-from turf_common.legacy_bus import Bus
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
+from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
-async def build(settings: Settings, bus: Bus) -> ClaimsService:
-    assert settings.database_url, "TURF_DATABASE_URL is not set"
-    run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
-    # The pool keeps as many connections as claims may hold at once (30, as make_engine's 10 + 20 overflow): with
-    # a smaller pool, every burst of concurrent claims opened and closed overflow connections, a PostgreSQL
-    # connect each.
-    engine = make_engine(settings.database_url, pool_size=30, max_overflow=0)
-    clock = WatchedGameClock(bus.clock_kv)  # the game clock in memory, kept current from NATS KV (no request per claim)
-    await clock.start()
-    board = load_board(settings.board_dir)
-    svc = ClaimsService(
-        engine=engine, relay=OutboxRelay(engine, tables.outbox, bus), clock=clock,
-        season=gametime.load_season(settings.season_file),
-        names={tid: ter.name for tid, ter in board.territories.items()},
-        max_travel_kmh=settings.max_travel_kmh,
-        graph=board.graph,
-    )
-    await svc.seed_territories()
-    return svc
+def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gametime.SeasonConfig,
+             names: dict[str, str], graph: nx.Graph | None = None, max_travel_kmh: float = 200.0) -> Handlers:
+    """The use cases over the given adapters. ``names``: the board's territory names by id; ``graph``: its
+    adjacency (R20); ``max_travel_kmh``: the anti-spoofing speed limit."""
+    days = GameDays(store=store, publisher=publisher)
+    g = graph if graph is not None else nx.Graph()
+    return Handlers(
+        claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days,
+                             max_travel_kmh=max_travel_kmh),
+        effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
+                            days=days),
+        corrections=Corrections(store=store, clock=clock, publisher=publisher),
+        days=days)
+
+
+def wire(settings: Settings) -> Wire:
+    """The app's start-up: migrate, connect, watch the clock, seed the board's territories and retire the consumers
+    of earlier versions, then the subscribers; the outbox sweep runs beside them."""
+    async def build(broker: NatsBroker) -> Wired:
+        assert settings.database_url, "TURF_DATABASE_URL is not set"
+        run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+        # The pool keeps as many connections as claims may hold at once (30, as make_engine's 10 + 20 overflow):
+        # with a smaller pool, every burst of concurrent claims opened and closed overflow connections, a
+        # PostgreSQL connect each.
+        engine = make_engine(settings.database_url, pool_size=30, max_overflow=0)
+        # the game clock in memory, kept current from NATS KV (no request per claim)
+        clock = WatchedGameClock(lambda: clock_kv(broker, settings.stream, settings.stream_replicas))
+        await clock.start()
+        relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
+        board = load_board(settings.board_dir)
+        h = handlers(SqlClaimsStore(engine), clock, relay, gametime.load_season(settings.season_file),
+                     {tid: ter.name for tid, ter in board.territories.items()}, board.graph,
+                     settings.max_travel_kmh)
+        await h.claims.seed_territories()
+        await retire_consumers(jetstream(broker), settings.stream, entrypoints.DURABLE, entrypoints.CONSUMED,
+                               entrypoints.OBSOLETE)
+
+        async def close() -> None:
+            await clock.close()
+            await engine.dispose()
+
+        return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run], close=close)
+
+    return build

@@ -4,118 +4,95 @@
   only the territory's latest standing claim can be reversed (later moves first);
 * ``set_owner``: the territory goes to a player, keeping its fortification state (R11: it belongs to the
   territory), or becomes unclaimed (fortification cleared);
-* a disqualified player's territories all become unclaimed (``player.disqualified``).
+* a disqualified player (``player.disqualified``) is out (R16: their Blockades, and those against them, lapse) and
+  every territory they own becomes unclaimed (R28).
 
 Corrections are allowed whether the game is open or not, and after the season closes (R25: flagged post-season
-by the gateway). Each is idempotent by its command id and each ownership change is a ``territory.changed``."""
+by the gateway). Each is idempotent by its command id (a disqualification by its event id) and each ownership
+change is a ``territory.changed``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
-
-from turf_claims.adapters import tables as t
-from turf_claims.adapters.commands import first_reply, store_reply
-from turf_claims.handlers import ClaimsService
+from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal, decode_reply
-from turf_common.contracts.claims import (
-    CorrectOwnership,
-    OwnershipCorrected,
-    TerritoryChanged,
-    TerritoryStateOut,
-)
+from turf_common.contracts.base import Refusal, decode_reply
+from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.outbox import first_time, stage
 from turf_common.rules.claims import Fortification
 
 UNCLAIMED = Fortification(0, None, False)
 
 
-async def release_player(svc: ClaimsService, ev: PlayerDisqualified) -> list[str]:
-    """R28 disqualification: every territory the player owns becomes unclaimed. Applied once per event id.
-    Returns the freed territory ids."""
-    freed: list[str] = []
-    async with svc.engine.begin() as conn:
-        if not await first_time(conn, t.inbox, ev.event_id, subjects.PLAYER_DISQUALIFIED):
-            return []
-        rows = (await conn.execute(select(t.territories).where(t.territories.c.owner_id == ev.player_id)
-                                   .order_by(t.territories.c.id).with_for_update())).all()
-        for r in rows:
-            await _set(conn, ev.at, r.id, None, ev.player_id, UNCLAIMED, "disqualification")
-            freed.append(r.id)
-    await svc.relay.flush()
-    return freed
+@dataclass
+class Corrections:
+    store: ClaimsStore
+    clock: Clock
+    publisher: Publisher
+
+    async def player_disqualified(self, ev: PlayerDisqualified) -> list[str]:
+        """R16: remember the player is out; R28: every territory they own becomes unclaimed, once per event id.
+        Returns the freed territory ids."""
+        freed: list[str] = []
+        async with self.store.begin() as tx:
+            first = await tx.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
+            # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox
+            # row is there, its exclusion may not be)
+            await tx.exclude_player(ev.player_id, ev.at)
+            if first:
+                for terr in await tx.owned_for_update(ev.player_id):
+                    await tx.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
+                                                              "disqualification"), ev.at)
+                    freed.append(terr.id)
+        await self.publisher.flush()
+        return freed
+
+    async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
+        """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:
+        ``not_found`` (unknown claim or territory), ``conflict`` (claim already undone, or not the territory's
+        latest standing move), ``invalid_input`` (missing argument)."""
+        now = await self.clock.now()
+        async with self.store.begin() as tx:
+            prev = await tx.command_reply(cmd.command_id)
+            if prev is not None:
+                return decode_reply(prev, OwnershipCorrected)  # type: ignore[return-value]
+            reply = await _apply(tx, now, cmd)
+            await tx.store_command_reply(cmd.command_id, "correction_" + cmd.action, cmd.player_id or "", reply, now)
+        await self.publisher.flush()
+        return reply
 
 
-async def _set(conn: AsyncConnection, now: datetime, territory_id: str, owner_id: str | None,
-               previous_owner_id: str | None, fort: Fortification, cause: str, claim_id: str | None = None) -> int:
-    version = (await conn.execute(update(t.territories).where(t.territories.c.id == territory_id).values(
-        owner_id=owner_id, progress=fort.progress, last_claim_day=fort.last_claim_day, fortified=fort.fortified,
-        version=t.territories.c.version + 1).returning(t.territories.c.version))).scalar_one()
-    await stage(conn, t.outbox, subjects.TERRITORY_CHANGED, TerritoryChanged(
-        occurred_at=now, territory_id=territory_id, owner_id=owner_id, previous_owner_id=previous_owner_id,
-        progress=fort.progress, fortified=fort.fortified, version=int(version), cause=cause,  # type: ignore[arg-type]
-        claim_id=claim_id))
-    return int(version)
-
-
-def _out(row: Any) -> TerritoryStateOut:
-    return TerritoryStateOut(id=row.id, owner_id=row.owner_id, progress=row.progress, fortified=row.fortified)
-
-
-async def correct(svc: ClaimsService, cmd: CorrectOwnership) -> Message:
-    """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:
-    ``not_found`` (unknown claim or territory), ``conflict`` (claim already undone, or not the territory's
-    latest standing move), ``invalid_input`` (missing argument)."""
-    now = await svc.clock.now()
-    async with svc.engine.begin() as conn:
-        prev = await first_reply(conn, cmd.command_id)
-        if prev is not None:
-            return decode_reply(prev, OwnershipCorrected)
-        reply = await _apply(conn, now, cmd)
-        await store_reply(conn, cmd.command_id, "correction_" + cmd.action, cmd.player_id or "", reply, now)
-    await svc.relay.flush()
-    return reply
-
-
-async def _apply(conn: AsyncConnection, now: datetime, cmd: CorrectOwnership) -> Message:
+async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
     if cmd.action == "reverse_claim":
         if not cmd.claim_id:
             return Refusal(reason="invalid_input", message="reverse_claim needs a claim_id.")
-        claim = (await conn.execute(select(t.claims).where(t.claims.c.id == cmd.claim_id))).first()
+        claim = await tx.claim(cmd.claim_id)
         if claim is None:
             return Refusal(reason="not_found", message="No claim with that id.")
-        before = (await conn.execute(select(t.territories).where(t.territories.c.id == claim.territory_id)
-                                     .with_for_update())).one()
+        before = await tx.territory(claim.territory_id, lock=True)
+        assert before is not None
         if claim.undone_by is not None:
             return Refusal(reason="conflict", message=f"That claim was already undone ({claim.undone_by}).")
-        later = (await conn.execute(select(t.claims.c.id).where(
-            t.claims.c.territory_id == claim.territory_id, t.claims.c.undone_by.is_(None),
-            t.claims.c.at > claim.at).limit(1))).first()
-        if later is not None or before.owner_id != claim.player_id:
+        if await tx.standing_claim_after(claim.territory_id, claim.at) or before.owner_id != claim.player_id:
             return Refusal(reason="conflict",
                            message="The territory changed hands after that claim; reverse the later moves first.")
-        await conn.execute(update(t.claims).where(t.claims.c.id == claim.id).values(undone_by="correction"))
-        fort = Fortification(claim.prev_progress, claim.prev_last_claim_day, claim.prev_fortified)
-        await _set(conn, now, claim.territory_id, claim.previous_owner_id, claim.player_id, fort, "correction",
-                   claim.id)
+        await tx.undo_claim(claim.id, "correction")
+        await tx.change_territory(TerritoryChange(claim.territory_id, claim.previous_owner_id, claim.player_id,
+                                                  claim.fort_before, "correction", claim.id), now)
         tid = claim.territory_id
     else:
         if not cmd.territory_id:
             return Refusal(reason="invalid_input", message="set_owner needs a territory_id.")
-        found = (await conn.execute(select(t.territories).where(t.territories.c.id == cmd.territory_id)
-                                    .with_for_update())).first()
+        found = await tx.territory(cmd.territory_id, lock=True)
         if found is None:
             return Refusal(reason="not_found", message="No territory with that id.")
         before = found
-        fort = UNCLAIMED if cmd.player_id is None else \
-            Fortification(before.progress, before.last_claim_day, before.fortified)
-        await _set(conn, now, cmd.territory_id, cmd.player_id, before.owner_id, fort, "correction")
+        fort = UNCLAIMED if cmd.player_id is None else before.fort
+        await tx.change_territory(TerritoryChange(cmd.territory_id, cmd.player_id, before.owner_id, fort,
+                                                  "correction"), now)
         tid = cmd.territory_id
-    after = (await conn.execute(select(t.territories).where(t.territories.c.id == tid))).one()
-    return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid, before=_out(before), after=_out(after))
-
+    after = await tx.territory(tid)
+    assert after is not None
+    return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid, before=before.out(), after=after.out())

@@ -1,65 +1,140 @@
-"""NATS subscribers of the claims service: decode, call a handler, reply."""
+"""NATS subscribers of the claims service: decode, call a use case, reply; and its one durable consumer."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from faststream.nats import NatsRouter
 
-from turf_claims.corrections import correct, release_player
-from turf_claims.effects import subscribe_effects
-from turf_claims.handlers import ClaimsService
+from turf_claims.handlers import ClaimsEvent, Handlers
+from turf_common.bus import Batch, durable, settle
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message
-from turf_common.contracts.claims import CorrectOwnership, PlayerRequest, StateRequest, SubmitClaim
-from turf_common.contracts.clock import DayStarted
-from turf_common.contracts.players import PlayerDisqualified
-from turf_common.legacy_bus import Bus, Delivery
+from turf_common.contracts.base import Event, Refusal
+from turf_common.contracts.claims import (
+    CheckReply,
+    ClaimAccepted,
+    ClaimAcceptedReply,
+    ClaimRejected,
+    CorrectOwnership,
+    FlagRaised,
+    FlagsReply,
+    FlagsRequest,
+    OwnershipCorrected,
+    PlayerReply,
+    PlayerRequest,
+    StateReply,
+    StateRequest,
+    SubmitClaim,
+    TerritoryChanged,
+)
+from turf_common.contracts.effects import (
+    DoubleTroubleEffect,
+    EffectApplied,
+    JokerEffect,
+    MulliganEffect,
+    ProtectionResolved,
+    ScheduleEffect,
+    TradeCheck,
+    TradeEffect,
+    TradeFacts,
+    UnscheduleEffect,
+    WarEffect,
+)
 
 QUEUE = "claims"
+DURABLE = "claims"
+#: What the durable consumer takes, in stream order (see :data:`turf_claims.handlers.ClaimsEvent`).
+CONSUMED = [subjects.CLOCK_DAY_STARTED, subjects.PLAYER_DISQUALIFIED]
+#: Durable consumers of earlier versions, whose work the one above now does (deleted at start).
+OBSOLETE = ["claims-players", "claims-exclusions"]
+#: Requests that wait on the database run this many at a time: claims as many as the engine's pool (30) holds
+#: connections, plus a couple waiting for one; card effects (a saga at a time per player) and corrections fewer.
+#: Reads of a row or two take one at a time.
+CLAIM_WORKERS = 32
+EFFECT_WORKERS = 8
+CORRECT_WORKERS = 4
+#: The events the service publishes (from its outbox), for the AsyncAPI document.
+PUBLISHED: dict[str, type[Event]] = {
+    subjects.CLAIM_ACCEPTED: ClaimAccepted, subjects.CLAIM_REJECTED: ClaimRejected,
+    subjects.TERRITORY_CHANGED: TerritoryChanged, subjects.FLAG_RAISED: FlagRaised,
+    subjects.PROTECTION_ACTIVATED: ProtectionResolved, subjects.PROTECTION_LAPSED: ProtectionResolved,
+}
 
 
-async def subscribe(bus: Bus, svc: ClaimsService) -> Callable[[], Awaitable[None]]:
-    async def submit(data: bytes) -> Message:
-        return await svc.submit(SubmitClaim.model_validate_json(data))
+def router(h: Handlers, stream: str) -> NatsRouter:
+    r = NatsRouter()
 
-    async def check(data: bytes) -> Message:
-        return await svc.check(SubmitClaim.model_validate_json(data))
+    @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
+    async def submit(cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
+        return await h.claims.submit(cmd)
 
-    async def state(data: bytes) -> Message:
-        return await svc.state(StateRequest.model_validate_json(data).territory_id)
+    @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
+    async def check(cmd: SubmitClaim) -> CheckReply:
+        return await h.claims.check(cmd)
 
-    async def player(data: bytes) -> Message:
-        return await svc.player(PlayerRequest.model_validate_json(data).player_id)
+    @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)
+    async def state(q: StateRequest) -> StateReply:
+        return await h.claims.state(q.territory_id)
 
-    async def flags(_: bytes) -> Message:
-        return await svc.flags()
+    @r.subscriber(subjects.CLAIMS_PLAYER, queue=QUEUE, title=subjects.CLAIMS_PLAYER)
+    async def player(q: PlayerRequest) -> PlayerReply:
+        return await h.claims.player(q.player_id)
 
-    await bus.serve(subjects.CLAIMS_FLAGS, QUEUE, flags)
-    await bus.serve(subjects.CLAIMS_SUBMIT, QUEUE, submit)
-    await bus.serve(subjects.CLAIMS_CHECK, QUEUE, check)
-    await bus.serve(subjects.CLAIMS_STATE, QUEUE, state)
-    await bus.serve(subjects.CLAIMS_PLAYER, QUEUE, player)
-    await subscribe_effects(bus, svc, QUEUE)  # card effects (#5)
-    async def on_day_started(d: Delivery) -> None:
-        await svc.day_started(DayStarted.model_validate_json(d.data))
+    @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
+    async def flags(_: FlagsRequest) -> FlagsReply:
+        return await h.claims.flags()
 
-    await bus.consume("claims", [subjects.CLOCK_DAY_STARTED], on_day_started)
-    async def on_correct(data: bytes) -> Message:
-        return await correct(svc, CorrectOwnership.model_validate_json(data))
+    @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
+    async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
+        return await h.corrections.correct(cmd)
 
-    await bus.serve(subjects.CLAIMS_CORRECT, QUEUE, on_correct)
+    _effects(r, h)
 
-    async def on_disqualified(d: Delivery) -> None:
-        await release_player(svc, PlayerDisqualified.model_validate_json(d.data))
+    @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
+    async def on_events(events: list[ClaimsEvent], batch: Batch) -> None:
+        await settle(batch, events, h.on_event, DURABLE)
 
-    await bus.consume("claims-players", [subjects.PLAYER_DISQUALIFIED], on_disqualified)
-    sweeper = asyncio.create_task(svc.relay.run())
+    for subject, model in PUBLISHED.items():
+        r.publisher(subject, schema=model, title=subject)
+    return r
 
-    async def cleanup() -> None:
-        sweeper.cancel()
-        close_clock = getattr(svc.clock, "close", None)
-        if close_clock is not None:
-            await close_clock()
-        await svc.engine.dispose()
 
-    return cleanup
+def _effects(r: NatsRouter, h: Handlers) -> None:
+    """``claims.effect.*`` (the cards service's sagas) and ``claims.trade_check``."""
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE)
+    async def double_trouble(cmd: DoubleTroubleEffect) -> EffectApplied | Refusal:
+        return await h.effects.double_trouble(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_MULLIGAN, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_MULLIGAN)
+    async def mulligan(cmd: MulliganEffect) -> EffectApplied | Refusal:
+        return await h.effects.mulligan(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_WAR, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_WAR)
+    async def war(cmd: WarEffect) -> EffectApplied | Refusal:
+        return await h.effects.war(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_JOKER, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_JOKER)
+    async def joker(cmd: JokerEffect) -> EffectApplied | Refusal:
+        return await h.effects.joker(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_SCHEDULE, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_SCHEDULE)
+    async def schedule(cmd: ScheduleEffect) -> EffectApplied | Refusal:
+        return await h.effects.schedule(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_UNSCHEDULE, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_UNSCHEDULE)
+    async def unschedule(cmd: UnscheduleEffect) -> EffectApplied | Refusal:
+        return await h.effects.unschedule(cmd)
+
+    @r.subscriber(subjects.CLAIMS_EFFECT_TRADE, queue=QUEUE, max_workers=EFFECT_WORKERS,
+                  title=subjects.CLAIMS_EFFECT_TRADE)
+    async def trade(cmd: TradeEffect) -> EffectApplied | Refusal:
+        return await h.effects.trade(cmd)
+
+    @r.subscriber(subjects.CLAIMS_TRADE_CHECK, queue=QUEUE, title=subjects.CLAIMS_TRADE_CHECK)
+    async def trade_check(q: TradeCheck) -> TradeFacts:
+        return await h.effects.trade_check(q)

@@ -1,0 +1,286 @@
+"""The claims store, clock and publisher in memory, for unit tests of the use cases (no PostgreSQL, no NATS). Same
+answers as the SQL store for one process at a time: locks are no-ops, and a unit of work that raises leaves the state
+as it found it."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from typing import Any
+
+from turf_claims.ports import (
+    CardFacts,
+    Claim,
+    DayFacts,
+    Protection,
+    ProtectionState,
+    Territory,
+    TerritoryChange,
+)
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Event, Message
+from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.rules import cards as rules
+from turf_common.rules.antispoof import FixRecord
+
+
+@dataclass
+class WarWindow:
+    id: str
+    territory_id: str
+    holder_id: str
+    victim_id: str
+    steal_claim_id: str
+    opened_at: datetime
+    until: datetime
+    state: str = "open"
+    reclaim_claim_id: str | None = None
+
+
+@dataclass
+class State:
+    territories: dict[str, Territory] = field(default_factory=dict)
+    claims: dict[str, Claim] = field(default_factory=dict)
+    player_days: dict[tuple[str, date], tuple[int, int]] = field(default_factory=dict)
+    idempotency: dict[tuple[str, str], str] = field(default_factory=dict)
+    commands: dict[str, str] = field(default_factory=dict)
+    inbox: set[str] = field(default_factory=set)
+    outbox: list[tuple[str, Event]] = field(default_factory=list)   # (subject, event), in commit order
+    fixes: list[tuple[str, FixRecord]] = field(default_factory=list)
+    flags: list[FlagOut] = field(default_factory=list)
+    wars: list[WarWindow] = field(default_factory=list)
+    protections: dict[str, Protection] = field(default_factory=dict)
+    excluded: set[str] = field(default_factory=set)
+    days_started: set[date] = field(default_factory=set)
+
+
+class MemoryClaimsTx:
+    """:class:`~turf_claims.ports.ClaimsTx` over a :class:`State`."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+
+    # ---- serialisation, idempotency and events
+    async def lock(self, key: str) -> None:
+        return None
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        if event_id in self.s.inbox:
+            return False
+        self.s.inbox.add(event_id)
+        return True
+
+    async def stage(self, subject: str, event: Event) -> None:
+        self.s.outbox.append((subject, event))
+
+    async def command_reply(self, command_id: str) -> str | None:
+        return self.s.commands.get(command_id)
+
+    async def store_command_reply(self, command_id: str, kind: str, player_id: str, reply: Message,
+                                  at: datetime) -> None:
+        self.s.commands[command_id] = reply.model_dump_json()
+
+    async def idempotent_reply(self, player_id: str, key: str) -> str | None:
+        return self.s.idempotency.get((player_id, key))
+
+    async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None:
+        self.s.idempotency[(player_id, key)] = reply.model_dump_json()
+
+    # ---- territories
+    async def territory(self, territory_id: str, lock: bool = False) -> Territory | None:
+        return self.s.territories.get(territory_id)
+
+    async def owner_of(self, territory_id: str) -> str | None:
+        t = self.s.territories.get(territory_id)
+        return t.owner_id if t else None
+
+    async def owners(self, territory_ids: tuple[str, ...] | None = None) -> dict[str, str | None]:
+        return {tid: t.owner_id for tid, t in self.s.territories.items()
+                if territory_ids is None or tid in territory_ids}
+
+    async def territories(self, territory_id: str | None = None) -> list[Territory]:
+        return [t for tid, t in self.s.territories.items() if territory_id is None or tid == territory_id]
+
+    async def owned_for_update(self, player_id: str) -> list[Territory]:
+        return sorted((t for t in self.s.territories.values() if t.owner_id == player_id), key=lambda t: t.id)
+
+    def _set(self, change: TerritoryChange) -> int:
+        t, f = self.s.territories[change.territory_id], change.fort
+        self.s.territories[t.id] = replace(t, owner_id=change.owner_id, progress=f.progress,
+                                           last_claim_day=f.last_claim_day, fortified=f.fortified,
+                                           version=t.version + 1)
+        return t.version + 1
+
+    async def change_territory(self, change: TerritoryChange, at: datetime) -> int:
+        version = self._set(change)
+        await self.stage(subjects.TERRITORY_CHANGED, change.event(version, at))
+        return version
+
+    # ---- claims
+    async def day_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                        now: datetime) -> DayFacts:
+        today = [c for c in self.s.claims.values() if c.game_day == day and c.normal]
+        extra, replacement = await self.player_day(player_id, day)
+        cards = await self.card_facts(territory_id, owner_id, player_id, day, now)
+        return DayFacts(sum(1 for c in today if c.player_id == player_id), extra, replacement,
+                        sorted({c.player_id for c in today if c.territory_id == territory_id}),
+                        cards.war_reclaim_holder, cards.frozen, cards.blockade_against_claimant)
+
+    async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                         now: datetime) -> CardFacts:
+        wars = sorted((w for w in self.s.wars if w.territory_id == territory_id and w.state == "open"
+                       and w.until > now), key=lambda w: w.opened_at, reverse=True)
+        active = [p for p in self.s.protections.values() if p.player_id == owner_id and p.day == day
+                  and p.state == "active"]
+        return CardFacts(wars[0].holder_id if wars else None,
+                         any(p.kind == "freeze" and p.territory_id == territory_id for p in active),
+                         any(p.kind == "blockade" and p.rival_id == player_id for p in active))
+
+    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
+                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
+        mine = [f for p, f in self.s.fixes if p == player_id]
+        seen = any((f.lat, f.lon, f.accuracy_m) == (fix.lat, fix.lon, fix.accuracy_m) for f in mine)
+        self.s.fixes.append((player_id, fix))
+        return (mine[-1], seen) if mine else (None, False)
+
+    async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
+                       evidence: dict[str, Any]) -> None:
+        self.s.flags.append(FlagOut(id=flag_id, at=at, player_id=player_id, claim_id=claim_id, kind=kind,
+                                    evidence=evidence))
+
+    async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
+                           changed: TerritoryChanged) -> int:
+        self.s.claims[claim.id] = claim
+        version = self._set(change)
+        await self.stage(subjects.CLAIM_ACCEPTED, accepted)
+        await self.stage(subjects.TERRITORY_CHANGED, changed)
+        return version
+
+    async def claim(self, claim_id: str) -> Claim | None:
+        return self.s.claims.get(claim_id)
+
+    async def undo_claim(self, claim_id: str, by: str) -> None:
+        self.s.claims[claim_id] = replace(self.s.claims[claim_id], undone_by=by)
+
+    async def standing_claim_after(self, territory_id: str, at: datetime) -> bool:
+        return any(c.territory_id == territory_id and c.undone_by is None and c.at > at
+                   for c in self.s.claims.values())
+
+    async def take_record(self, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
+        mine = sorted((c for c in self.s.claims.values() if c.territory_id == territory_id
+                       and c.player_id == owner_id and c.kind != "reinforce"), key=lambda c: c.at)
+        if owner_id is None or not mine:
+            return None
+        c = mine[-1]
+        return rules.TakeRecord(c.id, c.kind, c.player_id, c.previous_owner_id, c.at,  # type: ignore[arg-type]
+                                undone=c.undone_by is not None, fort_before=c.fort_before)
+
+    async def normal_claims(self, player_id: str, day: date) -> int:
+        return sum(1 for c in self.s.claims.values() if c.game_day == day and c.normal and c.player_id == player_id)
+
+    async def player_day(self, player_id: str, day: date) -> tuple[int, int]:
+        return self.s.player_days.get((player_id, day), (0, 0))
+
+    async def grant_extra_claim(self, player_id: str, day: date) -> None:
+        _, replacement = await self.player_day(player_id, day)
+        self.s.player_days[(player_id, day)] = (1, replacement)
+
+    async def add_replacement_claim(self, player_id: str, day: date) -> None:
+        extra, replacement = await self.player_day(player_id, day)
+        self.s.player_days[(player_id, day)] = (extra, replacement + 1)
+
+    # ---- War, Freeze, Blockade, exclusions
+    async def open_war_window(self, war_id: str, territory_id: str, holder_id: str, victim_id: str,
+                              steal_claim_id: str, opened_at: datetime, until: datetime) -> None:
+        self.s.wars.append(WarWindow(war_id, territory_id, holder_id, victim_id, steal_claim_id, opened_at, until))
+
+    async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
+        for w in self.s.wars:
+            if w.territory_id == territory_id and w.holder_id == holder_id and w.state == "open":
+                w.state, w.reclaim_claim_id = "used", claim_id
+
+    async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
+                                   player_id: str | None = None, rival_id: str | None = None) -> bool:
+        return any(p.kind == kind and p.day == day and p.state in ("scheduled", "active")
+                   and (p.territory_id == territory_id if kind == "freeze"
+                        else (p.player_id, p.rival_id) == (player_id, rival_id))
+                   for p in self.s.protections.values())
+
+    async def schedule_protection(self, p: Protection, command_id: str, at: datetime) -> None:
+        old = self.s.protections.get(p.card_id)
+        if old is None or old.state in ("cancelled", "lapsed"):
+            self.s.protections[p.card_id] = p
+
+    async def protection_for_update(self, card_id: str) -> Protection | None:
+        return self.s.protections.get(card_id)
+
+    async def due_protections_for_update(self, day: date) -> list[Protection]:
+        return [p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day]
+
+    async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
+        self.s.protections[card_id] = replace(self.s.protections[card_id], state=state)
+
+    async def excluded_players(self) -> set[str]:
+        return set(self.s.excluded)
+
+    async def exclude_player(self, player_id: str, at: datetime) -> None:
+        self.s.excluded.add(player_id)
+
+    async def mark_day_started(self, day: date, at: datetime) -> None:
+        self.s.days_started.add(day)
+
+    async def day_started(self, day: date) -> bool:
+        return day in self.s.days_started
+
+    async def flags(self) -> list[FlagOut]:
+        return sorted(self.s.flags, key=lambda f: (f.at, f.id))
+
+
+class MemoryClaimsStore:
+    """:class:`~turf_claims.ports.ClaimsStore` in memory; ``state`` is what tests read."""
+
+    def __init__(self) -> None:
+        self.state = State()
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[MemoryClaimsTx]:
+        before = copy.deepcopy(self.state)
+        try:
+            yield MemoryClaimsTx(self.state)
+        except BaseException:
+            self.state.__dict__.update(before.__dict__)
+            raise
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[MemoryClaimsTx]:
+        yield MemoryClaimsTx(self.state)
+
+    async def seed_territories(self, territory_ids: list[str]) -> None:
+        for tid in territory_ids:
+            self.state.territories.setdefault(tid, Territory(tid, None, 0, None, False, 0))
+
+
+class MemoryClock:
+    """The game clock at ``at`` (tests move it by assigning ``at``)."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    async def now(self) -> datetime:
+        return self.at
+
+
+class MemoryPublisher:
+    """Publishes the store's staged events: ``sent`` holds every (subject, event) published, in order."""
+
+    def __init__(self, store: MemoryClaimsStore) -> None:
+        self.store = store
+        self.sent: list[tuple[str, Event]] = []
+
+    async def flush(self) -> int:
+        staged, self.store.state.outbox = self.store.state.outbox, []
+        self.sent.extend(staged)
+        return len(staged)

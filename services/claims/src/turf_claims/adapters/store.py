@@ -1,0 +1,377 @@
+"""The claims store on PostgreSQL (schema ``claims``): the :class:`~turf_claims.ports.ClaimsTx` unit of work over one
+connection. The statements of a claim are built once, with bound parameters, and each is one round trip (building
+them per call costs more CPU than running them)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import Date, DateTime, Float, String, Text, and_, bindparam, exists, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from turf_claims.adapters import tables as t
+from turf_claims.ports import (
+    CardFacts,
+    Claim,
+    DayFacts,
+    Protection,
+    ProtectionState,
+    Territory,
+    TerritoryChange,
+)
+from turf_common import tracing
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Event, Message
+from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.outbox import first_time, stage
+from turf_common.rules import cards as rules
+from turf_common.rules.antispoof import FixRecord
+from turf_common.rules.claims import Fortification
+
+# ---- R8's card facts -------------------------------------------------------------------------------------------
+# R8.2: the holder of the latest open War reclaim window on the territory; R8.5: the owner's active Freeze on it
+# today; R8.6: the owner's active Blockade against the claimant today. Bound parameters: ``tid``, ``owner`` (the
+# territory's owner, NULL when unowned: no Freeze, no Blockade), ``pid`` (the claimant), ``day``, ``now``. Scalar
+# subqueries, so that claims.submit reads them in the same round trip as the claimant's day (_DAY_FACTS).
+_p = t.protections.c
+WAR_HOLDER = (select(t.war_windows.c.holder_id).where(
+    t.war_windows.c.territory_id == bindparam("tid", type_=String), t.war_windows.c.state == "open",
+    t.war_windows.c.until > bindparam("now", type_=DateTime(timezone=True)))
+    .order_by(t.war_windows.c.opened_at.desc()).limit(1).scalar_subquery().label("war_holder"))
+_active_today = and_(_p.player_id == bindparam("owner", type_=String), _p.day == bindparam("day", type_=Date),
+                     _p.state == "active")
+FROZEN = exists().where(_p.kind == "freeze", _active_today,
+                        _p.territory_id == bindparam("tid", type_=String)).label("frozen")
+BLOCKADED = exists().where(_p.kind == "blockade", _active_today,
+                           _p.rival_id == bindparam("pid", type_=String)).label("blockaded")
+_CARD_FACTS = select(WAR_HOLDER, FROZEN, BLOCKADED)
+
+# ---- the statements of every claim ------------------------------------------------------------------------------
+_today = and_(t.claims.c.game_day == bindparam("day", type_=Date), t.claims.c.normal.is_(True))
+_pd = and_(t.player_days.c.player_id == bindparam("pid", type_=String),
+           t.player_days.c.game_day == bindparam("day", type_=Date))
+#: the claimant's day and the card facts in one round trip, read after the territory's row lock (a statement's
+#: snapshot is taken when it starts, so these must not ride on the locking statement): normal claims made today,
+#: Double Trouble / Mulligan extras, who has claimed the territory today (R6, R10), and R8.2/R8.5/R8.6
+_DAY_FACTS = select(
+    select(func.count()).where(_today, t.claims.c.player_id == bindparam("pid", type_=String))
+    .scalar_subquery().label("mine"),
+    select(t.player_days.c.extra_claims).where(_pd).scalar_subquery().label("extra"),
+    select(t.player_days.c.replacement_claims).where(_pd).scalar_subquery().label("replacement"),
+    select(func.array_agg(t.claims.c.player_id.distinct())).where(
+        _today, t.claims.c.territory_id == bindparam("tid", type_=String)).scalar_subquery().label("on_it"),
+    WAR_HOLDER, FROZEN, BLOCKADED,
+)
+#: the player's latest fix and whether this very fix was seen before (no earlier fix: no row, nothing seen)
+_LAST_FIX = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time,
+                    select(t.fixes.c.id).where(
+                        t.fixes.c.player_id == bindparam("pid", type_=String),
+                        t.fixes.c.lat == bindparam("lat", type_=Float), t.fixes.c.lon == bindparam("lon", type_=Float),
+                        t.fixes.c.accuracy_m == bindparam("acc", type_=Float)).exists().label("seen"))
+             .where(t.fixes.c.player_id == bindparam("pid", type_=String))
+             .order_by(t.fixes.c.id.desc()).limit(1))
+#: the new fix, inserted by the same statement that reads the earlier ones (every part of a statement sees the
+#: snapshot taken when it starts, so the read does not see this insert)
+_NEW_FIX = t.fixes.insert().values(
+    player_id=bindparam("pid", type_=String), lat=bindparam("lat", type_=Float), lon=bindparam("lon", type_=Float),
+    accuracy_m=bindparam("acc", type_=Float), fix_time=bindparam("fix_time", type_=DateTime(timezone=True)),
+    at=bindparam("at", type_=DateTime(timezone=True)), claim_id=bindparam("claim_id", type_=String)).cte("new_fix")
+_SCREEN = _LAST_FIX.add_cte(_NEW_FIX)
+_TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+_TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
+_CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
+                  "fix_time", "border_distance_m", "previous_owner_id", "prev_progress", "prev_last_claim_day",
+                  "prev_fortified", "flags")
+_NEW_CLAIM = t.claims.insert().values(
+    {c: bindparam("c_" + c, type_=t.claims.c[c].type) for c in _CLAIM_COLUMNS}).cte("new_claim")
+#: claim.accepted then territory.changed, in that order (the outbox publishes by seq)
+_NEW_EVENTS = t.outbox.insert().values([
+    {"event_id": bindparam(f"e{k}_id", type_=String), "subject": bindparam(f"e{k}_subject", type_=String),
+     "payload": bindparam(f"e{k}_payload", type_=Text),
+     "created_at": bindparam("e_at", type_=DateTime(timezone=True))} for k in (1, 2)]).cte("new_events")
+#: the territory's new state, version + 1: the one UPDATE of every territory writer (claims, card effects,
+#: corrections)
+_SET_TERRITORY = (update(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+                  .values(owner_id=bindparam("b_owner"), progress=bindparam("b_progress"),
+                          last_claim_day=bindparam("b_last"), fortified=bindparam("b_fortified"),
+                          version=t.territories.c.version + 1)
+                  .returning(t.territories.c.version))
+#: an accepted claim's writes in one round trip: the claim row, the territory's new state and both events
+_RECORD = _SET_TERRITORY.add_cte(_NEW_CLAIM, _NEW_EVENTS)
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(hashtext(:k))")
+
+
+def _territory(r: Any) -> Territory:
+    return Territory(r.id, r.owner_id, r.progress, r.last_claim_day, r.fortified, r.version)
+
+
+def _claim(r: Any) -> Claim:
+    return Claim(r.id, r.player_id, r.territory_id, r.kind, r.normal, r.game_day, r.at, r.lat, r.lon, r.accuracy_m,
+                 r.fix_time, r.border_distance_m, r.previous_owner_id,
+                 Fortification(r.prev_progress, r.prev_last_claim_day, r.prev_fortified), list(r.flags or []),
+                 r.undone_by)
+
+
+def _protection(r: Any) -> Protection:
+    return Protection(r.card_id, r.kind, r.player_id, r.territory_id, r.rival_id, r.day, r.state)
+
+
+def _set_params(change: TerritoryChange) -> dict[str, Any]:
+    f = change.fort
+    return {"tid": change.territory_id, "b_owner": change.owner_id, "b_progress": f.progress,
+            "b_last": f.last_claim_day, "b_fortified": f.fortified}
+
+
+def _traced(event: Event) -> Event:
+    """The event stamped with the current trace, as :func:`turf_common.outbox.stage` stamps what it stages."""
+    if event.traceparent is None:
+        tp = tracing.current_traceparent()
+        if tp is not None:
+            return event.model_copy(update={"traceparent": tp})
+    return event
+
+
+class SqlClaimsTx:
+    """:class:`~turf_claims.ports.ClaimsTx` over one connection (in a transaction, or not for reads)."""
+
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+
+    # ---- serialisation, idempotency and events
+    async def lock(self, key: str) -> None:
+        await self.conn.execute(_ADVISORY_LOCK, {"k": key})
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        return await first_time(self.conn, t.inbox, event_id, subject)
+
+    async def stage(self, subject: str, event: Event) -> None:
+        await stage(self.conn, t.outbox, subject, event)
+
+    async def command_reply(self, command_id: str) -> str | None:
+        await self.lock("cmd:" + command_id)
+        return (await self.conn.execute(select(t.effect_commands.c.response).where(  # type: ignore[no-any-return]
+            t.effect_commands.c.command_id == command_id))).scalar_one_or_none()
+
+    async def store_command_reply(self, command_id: str, kind: str, player_id: str, reply: Message,
+                                  at: datetime) -> None:
+        await self.conn.execute(t.effect_commands.insert().values(
+            command_id=command_id, kind=kind, player_id=player_id, response=reply.model_dump_json(), detail=None,
+            at=at))
+
+    async def idempotent_reply(self, player_id: str, key: str) -> str | None:
+        return (await self.conn.execute(select(t.idempotency.c.response).where(  # type: ignore[no-any-return]
+            t.idempotency.c.player_id == player_id, t.idempotency.c.key == key))).scalar_one_or_none()
+
+    async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None:
+        await self.conn.execute(pg_insert(t.idempotency).values(
+            player_id=player_id, key=key, response=reply.model_dump_json(), at=at))
+
+    # ---- territories
+    async def territory(self, territory_id: str, lock: bool = False) -> Territory | None:
+        row = (await self.conn.execute(_TERRITORY_FOR_UPDATE if lock else _TERRITORY, {"tid": territory_id})).first()
+        return None if row is None else _territory(row)
+
+    async def owner_of(self, territory_id: str) -> str | None:
+        return (await self.conn.execute(select(t.territories.c.owner_id)  # type: ignore[no-any-return]
+                                        .where(t.territories.c.id == territory_id))).scalar_one_or_none()
+
+    async def owners(self, territory_ids: tuple[str, ...] | None = None) -> dict[str, str | None]:
+        q = select(t.territories.c.id, t.territories.c.owner_id)
+        if territory_ids is not None:
+            q = q.where(t.territories.c.id.in_(territory_ids))
+        return {r.id: r.owner_id for r in (await self.conn.execute(q)).all()}
+
+    async def territories(self, territory_id: str | None = None) -> list[Territory]:
+        q = select(t.territories)
+        if territory_id is not None:
+            q = q.where(t.territories.c.id == territory_id)
+        return [_territory(r) for r in (await self.conn.execute(q)).all()]
+
+    async def owned_for_update(self, player_id: str) -> list[Territory]:
+        return [_territory(r) for r in (await self.conn.execute(
+            select(t.territories).where(t.territories.c.owner_id == player_id)
+            .order_by(t.territories.c.id).with_for_update())).all()]
+
+    async def change_territory(self, change: TerritoryChange, at: datetime) -> int:
+        version = int((await self.conn.execute(_SET_TERRITORY, _set_params(change))).scalar_one())
+        await self.stage(subjects.TERRITORY_CHANGED, change.event(version, at))
+        return version
+
+    # ---- claims
+    async def day_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                        now: datetime) -> DayFacts:
+        f = (await self.conn.execute(_DAY_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
+                                                  "day": day, "now": now})).one()
+        return DayFacts(int(f.mine), f.extra or 0, f.replacement or 0, list(f.on_it or []), f.war_holder,
+                        bool(f.frozen), bool(f.blockaded))
+
+    async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                         now: datetime) -> CardFacts:
+        row = (await self.conn.execute(_CARD_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
+                                                     "day": day, "now": now})).one()
+        return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
+
+    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
+                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
+        # the earlier fixes are read and this one recorded in one round trip (see _SCREEN)
+        row = (await self.conn.execute(_SCREEN, {"pid": player_id, "lat": fix.lat, "lon": fix.lon,
+                                                 "acc": fix.accuracy_m, "fix_time": fix.fix_time, "at": at,
+                                                 "claim_id": claim_id})).first()
+        if row is None:
+            return None, False
+        return FixRecord(row.lat, row.lon, row.accuracy_m, row.fix_time), bool(row.seen)
+
+    async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
+                       evidence: dict[str, Any]) -> None:
+        await self.conn.execute(t.flags.insert().values(id=flag_id, at=at, player_id=player_id, claim_id=claim_id,
+                                                        kind=kind, evidence=evidence))
+
+    async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
+                           changed: TerritoryChanged) -> int:
+        c, fb = claim, claim.fort_before
+        params: dict[str, Any] = dict(
+            c_id=c.id, c_player_id=c.player_id, c_territory_id=c.territory_id, c_kind=c.kind, c_normal=c.normal,
+            c_game_day=c.game_day, c_at=c.at, c_lat=c.lat, c_lon=c.lon, c_accuracy_m=c.accuracy_m,
+            c_fix_time=c.fix_time, c_border_distance_m=c.border_distance_m, c_previous_owner_id=c.previous_owner_id,
+            c_prev_progress=fb.progress, c_prev_last_claim_day=fb.last_claim_day, c_prev_fortified=fb.fortified,
+            c_flags=c.flags, e_at=datetime.now(UTC), **_set_params(change))
+        for k, (subject, ev) in enumerate(((subjects.CLAIM_ACCEPTED, accepted),
+                                           (subjects.TERRITORY_CHANGED, changed)), start=1):
+            ev = _traced(ev)  # as turf_common.outbox.stage does
+            params[f"e{k}_id"], params[f"e{k}_subject"], params[f"e{k}_payload"] = \
+                ev.event_id, subject, ev.model_dump_json()
+        return int((await self.conn.execute(_RECORD, params)).scalar_one())
+
+    async def claim(self, claim_id: str) -> Claim | None:
+        row = (await self.conn.execute(select(t.claims).where(t.claims.c.id == claim_id))).first()
+        return None if row is None else _claim(row)
+
+    async def undo_claim(self, claim_id: str, by: str) -> None:
+        await self.conn.execute(update(t.claims).where(t.claims.c.id == claim_id).values(undone_by=by))
+
+    async def standing_claim_after(self, territory_id: str, at: datetime) -> bool:
+        return (await self.conn.execute(select(t.claims.c.id).where(
+            t.claims.c.territory_id == territory_id, t.claims.c.undone_by.is_(None),
+            t.claims.c.at > at).limit(1))).first() is not None
+
+    async def take_record(self, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
+        if owner_id is None:
+            return None
+        c = t.claims.c
+        row = (await self.conn.execute(select(t.claims).where(
+            c.territory_id == territory_id, c.player_id == owner_id, c.kind != "reinforce",
+        ).order_by(c.at.desc()).limit(1))).first()
+        if row is None:
+            return None
+        return rules.TakeRecord(row.id, row.kind, row.player_id, row.previous_owner_id, row.at,
+                                undone=row.undone_by is not None,
+                                fort_before=Fortification(row.prev_progress, row.prev_last_claim_day,
+                                                          row.prev_fortified))
+
+    async def normal_claims(self, player_id: str, day: date) -> int:
+        return int((await self.conn.execute(select(func.count()).where(
+            t.claims.c.game_day == day, t.claims.c.normal.is_(True),
+            t.claims.c.player_id == player_id))).scalar_one())
+
+    async def player_day(self, player_id: str, day: date) -> tuple[int, int]:
+        pd = (await self.conn.execute(select(t.player_days).where(
+            t.player_days.c.player_id == player_id, t.player_days.c.game_day == day))).first()
+        return (pd.extra_claims, pd.replacement_claims) if pd else (0, 0)
+
+    async def grant_extra_claim(self, player_id: str, day: date) -> None:
+        await self.conn.execute(pg_insert(t.player_days).values(
+            player_id=player_id, game_day=day, extra_claims=1, replacement_claims=0,
+        ).on_conflict_do_update(index_elements=["player_id", "game_day"], set_={"extra_claims": 1}))
+
+    async def add_replacement_claim(self, player_id: str, day: date) -> None:
+        await self.conn.execute(pg_insert(t.player_days).values(
+            player_id=player_id, game_day=day, extra_claims=0, replacement_claims=1,
+        ).on_conflict_do_update(index_elements=["player_id", "game_day"],
+                                set_={"replacement_claims": t.player_days.c.replacement_claims + 1}))
+
+    # ---- War, Freeze, Blockade, exclusions
+    async def open_war_window(self, war_id: str, territory_id: str, holder_id: str, victim_id: str,
+                              steal_claim_id: str, opened_at: datetime, until: datetime) -> None:
+        await self.conn.execute(t.war_windows.insert().values(
+            id=war_id, territory_id=territory_id, holder_id=holder_id, victim_id=victim_id,
+            steal_claim_id=steal_claim_id, opened_at=opened_at, until=until, state="open"))
+
+    async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
+        await self.conn.execute(update(t.war_windows).where(
+            t.war_windows.c.territory_id == territory_id, t.war_windows.c.holder_id == holder_id,
+            t.war_windows.c.state == "open").values(state="used", reclaim_claim_id=claim_id))
+
+    async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
+                                   player_id: str | None = None, rival_id: str | None = None) -> bool:
+        live = _p.state.in_(("scheduled", "active"))
+        which = _p.territory_id == territory_id if kind == "freeze" else \
+            and_(_p.player_id == player_id, _p.rival_id == rival_id)
+        return (await self.conn.execute(select(_p.card_id).where(
+            _p.kind == kind, which, _p.day == day, live))).first() is not None
+
+    async def schedule_protection(self, p: Protection, command_id: str, at: datetime) -> None:
+        values = dict(command_id=command_id, kind=p.kind, player_id=p.player_id, territory_id=p.territory_id,
+                      rival_id=p.rival_id, day=p.day, state=p.state, scheduled_at=at, resolved_at=None)
+        # a card cancelled or lapsed before may be scheduled again: its row is reused
+        await self.conn.execute(pg_insert(t.protections).values(card_id=p.card_id, **values).on_conflict_do_update(
+            index_elements=["card_id"], set_=values, where=_p.state.in_(("cancelled", "lapsed"))))
+
+    async def protection_for_update(self, card_id: str) -> Protection | None:
+        row = (await self.conn.execute(select(t.protections).where(_p.card_id == card_id)
+                                       .with_for_update())).first()
+        return None if row is None else _protection(row)
+
+    async def due_protections_for_update(self, day: date) -> list[Protection]:
+        return [_protection(r) for r in (await self.conn.execute(
+            select(t.protections).where(_p.state == "scheduled", _p.day <= day)
+            .order_by(_p.scheduled_at, _p.card_id).with_for_update())).all()]
+
+    async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
+        await self.conn.execute(update(t.protections).where(_p.card_id == card_id)
+                                .values(state=state, resolved_at=at))
+
+    async def excluded_players(self) -> set[str]:
+        return set((await self.conn.execute(select(t.excluded_players.c.player_id))).scalars().all())
+
+    async def exclude_player(self, player_id: str, at: datetime) -> None:
+        await self.conn.execute(pg_insert(t.excluded_players).values(player_id=player_id, at=at)
+                                .on_conflict_do_nothing())
+
+    async def mark_day_started(self, day: date, at: datetime) -> None:
+        await self.conn.execute(pg_insert(t.days_started).values(game_day=day, at=at).on_conflict_do_nothing())
+
+    async def day_started(self, day: date) -> bool:
+        return (await self.conn.execute(select(t.days_started.c.game_day)
+                                        .where(t.days_started.c.game_day == day))).first() is not None
+
+    async def flags(self) -> list[FlagOut]:
+        rows = (await self.conn.execute(select(t.flags).order_by(t.flags.c.at, t.flags.c.id))).all()
+        return [FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind,
+                        evidence=r.evidence) for r in rows]
+
+
+class SqlClaimsStore:
+    """:class:`~turf_claims.ports.ClaimsStore` on one engine (``schema`` claims)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[SqlClaimsTx]:
+        async with self.engine.begin() as conn:
+            yield SqlClaimsTx(conn)
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[SqlClaimsTx]:
+        async with self.engine.connect() as conn:
+            yield SqlClaimsTx(conn)
+
+    async def seed_territories(self, territory_ids: list[str]) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(pg_insert(t.territories).values(
+                [{"id": tid, "progress": 0, "fortified": False, "version": 0} for tid in territory_ids]
+            ).on_conflict_do_nothing())

@@ -1,0 +1,80 @@
+"""R5: a game day's start work (R15/R16: scheduled Freezes and Blockades become active or lapse), and the gate that
+holds claims and card effects of a day until that work is done."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Literal
+
+import structlog
+
+from turf_claims.ports import ClaimsStore, ClaimsTx, Publisher
+from turf_common.contracts import subjects
+from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.effects import ProtectionResolved
+from turf_common.rules import cards as rules
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class GameDays:
+    store: ClaimsStore
+    publisher: Publisher
+    _started: set[date] = field(default_factory=set)
+
+    async def day_started(self, ev: DayStarted) -> None:
+        """R5: day-start work for ``ev.game_day``, once per day (inbox), then mark the day started so claims of
+        that day may be decided."""
+        async with self.store.begin() as tx:
+            if not await tx.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
+                return
+            await activate_protections(tx, ev.game_day, ev.at)  # R15, R16
+            await tx.mark_day_started(ev.game_day, ev.at)
+        self._started.add(ev.game_day)
+        await self.publisher.flush()
+
+    async def wait_started(self, day: date, timeout: float = 5.0) -> bool:
+        """R5: hold a claim of ``day`` until that day's start work is done (it is normally done within
+        milliseconds of the opening instant). False when it does not happen within ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while day not in self._started:
+            async with self.store.connect() as tx:
+                if await tx.day_started(day):
+                    self._started.add(day)
+                    return True
+            if loop.time() > end:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+
+async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[ProtectionResolved]:
+    """R15/R16 at the day start of ``day`` (inside the day-start transaction): each Freeze/Blockade scheduled for
+    it becomes active (its card is consumed) or lapses (its card returns); one scheduled for an earlier day that
+    was somehow never resolved lapses. Stages ``protection.activated`` / ``protection.lapsed``."""
+    due = await tx.due_protections_for_update(day)
+    excluded = await tx.excluded_players()
+    out = []
+    for r in due:
+        owner = await tx.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
+        active = r.day == day and rules.protection_activates(
+            r.kind, r.player_id, territory_owner=owner, excluded=excluded, rival_id=r.rival_id)
+        state: Literal["active", "lapsed"] = "active" if active else "lapsed"
+        reason = None if active else ("not_owner" if r.kind == "freeze" and r.player_id not in excluded
+                                      else "disqualified" if r.day == day else "missed")
+        await tx.resolve_protection(r.card_id, state, at)
+        # a lapsed card may be scheduled again for a later day: the day makes the event id unique
+        ev = ProtectionResolved(type="protection.activated" if active else "protection.lapsed",
+                                event_id=f"protection:{r.card_id}:{r.day.isoformat()}", occurred_at=at,
+                                card_id=r.card_id, player_id=r.player_id, kind=r.kind, day=r.day,
+                                territory_id=r.territory_id, rival_id=r.rival_id, state=state, reason=reason)
+        await tx.stage(ev.type, ev)
+        out.append(ev)
+    if out:
+        log.info("protections_resolved", day=day.isoformat(), active=sum(1 for e in out if e.state == "active"),
+                 lapsed=sum(1 for e in out if e.state == "lapsed"))
+    return out

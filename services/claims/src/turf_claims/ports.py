@@ -1,0 +1,299 @@
+"""Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
+the game clock, and the publisher of committed events.
+
+The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
+transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Literal, Protocol
+
+from turf_common.contracts.base import Event, Message
+from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged, TerritoryStateOut
+from turf_common.rules.antispoof import FixRecord
+from turf_common.rules.cards import TakeRecord
+from turf_common.rules.claims import Fortification
+
+Cause = Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification"]
+ProtectionState = Literal["scheduled", "active", "lapsed", "cancelled"]
+
+
+@dataclass(frozen=True)
+class Territory:
+    """One territory's row: its owner and R11 fortification; ``version`` grows by one with every change."""
+
+    id: str
+    owner_id: str | None
+    progress: int
+    last_claim_day: date | None
+    fortified: bool
+    version: int
+
+    @property
+    def fort(self) -> Fortification:
+        return Fortification(self.progress, self.last_claim_day, self.fortified)
+
+    def out(self) -> TerritoryStateOut:
+        return TerritoryStateOut(id=self.id, owner_id=self.owner_id, progress=self.progress, fortified=self.fortified)
+
+
+@dataclass(frozen=True)
+class TerritoryChange:
+    """A territory's new owner and fortification, and why (``cause``, the claim it concerns). Every writer of a
+    territory (a claim, a card effect, a correction) states its change so, and :meth:`event` is the one
+    ``territory.changed`` it stages."""
+
+    territory_id: str
+    owner_id: str | None
+    previous_owner_id: str | None
+    fort: Fortification
+    cause: Cause
+    claim_id: str | None = None
+
+    def event(self, version: int, at: datetime) -> TerritoryChanged:
+        """The ``territory.changed`` of this change once the row's version is ``version``."""
+        return TerritoryChanged(
+            occurred_at=at, territory_id=self.territory_id, owner_id=self.owner_id,
+            previous_owner_id=self.previous_owner_id, progress=self.fort.progress, fortified=self.fort.fortified,
+            version=version, cause=self.cause, claim_id=self.claim_id)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim as stored: the fix (R7 audit), what it replaced (``fort_before``, for Mulligan, War and
+    corrections) and ``undone_by`` (mulligan | war | correction, None while it stands)."""
+
+    id: str
+    player_id: str
+    territory_id: str
+    kind: str
+    normal: bool
+    game_day: date
+    at: datetime
+    lat: float
+    lon: float
+    accuracy_m: float
+    fix_time: datetime
+    border_distance_m: float | None
+    previous_owner_id: str | None
+    fort_before: Fortification
+    flags: list[str] = field(default_factory=list)
+    undone_by: str | None = None
+
+
+@dataclass(frozen=True)
+class DayFacts:
+    """The claimant's day and R8's card facts about one territory, read after the territory's row lock (R6, R8,
+    R10): normal claims made today, Double Trouble / Mulligan extras, who has claimed the territory today, the
+    holder of an open War reclaim window on it (R8.2), its owner's active Freeze on it (R8.5) and Blockade against
+    the claimant (R8.6) today."""
+
+    normal_claims_today: int
+    extra_claims: int
+    replacement_claims: int
+    claimed_today_by: list[str]
+    war_holder: str | None
+    frozen: bool
+    blockaded: bool
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """R8's card facts about one territory for one claimant at one instant (R8.2, R8.5, R8.6)."""
+
+    war_reclaim_holder: str | None
+    frozen: bool
+    blockade_against_claimant: bool
+
+
+@dataclass(frozen=True)
+class Protection:
+    """One scheduled (or resolved) Freeze or Blockade card (R15, R16) for game day ``day``."""
+
+    card_id: str
+    kind: Literal["freeze", "blockade"]
+    player_id: str
+    territory_id: str | None
+    rival_id: str | None
+    day: date
+    state: ProtectionState
+
+
+class ClaimsTx(Protocol):
+    """One unit of work of the claims store: commits when its block ends, rolls back if it raises."""
+
+    # ---- serialisation, idempotency and events
+    async def lock(self, key: str) -> None:
+        """Hold ``key`` (``player:<id>``, ``freeze:<territory>:<day>`` …) until the transaction ends; concurrent
+        holders queue. Locks are taken players first (sorted), then territory rows."""
+        ...
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        """Record ``event_id`` as handled; False if it already was (a redelivery)."""
+        ...
+
+    async def stage(self, subject: str, event: Event) -> None:
+        """Queue ``event`` for publication once this transaction commits (the outbox)."""
+        ...
+
+    async def command_reply(self, command_id: str) -> str | None:
+        """Serialise on the command id, then its stored reply (JSON) if it ran before, else None."""
+        ...
+
+    async def store_command_reply(self, command_id: str, kind: str, player_id: str, reply: Message,
+                                  at: datetime) -> None:
+        """Keep the reply of a card effect or correction that has just run, for its repeats."""
+        ...
+
+    async def idempotent_reply(self, player_id: str, key: str) -> str | None:
+        """The stored reply (JSON) of the player's claim with this Idempotency-Key, else None."""
+        ...
+
+    async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None: ...
+
+    # ---- territories
+    async def territory(self, territory_id: str, lock: bool = False) -> Territory | None: ...
+
+    async def owner_of(self, territory_id: str) -> str | None: ...
+
+    async def owners(self, territory_ids: tuple[str, ...] | None = None) -> dict[str, str | None]:
+        """Owner of each territory (of ``territory_ids``, or of the whole board)."""
+        ...
+
+    async def territories(self, territory_id: str | None = None) -> list[Territory]:
+        """Every territory, or the one asked for (none if unknown)."""
+        ...
+
+    async def owned_for_update(self, player_id: str) -> list[Territory]:
+        """The player's territories, locked, by id."""
+        ...
+
+    async def change_territory(self, change: TerritoryChange, at: datetime) -> int:
+        """The territory writer of card effects and corrections: set owner and fortification, version + 1, and
+        stage ``change.event(version)``. Returns the new version."""
+        ...
+
+    # ---- claims
+    async def day_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                        now: datetime) -> DayFacts:
+        """See :class:`DayFacts`, in one round trip."""
+        ...
+
+    async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                         now: datetime) -> CardFacts: ...
+
+    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
+                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
+        """Record the fix (with its claim, if accepted) and return the player's previous fix and whether this very
+        fix (same lat, lon, accuracy) was submitted before, both as they were before this one."""
+        ...
+
+    async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
+                       evidence: dict[str, Any]) -> None: ...
+
+    async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
+                           changed: TerritoryChanged) -> int:
+        """An accepted claim's writes (the claim row, the territory's new state with version + 1, then
+        ``claim.accepted`` and ``territory.changed`` staged in that order), as one statement. Returns the version
+        stored."""
+        ...
+
+    async def claim(self, claim_id: str) -> Claim | None: ...
+
+    async def undo_claim(self, claim_id: str, by: str) -> None:
+        """Mark the claim undone (``by``: mulligan | war | correction)."""
+        ...
+
+    async def standing_claim_after(self, territory_id: str, at: datetime) -> bool:
+        """Whether a claim of the territory made after ``at`` still stands."""
+        ...
+
+    async def take_record(self, territory_id: str, owner_id: str | None) -> TakeRecord | None:
+        """How the current owner got the territory by a claim: their latest take, steal or War reclaim of it."""
+        ...
+
+    async def normal_claims(self, player_id: str, day: date) -> int:
+        """R6: normal claims the player made on ``day`` (undone ones included)."""
+        ...
+
+    async def player_day(self, player_id: str, day: date) -> tuple[int, int]:
+        """(Double Trouble extra claims, Mulligan replacement claims) of the player on ``day``."""
+        ...
+
+    async def grant_extra_claim(self, player_id: str, day: date) -> None:
+        """R17: the player's extra claims on ``day`` become 1."""
+        ...
+
+    async def add_replacement_claim(self, player_id: str, day: date) -> None:
+        """R19: one more replacement claim on ``day``."""
+        ...
+
+    # ---- War, Freeze, Blockade, exclusions
+    async def open_war_window(self, war_id: str, territory_id: str, holder_id: str, victim_id: str,
+                              steal_claim_id: str, opened_at: datetime, until: datetime) -> None: ...
+
+    async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
+        """R14: the attacker's reclaim ends their window."""
+        ...
+
+    async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
+                                   player_id: str | None = None, rival_id: str | None = None) -> bool:
+        """A live (scheduled or active) Freeze on ``territory_id``, or Blockade by ``player_id`` against
+        ``rival_id``, for ``day``."""
+        ...
+
+    async def schedule_protection(self, p: Protection, command_id: str, at: datetime) -> None:
+        """Schedule the card (a card cancelled or lapsed before is scheduled again)."""
+        ...
+
+    async def protection_for_update(self, card_id: str) -> Protection | None: ...
+
+    async def due_protections_for_update(self, day: date) -> list[Protection]:
+        """Cards scheduled for ``day`` or earlier, by scheduling time then card id."""
+        ...
+
+    async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None: ...
+
+    async def excluded_players(self) -> set[str]: ...
+
+    async def exclude_player(self, player_id: str, at: datetime) -> None:
+        """R16/R28: remember the player is out (a second call changes nothing)."""
+        ...
+
+    async def mark_day_started(self, day: date, at: datetime) -> None: ...
+
+    async def day_started(self, day: date) -> bool: ...
+
+    async def flags(self) -> list[FlagOut]:
+        """Every anti-spoofing flag, oldest first."""
+        ...
+
+
+class ClaimsStore(Protocol):
+    """The claims service's store: :meth:`begin` for a unit of work, :meth:`connect` for reads."""
+
+    def begin(self) -> AbstractAsyncContextManager[ClaimsTx]: ...
+
+    def connect(self) -> AbstractAsyncContextManager[ClaimsTx]:
+        """A unit for reads only (no transaction of its own, nothing locked)."""
+        ...
+
+    async def seed_territories(self, territory_ids: list[str]) -> None:
+        """Unowned rows for the board's territories that have none yet."""
+        ...
+
+
+class Clock(Protocol):
+    """The game clock."""
+
+    async def now(self) -> datetime: ...
+
+
+class Publisher(Protocol):
+    """Publishes every outbox row committed before the call (the outbox relay); returns how many it sent."""
+
+    async def flush(self) -> int: ...
