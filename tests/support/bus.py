@@ -9,9 +9,9 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
+from turf_common.bus import server_list
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
-from turf_common.bus import server_list
 
 
 def submit_cmd(player_id: str, territory_id: str, at: datetime, key: str | None = None) -> SubmitClaim:

@@ -72,6 +72,10 @@ class Observed(BaseMiddleware):
         raw = msg.raw_message
         first = raw[0] if isinstance(raw, list) and raw else raw
         subject = getattr(first, "subject", "") or ""
+        if subject.startswith("_INBOX."):
+            # a reply to our own request (the broker runs it through its middlewares too): not a handled message,
+            # and its unique inbox subject would make a new metric series per request
+            return await call_next(msg)
         svc = metrics.SERVICE["name"]
         started = time.perf_counter()
         try:
