@@ -10,7 +10,6 @@ from faststream.nats import NatsBroker
 
 from turf_claims import entrypoints
 from turf_claims.adapters import tables
-from turf_claims.adapters.consumers import retire_consumers
 from turf_claims.adapters.store import SqlClaimsStore
 from turf_claims.corrections import Corrections
 from turf_claims.days import GameDays
@@ -18,7 +17,7 @@ from turf_claims.effects import CardEffects
 from turf_claims.handlers import ClaimsService, Handlers
 from turf_claims.ports import ClaimsStore, Clock, Publisher
 from turf_common.board import load_board
-from turf_common.bus import EventPublisher, clock_kv, jetstream
+from turf_common.bus import EventPublisher, clock_kv, jetstream, retire_consumers
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
 from turf_common.outbox import OutboxRelay

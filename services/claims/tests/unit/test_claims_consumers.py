@@ -11,7 +11,7 @@ from nats.js import api as jsapi
 from nats.js.errors import NotFoundError
 
 from turf_claims import entrypoints
-from turf_claims.adapters.consumers import retire_consumers
+from turf_common.bus import retire_consumers
 from turf_common.contracts import subjects
 
 
