@@ -7,9 +7,11 @@ from faststream.nats import NatsRouter
 from turf_cards.handlers import CardsEvent, CardsHandlers
 from turf_common.bus import Batch, durable, settle
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Event, Message
+from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.cards import (
     AdjustHand,
+    AdjustReply,
+    CancelReply,
     CancelSchedule,
     CardConsumed,
     CardDrawn,
@@ -20,6 +22,7 @@ from turf_common.contracts.cards import (
     HandRequest,
     HandsDealt,
     PlayCard,
+    PlayReply,
     ProposeTrade,
     SeedCommitted,
     SeedReply,
@@ -27,6 +30,7 @@ from turf_common.contracts.cards import (
     SeedRevealed,
     TradeAction,
     TradeEvent,
+    TradeReply,
     TradesReply,
     TradesRequest,
 )
@@ -63,31 +67,31 @@ def router(h: CardsHandlers, stream: str) -> NatsRouter:
         return await h.hands.seed_info()
 
     @r.subscriber(subjects.CARDS_ADJUST, queue=QUEUE, title=subjects.CARDS_ADJUST)
-    async def adjust(cmd: AdjustHand) -> Message:
+    async def adjust(cmd: AdjustHand) -> AdjustReply | Refusal:
         return await h.hands.adjust(cmd)
 
     @r.subscriber(subjects.CARDS_PLAY, queue=QUEUE, max_workers=PLAY_WORKERS, title=subjects.CARDS_PLAY)
-    async def play(cmd: PlayCard) -> Message:
+    async def play(cmd: PlayCard) -> PlayReply | Refusal:
         return await h.plays.play(cmd)
 
     @r.subscriber(subjects.CARDS_CANCEL, queue=QUEUE, max_workers=TRADE_WORKERS, title=subjects.CARDS_CANCEL)
-    async def cancel(cmd: CancelSchedule) -> Message:
+    async def cancel(cmd: CancelSchedule) -> CancelReply | Refusal:
         return await h.plays.cancel(cmd)
 
     @r.subscriber(subjects.TRADES_PROPOSE, queue=QUEUE, max_workers=TRADE_WORKERS, title=subjects.TRADES_PROPOSE)
-    async def propose(cmd: ProposeTrade) -> Message:
+    async def propose(cmd: ProposeTrade) -> TradeReply | Refusal:
         return await h.trades.propose(cmd)
 
     @r.subscriber(subjects.TRADES_ACCEPT, queue=QUEUE, max_workers=TRADE_WORKERS, title=subjects.TRADES_ACCEPT)
-    async def accept(cmd: TradeAction) -> Message:
+    async def accept(cmd: TradeAction) -> TradeReply | Refusal:
         return await h.trades.accept(cmd)
 
     @r.subscriber(subjects.TRADES_DECLINE, queue=QUEUE, max_workers=TRADE_WORKERS, title=subjects.TRADES_DECLINE)
-    async def decline(cmd: TradeAction) -> Message:
+    async def decline(cmd: TradeAction) -> TradeReply | Refusal:
         return await h.trades.decline(cmd)
 
     @r.subscriber(subjects.TRADES_WITHDRAW, queue=QUEUE, max_workers=TRADE_WORKERS, title=subjects.TRADES_WITHDRAW)
-    async def withdraw(cmd: TradeAction) -> Message:
+    async def withdraw(cmd: TradeAction) -> TradeReply | Refusal:
         return await h.trades.withdraw(cmd)
 
     @r.subscriber(subjects.TRADES_LIST, queue=QUEUE, title=subjects.TRADES_LIST)

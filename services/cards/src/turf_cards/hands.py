@@ -14,7 +14,7 @@ from turf_cards.context import Cards
 from turf_cards.ports import CardsTx
 from turf_cards.trades import cancel_without_cards, close_open_trades
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import (
     AdjustHand,
     AdjustReply,
@@ -130,7 +130,7 @@ class Hands:
         await tx.set_draws(player_id, first + n)
 
     # ---- corrections (R28)
-    async def adjust(self, cmd: AdjustHand) -> Message:
+    async def adjust(self, cmd: AdjustHand) -> AdjustReply | Refusal:
         """``cards.adjust``: the organizer's ``adjust_hand``; added cards are not draws (no seed), removed ones are
         ready cards only, last drawn first. A repeated ``correction_id`` is refused (``conflict``) and changes
         nothing. The reply carries the hand after."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import structlog
 
@@ -49,7 +49,7 @@ class Plays:
     cx: Cards
     sagas: Sagas
 
-    async def play(self, cmd: PlayCard) -> Message:
+    async def play(self, cmd: PlayCard) -> PlayReply | Refusal:
         """``cards.play``: reserve the player's first-drawn ready card of the type, record the saga with the
         claims command of its effect, then drive it (R13). A Trade card is played by proposing a trade (R18)."""
         now, r = await self.cx.gate(cmd.player_status)
@@ -69,7 +69,7 @@ class Plays:
             await tx.add_saga(Saga(id=saga_id, kind="play", player_id=cmd.player_id, card_type=cmd.type,
                                    card_ids=[card.id], subject=subject, command=effect.model_dump_json()))
         crash_point("cards.after_reserve")
-        return await self.sagas.drive(saga_id)
+        return cast("PlayReply | Refusal", await self.sagas.drive(saga_id))
 
     async def _effect_command(self, tx: CardsTx, cmd: PlayCard, saga_id: str,
                               card_id: str) -> tuple[str, Message]:
@@ -95,7 +95,7 @@ class Plays:
             territory_id=cmd.territory_id, rival_id=cmd.rival_id, rival_known=rival_known)
 
     async def complete_play(self, tx: CardsTx, saga: Saga, out: EffectApplied | Refusal,
-                            now: datetime) -> Message:
+                            now: datetime) -> PlayReply | Refusal:
         """R13: refused → the card back to ready; applied → consumed, or (Freeze/Blockade) reserved for the day
         it activates; ``card.played`` either way it took place."""
         card_id = saga.card_ids[0]
@@ -113,7 +113,7 @@ class Plays:
             joker=out.joker, cards=[card_id]))
         return PlayReply(card_id=card_id, type=kind, state=state, effect=effect)
 
-    async def cancel(self, cmd: CancelSchedule) -> Message:
+    async def cancel(self, cmd: CancelSchedule) -> CancelReply | Refusal:
         """``cards.cancel``: a scheduled Freeze/Blockade back to ``ready`` before it activates (R15, R16), as a saga
         asking claims to unschedule it."""
         now, r = await self.cx.gate(cmd.player_status)
@@ -132,10 +132,10 @@ class Plays:
             await tx.add_saga(Saga(id=saga_id, kind="cancel", player_id=cmd.player_id, card_type=card.card_type,
                                    card_ids=[card.id], subject=subjects.CLAIMS_EFFECT_UNSCHEDULE,
                                    command=effect.model_dump_json()))
-        return await self.sagas.drive(saga_id)
+        return cast("CancelReply | Refusal", await self.sagas.drive(saga_id))
 
     async def complete_cancel(self, tx: CardsTx, saga: Saga, out: EffectApplied | Refusal,
-                              now: datetime) -> Message:
+                              now: datetime) -> CancelReply | Refusal:
         """Refused → the card stays scheduled; applied → back to ready (``card.returned``)."""
         card_id = saga.card_ids[0]
         if isinstance(out, Refusal):

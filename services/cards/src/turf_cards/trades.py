@@ -9,13 +9,13 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, cast
 
 from turf_cards.context import Cards, refusal
 from turf_cards.ports import CardsTx, ClaimsEffects, Saga, Trade
 from turf_cards.saga import Sagas
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message, Refusal
+from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import (
     CardPlayed,
     ProposeTrade,
@@ -47,7 +47,7 @@ class Trades:
         """``trades.list``: the player's open proposals, both directions, oldest first."""
         return TradesReply(trades=[trade_out(r) for r in await self.cx.store.open_trades(player_id)])
 
-    async def propose(self, cmd: ProposeTrade) -> Message:
+    async def propose(self, cmd: ProposeTrade) -> TradeReply | Refusal:
         """``trades.propose``: R18's checks on claims' facts about the two territories and on both parties' Trade
         cards; an open proposal (``trade.proposed``). A refusal of claims' ``trade_check`` is passed on."""
         now, r = await self.cx.gate(cmd.player_status)
@@ -74,15 +74,15 @@ class Trades:
         await self.cx.publisher.flush()
         return TradeReply(trade=trade_out(row))
 
-    async def decline(self, cmd: TradeAction) -> Message:
+    async def decline(self, cmd: TradeAction) -> TradeReply | Refusal:
         """``trades.decline``: the partner says no (``trade.declined``)."""
         return await self._close_by(cmd, "partner_id", "declined", "declined")
 
-    async def withdraw(self, cmd: TradeAction) -> Message:
+    async def withdraw(self, cmd: TradeAction) -> TradeReply | Refusal:
         """``trades.withdraw``: the proposer takes it back (``trade.cancelled``, reason ``withdrawn``)."""
         return await self._close_by(cmd, "proposer_id", "cancelled", "withdrawn")
 
-    async def _close_by(self, cmd: TradeAction, role: Role, state: TradeState, reason: str) -> Message:
+    async def _close_by(self, cmd: TradeAction, role: Role, state: TradeState, reason: str) -> TradeReply | Refusal:
         now, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
@@ -94,7 +94,7 @@ class Trades:
         await self.cx.publisher.flush()
         return TradeReply(trade=trade_out(row))
 
-    async def accept(self, cmd: TradeAction) -> Message:
+    async def accept(self, cmd: TradeAction) -> TradeReply | Refusal:
         """``trades.accept`` (R18): reserve one ready Trade card of each (verified) party and drive the swap; a
         party without one cancels the proposal (``trade_no_longer_valid``)."""
         now, r = await self.cx.gate(cmd.player_status)
@@ -128,10 +128,10 @@ class Trades:
         if refused:
             await self.cx.publisher.flush()
             return refusal(refuse("trade_no_longer_valid"))
-        return await self.sagas.drive(saga_id)
+        return cast("TradeReply | Refusal", await self.sagas.drive(saga_id))
 
     async def complete_trade(self, tx: CardsTx, saga: Saga, out: EffectApplied | Refusal,
-                             now: datetime) -> Message:
+                             now: datetime) -> TradeReply | Refusal:
         """Refused → both cards back to ready (and the proposal cancelled if claims says it can no longer
         succeed); swapped → both cards consumed (a ``card.played`` each), the proposal accepted, and the parties'
         other proposals that lost their last Trade card cancelled."""
