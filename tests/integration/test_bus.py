@@ -182,3 +182,31 @@ async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server:
         assert await pending == Done(n=7)
     finally:
         await client.stop()
+
+
+async def test_an_idle_consumer_loses_nothing_from_a_fetched_batch(nats_server: Server) -> None:
+    """Events trickling in at irregular intervals (a consumer often idle between them) are all handled in order,
+    none held back for the 30 s ack wait: nats-py's fetch timeout that FastStream's pull loop did not catch used to
+    kill the loop with a fetched batch in hand (turf_common.bus._normalise_fetch_timeouts)."""
+    stream = "B" + uuid.uuid4().hex[:8].upper()
+    seen: list[int] = []
+
+    async def handle(ev: Pinged | Ponged) -> None:
+        seen.append(ev.n)
+
+    router = NatsRouter()
+
+    @router.subscriber(**durable(stream, "trickle", ["player.verified"]))
+    async def on_events(events: list[Either], batch: Batch) -> None:
+        await settle(batch, events, handle, "trickle")
+
+    async with started(nats_server.url, router, stream) as broker:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        pauses = [0.005, 0.015, 0.02, 0.025, 0.04, 0.1]
+        for n in range(1, 121):
+            await publish(broker, stream, [Pinged(occurred_at="2026-10-05T10:00:00Z", n=n)])
+            await asyncio.sleep(pauses[n % len(pauses)])
+        await wait_idle(broker, stream, timeout=20)
+        assert seen == list(range(1, 121))
+        assert loop.time() - began < 15

@@ -56,6 +56,32 @@ BATCH_WAIT = 0.02
 Batch = Annotated[NatsBatchMessage, Context("message")]
 
 
+def _normalise_fetch_timeouts() -> None:
+    """nats-py 2.16's ``PullSubscription.fetch`` sometimes raises the built-in ``TimeoutError`` (from an
+    ``asyncio.wait_for``) where it means ``nats.errors.TimeoutError``; FastStream 0.7's batch pull loop catches only
+    the latter, so the loop task dies, FastStream restarts it, and the events it had already fetched in that round
+    are neither handled nor acked: they come back after the 30 s ack wait, behind later ones. Raise the error
+    FastStream expects (once per process; the old layer caught both)."""
+    cls = JetStreamContext.PullSubscription
+    if getattr(cls.fetch, "_turf_normalised", False):
+        return
+    fetch = cls.fetch
+
+    async def normalised(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await fetch(self, *args, **kwargs)
+        except nats.errors.TimeoutError:
+            raise
+        except TimeoutError as e:
+            raise nats.errors.TimeoutError from e
+
+    normalised._turf_normalised = True  # type: ignore[attr-defined]
+    cls.fetch = normalised  # type: ignore[method-assign]
+
+
+_normalise_fetch_timeouts()
+
+
 def server_list(url: str) -> list[str]:
     """``TURF_NATS_URL`` may name several servers of one cluster, comma-separated."""
     return [u.strip() for u in url.split(",") if u.strip()]
