@@ -131,14 +131,20 @@ class Hands:
 
     # ---- corrections (R28)
     async def adjust(self, cmd: AdjustHand) -> AdjustReply | Refusal:
-        """``cards.adjust``: the organizer's ``adjust_hand``; added cards are not draws (no seed), removed ones are
-        ready cards only, last drawn first. A repeated ``correction_id`` is refused (``conflict``) and changes
-        nothing. The reply carries the hand after."""
+        """``cards.adjust``: the organizer's ``adjust_hand`` (R28); added cards are not draws (no seed), removed ones
+        are ready cards only, last drawn first. A repeated ``correction_id`` changes nothing and answers what the
+        first did (the gateway asks again after losing an answer). The reply carries the hand after."""
         now = await self.cx.clock.now()
+        event_id = f"adjusted:{cmd.correction_id}"[:64]
         async with self.cx.store.begin() as tx:
             await tx.lock_hand(cmd.player_id)
             if not await tx.first_time("adjust:" + cmd.correction_id, subjects.CARDS_ADJUST):
-                return Refusal(reason="conflict", message="That correction was already applied.")
+                first = await tx.staged(event_id)
+                if first is None:
+                    return Refusal(reason="conflict", message="That correction was already applied.")
+                done = HandAdjusted.model_validate_json(first)
+                return AdjustReply(correction_id=cmd.correction_id, player_id=done.player_id, added=done.added,
+                                   removed=done.removed, cards=(await self.hand(done.player_id)).cards)
             added, removed = [], []
             for kind in cmd.add:
                 cid = uuid.uuid4().hex
@@ -150,7 +156,7 @@ class Hands:
                     await tx.set_card(found, "removed", now)
                     removed.append(CardOut(id=found, type=kind, state="removed"))
             await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
-                event_id=f"adjusted:{cmd.correction_id}"[:64], occurred_at=now, season_id=self.cx.season_id,
+                event_id=event_id, occurred_at=now, season_id=self.cx.season_id,
                 correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed))
             if removed:
                 await cancel_without_cards(tx, [cmd.player_id], now)

@@ -81,6 +81,10 @@ class CardsTx(Protocol):
         """Queue ``event`` for publication once this transaction commits (the outbox)."""
         ...
 
+    async def staged(self, event_id: str) -> str | None:
+        """The JSON of an event staged by an earlier transaction (kept in the outbox), or None."""
+        ...
+
     async def lock_hand(self, player_id: str) -> None:
         """Serialise changes to one player's hand until the transaction ends."""
         ...

@@ -6,7 +6,6 @@ from datetime import date, datetime
 
 from cards_world import BEFORE, OPEN, SEED, world
 
-from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import AdjustHand, CardDrawn, HandsDealt, SeedReply
 from turf_common.contracts.clock import DayStarted, SeasonStarted
 from turf_common.rules import cards as rules
@@ -70,5 +69,5 @@ async def test_r28_a_hand_correction_applies_once_and_removes_the_last_drawn_rea
     cmd = AdjustHand(correction_id="fix-1", player_id="p1", remove=["joker", "war"])
     out = await w.h.hands.adjust(cmd)
     assert [c.id for c in out.removed] == [second] and [c.id for c in out.cards] == [first]  # type: ignore[union-attr]
-    assert await w.h.hands.adjust(cmd) == Refusal(reason="conflict", message="That correction was already applied.")
+    assert await w.h.hands.adjust(cmd) == out   # a repeat answers the first reply and changes nothing
     assert [c.id for c in await w.store.hand("p1")] == [first]

@@ -115,6 +115,9 @@ class MemoryCardsTx:
     async def stage(self, subject: str, event: Event) -> None:
         self.s.outbox.append((subject, event))
 
+    async def staged(self, event_id: str) -> str | None:
+        return next((e.model_dump_json() for _, e in self.s.outbox if e.event_id == event_id), None)
+
     async def lock_hand(self, player_id: str) -> None:
         pass   # one transaction at a time already
 

@@ -117,6 +117,10 @@ class SqlCardsTx:
     async def stage(self, subject: str, event: Event) -> None:
         await stage(self.conn, t.outbox, subject, event)
 
+    async def staged(self, event_id: str) -> str | None:
+        return (await self.conn.execute(select(t.outbox.c.payload)  # type: ignore[no-any-return]
+                                        .where(t.outbox.c.event_id == event_id))).scalar_one_or_none()
+
     async def lock_hand(self, player_id: str) -> None:
         await self.conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "cards:" + player_id})
 
