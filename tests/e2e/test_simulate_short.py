@@ -4,11 +4,13 @@ stack, then the clock runs on to the season's close. Every invariant must hold a
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from tests.support.stackfix import ORGANIZER
+from turf_common.rules.prizes import PrizeTable, final_places
 from turfwar.cli import app
 from turfwar.stack import Stack
 
@@ -34,7 +36,11 @@ def test_short_season(stack: Stack, tmp_path: Path) -> None:
 
     # final results with prizes for every bot that owns something at the close
     assert body["results"]["final"] is True
-    assert sum(float(s["prize"]) for s in body["results"]["standings"]) == 100.0
+    # R26: the places' prizes, ties shared and rounded down to the cent (a three-way tie for first pays 3 × 33.33)
+    final = body["results"]["standings"]
+    expected = final_places({s["player_id"]: s["total"] for s in final}, PrizeTable.load())
+    assert {s["player_id"]: Decimal(s["prize"]) for s in final} == {p.player_id: p.prize for p in expected}
+    assert Decimal("99.97") <= sum(p.prize for p in expected) <= Decimal("100.00")
     # the cheaters were caught for what they did, and only they
     rows = body["standings"]
     cheaters = [s for s in rows if s["cheat"]]
