@@ -67,7 +67,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         quiet_faststream()
-        broker = make_broker(settings.nats_url, "gateway")
+        # no per-message span or metrics: the gateway serves no command, and its feed relays every event
+        broker = make_broker(settings.nats_url, "gateway", observe=False)
         await broker.connect()
         await ensure_stream(broker, settings.stream, settings.stream_replicas)
         engine = make_engine(settings.database_url, pool_size=20)   # each request holds one (session lookup)

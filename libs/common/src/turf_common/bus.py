@@ -46,10 +46,10 @@ EVENT_SUBJECTS = [
     "clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed", "clock.season_ended",
 ]
 CLOCK_BUCKET = "clock"  # suffix; the bucket is "<stream>_clock" so two stacks on one NATS stay apart
-#: A consumer's batch closes at this many events or this many seconds after the fetch began, whichever is first
-#: (FastStream's batch pull). The wait bounds the latency an idle consumer adds to an event.
+#: A consumer takes at most this many events at once: whatever the stream holds for it when it asks, or, when it
+#: holds nothing, the first to arrive within PULL_WAIT seconds (one pull request per PULL_WAIT while idle).
 BATCH_SIZE = 64
-BATCH_WAIT = 0.02
+PULL_WAIT = 5.0
 
 
 #: The fetched batch itself, as a durable consumer's handler parameter (``batch: Batch``), for :func:`settle`.
@@ -79,7 +79,38 @@ def _normalise_fetch_timeouts() -> None:
     cls.fetch = normalised  # type: ignore[method-assign]
 
 
+def _take_what_is_there() -> None:
+    """FastStream 0.7's batch pull keeps fetching until the batch is full or its timeout has passed, so every event
+    waits out the timeout unless 64 arrive at once: a short timeout means a pull request every few milliseconds
+    while idle (CPU in every consumer and in NATS), a long one means latency. nats-py's own ``fetch`` already does
+    what an ordered consumer wants — everything available now, else wait for the first — so each round here is
+    one fetch, handed on as it is. Errors other than an empty wait are FastStream's own (a dropped connection: the
+    unacked events come back after the ack wait)."""
+    from faststream.nats.subscriber.usecases.stream_pull_subscriber import BatchPullStreamSubscriber
+
+    if getattr(BatchPullStreamSubscriber._consume_pull, "_turf_one_fetch", False):
+        return
+
+    async def consume_pull(self: Any) -> None:
+        assert self.subscription, "You should call `create_subscription` at first."
+        while self.running:
+            try:
+                messages = await self.subscription.fetch(batch=self.pull_sub.batch_size,
+                                                         timeout=self.pull_sub.timeout)
+            except (nats.errors.TimeoutError, TimeoutError):
+                continue
+            except (nats.errors.ConnectionClosedError, ServiceUnavailableError):
+                await asyncio.sleep(0.5)
+                continue
+            if messages and self.running:
+                await self.consume(messages)
+
+    consume_pull._turf_one_fetch = True  # type: ignore[attr-defined]
+    BatchPullStreamSubscriber._consume_pull = consume_pull  # type: ignore[method-assign]
+
+
 _normalise_fetch_timeouts()
+_take_what_is_there()
 
 
 def server_list(url: str) -> list[str]:
@@ -126,16 +157,19 @@ def _unavailable(exc: Exception) -> Refusal:
     return Refusal(reason="unavailable", message="The service failed; try again.")
 
 
-def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0) -> NatsBroker:
+def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0, observe: bool = True) -> NatsBroker:
     """A broker for one process. ``nats_url`` may list a cluster's servers (comma-separated); the client fails over
     between them and reconnects forever. On stop, subscribers stop taking messages and in-flight handlers get
     ``graceful_timeout`` seconds to finish before the connection drains. Per-message access logs are off (they cost
-    more than the handlers); failures are logged by the handlers' middleware."""
+    more than the handlers); failures are logged by the handlers' middleware. ``observe=False`` leaves out the
+    per-message span and metrics (the gateway's spectator feed relays every event and serves no command)."""
+    replies = ExceptionMiddleware(publish_handlers={ValidationError: _invalid, Exception: _unavailable})
+    middlewares: list[Any] = [replies]
+    if observe:
+        middlewares.append(Observed)
     return NatsBroker(
         server_list(nats_url), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,  # type: ignore[arg-type]
-        connect_timeout=5, graceful_timeout=graceful_timeout, logger=None,
-        middlewares=(ExceptionMiddleware(publish_handlers={ValidationError: _invalid, Exception: _unavailable}),
-                     Observed),
+        connect_timeout=5, graceful_timeout=graceful_timeout, logger=None, middlewares=middlewares,
     )
 
 
@@ -231,7 +265,8 @@ class EventPublisher:
 
 def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_SIZE) -> dict[str, Any]:
     """Keyword arguments of ``router.subscriber`` for a durable pull consumer ``name`` of ``subjects``: it takes
-    ordered batches (at most ``batch`` events, :data:`BATCH_WAIT` seconds) from the start of the stream, and the
+    ordered batches (at most ``batch`` events: what is there, or the first to come within :data:`PULL_WAIT`
+    seconds) from the start of the stream, and the
     handler acks explicitly with :func:`settle`::
 
         @router.subscriber(**durable(stream, "scoring", [subjects.TERRITORY_CHANGED, ...]))
@@ -244,39 +279,38 @@ def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_
         "config": jsapi.ConsumerConfig(
             durable_name=name, filter_subjects=list(subjects), ack_policy=jsapi.AckPolicy.EXPLICIT,
             deliver_policy=jsapi.DeliverPolicy.ALL, ack_wait=30.0, max_ack_pending=1000),
-        "pull_sub": PullSub(batch_size=batch, timeout=BATCH_WAIT, batch=True),
+        "pull_sub": PullSub(batch_size=batch, timeout=PULL_WAIT, batch=True),
         "ack_policy": AckPolicy.MANUAL,
     }
 
 
 async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E], Awaitable[None]],
-                 durable_name: str, retries: int = 3, retry_delay: float = 0.2) -> None:
+                 durable_name: str, retry_delay: float = 0.2, max_delay: float = 5.0) -> None:
     """Handle a fetched batch in stream order, acking each event once ``handle`` returns (handlers are idempotent,
-    so a lost ack only brings the event again). An event whose handler raises is retried here ``retries`` times;
-    if it still fails, it and every later event of the batch are handed back (nak) at once, in order, to be
-    redelivered after a second: nothing waits for the 30 s ack wait, and nothing after a failure is applied
-    before it."""
+    so a lost ack only brings the event again). An event whose handler raises is retried here, after
+    ``retry_delay`` seconds doubling up to ``max_delay``, until it succeeds; meanwhile it and the rest of the batch
+    are marked in progress, so the server neither redelivers them nor hands later events to anyone: nothing after
+    a failure is applied before it, and nothing waits for the 30 s ack wait. A failing event shows in the logs and
+    in ``turf_handler_errors_total``; a stop (SIGTERM) ends the wait, and the unacked events come again after."""
     svc = metrics.SERVICE["name"]
     raws = list(msg.raw_message)
     for i, (raw, ev) in enumerate(zip(raws, events, strict=True)):
         delivered, seq = _delivery(raw)
         if delivered > 1:
             metrics.REDELIVERIES.labels(svc, durable_name).inc()
-        for attempt in range(retries + 1):
+        attempt = 0
+        while True:
             try:
                 with tracing.span(raw.subject, raw.headers):
                     await handle(ev)
                 break
             except Exception:
-                log.exception("event_handler_failed", subject=raw.subject, seq=seq,
-                              attempt=attempt + 1)
+                attempt += 1
+                log.exception("event_handler_failed", subject=raw.subject, seq=seq, attempt=attempt)
                 metrics.HANDLER_ERRORS.labels(svc, raw.subject).inc()
-                if attempt < retries:
-                    await asyncio.sleep(retry_delay * (attempt + 1))
-        else:
-            for rest in raws[i:]:
-                await rest.nak(delay=1.0)
-            return
+                for waiting in raws[i:]:
+                    await waiting.in_progress()
+                await asyncio.sleep(min(retry_delay * 2 ** (attempt - 1), max_delay))
         metrics.EVENTS_HANDLED.labels(svc, durable_name).inc()
         await raw.ack()
 
