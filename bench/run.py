@@ -116,7 +116,15 @@ def write_results(path: Path, sections: list[Section], info: dict[str, str], sta
         for s in profiled:
             lines += [f"### {s.name}", "", "```", s.profile, "```", ""]
     lines += ["## Scaling out", "", scale(sections), ""]
-    path.write_text("\n".join(lines))
+    path.write_text("\n".join(lines) + kept_ab_runs(path))
+
+
+def kept_ab_runs(path: Path) -> str:
+    """The ``## A/B …`` sections at the end of the current file (before/after runs of a change, measured in one
+    session on two commits): a full run rewrites the file but keeps them, as they are the record of a change."""
+    text = path.read_text() if path.exists() else ""
+    at = text.find("\n## A/B")
+    return text[at:] if at >= 0 else ""
 
 
 def main(argv: list[str] | None = None) -> int:
