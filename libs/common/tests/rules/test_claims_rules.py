@@ -166,6 +166,18 @@ def test_r9_sunday_does_not_break_a_streak() -> None:
     assert o.fort_after == Fortification(3, NEXT_MON_D, True)
 
 
+def test_r9_streak_follows_the_territory_last_claim_day_across_a_trade() -> None:
+    """R9 (amended wording) / R11: the streak follows the territory's last claim day, which belongs to the territory.
+    B claimed T on Monday (progress 2) and traded it to A (R18: the state travels); A's claim on Tuesday continues
+    B's streak and fortifies T, though A never claimed T before."""
+    traded = terr("A", Fortification(2, MON_D, False))  # B's state, received by Trade
+    o = effect(traded)
+    assert (o.kind, o.fort_after) == ("reinforce", Fortification(3, TUE_D, True))
+    # A's first claim of it on Wednesday: B's last claim (Monday) was not the previous game day, no streak
+    wed = date(2026, 10, 7)
+    assert effect(traded, day=wed).fort_after == Fortification(1, wed, False)
+
+
 def test_r9_a_gap_day_restarts_progress_at_one() -> None:
     o = effect(terr("A", Fortification(2, MON_D, False)), day=date(2026, 10, 7))
     assert o.fort_after == Fortification(1, date(2026, 10, 7), False)
