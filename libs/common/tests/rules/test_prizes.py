@@ -55,4 +55,4 @@ def test_r26_other_ties_share_the_places_they_occupy_rounded_down() -> None:
 
 def test_r26_no_players_and_money_has_two_decimals() -> None:
     assert final_places({}, TABLE) == []
-    assert final_places({"a": 0}, TABLE)[0].prize == Decimal("50.00")
+    assert final_places({"a": 1}, TABLE)[0].prize == Decimal("50.00")

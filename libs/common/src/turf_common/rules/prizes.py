@@ -42,7 +42,9 @@ def final_places(totals: Mapping[str, int], table: PrizeTable) -> list[FinalPlac
     """R25/R26: rank by final score, highest first; equal scores share a place, and tied players occupy as
     many places as they are (after a two-way tie for first the next player is third). Each group of tied
     players at place p gets the table's explicit case for (p, group size) if there is one, else the sum of
-    the prizes of the places they occupy, shared equally and rounded down to the cent."""
+    the prizes of the places they occupy, shared equally and rounded down to the cent. A total of 0 (or less,
+    after an organizer's adjustment) wins no prize (R25 amended): those players keep their place, the money of
+    that place is not paid to anyone else."""
     ordered = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
     out: list[FinalPlace] = []
     i = 0
@@ -55,6 +57,8 @@ def final_places(totals: Mapping[str, int], table: PrizeTable) -> list[FinalPlac
         if each is None:
             pot = sum((table.place_prize(p) for p in range(place, place + tied)), Decimal("0"))
             each = (pot / tied).quantize(CENT, rounding=ROUND_DOWN)
+        if ordered[i][1] <= 0:
+            each = Decimal("0")
         out.extend(FinalPlace(place, pid, tot, each.quantize(CENT)) for pid, tot in ordered[i:j])
         i = j
     return out
