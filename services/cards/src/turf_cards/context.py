@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import asyncio
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+import structlog
 
 from turf_cards.ports import CardsStore, Clock, Publisher
 from turf_common.contracts.base import Refusal
 from turf_common.rules import gametime
 from turf_common.rules.claims import check_open
 from turf_common.rules.refusals import Refused, refuse
+
+log = structlog.get_logger(__name__)
+
+#: R5/R12: how long a player's command at a day's opening instant waits for that day's deal (normally done within
+#: milliseconds of the opening; after this the command goes ahead, as claims' GameDays.wait_started does)
+DEAL_WAIT_S = 5.0
+
+
+def dealt_event_id(season_id: str, day: date) -> str:
+    """The id of ``card.dealt`` for ``day``'s day start (R12): staged in the deal's own transaction, so its presence
+    in the outbox says the deal committed."""
+    return f"dealt:{season_id}:{day.isoformat()}"
 
 
 def refusal(r: Refused) -> Refusal:
@@ -26,6 +41,10 @@ class Cards:
     publisher: Publisher
     season: gametime.SeasonConfig
     seed: str
+    #: seconds a command at a day's opening waits for that day's deal (R5/R12; :meth:`wait_dealt`)
+    deal_wait_s: float = DEAL_WAIT_S
+    #: game days whose deal this process has seen committed (R12), so only the first command of a day reads
+    dealt: set[date] = field(default_factory=set)
 
     @property
     def season_id(self) -> str:
@@ -38,4 +57,26 @@ class Cards:
         r = check_open(self.season, now)
         if r is None and status != "verified":
             r = refuse("not_eligible", "Only a verified player may play cards.")
+        if r is None:
+            await self.wait_dealt(now)
         return now, None if r is None else refusal(r)
+
+    async def wait_dealt(self, now: datetime) -> bool:
+        """R5/R12: a command of an open game day is ordered after that day's deal: at the opening instant the
+        clock's ``clock.day_started`` may still be on its way to this service's consumer (in every clock mode: the
+        manual clock's route waits for the services, the real and accelerated ones do not), and a card dealt at
+        that day start must already be in hand. Polls the store every 20 ms for at most :attr:`deal_wait_s`
+        seconds; False if the deal did not come in that time (the command then goes ahead)."""
+        day = gametime.game_day_at(self.season, now)
+        if day is None or day in self.dealt:
+            return True
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.deal_wait_s
+        event_id = dealt_event_id(self.season_id, day)
+        while not await self.store.has_staged(event_id):
+            if loop.time() > end:
+                log.warning("deal_not_seen", game_day=day.isoformat(), waited_s=self.deal_wait_s)
+                return False
+            await asyncio.sleep(0.02)
+        self.dealt.add(day)
+        return True

@@ -10,7 +10,7 @@ from typing import Literal
 
 import structlog
 
-from turf_cards.context import Cards
+from turf_cards.context import Cards, dealt_event_id
 from turf_cards.ports import CardsTx
 from turf_cards.trades import cancel_without_cards, close_open_trades
 from turf_common.contracts import subjects
@@ -89,7 +89,7 @@ class Hands:
             draws = {p: rules.day_start_draws(self.cx.season, ev.game_day, n) for p, n in hands.items()}
             reason: Literal["week_start", "day_start"] = "week_start" if week else "day_start"
             await tx.stage(subjects.CARD_DEALT, HandsDealt(
-                event_id=f"dealt:{self.cx.season_id}:{ev.game_day.isoformat()}", occurred_at=ev.at,
+                event_id=dealt_event_id(self.cx.season_id, ev.game_day), occurred_at=ev.at,
                 season_id=self.cx.season_id, game_day=ev.game_day, reason=reason, hands=hands, draws=draws))
             for p in pids:
                 await self._draw(tx, p, draws[p], reason, ev.at)

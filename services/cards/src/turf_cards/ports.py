@@ -219,6 +219,10 @@ class CardsStore(Protocol):
 
     async def saga(self, saga_id: str) -> Saga: ...
 
+    async def has_staged(self, event_id: str) -> bool:
+        """Whether a committed transaction staged the event ``event_id`` (the outbox keeps published events)."""
+        ...
+
     async def pending_sagas(self, older_than: float) -> list[str]:
         """Ids of the sagas pending for more than ``older_than`` seconds (wall time), oldest first."""
         ...

@@ -96,9 +96,12 @@ class World:
         return {c.id: c.state for c, _ in self.store.state.cards.values() if c.player_id == player_id}
 
 
-def world(now: datetime = OPEN, claims: FakeClaims | None = None) -> World:
+def world(now: datetime = OPEN, claims: FakeClaims | None = None, deal_wait_s: float = 0.0) -> World:
+    """``deal_wait_s``: how long a command waits for its day's deal (R5/R12); most tests deliver no day start, so
+    by default none."""
     store, clock, fake = MemoryCardsStore(), FakeClock(now), claims or FakeClaims()
     publisher = MemoryPublisher(store)
     h = bootstrap.handlers(store=store, clock=clock, claims=fake, publisher=publisher,
                            season=gametime.load_season(), seed=SEED)
+    h.cx.deal_wait_s = deal_wait_s
     return World(store, clock, fake, publisher, h)

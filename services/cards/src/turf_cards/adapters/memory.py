@@ -93,6 +93,9 @@ class MemoryCardsStore:
     async def saga(self, saga_id: str) -> Saga:
         return self.state.sagas[saga_id][0]
 
+    async def has_staged(self, event_id: str) -> bool:
+        return any(e.event_id == event_id for _, e in self.state.outbox)
+
     async def pending_sagas(self, older_than: float) -> list[str]:
         cutoff = self.wall() - timedelta(seconds=older_than)
         rows = sorted(self.state.sagas.values(), key=lambda e: e[1])

@@ -97,6 +97,11 @@ class SqlCardsStore:
         async with self.engine.connect() as conn:
             return _saga((await conn.execute(select(t.sagas).where(t.sagas.c.id == saga_id))).one())
 
+    async def has_staged(self, event_id: str) -> bool:
+        async with self.engine.connect() as conn:
+            return (await conn.execute(select(t.outbox.c.event_id).where(
+                t.outbox.c.event_id == event_id))).first() is not None
+
     async def pending_sagas(self, older_than: float) -> list[str]:
         cutoff = _wall() - timedelta(seconds=older_than)
         async with self.engine.connect() as conn:
