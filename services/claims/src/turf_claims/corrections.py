@@ -16,14 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from turf_claims.effects import UNCLAIMED, returned_to
 from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.rules.claims import Fortification
-
-UNCLAIMED = Fortification(0, None, False)
 
 
 @dataclass
@@ -33,8 +31,10 @@ class Corrections:
     publisher: Publisher
 
     async def player_disqualified(self, ev: PlayerDisqualified) -> list[str]:
-        """R16: remember the player is out; R28: every territory they own becomes unclaimed, once per event id.
-        Returns the freed territory ids."""
+        """R16: remember the player is out; R28: every territory they own becomes unclaimed and their open War
+        reclaim windows end (amended), once per event id. Their same-day locks end with the exclusion (R28,
+        amended: the store's R10 facts leave out excluded players), as does any later return of a territory to them
+        (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
         async with self.store.begin() as tx:
             first = await tx.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
@@ -42,6 +42,7 @@ class Corrections:
             # row is there, its exclusion may not be)
             await tx.exclude_player(ev.player_id, ev.at)
             if first:
+                await tx.end_war_windows(ev.player_id)
                 for terr in await tx.owned_for_update(ev.player_id):
                     await tx.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
                                                               "disqualification"), ev.at)
@@ -52,7 +53,10 @@ class Corrections:
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:
         ``not_found`` (unknown claim or territory), ``conflict`` (claim already undone, or not the territory's
-        latest standing move), ``invalid_input`` (missing argument)."""
+        latest standing move), ``invalid_input`` (missing argument), ``invalid_target`` (``set_owner`` naming a
+        disqualified player, R28 amended; that the player is verified is the gateway's check: claims knows only
+        who is excluded). A reversal that would return the territory to a disqualified player leaves it unclaimed
+        (R28, amended)."""
         now = await self.clock.now()
         async with self.store.begin() as tx:
             prev = await tx.command_reply(cmd.command_id)
@@ -78,13 +82,16 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
         if await tx.standing_claim_after(claim.territory_id, claim.at) or before.owner_id != claim.player_id:
             return Refusal(reason="conflict",
                            message="The territory changed hands after that claim; reverse the later moves first.")
+        back_to, fort = await returned_to(tx, claim.previous_owner_id, claim.fort_before)   # R28
         await tx.undo_claim(claim.id, "correction")
-        await tx.change_territory(TerritoryChange(claim.territory_id, claim.previous_owner_id, claim.player_id,
-                                                  claim.fort_before, "correction", claim.id), now)
+        await tx.change_territory(TerritoryChange(claim.territory_id, back_to, claim.player_id,
+                                                  fort, "correction", claim.id), now)
         tid = claim.territory_id
     else:
         if not cmd.territory_id:
             return Refusal(reason="invalid_input", message="set_owner needs a territory_id.")
+        if cmd.player_id is not None and cmd.player_id in await tx.excluded_players():
+            return Refusal(reason="invalid_target", message="set_owner names a disqualified player.")   # R28
         found = await tx.territory(cmd.territory_id, lock=True)
         if found is None:
             return Refusal(reason="not_found", message="No territory with that id.")

@@ -42,6 +42,8 @@ log = structlog.get_logger(__name__)
 
 Body = Callable[[ClaimsTx, datetime, date], Awaitable["Refused | EffectApplied"]]
 Reply = EffectApplied | Refusal
+#: R28: an unclaimed territory has no fortification (what a disqualification leaves)
+UNCLAIMED = Fortification(0, None, False)
 
 
 async def claims_left(tx: ClaimsTx, player_id: str, day: date) -> int:
@@ -49,6 +51,17 @@ async def claims_left(tx: ClaimsTx, player_id: str, day: date) -> int:
     used = await tx.normal_claims(player_id, day)
     extra, replacement = await tx.player_day(player_id, day)
     return max(allowance(extra, replacement) - used, 0)
+
+
+async def returned_to(tx: ClaimsTx, previous_owner_id: str | None,
+                      fort_before: Fortification) -> tuple[str | None, Fortification]:
+    """Who gets a territory back when a claim is undone (R19 Mulligan) or reversed (R28), with which
+    fortification: its previous owner with the state before the claim, except that a territory that would go back
+    to a disqualified player becomes unclaimed instead (R28, amended), with no fortification (progress 0, no last
+    claim day, not fortified: as a disqualification leaves the player's territories)."""
+    if previous_owner_id is not None and previous_owner_id in await tx.excluded_players():
+        return None, UNCLAIMED
+    return previous_owner_id, fort_before
 
 
 @dataclass
@@ -68,8 +81,10 @@ class CardEffects:
     async def _run(self, cmd: EffectCommand, kind: str, body: Body, players: Iterable[str] = ()) -> Reply:
         now = await self.clock.now()
         day = gametime.game_day_at(self.season, now)
-        if day is not None and gametime.is_open(self.season, now):
-            await self.days.wait_started(day)  # R5: never before the day's start work
+        if day is not None and gametime.is_open(self.season, now) and not await self.days.wait_started(day):
+            # R5: never before the day's start work. Not stored under the command id: ``unavailable`` is transient,
+            # the saga asks again.
+            return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         async with self.store.begin() as tx:
             prev = await tx.command_reply(cmd.command_id)
             if prev is not None:
@@ -116,12 +131,13 @@ class CardEffects:
             if r is not None:
                 return r
             assert rec is not None
+            back_to, fort = await returned_to(tx, rec.previous_owner_id, rec.fort_before)  # R28
             await tx.undo_claim(rec.claim_id, "mulligan")
-            await tx.change_territory(TerritoryChange(rec.territory_id, rec.previous_owner_id, cmd.player_id,
-                                                      rec.fort_before, "mulligan", rec.claim_id), now)
+            await tx.change_territory(TerritoryChange(rec.territory_id, back_to, cmd.player_id,
+                                                      fort, "mulligan", rec.claim_id), now)
             await tx.add_replacement_claim(cmd.player_id, day)
             return EffectApplied(command_id=cmd.command_id, kind="mulligan", territory_id=rec.territory_id,
-                                 owner_id=rec.previous_owner_id,
+                                 owner_id=back_to,
                                  claims_left_today=await claims_left(tx, cmd.player_id, day))
 
         return await self._run(cmd, "mulligan", body)
@@ -166,6 +182,8 @@ class CardEffects:
                     continue
                 await tx.change_territory(TerritoryChange(choice.territory_id, cmd.player_id, None,
                                                           Fortification(1, day, False), "joker"), now)
+                # R8.7 (amended): the award is the player's claim of it today
+                await tx.record_joker_award(cmd.command_id, cmd.player_id, choice.territory_id, day, now)
                 pick = JokerPick(mode=choice.mode, territory_id=choice.territory_id, candidates=choice.candidates,
                                  clusters=choice.clusters, cluster_index=choice.cluster_index)
                 return EffectApplied(command_id=cmd.command_id, kind="joker", territory_id=choice.territory_id,

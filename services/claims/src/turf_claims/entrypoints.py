@@ -67,7 +67,7 @@ def router(h: Handlers, stream: str) -> NatsRouter:
         return await h.claims.submit(cmd)
 
     @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
-    async def check(cmd: SubmitClaim) -> CheckReply:
+    async def check(cmd: SubmitClaim) -> CheckReply | Refusal:
         return await h.claims.check(cmd)
 
     @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)

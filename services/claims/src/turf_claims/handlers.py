@@ -81,7 +81,8 @@ class ClaimsService:
         claimant = ClaimantFacts(
             player_id=player_id, eligible=eligible, normal_claims_today=facts.normal_claims_today,
             allowance_today=allowance(facts.extra_claims, facts.replacement_claims),
-            claimed_it_today=player_id in facts.claimed_today_by)
+            # R8.7 (amended): a War reclaim or a Joker award of it today is the claimant's claim of it today
+            claimed_it_today=player_id in facts.claimed_today_by or facts.took_it_today)
         # R8.2, R8.5, R8.6: War reclaim windows, active Freezes and Blockades (#5)
         terr = TerritoryFacts(territory_id, row.owner_id, row.fort, war_reclaim_holder=facts.war_holder,
                               frozen=facts.frozen, blockade_against_claimant=facts.blockaded)
@@ -107,9 +108,13 @@ class ClaimsService:
                             territory=terr, locked_by_other_today=locked, limits=self.limits), version
 
     # ---- claims.check -------------------------------------------------------------------------------------
-    async def check(self, cmd: SubmitClaim) -> CheckReply:
-        """Same decision as :meth:`submit`, no locks and no writes."""
+    async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
+        """Same decision as :meth:`submit`, no locks and no writes. Like a claim, a check at or after a game day's
+        opening instant waits for that day's start work (R5: Freezes and Blockades active); ``unavailable`` when it
+        is not done within the wait."""
         now = await self.clock.now()
+        if not await self._day_started(now):
+            return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         loc = cmd.located
         ref = None
         async with self.store.connect() as tx:
@@ -127,8 +132,7 @@ class ClaimsService:
         territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
         (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim."""
         now = await self.clock.now()
-        day = gametime.game_day_at(self.season, now)
-        if day is not None and gametime.is_open(self.season, now) and not await self.days.wait_started(day):
+        if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         async with self.store.begin() as tx:
             await tx.lock("player:" + cmd.player_id)
@@ -161,6 +165,12 @@ class ClaimsService:
             # than "unavailable", which would make the client believe nothing happened.
             log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
         return reply
+
+    async def _day_started(self, now: datetime) -> bool:
+        """R5: in open hours, wait until the day start of ``now``'s game day is done (False if it is not done
+        within :meth:`GameDays.wait_started`'s wait). Outside open hours there is nothing to wait for."""
+        day = gametime.game_day_at(self.season, now)
+        return day is None or not gametime.is_open(self.season, now) or await self.days.wait_started(day)
 
     async def _publish_committed(self) -> None:
         """Return once every outbox row committed before this call is published. Callers that committed while a

@@ -90,7 +90,8 @@ class DayFacts:
     """The claimant's day and R8's card facts about one territory, read after the territory's row lock (R6, R8,
     R10): normal claims made today, Double Trouble / Mulligan extras, who has claimed the territory today, the
     holder of an open War reclaim window on it (R8.2), its owner's active Freeze on it (R8.5) and Blockade against
-    the claimant (R8.6) today."""
+    the claimant (R8.6) today. ``claimed_today_by`` leaves out disqualified players (R28: their locks end);
+    ``took_it_today``: the claimant won it today by a War reclaim or a Joker award (R8.7, amended)."""
 
     normal_claims_today: int
     extra_claims: int
@@ -99,6 +100,7 @@ class DayFacts:
     war_holder: str | None
     frozen: bool
     blockaded: bool
+    took_it_today: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,8 @@ class ClaimsTx(Protocol):
         ...
 
     async def take_record(self, territory_id: str, owner_id: str | None) -> TakeRecord | None:
-        """How the current owner got the territory by a claim: their latest take, steal or War reclaim of it."""
+        """How the current owner got the territory by a claim: their latest take, steal or War reclaim of it
+        (R14, amended: latest by time, then by the order claims were logged, so ties at one instant are settled)."""
         ...
 
     async def normal_claims(self, player_id: str, day: date) -> int:
@@ -238,6 +241,16 @@ class ClaimsTx(Protocol):
 
     async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
         """R14: the attacker's reclaim ends their window."""
+        ...
+
+    async def end_war_windows(self, holder_id: str) -> list[str]:
+        """R28 (amended): a disqualification ends the player's open reclaim windows (state ``ended``). Returns the
+        territories whose window ended."""
+        ...
+
+    async def record_joker_award(self, command_id: str, player_id: str, territory_id: str, day: date,
+                                 at: datetime) -> None:
+        """R8.7 (amended): remember the award, which counts as the player's claim of the territory on ``day``."""
         ...
 
     async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,

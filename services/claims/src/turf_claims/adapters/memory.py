@@ -55,6 +55,8 @@ class State:
     protections: dict[str, Protection] = field(default_factory=dict)
     excluded: set[str] = field(default_factory=set)
     days_started: set[date] = field(default_factory=set)
+    jokers: list[tuple[str, str, date]] = field(default_factory=list)   # (player, territory, day) (R8.7)
+    seq: dict[str, int] = field(default_factory=dict)                    # claim id -> log order (R14)
 
 
 class MemoryClaimsTx:
@@ -125,9 +127,13 @@ class MemoryClaimsTx:
         today = [c for c in self.s.claims.values() if c.game_day == day and c.normal]
         extra, replacement = await self.player_day(player_id, day)
         cards = await self.card_facts(territory_id, owner_id, player_id, day, now)
+        took = (player_id, territory_id, day) in self.s.jokers or any(
+            c.kind == "war_reclaim" and (c.player_id, c.territory_id, c.game_day) == (player_id, territory_id, day)
+            for c in self.s.claims.values())
         return DayFacts(sum(1 for c in today if c.player_id == player_id), extra, replacement,
-                        sorted({c.player_id for c in today if c.territory_id == territory_id}),
-                        cards.war_reclaim_holder, cards.frozen, cards.blockade_against_claimant)
+                        sorted({c.player_id for c in today if c.territory_id == territory_id
+                                and c.player_id not in self.s.excluded}),
+                        cards.war_reclaim_holder, cards.frozen, cards.blockade_against_claimant, took)
 
     async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                          now: datetime) -> CardFacts:
@@ -154,6 +160,7 @@ class MemoryClaimsTx:
     async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
                            changed: TerritoryChanged) -> int:
         self.s.claims[claim.id] = claim
+        self.s.seq[claim.id] = len(self.s.seq) + 1
         version = self._set(change)
         await self.stage(subjects.CLAIM_ACCEPTED, accepted)
         await self.stage(subjects.TERRITORY_CHANGED, changed)
@@ -171,7 +178,8 @@ class MemoryClaimsTx:
 
     async def take_record(self, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
         mine = sorted((c for c in self.s.claims.values() if c.territory_id == territory_id
-                       and c.player_id == owner_id and c.kind != "reinforce"), key=lambda c: c.at)
+                       and c.player_id == owner_id and c.kind != "reinforce"),
+                      key=lambda c: (c.at, self.s.seq.get(c.id, 0)))
         if owner_id is None or not mine:
             return None
         c = mine[-1]
@@ -201,6 +209,16 @@ class MemoryClaimsTx:
         for w in self.s.wars:
             if w.territory_id == territory_id and w.holder_id == holder_id and w.state == "open":
                 w.state, w.reclaim_claim_id = "used", claim_id
+
+    async def end_war_windows(self, holder_id: str) -> list[str]:
+        ended = [w for w in self.s.wars if w.holder_id == holder_id and w.state == "open"]
+        for w in ended:
+            w.state = "ended"
+        return [w.territory_id for w in ended]
+
+    async def record_joker_award(self, command_id: str, player_id: str, territory_id: str, day: date,
+                                 at: datetime) -> None:
+        self.s.jokers.append((player_id, territory_id, day))
 
     async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
                                    player_id: str | None = None, rival_id: str | None = None) -> bool:

@@ -52,6 +52,16 @@ _CARD_FACTS = select(WAR_HOLDER, FROZEN, BLOCKADED)
 
 # ---- the statements of every claim ------------------------------------------------------------------------------
 _today = and_(t.claims.c.game_day == bindparam("day", type_=Date), t.claims.c.normal.is_(True))
+#: R28 (amended): a disqualified player's normal claims lock nothing any more
+_not_excluded = t.claims.c.player_id.not_in(select(t.excluded_players.c.player_id))
+_on_it = and_(t.claims.c.territory_id == bindparam("tid", type_=String),
+              t.claims.c.player_id == bindparam("pid", type_=String),
+              t.claims.c.game_day == bindparam("day", type_=Date))
+#: R8.7 (amended): the claimant won the territory today by a War reclaim or a Joker award
+_TOOK_IT = (exists().where(_on_it, t.claims.c.kind == "war_reclaim")
+            | exists().where(t.joker_awards.c.territory_id == bindparam("tid", type_=String),
+                             t.joker_awards.c.player_id == bindparam("pid", type_=String),
+                             t.joker_awards.c.game_day == bindparam("day", type_=Date))).label("took_it")
 _pd = and_(t.player_days.c.player_id == bindparam("pid", type_=String),
            t.player_days.c.game_day == bindparam("day", type_=Date))
 #: the claimant's day and the card facts in one round trip, read after the territory's row lock (a statement's
@@ -63,8 +73,9 @@ _DAY_FACTS = select(
     select(t.player_days.c.extra_claims).where(_pd).scalar_subquery().label("extra"),
     select(t.player_days.c.replacement_claims).where(_pd).scalar_subquery().label("replacement"),
     select(func.array_agg(t.claims.c.player_id.distinct())).where(
-        _today, t.claims.c.territory_id == bindparam("tid", type_=String)).scalar_subquery().label("on_it"),
-    WAR_HOLDER, FROZEN, BLOCKADED,
+        _today, t.claims.c.territory_id == bindparam("tid", type_=String), _not_excluded
+    ).scalar_subquery().label("on_it"),
+    WAR_HOLDER, FROZEN, BLOCKADED, _TOOK_IT,
 )
 #: the player's latest fix and whether this very fix was seen before (no earlier fix: no row, nothing seen)
 _LAST_FIX = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time,
@@ -207,7 +218,7 @@ class SqlClaimsTx:
         f = (await self.conn.execute(_DAY_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
                                                   "day": day, "now": now})).one()
         return DayFacts(int(f.mine), f.extra or 0, f.replacement or 0, list(f.on_it or []), f.war_holder,
-                        bool(f.frozen), bool(f.blockaded))
+                        bool(f.frozen), bool(f.blockaded), bool(f.took_it))
 
     async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                          now: datetime) -> CardFacts:
@@ -264,7 +275,7 @@ class SqlClaimsTx:
         c = t.claims.c
         row = (await self.conn.execute(select(t.claims).where(
             c.territory_id == territory_id, c.player_id == owner_id, c.kind != "reinforce",
-        ).order_by(c.at.desc()).limit(1))).first()
+        ).order_by(c.at.desc(), c.seq.desc()).limit(1))).first()   # R14: ties at one instant by log order
         if row is None:
             return None
         return rules.TakeRecord(row.id, row.kind, row.player_id, row.previous_owner_id, row.at,
@@ -304,6 +315,16 @@ class SqlClaimsTx:
         await self.conn.execute(update(t.war_windows).where(
             t.war_windows.c.territory_id == territory_id, t.war_windows.c.holder_id == holder_id,
             t.war_windows.c.state == "open").values(state="used", reclaim_claim_id=claim_id))
+
+    async def end_war_windows(self, holder_id: str) -> list[str]:
+        w = t.war_windows.c
+        return list((await self.conn.execute(update(t.war_windows).where(w.holder_id == holder_id, w.state == "open")
+                                             .values(state="ended").returning(w.territory_id))).scalars().all())
+
+    async def record_joker_award(self, command_id: str, player_id: str, territory_id: str, day: date,
+                                 at: datetime) -> None:
+        await self.conn.execute(t.joker_awards.insert().values(
+            command_id=command_id, player_id=player_id, territory_id=territory_id, game_day=day, at=at))
 
     async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
                                    player_id: str | None = None, rival_id: str | None = None) -> bool:

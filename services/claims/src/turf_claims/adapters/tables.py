@@ -57,7 +57,10 @@ claims = Table(
     Column("prev_fortified", Boolean, nullable=False),
     Column("undone_by", String(16), nullable=True),
     Column("flags", JSON, nullable=False, default=list),
+    # R14: the order claims were logged in, which settles ties of ``at`` (the manual clock stands still)
+    Column("seq", BigInteger, Identity(), nullable=False),
     Index("ix_claims_day_territory", "game_day", "territory_id"),
+    Index("ix_claims_territory_seq", "territory_id", "seq"),
     Index("ix_claims_day_player", "game_day", "player_id"),
 )
 
@@ -130,7 +133,7 @@ war_windows = Table(
     Column("steal_claim_id", String(64), nullable=False),
     Column("opened_at", DateTime(timezone=True), nullable=False),
     Column("until", DateTime(timezone=True), nullable=False),
-    Column("state", String(16), nullable=False),           # open | used
+    Column("state", String(16), nullable=False),           # open | used | ended (R28: holder disqualified)
     Column("reclaim_claim_id", String(64), nullable=True),
 )
 
@@ -148,6 +151,17 @@ protections = Table(
     Column("scheduled_at", DateTime(timezone=True), nullable=False),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     Index("ix_protections_day_state", "day", "state"),
+)
+
+# R8.7 (amended): Joker awards, so that an award of a territory today counts as the awardee's claim of it today
+joker_awards = Table(
+    "joker_awards", metadata,
+    Column("command_id", String(64), primary_key=True),  # the saga's command id
+    Column("player_id", String(64), nullable=False),
+    Column("territory_id", String(16), nullable=False),
+    Column("game_day", Date, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_joker_awards_day_territory", "game_day", "territory_id"),
 )
 
 # R16/R28: disqualified players (from player.disqualified)

@@ -1,0 +1,248 @@
+"""The amended rulings of 2026-12-01 on the claims use cases, without servers (handlers over the in-memory store):
+R8.7 (a War reclaim or a Joker award is the claimant's claim of it today), R28 (a disqualification ends the
+player's locks and reclaim windows; nothing goes back to a disqualified player; ``set_owner`` never names one) and
+R5 (``claims.check`` at the opening instant answers after the day start). Each test names its ruling."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date, datetime, timedelta
+
+from turf_claims import bootstrap
+from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
+from turf_claims.days import GameDays
+from turf_claims.handlers import Handlers
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import (
+    CheckReply,
+    ClaimAcceptedReply,
+    CorrectOwnership,
+    Fix,
+    OwnershipCorrected,
+    SubmitClaim,
+)
+from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.effects import (
+    DoubleTroubleEffect,
+    EffectApplied,
+    JokerEffect,
+    MulliganEffect,
+    ScheduleEffect,
+    WarEffect,
+)
+from turf_common.contracts.geo import Located
+from turf_common.contracts.players import PlayerDisqualified
+from turf_common.rules import gametime
+
+SEASON = gametime.load_season()
+DAY1, DAY2, DAY3 = gametime.game_days(SEASON)[:3]
+NAMES = {"hoboken": "Hoboken", "jersey": "Jersey City"}
+ENTROPY = "ab" * 32
+
+
+def opening(day: date) -> datetime:
+    return gametime.open_interval(SEASON, day)[0]
+
+
+class World:
+    """The handlers over fresh fakes; ``start`` moves the clock into a day and runs its day start."""
+
+    def __init__(self) -> None:
+        self.store = MemoryClaimsStore()
+        self.clock = MemoryClock(opening(DAY1))
+        self.publisher = MemoryPublisher(self.store)
+        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
+        self.n = 0
+
+    async def start(self, day: date, at: datetime | None = None) -> None:
+        self.clock.at = at or opening(day) + timedelta(hours=1)
+        await self.h.on_event(DayStarted(occurred_at=opening(day), at=opening(day), game_day=day,
+                                         game_day_number=1, week=1, season_id="s"))
+
+    def cmd(self, player: str, territory: str) -> SubmitClaim:
+        self.n += 1
+        return SubmitClaim(player_id=player, player_status="verified",
+                           fix=Fix(lat=40.0 + self.n / 1e4, lon=-74.0, accuracy_m=10.0,
+                                   fix_time=self.clock.at - timedelta(seconds=3)),
+                           located=Located(territory_id=territory, border_distance_m=250.0))
+
+    async def claim(self, player: str, territory: str) -> ClaimAcceptedReply | Refusal:
+        return await self.h.claims.submit(self.cmd(player, territory))
+
+    async def check(self, player: str, territory: str) -> CheckReply | Refusal:
+        return await self.h.claims.check(self.cmd(player, territory))
+
+    def owner(self, territory: str) -> str | None:
+        return self.store.state.territories[territory].owner_id
+
+
+async def world() -> World:
+    w = World()
+    await w.h.claims.seed_territories()
+    await w.start(DAY1)
+    return w
+
+
+def accepted(r: object, kind: str) -> ClaimAcceptedReply:
+    assert isinstance(r, ClaimAcceptedReply) and r.kind == kind, r
+    return r
+
+
+def refused(r: object, reason: str) -> None:
+    assert isinstance(r, Refusal) and r.reason == reason, r
+
+
+async def _war_then_reclaim(w: World) -> None:
+    """V owns hoboken; A steals it on DAY2 at 21:00; V plays War on DAY3 at 07:00 (2 game hours later); A reclaims
+    it at 08:00, so A holds it by a War reclaim today and still has today's standard claim."""
+    accepted(await w.claim("V", "hoboken"), "take")
+    await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
+    accepted(await w.claim("A", "hoboken"), "steal")
+    await w.start(DAY3, opening(DAY3) + timedelta(hours=1))
+    war = await w.h.effects.war(WarEffect(command_id="war-1", player_id="V", territory_id="hoboken"))
+    assert isinstance(war, EffectApplied) and war.owner_id == "V"
+    w.clock.at += timedelta(hours=1)
+    accepted(await w.claim("A", "hoboken"), "war_reclaim")
+
+
+async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_claimed_today() -> None:
+    w = await world()
+    await _war_then_reclaim(w)
+    assert (await w.h.claims.player("A")).claims_left_today == 1            # the reclaim spent nothing
+    check = await w.check("A", "hoboken")
+    assert isinstance(check, CheckReply) and (check.allowed, check.reason) == (False, "already_claimed_today")
+    refused(await w.claim("A", "hoboken"), "already_claimed_today")
+    t = w.store.state.territories["hoboken"]
+    assert (t.owner_id, t.progress, t.last_claim_day) == ("A", 1, DAY3)   # the reclaim's state, untouched
+    assert (await w.h.claims.player("A")).claims_left_today == 1           # nothing spent
+
+
+async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today() -> None:
+    w = await world()
+    accepted(await w.claim("B", "jersey"), "take")       # hoboken is the only unclaimed territory left
+    award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
+                                                entropy=ENTROPY))
+    assert isinstance(award, EffectApplied) and (award.territory_id, award.owner_id) == ("hoboken", "A")
+    check = await w.check("A", "hoboken")
+    assert isinstance(check, CheckReply) and (check.allowed, check.reason) == (False, "already_claimed_today")
+    refused(await w.claim("A", "hoboken"), "already_claimed_today")
+    assert (await w.h.claims.player("A")).claims_left_today == 1
+    # the next day the award is yesterday's claim: a reinforce continues the streak (R9, R11)
+    await w.start(DAY2)
+    r = accepted(await w.claim("A", "hoboken"), "reinforce")
+    assert r.progress == 2
+
+
+async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today() -> None:
+    w = await world()
+    accepted(await w.claim("A", "jersey"), "take")        # today's one claim spent
+    award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
+                                                entropy=ENTROPY))
+    assert isinstance(award, EffectApplied) and award.territory_id == "hoboken"
+    refused(await w.claim("A", "hoboken"), "no_claims_left")   # R8.1 first
+
+
+async def test_r28_a_disqualification_ends_the_players_same_day_lock() -> None:
+    w = await world()
+    accepted(await w.claim("A", "hoboken"), "take")
+    refused(await w.claim("B", "hoboken"), "locked_today")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="A", at=w.clock.at))
+    assert w.owner("hoboken") is None
+    check = await w.check("B", "hoboken")
+    assert isinstance(check, CheckReply) and (check.allowed, check.reason) == (True, None)
+    accepted(await w.claim("B", "hoboken"), "take")
+    assert w.owner("hoboken") == "B"
+
+
+async def test_r28_a_disqualification_ends_the_players_reclaim_window() -> None:
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
+    accepted(await w.claim("A", "hoboken"), "steal")
+    await w.start(DAY3, opening(DAY3) + timedelta(hours=1))
+    war = await w.h.effects.war(WarEffect(command_id="war-1", player_id="V", territory_id="hoboken"))
+    assert isinstance(war, EffectApplied)
+    refused(await w.claim("C", "hoboken"), "war_reclaim_window")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="A", at=w.clock.at))
+    assert [x.state for x in w.store.state.wars] == ["ended"]
+    assert w.owner("hoboken") == "V"                      # V keeps it; normal rules resume
+    accepted(await w.claim("C", "hoboken"), "steal")
+
+
+async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    await w.start(DAY2)
+    steal = accepted(await w.claim("A", "hoboken"), "steal")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="V", at=w.clock.at))
+    assert w.owner("hoboken") == "A"                      # not V's any more: nothing freed
+    m = await w.h.effects.mulligan(MulliganEffect(command_id="m-1", player_id="A", claim_id=steal.claim_id))
+    assert isinstance(m, EffectApplied) and m.owner_id is None
+    t = w.store.state.territories["hoboken"]
+    assert (t.owner_id, t.progress, t.last_claim_day, t.fortified) == (None, 0, None, False)
+
+
+async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    await w.start(DAY2)
+    steal = accepted(await w.claim("A", "hoboken"), "steal")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="V", at=w.clock.at))
+    r = await w.h.corrections.correct(CorrectOwnership(command_id="c-1", action="reverse_claim",
+                                                       claim_id=steal.claim_id))
+    assert isinstance(r, OwnershipCorrected)
+    assert (r.after.owner_id, r.after.progress, r.after.fortified) == (None, 0, False)
+    assert w.owner("hoboken") is None
+
+
+async def test_r28_set_owner_never_names_a_disqualified_player() -> None:
+    w = await world()
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="X", at=w.clock.at))
+    r = await w.h.corrections.correct(CorrectOwnership(command_id="c-1", action="set_owner",
+                                                       territory_id="hoboken", player_id="X"))
+    assert isinstance(r, Refusal) and r.reason == "invalid_target"
+    assert w.owner("hoboken") is None and w.store.state.territories["hoboken"].version == 0
+    ok = await w.h.corrections.correct(CorrectOwnership(command_id="c-2", action="set_owner",
+                                                        territory_id="hoboken", player_id="Y"))
+    assert isinstance(ok, OwnershipCorrected) and ok.after.owner_id == "Y"
+
+
+async def _frozen_tomorrow(w: World) -> None:
+    """V owns hoboken and has a Freeze on it scheduled for DAY2; the clock at DAY2's opening instant, its day
+    start not run yet."""
+    accepted(await w.claim("V", "hoboken"), "take")
+    f = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1", kind="freeze",
+                                                  territory_id="hoboken"))
+    assert isinstance(f, EffectApplied) and f.active_on == DAY2
+    w.clock.at = opening(DAY2)
+
+
+async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start() -> None:
+    w = await world()
+    await _frozen_tomorrow(w)
+    check = asyncio.create_task(w.check("B", "hoboken"))
+    claim = asyncio.create_task(w.claim("B", "hoboken"))
+    await asyncio.sleep(0.1)                              # both asked before the day start is done
+    assert not check.done() and not claim.done()
+    await w.start(DAY2, opening(DAY2))
+    c = await check
+    assert isinstance(c, CheckReply) and (c.allowed, c.reason) == (False, "frozen")
+    refused(await claim, "frozen")
+
+
+async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored() -> None:
+    w = await world()
+    await _frozen_tomorrow(w)
+    w.h.claims.days = w.h.effects.days = GameDays(store=w.store, publisher=w.publisher)
+
+    async def no_wait(day: date, timeout: float = 0.05) -> bool:
+        return await GameDays.wait_started(w.h.claims.days, day, timeout)
+
+    w.h.claims.days.wait_started = no_wait  # type: ignore[method-assign]
+    refused(await w.check("B", "hoboken"), "unavailable")
+    cmd = DoubleTroubleEffect(command_id="dt-1", player_id="B")
+    refused(await w.h.effects.double_trouble(cmd), "unavailable")
+    assert "dt-1" not in w.store.state.commands           # the saga asks again; its answer is not fixed
+    await w.start(DAY2, opening(DAY2))
+    done = await w.h.effects.double_trouble(cmd)
+    assert isinstance(done, EffectApplied) and done.claims_left_today == 2
