@@ -42,9 +42,10 @@ class CardsHandlers:
         """The use cases over ``cx``'s ports, each saga kind completed by the use case that starts it."""
         sagas = Sagas(cx, claims)
         plays, trades = Plays(cx, sagas), Trades(cx, sagas, claims)
+        hands = Hands(cx, sagas)
         sagas.completions.update({"play": plays.complete_play, "cancel": plays.complete_cancel,
-                                  "trade": trades.complete_trade})
-        return cls(cx=cx, hands=Hands(cx), plays=plays, trades=trades, sagas=sagas)
+                                  "trade": trades.complete_trade, "withdraw": hands.complete_withdraw})
+        return cls(cx=cx, hands=hands, plays=plays, trades=trades, sagas=sagas)
 
     async def on_event(self, ev: CardsEvent) -> None:
         """One event of the durable consumer, then its staged events published. Each is applied once (an inbox

@@ -3,6 +3,7 @@ players the service deals to, and the organizer's hand corrections (R28)."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,10 +12,11 @@ from typing import Literal
 import structlog
 
 from turf_cards.context import Cards, dealt_event_id
-from turf_cards.ports import CardsTx
+from turf_cards.ports import CardsTx, Saga
+from turf_cards.saga import Sagas
 from turf_cards.trades import cancel_without_cards, close_open_trades
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Refusal
+from turf_common.contracts.base import Message, Refusal
 from turf_common.contracts.cards import (
     AdjustHand,
     AdjustReply,
@@ -28,6 +30,7 @@ from turf_common.contracts.cards import (
     SeedRevealed,
 )
 from turf_common.contracts.clock import DayStarted, SeasonEnded, SeasonStarted
+from turf_common.contracts.effects import EffectApplied, UnscheduleEffect
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime
@@ -37,9 +40,16 @@ log = structlog.get_logger(__name__)
 DrawReason = Literal["week_start", "day_start", "verification"]
 
 
+def withdraw_saga_id(correction_id: str, i: int) -> str:
+    """The saga (and claims command) id of a correction's ``i``-th withdrawal of a scheduled card: derived from the
+    correction, so a retried correction finds what its first run withdrew."""
+    return hashlib.sha256(f"withdraw|{correction_id}|{i}".encode()).hexdigest()[:32]
+
+
 @dataclass
 class Hands:
     cx: Cards
+    sagas: Sagas
 
     # ---- reads
     async def hand(self, player_id: str) -> HandReply:
@@ -131,11 +141,16 @@ class Hands:
 
     # ---- corrections (R28)
     async def adjust(self, cmd: AdjustHand) -> AdjustReply | Refusal:
-        """``cards.adjust``: the organizer's ``adjust_hand`` (R28); added cards are not draws (no seed), removed ones
-        are ready cards only, last drawn first. A repeated ``correction_id`` changes nothing and answers what the
-        first did (the gateway asks again after losing an answer). The reply carries the hand after."""
+        """``cards.adjust``: the organizer's ``adjust_hand`` (R28); added cards are not draws (no seed). A removal
+        takes a ready card of the type first (last drawn first), then a reserved one: a scheduled Freeze/Blockade,
+        whose schedule is withdrawn (claims' ``unschedule``, as a ``withdraw`` saga: the card is removed only once
+        claims confirms, so a protection never activates for a card the hand no longer holds; one that already
+        activated or lapsed stays as it is). A card held by a saga in flight is not taken. A repeated
+        ``correction_id`` changes nothing and answers what the first did (the gateway asks again after losing an
+        answer). The reply carries the hand after."""
         now = await self.cx.clock.now()
         event_id = f"adjusted:{cmd.correction_id}"[:64]
+        withdrawals: list[str] = []
         async with self.cx.store.begin() as tx:
             await tx.lock_hand(cmd.player_id)
             if not await tx.first_time("adjust:" + cmd.correction_id, subjects.CARDS_ADJUST):
@@ -143,8 +158,9 @@ class Hands:
                 if first is None:
                     return Refusal(reason="conflict", message="That correction was already applied.")
                 done = HandAdjusted.model_validate_json(first)
+                removed = list(done.removed) + await self._withdrawn(tx, cmd)
                 return AdjustReply(correction_id=cmd.correction_id, player_id=done.player_id, added=done.added,
-                                   removed=done.removed, cards=(await self.hand(done.player_id)).cards)
+                                   removed=removed, cards=(await self.hand(done.player_id)).cards)
             added, removed = [], []
             for kind in cmd.add:
                 cid = uuid.uuid4().hex
@@ -155,12 +171,53 @@ class Hands:
                 if found is not None:
                     await tx.set_card(found, "removed", now)
                     removed.append(CardOut(id=found, type=kind, state="removed"))
+                    continue
+                held = await tx.newest_scheduled_for_update(cmd.player_id, kind)
+                if held is not None:
+                    sid = withdraw_saga_id(cmd.correction_id, len(withdrawals))
+                    effect = UnscheduleEffect(command_id=sid, player_id=cmd.player_id, card_id=held)
+                    await tx.set_card(held, "reserved", now, saga_id=sid)
+                    await tx.add_saga(Saga(id=sid, kind="withdraw", player_id=cmd.player_id, card_type=kind,
+                                           card_ids=[held], subject=subjects.CLAIMS_EFFECT_UNSCHEDULE,
+                                           command=effect.model_dump_json(), trade_id=cmd.correction_id))
+                    withdrawals.append(sid)
             await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
                 event_id=event_id, occurred_at=now, season_id=self.cx.season_id,
                 correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed))
             if removed:
                 await cancel_without_cards(tx, [cmd.player_id], now)
         await self.cx.publisher.flush()
+        for sid in withdrawals:
+            out = await self.sagas.drive(sid)
+            if isinstance(out, CardOut):
+                removed.append(out)
         hand = await self.hand(cmd.player_id)
         return AdjustReply(correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed,
                            cards=hand.cards)
+
+    async def _withdrawn(self, tx: CardsTx, cmd: AdjustHand) -> list[CardOut]:
+        """The scheduled cards a correction's first run withdrew (their ``card.adjusted``)."""
+        out: list[CardOut] = []
+        for i in range(len(cmd.remove)):
+            raw = await tx.staged(f"adjusted:{withdraw_saga_id(cmd.correction_id, i)}")
+            if raw is not None:
+                out += HandAdjusted.model_validate_json(raw).removed
+        return out
+
+    async def complete_withdraw(self, tx: CardsTx, saga: Saga, out: EffectApplied | Refusal,
+                                now: datetime) -> Message:
+        """R28: claims withdrew the schedule → the card is removed (its own ``card.adjusted``, same correction);
+        refused (it activated or lapsed meanwhile, or the game is closed) → the card stays as it is, free of the
+        saga, and the refusal is the reply."""
+        card_id = saga.card_ids[0]
+        if isinstance(out, Refusal):
+            await tx.clear_card_saga(card_id)
+            return Refusal(reason=out.reason, message=out.message)
+        await tx.set_card(card_id, "removed", now, saga_id=None, scheduled_for=None)
+        gone = CardOut(id=card_id, type=saga.card_type, state="removed")
+        correction_id = saga.trade_id or ""   # a withdrawal keeps its correction's id there
+        await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
+            event_id=f"adjusted:{saga.id}", occurred_at=now, season_id=self.cx.season_id,
+            correction_id=correction_id, player_id=saga.player_id, added=[], removed=[gone]))
+        await cancel_without_cards(tx, [saga.player_id], now)
+        return gone

@@ -18,7 +18,7 @@ from turf_common.contracts.cards import TradeState
 from turf_common.contracts.effects import EffectApplied, TradeCheck, TradeFacts
 from turf_common.rules.cards import CardType
 
-SagaKind = Literal["play", "cancel", "trade"]
+SagaKind = Literal["play", "cancel", "trade", "withdraw"]
 CardState = Literal["ready", "reserved", "consumed", "removed"]
 
 
@@ -55,7 +55,8 @@ class Trade:
 class Saga:
     """One play, cancel or trade acceptance (DESIGN "Sagas for cards"). ``id`` is also the claims command id;
     ``subject`` and ``command`` (its JSON) are what is sent to claims, again on recovery. ``state``: pending | done
-    | refused; ``reply``: the JSON answered to the player once completed."""
+    | refused; ``reply``: the JSON answered to the player once completed. ``trade_id``: the proposal of a trade
+    acceptance; for a ``withdraw`` (a correction withdrawing a scheduled card, R28), the correction's id."""
 
     id: str
     kind: SagaKind
@@ -138,6 +139,11 @@ class CardsTx(Protocol):
 
     async def newest_ready_for_update(self, player_id: str, card_type: CardType) -> str | None:
         """Id of the ready card of the type a correction removes: last drawn (then by id)."""
+        ...
+
+    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
+        """Id of the reserved card of the type a correction removes once no ready one is left (R28): a scheduled
+        Freeze/Blockade (``scheduled_for`` set) that no saga holds, last drawn first (then by id)."""
         ...
 
     async def has_trade_card(self, player_id: str) -> bool:

@@ -1,7 +1,8 @@
 """The saga engine (DESIGN "Sagas for cards"): reserve → ask claims → consume or release.
 
-A play, a cancel and a trade acceptance each (1) reserve their card(s) and record a pending saga in one
-transaction (:mod:`turf_cards.plays`, :mod:`turf_cards.trades`); then :meth:`Sagas.drive` (2) asks the claims
+A play, a cancel, a trade acceptance and a correction's withdrawal of a scheduled card each (1) reserve their
+card(s) and record a pending saga in one transaction (:mod:`turf_cards.plays`, :mod:`turf_cards.trades`,
+:mod:`turf_cards.hands`); then :meth:`Sagas.drive` (2) asks the claims
 service for the effect with ``command_id`` = saga id and (3) completes the saga with the completion of its kind —
 consume on confirmation, release on refusal (R13) — in one transaction with the events it implies. A crash between
 the steps leaves the saga ``pending``; :meth:`Sagas.recover` asks claims again with the same command id, and
@@ -20,7 +21,7 @@ import structlog
 from turf_cards.context import Cards
 from turf_cards.ports import CardsTx, ClaimsEffects, Saga, SagaKind
 from turf_common.contracts.base import Message, Refusal, decode_reply
-from turf_common.contracts.cards import CancelReply, PlayReply, TradeReply
+from turf_common.contracts.cards import CancelReply, CardOut, PlayReply, TradeReply
 from turf_common.contracts.effects import EffectApplied
 from turf_common.faults import crash_point
 
@@ -32,7 +33,8 @@ TRANSIENT = {"unavailable"}     # a refusal that says nothing about the effect: 
 #: ``now`` to the cards and trades, stage the events, and return the reply the player gets (kept with the saga).
 Completion = Callable[[CardsTx, Saga, EffectApplied | Refusal, datetime], Awaitable[Message]]
 
-_REPLIES: dict[str, type[Message]] = {"play": PlayReply, "cancel": CancelReply, "trade": TradeReply}
+_REPLIES: dict[str, type[Message]] = {"play": PlayReply, "cancel": CancelReply, "trade": TradeReply,
+                                      "withdraw": CardOut}
 
 
 def replay(saga: Saga) -> Message:

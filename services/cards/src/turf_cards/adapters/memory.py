@@ -182,6 +182,13 @@ class MemoryCardsTx:
         ready.sort(key=lambda e: e[1], reverse=True)   # drawn_at descending, then id ascending
         return ready[0][0].id if ready else None
 
+    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
+        held = sorted((e for e in self.s.cards.values() if e[0].player_id == player_id
+                       and e[0].card_type == card_type and e[0].state == "reserved"
+                       and e[0].scheduled_for is not None and e[0].saga_id is None), key=lambda e: e[0].id)
+        held.sort(key=lambda e: e[1], reverse=True)   # drawn_at descending, then id ascending
+        return held[0][0].id if held else None
+
     async def has_trade_card(self, player_id: str) -> bool:
         return bool(self._ready(player_id, "trade"))
 

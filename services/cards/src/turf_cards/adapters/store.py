@@ -198,6 +198,13 @@ class SqlCardsTx:
             .order_by(c.drawn_at.desc(), c.id).limit(1).with_for_update())).first()
         return None if row is None else str(row.id)
 
+    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
+        c = t.cards.c
+        row = (await self.conn.execute(select(c.id).where(
+            c.player_id == player_id, c.card_type == card_type, c.state == "reserved", c.scheduled_for.is_not(None),
+            c.saga_id.is_(None)).order_by(c.drawn_at.desc(), c.id).limit(1).with_for_update())).first()
+        return None if row is None else str(row.id)
+
     async def has_trade_card(self, player_id: str) -> bool:
         c = t.cards.c
         return (await self.conn.execute(select(c.id).where(

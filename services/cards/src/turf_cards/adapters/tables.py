@@ -38,7 +38,7 @@ cards = Table(
 sagas = Table(
     "sagas", metadata,
     Column("id", String(64), primary_key=True),               # also the claims command id
-    Column("kind", String(16), nullable=False),               # play | cancel | trade
+    Column("kind", String(16), nullable=False),               # play | cancel | trade | withdraw
     Column("player_id", String(64), nullable=False),
     Column("card_type", String(16), nullable=False),
     Column("card_ids", JSON, nullable=False),
