@@ -1,6 +1,6 @@
-"""Scoring process: ``python -m turf_scoring``. Consumes ``territory.changed``, ``clock.season_ended`` and
-``player.disqualified`` (one durable consumer); answers ``scoring.leaderboard``, ``scoring.results`` and
-``scoring.adjust``; publishes ``score.updated`` and ``season.final_results``."""
+"""Scoring process: ``python -m turf_scoring``. Consumes ``territory.changed``, ``clock.season_ended``,
+``player.verified`` and ``player.disqualified`` (one durable consumer); answers ``scoring.leaderboard``,
+``scoring.results`` and ``scoring.adjust``; publishes ``score.updated`` and ``season.final_results``."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
-from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import (
     AdjustScore,
     FinalResults,
@@ -27,16 +27,20 @@ from turf_scoring.handlers import ScoringHandlers
 
 QUEUE = "scoring"
 DURABLE = "scoring"
-ScoringEvent = Annotated[TerritoryChanged | SeasonEnded | PlayerDisqualified, Field(discriminator="type")]
+ScoringEvent = Annotated[TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified,
+                         Field(discriminator="type")]
+#: the subjects of the durable consumer (a consumer made for other subjects is recreated at start)
+CONSUMED = [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED, subjects.PLAYER_DISQUALIFIED,
+            subjects.PLAYER_VERIFIED]
 
 
 def router(h: ScoringHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
-    # one consumer for the three subjects, so a season's close and a disqualification are applied in stream order
-    # with the ownership changes around them; one event at a time (each score.updated names one territory)
-    @r.subscriber(**durable(stream, DURABLE, [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED,
-                                              subjects.PLAYER_DISQUALIFIED]), title=DURABLE)
+    # one consumer for the four subjects, so a season's close, a verification (R25: the player enters the
+    # standings at 0) and a disqualification are applied in stream order with the ownership changes around them;
+    # one event at a time (each score.updated names one territory)
+    @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[ScoringEvent], batch: Batch) -> None:
         await settle(batch, events, h.on_event, DURABLE)
 

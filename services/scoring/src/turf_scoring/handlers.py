@@ -20,7 +20,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
-from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import (
     AdjustScore,
     FinalResults,
@@ -47,7 +47,7 @@ from turf_scoring.ports import Publisher, ScoreStore, StoredScore
 log = structlog.get_logger(__name__)
 
 #: The events scoring consumes, in stream order.
-ScoringFact = TerritoryChanged | SeasonEnded | PlayerDisqualified
+ScoringFact = TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified
 
 
 def now_utc() -> datetime:
@@ -83,6 +83,8 @@ class ScoringHandlers:
             await self.apply(ev)
         elif isinstance(ev, SeasonEnded):
             await self.season_ended(ev)
+        elif isinstance(ev, PlayerVerified):
+            await self.verified(ev)
         else:
             await self.disqualify(ev)
 
@@ -112,10 +114,27 @@ class ScoringHandlers:
             todo = await self.store.write_scores(
                 [(s, player_score(self.graph, s.player_id, s.territories)) for s in sets])
 
+    async def verified(self, ev: PlayerVerified) -> None:
+        """R25 (amended): a verified player is in the standings, live and final, from their verification on, at 0
+        while they own nothing. Their standing is stored (computed from what they own, nothing at first) and
+        published as a delta; after the close the final results are recomputed too. A repeat changes nothing
+        (the same figures, the same message ids). The organizer is never verified (it is no player, R27), so it
+        never enters the standings."""
+        if ev.player_id in await self.store.disqualified():
+            return   # a disqualification is final (R28): never back in the standings
+        await self.rescore(ev.player_id)
+        closed = await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id)
+        if closed:
+            await self._publish_final(ev.event_id, ev.occurred_at)
+
     async def disqualify(self, ev: PlayerDisqualified) -> None:
-        """R28: a disqualified player leaves the standings (their territories are freed by claims)."""
+        """R28: a disqualified player leaves the standings, live and final (their territories are freed by
+        claims). After the close the final results are recomputed without them and published again (R25)."""
         await self.store.disqualify(ev.player_id)
-        await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id, removed=[ev.player_id])
+        closed = await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id,
+                                            removed=[ev.player_id])
+        if closed:
+            await self._publish_final(ev.event_id, ev.occurred_at)
 
     async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
         """R28: an organizer's score adjustment, counted in the total (not in base or side quests). Idempotent by
@@ -169,7 +188,9 @@ class ScoringHandlers:
                             removed=removed or [], at=at, side_quests=_quest_standings(quests)), live.closed
 
     async def leaderboard(self) -> Leaderboard:
-        """Every scored player not disqualified, ranked by total (R25 competition ranking), and the side quests."""
+        """Every player not disqualified who has a standing (every verified player from their verification on,
+        at 0 while they own nothing: R25 amended), ranked by total (R25 competition ranking), and the side
+        quests."""
         scores = await self.store.scores()
         dq = await self.store.disqualified()
         quests = side_quests(await self.store.owned_by(), self.stats)
