@@ -17,10 +17,11 @@ from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
 
 SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
-# which status may become which (a disqualification is final)
+# which status may become which (a disqualification is final). R27 (amended): a reject applies only to a pending
+# player; a verified one is disqualified instead (R28), so a rejection never silently removes a player who has played
 ALLOWED = {
     "verified": {"pending", "rejected"},
-    "rejected": {"pending", "verified"},
+    "rejected": {"pending"},
     "disqualified": {"pending", "verified", "rejected"},
 }
 
@@ -42,7 +43,8 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
     if row.status == new:
         return str(row.status)  # idempotent: nothing to do, nothing to publish
     if row.status not in ALLOWED[new]:
-        raise ApiError("conflict", f"A {row.status} player cannot become {new}.")
+        hint = " Disqualify a verified player instead (R27)." if new == "rejected" and row.status == "verified" else ""
+        raise ApiError("conflict", f"A {row.status} player cannot become {new}.{hint}")
     await conn.execute(update(t.players).where(t.players.c.id == player_id)
                        .values(status=new, status_reason=status_reason))
     await log_action(conn, by, f"player_{new}", player_id, reason, {"before": row.status, "after": new})

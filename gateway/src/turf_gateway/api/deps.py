@@ -62,3 +62,16 @@ async def organizer(caller: CurrentPlayer) -> Caller:
 
 
 Organizer = Annotated[Caller, Depends(organizer)]
+
+
+async def player(caller: CurrentPlayer) -> Caller:
+    """The caller of a player's move (claim, card play, schedule, trade). R27 (amended): the organizer is not a
+    player and never makes one (403 ``forbidden``)."""
+    if caller.role == "organizer":
+        raise ApiError("forbidden", "The organizer is not a player: the organizer account never claims, plays "
+                                    "cards or trades (R27).")
+    return caller
+
+
+#: a signed-in player making a move; the organizer is refused 403 (R27)
+PlayerOnly = Annotated[Caller, Depends(player)]

@@ -1,5 +1,6 @@
 """Cards and trades (R12–R20): the caller's hand, card plays, cancelling a scheduled card, trade proposals.
-The gateway checks the shape of the input; the cards service decides (and runs the sagas with claims)."""
+The gateway checks the shape of the input; the cards service decides (and runs the sagas with claims). The organizer
+is not a player (R27): card plays, schedules and every ``/trades`` route answer it 403 ``forbidden``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from turf_common.contracts.cards import (
 )
 from turf_common.rules.cards import CardType
 from turf_gateway import commands
-from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 
 router = APIRouter(tags=["cards"])
 
@@ -74,7 +75,7 @@ async def hand(caller: CurrentPlayer, state: State) -> dict[str, Any]:
 
 
 @router.post("/cards/play")
-async def play(body: PlayBody, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def play(body: PlayBody, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
     scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
     out = await ask(state, subjects.CARDS_PLAY, PlayCard(
@@ -84,7 +85,7 @@ async def play(body: PlayBody, caller: CurrentPlayer, state: State) -> dict[str,
 
 
 @router.delete("/cards/{card_id}/schedule")
-async def cancel(card_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
     out = await ask(state, subjects.CARDS_CANCEL, CancelSchedule(
         player_id=caller.id, player_status=caller.status, card_id=card_id))  # type: ignore[arg-type]
@@ -92,7 +93,7 @@ async def cancel(card_id: PathId, caller: CurrentPlayer, state: State) -> dict[s
 
 
 @router.post("/trades", status_code=201)
-async def propose(body: TradeBody, caller: CurrentPlayer, state: State) -> JSONResponse:
+async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> JSONResponse:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
     out = await ask(state, subjects.TRADES_PROPOSE, ProposeTrade(
         player_id=caller.id, player_status=caller.status,  # type: ignore[arg-type]
@@ -106,24 +107,24 @@ async def _trade_action(state: Any, caller: Any, subject: str, trade_id: str) ->
 
 
 @router.post("/trades/{trade_id}/accept")
-async def accept(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def accept(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """The partner accepts: owners swap, fortification travels, one Trade card of each is consumed (R18);
     409 ``trade_no_longer_valid`` (and the proposal is cancelled) when that can no longer happen."""
     return await _trade_action(state, caller, subjects.TRADES_ACCEPT, trade_id)
 
 
 @router.post("/trades/{trade_id}/decline")
-async def decline(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def decline(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     return await _trade_action(state, caller, subjects.TRADES_DECLINE, trade_id)
 
 
 @router.post("/trades/{trade_id}/withdraw")
-async def withdraw(trade_id: PathId, caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
 
 
 @router.get("/trades")
-async def trades(caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def trades(caller: PlayerOnly, state: State) -> dict[str, Any]:
     """The caller's open proposals, both directions."""
     out = await ask(state, subjects.TRADES_LIST, TradesRequest(player_id=caller.id))
     return {"trades": [{k: tr[k] for k in ("id", "state", "proposer_id", "partner_id", "offer_territory_id",

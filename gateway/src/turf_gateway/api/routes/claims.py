@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint
-from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
 from turf_gateway.ratelimit import client_ip
@@ -49,10 +49,11 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> d
 
 
 @router.post("/claims", status_code=201)
-async def submit_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request,
+async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
-    409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer."""
+    409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer.
+    403 ``forbidden`` for the organizer, who is not a player (R27)."""
     await state.limiter.hit("claims_player", caller.id, ("claims_ip", client_ip(request)))
     out = await ask(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key), timeout=10)
     return JSONResponse({k: out[k] for k in ("claim_id", "territory_id", "kind", "owner_id", "progress",
