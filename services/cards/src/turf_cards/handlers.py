@@ -45,6 +45,7 @@ class CardsHandlers:
         hands = Hands(cx, sagas)
         sagas.completions.update({"play": plays.complete_play, "cancel": plays.complete_cancel,
                                   "trade": trades.complete_trade, "withdraw": hands.complete_withdraw})
+        sagas.followups["trade"] = trades.after_trade
         return cls(cx=cx, hands=hands, plays=plays, trades=trades, sagas=sagas)
 
     async def on_event(self, ev: CardsEvent) -> None:

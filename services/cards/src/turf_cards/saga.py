@@ -32,6 +32,9 @@ TRANSIENT = {"unavailable"}     # a refusal that says nothing about the effect: 
 #: Step 3 of one kind of saga, inside its transaction: apply claims' answer (confirmation or refusal) at game time
 #: ``now`` to the cards and trades, stage the events, and return the reply the player gets (kept with the saga).
 Completion = Callable[[CardsTx, Saga, EffectApplied | Refusal, datetime], Awaitable[Message]]
+#: What runs after a saga of one kind completed and its events were published (outside any transaction): the
+#: saga and the reply it gave.
+Followup = Callable[[Saga, Message], Awaitable[None]]
 
 _REPLIES: dict[str, type[Message]] = {"play": PlayReply, "cancel": CancelReply, "trade": TradeReply,
                                       "withdraw": CardOut}
@@ -50,6 +53,8 @@ class Sagas:
     claims: ClaimsEffects
     #: the completion of each kind, given by the use cases that start them (see :mod:`turf_cards.handlers`)
     completions: dict[SagaKind, Completion] = field(default_factory=dict)
+    #: optional follow-ups by kind (a trade acceptance refused: :meth:`turf_cards.trades.Trades.after_trade`)
+    followups: dict[SagaKind, Followup] = field(default_factory=dict)
 
     async def drive(self, saga_id: str) -> Message:
         """Steps 2 and 3: ask claims (again, if recovering) and complete. When claims does not answer, or answers
@@ -67,6 +72,9 @@ class Sagas:
         crash_point("cards.after_effect")
         reply = await self.complete(saga_id, out)
         await self.cx.publisher.flush()
+        followup = self.followups.get(saga.kind)
+        if followup is not None:
+            await followup(saga, reply)
         return reply
 
     async def complete(self, saga_id: str, out: EffectApplied | Refusal) -> Message:

@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, cast
 
+import structlog
+
 from turf_cards.context import Cards, refusal
 from turf_cards.ports import CardsTx, ClaimsEffects, Saga, Trade
 from turf_cards.saga import Sagas
+from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import (
@@ -30,6 +33,8 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.effects import EffectApplied, TradeCheck, TradeEffect
 from turf_common.rules import cards as rules
 from turf_common.rules.refusals import refuse
+
+log = structlog.get_logger(__name__)
 
 Role = Literal["proposer_id", "partner_id"]
 
@@ -72,7 +77,33 @@ class Trades:
                                      cmd.want_territory_id, now)
             await tx.stage(subjects.TRADE_PROPOSED, trade_event(row, "open", None, now, "proposed"))
         await self.cx.publisher.flush()
-        return TradeReply(trade=trade_out(row))
+        return TradeReply(trade=trade_out(await self.recheck(row)))
+
+    async def recheck(self, row: Trade) -> Trade:
+        """R18: the open proposal ``row`` (committed) against claims' owners now; cancelled (``territory_lost``,
+        both told) when a territory left its party. Closes a race with the ``territory.changed`` consumer, which
+        cancels only the proposals it can see: a change committed after claims' facts were read for the proposal
+        (or for an acceptance that was then refused) but published before the proposal was (again) open and
+        idle went by unseen. Asking after the commit closes it: a change committed before this read is seen here,
+        one committed after it is published after it and finds the proposal open. The row as it is after."""
+        try:
+            facts = await self.claims.trade_check(TradeCheck(offer_territory_id=row.offer_territory_id,
+                                                             want_territory_id=row.want_territory_id))
+        except BusError:
+            log.warning("trade_recheck_unanswered", trade_id=row.id)
+            return row
+        if isinstance(facts, Refusal) or rules.trade_still_possible(
+                row.proposer_id, row.partner_id, offer_owner=facts.offer_owner, want_owner=facts.want_owner,
+                proposer_has_trade=True, partner_has_trade=True):   # cards are checked where they change
+            return row
+        now = await self.cx.clock.now()
+        async with self.cx.store.begin() as tx:
+            locked = await tx.trade_for_update(row.id)
+            if locked is None or locked.state != "open" or locked.saga_id is not None:
+                return locked or row
+            row = await close_trade(tx, locked, "cancelled", "territory_lost", now)
+        await self.cx.publisher.flush()
+        return row
 
     async def decline(self, cmd: TradeAction) -> TradeReply | Refusal:
         """``trades.decline``: the partner says no (``trade.declined``)."""
@@ -129,6 +160,16 @@ class Trades:
             await self.cx.publisher.flush()
             return refusal(refuse("trade_no_longer_valid"))
         return cast("TradeReply | Refusal", await self.sagas.drive(saga_id))
+
+    async def after_trade(self, saga: Saga, reply: object) -> None:
+        """After an acceptance completed (by the player's request or by recovery): a refusal that left the
+        proposal open again is checked against claims' owners now (:meth:`recheck`), since an ownership change
+        published while the acceptance was in flight was skipped by the consumer."""
+        if not isinstance(reply, Refusal) or saga.trade_id is None:
+            return
+        for row in await self.cx.store.open_trades(saga.player_id):
+            if row.id == saga.trade_id and row.saga_id is None:
+                await self.recheck(row)
 
     async def complete_trade(self, tx: CardsTx, saga: Saga, out: EffectApplied | Refusal,
                              now: datetime) -> TradeReply | Refusal:
