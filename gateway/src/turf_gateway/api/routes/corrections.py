@@ -9,6 +9,8 @@ After the season closes corrections still apply and are flagged ``post_season`` 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header
@@ -64,24 +66,46 @@ Effect = tuple[Any, Any, str | None, str | None]   # before, after, territory_id
 
 
 async def _check_targets(state: Any, body: CorrectionIn) -> None:
-    """404 for a territory off the board or an unknown player, before anything is recorded."""
+    """404 for a territory off the board or an unknown player, before anything is recorded. (``set_owner``'s
+    player is checked by :func:`_new_owner_held`, as the correction is applied: that answer depends on the
+    player's status, so it is recorded and a repeated key replays it.)"""
     if body.action == "set_owner":
         if body.territory_id not in state.board.territories:
             raise ApiError("not_found", "No territory with that id.")
-        if body.player_id is not None:
-            await _player_exists(state, body.player_id)
     elif body.action in ("adjust_hand", "adjust_score"):
         assert body.player_id is not None
         await _player_exists(state, body.player_id)
 
 
+@asynccontextmanager
+async def _new_owner_held(state: Any, body: CorrectionIn) -> AsyncIterator[None]:
+    """R28 (amended): ``set_owner`` names only a verified player who is not disqualified, or nobody (null).
+    Anyone else (unknown, pending, rejected, disqualified, the organizer: R27) is refused 409 ``invalid_target``.
+    The player's row stays share-locked while the body runs (claims applying the correction), so a
+    disqualification waits for it and its ``player.disqualified`` (which frees the player's territories) comes
+    after the new ownership, never before it."""
+    if body.action != "set_owner" or body.player_id is None:
+        yield
+        return
+    async with state.engine.begin() as conn:
+        row = (await conn.execute(select(t.players.c.status, t.players.c.role)
+                                  .where(t.players.c.id == body.player_id).with_for_update(read=True))).first()
+        if row is None or row.role != "player" or row.status != "verified":
+            what = "no player" if row is None or row.role != "player" else f"a {row.status} player"
+            raise ApiError("invalid_target", f"set_owner names a verified player or nobody (null); that is {what} "
+                                             "(R28).")
+        yield
+
+
 async def _apply(state: Any, body: CorrectionIn, cid: str) -> Effect:
     """Ask the owning service to apply the correction once under command id ``cid``. Raises ApiError with the
-    service's refusal, BusError when it does not answer."""
+    service's refusal (or ``invalid_target`` for a ``set_owner`` to anyone but a verified player), BusError when
+    the service does not answer."""
     if body.action in ("reverse_claim", "set_owner"):
-        out = await ask(state, subjects.CLAIMS_CORRECT, CorrectOwnership(
-            command_id=cid, action=body.action, claim_id=body.claim_id, territory_id=body.territory_id,
-            player_id=body.player_id))
+        async with _new_owner_held(state, body):
+            out = await ask(state, subjects.CLAIMS_CORRECT, CorrectOwnership(
+                command_id=cid, action=body.action, claim_id=body.claim_id, territory_id=body.territory_id,
+                player_id=body.player_id))
         for side in (out["before"], out["after"]):
             side.pop("schema_version", None)
         return out["before"], out["after"], out["territory_id"], body.player_id
@@ -107,7 +131,14 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
     """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
     null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
     points). Answers the record ``{id, at, action, by, reason, before, after}`` once it is logged; a repeated
-    ``Idempotency-Key`` answers the first record (or refusal), applied and logged once."""
+    ``Idempotency-Key`` answers the first record (or refusal), applied and logged once.
+
+    A repeated key gets the first answer, whatever it was (R28, API.md): a correction applied is never applied
+    again, and a refusal that depended on the game's state (claims' refusal, ``set_owner``'s ``invalid_target``)
+    is replayed, not re-evaluated, so two requests with one key always get one answer. Bad input (422) and ids
+    that name nothing on the board or no player (404) are answered before anything is recorded: they would get
+    the same answer again anyway. Concurrent repeats wait for the first (the request row is locked while it is
+    applied)."""
     await _check_targets(state, body)
     now = await state.clock.now()
     cid = await state.corrections.open_request(
