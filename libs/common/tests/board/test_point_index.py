@@ -1,5 +1,6 @@
 """The grid point index answers exactly as testing every polygon (the first territory in board order that the point
-intersects) and gives the exact distance to the territory's boundary."""
+intersects) and gives the exact distance to the territory's borders shared with other territories (R7; which parts
+of a boundary are shared is checked by brute force in test_shared_border_r7.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,19 @@ from turf_common.board.loader import _TO_METRIC
 def _brute(board: Board, lats: np.ndarray, lons: np.ndarray) -> list[tuple[str | None, float | None]]:
     x, y = _TO_METRIC.transform(lons, lats)
     out: list[tuple[str | None, float | None]] = []
+    board.territory_at(0.0, 0.0)
+    index = board._index
+    assert index is not None
     for p in shapely.points(np.asarray(x), np.asarray(y)):
         hit = next((i for i, g in enumerate(board._metric) if g.intersects(p)), None)
-        out.append((None, None) if hit is None else
-                   (board._ids[hit], float(shapely.distance(p, board._metric[hit].boundary))))
+        if hit is None:
+            out.append((None, None))
+            continue
+        s, e = index._seg_start[hit], index._seg_start[hit + 1]
+        border = shapely.multilinestrings(shapely.linestrings(np.stack([index._seg_a[s:e], index._seg_b[s:e]], axis=1)))
+        # the shared border is part of the boundary: never nearer than the boundary
+        assert shapely.distance(p, border) >= shapely.distance(p, board._metric[hit].boundary) - 1e-9
+        out.append((board._ids[hit], float(shapely.distance(p, border)) if e > s else None))
     return out
 
 

@@ -4,6 +4,8 @@ The board is built offline by ``turfwar board build`` from the raw boundary file
 ``DEFAULT_BOARD_DIR``. Nothing here touches the network.
 
 Point lookups run on geometries projected to UTM zone 18N (EPSG:32618), so ``border_distance_m`` is in metres.
+A territory's *border* (R7, amended) is the part of its boundary shared with another territory: a coastline or the
+board's outer edge is not a border.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ class Territory:
 
 @dataclass(frozen=True)
 class Location:
+    """Where a point lies. ``border_distance_m``: metres from the point to the nearest border of its territory
+    shared with another territory (R7); ``None`` off the board, or for a territory that shares no border."""
+
     territory_id: str | None
     border_distance_m: float | None
 
@@ -71,6 +76,11 @@ _CELL_LAT = 0.001
 _MARGIN_DEG = 2e-5
 _PIECE_M = 50.0  # longer segments are cut into pieces of at most this length (in UTM), each projected back
 _BLOCK = 64  # coarsest block of the quadtree that classifies unmarked cells
+# Two territories share a stretch of boundary where their boundaries lie within this distance of each other (metres).
+# Neighbours' boundaries are built from one topology and coincide to the vertex almost everywhere; the tolerance
+# absorbs the rounding where the sources differ, and stays far below R7's border tolerance (0.5 m).
+_SHARED_TOL_M = 0.05
+_CHUNK = 16  # boundary segments per box when searching for segments of other territories close to a segment
 
 
 def _as_arrays(lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -88,8 +98,88 @@ def _expand(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndar
     return run, starts[run] + offset
 
 
+def _chunks(ix: np.ndarray, t: np.ndarray, lo: np.ndarray,
+            hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cut the segments ``ix`` (sorted by territory ``t``) into runs of at most ``_CHUNK`` of one territory:
+    (first position in ``ix``, box low corner, box high corner, territory) of each run."""
+    tt = t[ix]
+    pos = np.arange(len(ix)) - np.searchsorted(tt, tt)  # position within its territory's run
+    first = np.flatnonzero(pos % _CHUNK == 0)
+    return first, np.minimum.reduceat(lo[ix], first), np.maximum.reduceat(hi[ix], first), tt[first]
+
+
+def _shared_border(a: np.ndarray, b: np.ndarray, t: np.ndarray,
+                   tol: float = _SHARED_TOL_M) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The borders of R7: the parts of each territory's boundary within ``tol`` metres of another territory's boundary.
+
+    In: boundary segments ``a[i]``–``b[i]`` (metres) of territory ``t[i]``, sorted by territory. Out: the same form,
+    sorted by territory: every segment that lies wholly within ``tol`` of another territory's boundary, and the
+    pieces within ``tol`` of it of the segments that do only in part (a coastline segment ending at a junction
+    keeps a piece of ``tol`` there; a corner touching another territory keeps such pieces too). A territory
+    sharing no boundary gets no segment.
+    """
+    if not len(t):
+        return a, b, t
+    # 1. the same segment (either direction) in another territory: most of the board, found by sorting
+    swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
+    key = np.ascontiguousarray(np.column_stack([np.where(swap[:, None], b, a), np.where(swap[:, None], a, b)]))
+    key = key.view(np.dtype((np.void, key.dtype.itemsize * 4))).ravel()
+    order = np.lexsort((t, key))
+    ks, ts = key[order], t[order]
+    new = np.r_[True, ks[1:] != ks[:-1]]
+    first = np.flatnonzero(new)
+    last = np.r_[first[1:], len(ks)] - 1
+    full = np.zeros(len(t), dtype=bool)
+    full[order[(ts[first] != ts[last])[np.cumsum(new) - 1]]] = True
+    # 2. the other segments: candidates of other territories whose boxes, grown by tol, meet (boxes of runs first)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    rest = np.flatnonzero(~full)
+    c_first, c_lo, c_hi, c_t = _chunks(np.arange(len(t)), t, lo, hi)
+    r_first, r_lo, r_hi, r_t = _chunks(rest, t, lo, hi)
+    tree = shapely.STRtree(shapely.box(c_lo[:, 0], c_lo[:, 1], c_hi[:, 0], c_hi[:, 1]))
+    qi, cj = tree.query(shapely.box(r_lo[:, 0] - tol, r_lo[:, 1] - tol, r_hi[:, 0] + tol, r_hi[:, 1] + tol))
+    keep = r_t[qi] != c_t[cj]
+    qi, cj = qi[keep], cj[keep]
+    r_n = np.diff(np.r_[r_first, len(rest)])
+    c_n = np.diff(np.r_[c_first, len(t)])
+    p, m = _expand(np.zeros(len(qi), dtype=np.int64), r_n[qi] * c_n[cj])
+    si = rest[r_first[qi[p]] + m // c_n[cj[p]]]
+    ci = c_first[cj[p]] + m % c_n[cj[p]]
+    keep = np.all(lo[si] - tol <= hi[ci], axis=1) & np.all(lo[ci] <= hi[si] + tol, axis=1)
+    si, ci = si[keep], ci[keep]
+    seg_c = shapely.linestrings(np.stack([a[ci], b[ci]], axis=1))
+    near = shapely.distance(shapely.linestrings(np.stack([a[si], b[si]], axis=1)), seg_c) <= tol
+    si, ci, seg_c = si[near], ci[near], seg_c[near]
+    # wholly within tol of one segment when both ends are (the distance to a segment is convex along a segment)
+    whole = (shapely.distance(shapely.points(a[si]), seg_c) <= tol) & \
+        (shapely.distance(shapely.points(b[si]), seg_c) <= tol)
+    full[si[whole]] = True
+    # 3. the rest of those: clipped to within tol of their candidates
+    part = ~full[si]
+    ps, seg_p = si[part], seg_c[part]
+    order = np.argsort(ps, kind="stable")
+    ps, seg_p = ps[order], seg_p[order]
+    segs_a, segs_b, segs_t = [a[full]], [b[full]], [t[full]]
+    if len(ps):
+        which, grp = np.unique(ps, return_inverse=True)
+        clip = shapely.intersection(shapely.linestrings(np.stack([a[which], b[which]], axis=1)),
+                                    shapely.buffer(shapely.multilinestrings(seg_p, indices=grp), tol))
+        pieces, piece_of = shapely.get_parts(clip, return_index=True)
+        xy, coord_of = shapely.get_coordinates(pieces, return_index=True)
+        k = np.flatnonzero(coord_of[:-1] == coord_of[1:])
+        single = np.flatnonzero(np.bincount(coord_of, minlength=len(pieces)) == 1)  # a point: where a corner touches
+        starts = np.searchsorted(coord_of, single)
+        segs_a += [xy[k], xy[starts]]
+        segs_b += [xy[k + 1], xy[starts]]
+        segs_t += [t[which[piece_of[coord_of[k]]]], t[which[piece_of[single]]]]
+    out_a, out_b, out_t = np.concatenate(segs_a), np.concatenate(segs_b), np.concatenate(segs_t)
+    order = np.argsort(out_t, kind="stable")
+    return out_a[order], out_b[order], out_t[order]
+
+
 class _PointIndex:
-    """Point → territory on a longitude/latitude grid; border distance on per-territory segment trees.
+    """Point → territory on a longitude/latitude grid; border distance (R7: to the parts of the territory's boundary
+    shared with another territory, see :func:`_shared_border`) on per-territory segment trees.
 
     Every boundary segment marks the grid cells it passes through (with a margin). A cell that no boundary passes
     through lies wholly inside one territory or wholly off the board, so a point there is answered from the cell
@@ -112,8 +202,9 @@ class _PointIndex:
         if len(ll_t) != len(m_t):
             raise ValueError("projected board geometry does not match its source")
         order = np.argsort(m_t, kind="stable")
-        self._seg_a, self._seg_b = m_a[order], m_b[order]
-        self._seg_start = np.searchsorted(m_t[order], np.arange(n + 1))
+        # R7: distances are to the borders shared with another territory, not to coastlines or the board's edge
+        self._seg_a, self._seg_b, seg_t = _shared_border(m_a[order], m_b[order], m_t[order])
+        self._seg_start = np.searchsorted(seg_t, np.arange(n + 1))
         self._seg_trees: list[shapely.STRtree | None] = [None] * n
 
         lon_min, lat_min, lon_max, lat_max = shapely.total_bounds(lonlat)
@@ -268,29 +359,39 @@ class _PointIndex:
                 todo = todo[~ok & (count[todo] > k)]
         return out
 
-    def _segment_tree(self, g: int) -> shapely.STRtree:
+    def _segment_tree(self, g: int) -> shapely.STRtree | None:
+        """The tree of territory ``g``'s border segments; ``None`` when it shares no border."""
         tree = self._seg_trees[g]
         if tree is None:
             s, e = self._seg_start[g], self._seg_start[g + 1]
+            if s == e:
+                return None
             tree = shapely.STRtree(shapely.linestrings(np.stack([self._seg_a[s:e], self._seg_b[s:e]], axis=1)))
             self._seg_trees[g] = tree
         return tree
 
-    def border_distance(self, g: int, lat: float, lon: float) -> float:
-        """Distance (m) from a point of territory ``g`` to its boundary: the nearest of its boundary segments."""
+    def border_distance(self, g: int, lat: float, lon: float) -> float | None:
+        """Distance (m) from a point of territory ``g`` to its nearest border shared with another territory (R7);
+        ``None`` when ``g`` shares no border."""
+        tree = self._segment_tree(g)
+        if tree is None:
+            return None
         x, y = _TO_METRIC.transform(lon, lat)
-        _, d = self._segment_tree(g).query_nearest(shapely.points(x, y), return_distance=True, all_matches=False)
+        _, d = tree.query_nearest(shapely.points(x, y), return_distance=True, all_matches=False)
         return float(d[0])
 
     def border_distances(self, gs: np.ndarray, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+        """:meth:`border_distance` of many points (territories ``gs``); NaN where the territory shares no border."""
         x, y = _TO_METRIC.transform(lon, lat)
         pts = shapely.points(np.asarray(x), np.asarray(y))
-        out = np.empty(len(gs))
+        out = np.full(len(gs), np.nan)
         order = np.argsort(gs, kind="stable")
         bounds = np.flatnonzero(np.diff(gs[order])) + 1
         for grp in np.split(order, bounds):
-            (where, _), d = self._segment_tree(int(gs[grp[0]])).query_nearest(
-                pts[grp], return_distance=True, all_matches=False)
+            tree = self._segment_tree(int(gs[grp[0]]))
+            if tree is None:
+                continue
+            (where, _), d = tree.query_nearest(pts[grp], return_distance=True, all_matches=False)
             out[grp[where]] = d
         return out
 
@@ -335,6 +436,9 @@ class Board:
         return list(self._names[g].tolist())  # index -1 is None
 
     def locate(self, lat: float, lon: float) -> Location:
+        """The territory containing a WGS84 point and the point's distance in metres to the nearest border that
+        territory shares with another (R7: what ``on_border`` tests and what an accepted claim records for audit;
+        ``None`` for a territory sharing no border). Off the board: ``Location(None, None)``."""
         index = self._point_index()
         lat_f, lon_f = float(lat), float(lon)
         g = index.territory_at(lat_f, lon_f)
@@ -343,6 +447,7 @@ class Board:
         return Location(self._ids[g], index.border_distance(g, lat_f, lon_f))
 
     def locate_many(self, lats: Sequence[float] | np.ndarray, lons: Sequence[float] | np.ndarray) -> list[Location]:
+        """:meth:`locate` for many points in one call."""
         lat_a, lon_a = _as_arrays(lats, lons)
         if lat_a.size == 0:
             return []
@@ -354,7 +459,7 @@ class Board:
             gs = g[ps]
             dists = index.border_distances(gs, lat_a[ps], lon_a[ps])
             for p, t, d in zip(ps.tolist(), gs.tolist(), dists.tolist(), strict=True):
-                out[p] = Location(self._ids[t], float(d))
+                out[p] = Location(self._ids[t], None if math.isnan(d) else float(d))
         return out
 
     def neighbours(self, territory_id: str) -> set[str]:

@@ -14,7 +14,8 @@ class LocatePoint(Message):
 
 class Located(Message):
     """``geo.locate`` reply: the territory containing the point (or None) and the distance in metres from
-    the point to that territory's boundary."""
+    the point to the nearest border that territory shares with another (R7; None off the board or when it shares
+    none: a coastline or the board's edge is not a border)."""
 
     territory_id: str | None
     territory_name: str | None = None
