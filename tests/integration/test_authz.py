@@ -17,10 +17,11 @@ def player(http: httpx.Client) -> Player:
     return sign_in(http, email, pw)
 
 
-ROUTES = [  # method, path, body; who may: "any" (public), "self" (signed in), "org"
+ROUTES = [  # method, path, body; who may: "any" (public), "self" (signed in), "player" (signed in, not the
+    # organizer, who is not a player: R27), "org"
     ("GET", "/clock", None, "any"), ("GET", "/board", None, "any"), ("GET", "/leaderboard", None, "any"),
     ("GET", "/corrections", None, "any"), ("GET", "/territories/3401732250", None, "any"),
-    ("GET", "/me", None, "self"), ("GET", "/me/hand", None, "self"), ("GET", "/trades", None, "self"),
+    ("GET", "/me", None, "self"), ("GET", "/me/hand", None, "self"), ("GET", "/trades", None, "player"),
     ("POST", "/claims/check", {"lat": 40.744, "lon": -74.032, "accuracy_m": 5,
                                "fix_time": "2026-10-05T07:00:00-04:00"}, "self"),
     ("GET", "/admin/flags", None, "org"), ("GET", "/admin/players", None, "org"),
@@ -36,10 +37,10 @@ def test_authorization_matrix(http: httpx.Client, player: Player, method: str, p
     as_player = http.request(method, API + path, json=body, headers=player.auth)
     org = sign_in(http, *ORGANIZER)
     as_org = http.request(method, API + path, json=body, headers=org.auth)
-    expect_anon = {"any": 200, "self": 401, "org": 401}[who]
-    expect_player = {"any": 200, "self": 200, "org": 403}[who]
+    expect_anon = {"any": 200, "self": 401, "player": 401, "org": 401}[who]
+    expect_player = {"any": 200, "self": 200, "player": 200, "org": 403}[who]
     assert (anon.status_code, as_player.status_code) == (expect_anon, expect_player), (anon.text, as_player.text)
-    assert as_org.status_code == 200, as_org.text
+    assert as_org.status_code == (403 if who == "player" else 200), as_org.text
     if anon.status_code >= 400:
         assert anon.json()["reason"] == "unauthenticated"
 
