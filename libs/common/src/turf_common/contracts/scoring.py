@@ -41,9 +41,10 @@ class LeaderboardRequest(Message):
 
 
 class ScoreUpdated(Event):
-    """Published after every applied ownership change, disqualification or score adjustment: the players it
-    touched, the new standing of every player whose figures changed (the touched players and those who gained or
-    lost a side-quest lead), the players who left the standings, and the side quests (three entries). A delta, not
+    """Published after every applied ownership change, verification (R25: the player enters the standings, at 0
+    while owning nothing), disqualification or score adjustment: the players it touched, the new standing of
+    every player whose figures changed (the touched players and those who gained or lost a side-quest lead), the
+    players who left the standings, and the side quests (three entries). A delta, not
     the whole leaderboard, so its size and cost do not grow with the number of players; apply it to the
     ``GET /leaderboard`` snapshot."""
 
@@ -76,7 +77,8 @@ class ResultsRequest(Message):
 
 
 class SeasonFinalResults(Event):
-    """``season.final_results``: published when the season closes (R25) and again after a post-season correction."""
+    """``season.final_results``: published when the season closes (R25) and again after each post-season correction
+    (R28: ownership, score adjustment, disqualification) or verification, recomputed."""
 
     type: Literal["season.final_results"] = "season.final_results"
     results: FinalResults
