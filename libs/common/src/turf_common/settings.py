@@ -29,12 +29,11 @@ class Settings(BaseSettings):
     organizer_email: str = "organizer@turfwar.local"
     organizer_password: str = "organizer"
     board_dir: Path | None = None
-    season_file: Path | None = None
+    season_file: Path | None = None   # the season configuration (R1): calendar and rule limits
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     redis_prefix: str = "turf:"
-    max_travel_kmh: float = 200.0
     session_ttl_hours: float = 24 * 14
     log_level: str = "INFO"
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"

@@ -109,6 +109,8 @@ def test_r1_config_round_trips_through_dict_and_file(tmp_path: Path) -> None:
         "open_weekdays": [0, 1, 2, 3, 4, 5],
         "open_time": "06:00",
         "close_time": "22:00",
+        "limits": {"max_accuracy_m": 100.0, "on_border_m": 0.5, "max_fix_age_s": 120.0, "max_fix_future_s": 30.0,
+                   "max_travel_kmh": 200.0},
     }
     assert SeasonConfig.from_dict(d) == CFG
     p = tmp_path / "s.json"
@@ -125,6 +127,12 @@ def test_r1_config_round_trips_through_dict_and_file(tmp_path: Path) -> None:
         {"open_weekdays": [0, 7]},  # no weekday 7
         {"open_weekdays": []},
         {"first_day": "2026-10-11", "last_day": "2026-10-11"},  # only a Sunday: no game day
+        {"limits": {"max_accuracy_m": -1}},
+        {"limits": {"max_accuracy_m": "100"}},
+        {"limits": {"on_border_m": float("nan")}},
+        {"limits": {"max_travel_kmh": 0}},
+        {"limits": {"max_acuracy_m": 100}},  # a misspelt limit is not silently ignored
+        {"limits": [100]},
     ],
 )
 def test_r1_invalid_config_rejected(bad: dict[str, object]) -> None:

@@ -29,14 +29,14 @@ MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gametime.SeasonConfig,
-             names: dict[str, str], graph: nx.Graph | None = None, max_travel_kmh: float = 200.0) -> Handlers:
+             names: dict[str, str], graph: nx.Graph | None = None) -> Handlers:
     """The use cases over the given adapters. ``names``: the board's territory names by id; ``graph``: its
-    adjacency (R20); ``max_travel_kmh``: the anti-spoofing speed limit."""
+    adjacency (R20). R7's limits and R7.1's speed come from the season configuration (R1)."""
     days = GameDays(store=store, publisher=publisher)
     g = graph if graph is not None else nx.Graph()
     return Handlers(
         claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days,
-                             max_travel_kmh=max_travel_kmh),
+                             limits=season.limits, max_travel_kmh=season.limits.max_travel_kmh),
         effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
                             days=days),
         corrections=Corrections(store=store, clock=clock, publisher=publisher),
@@ -59,8 +59,7 @@ def wire(settings: Settings) -> Wire:
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         board = load_board(settings.board_dir)
         h = handlers(SqlClaimsStore(engine), clock, relay, gametime.load_season(settings.season_file),
-                     {tid: ter.name for tid, ter in board.territories.items()}, board.graph,
-                     settings.max_travel_kmh)
+                     {tid: ter.name for tid, ter in board.territories.items()}, board.graph)
         await h.claims.seed_territories()
         await retire_consumers(jetstream(broker), settings.stream, entrypoints.DURABLE, entrypoints.CONSUMED,
                                entrypoints.OBSOLETE)

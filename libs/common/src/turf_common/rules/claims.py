@@ -11,21 +11,15 @@ from datetime import date, datetime
 from typing import Literal
 
 from turf_common.rules import gametime
-from turf_common.rules.refusals import Refused, refuse
+from turf_common.rules.refusals import Refused, game_closed_message, limit_message, refuse
 
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
 
 FORTIFIED_PROGRESS = 3
 
 
-@dataclass(frozen=True)
-class ClaimLimits:
-    """Season configuration for R7 (defaults of RULINGS.md)."""
-
-    max_accuracy_m: float = 100.0
-    on_border_m: float = 0.5
-    max_fix_age_s: float = 120.0
-    max_fix_future_s: float = 30.0
+#: R7 / R7.1 limits: part of the season configuration (``SeasonConfig.limits``, R1), RULINGS.md's values by default.
+ClaimLimits = gametime.SeasonLimits
 
 
 @dataclass(frozen=True)
@@ -77,29 +71,33 @@ def allowance(extra_claims: int = 0, replacement_claims: int = 0) -> int:
 
 
 def check_open(cfg: gametime.SeasonConfig, now: datetime) -> Refused | None:
-    """R3/R25: ``season_closed`` once the season has closed, ``game_closed`` outside open hours."""
+    """R3/R25: ``season_closed`` once the season has closed, ``game_closed`` outside open hours (its message quotes
+    the season's open days and hours, R1)."""
     if gametime.season_state(cfg, now) == "closed":
         return refuse("season_closed")
     if not gametime.is_open(cfg, now):
-        return refuse("game_closed")
+        return refuse("game_closed", game_closed_message(cfg))
     return None
 
 
 def check_location(now: datetime, fix_time: datetime, accuracy_m: float, territory_id: str | None,
                    border_distance_m: float | None, limits: ClaimLimits = ClaimLimits()) -> Refused | None:
-    """R7, in its order: ``outside_board``, ``on_border``, ``inaccurate_fix``, ``stale_fix``.
+    """R7, in its order: ``outside_board``, ``on_border``, ``inaccurate_fix``, ``stale_fix``; each message quotes
+    the configured limit (R1).
 
-    Malformed input (NaN, out of range, negative accuracy) is rejected before this, at the edge (422).
+    ``border_distance_m``: metres to the nearest border shared with another territory (``None``: it shares none, so
+    the point is never on a border). Malformed input (NaN, out of range, negative accuracy) is rejected before
+    this, at the edge (422); any finite accuracy >= 0 reaches this check (amended R7).
     """
     if territory_id is None:
         return refuse("outside_board")
     if border_distance_m is not None and border_distance_m <= limits.on_border_m:
-        return refuse("on_border")
+        return refuse("on_border", limit_message("on_border", limits))
     if accuracy_m > limits.max_accuracy_m:
-        return refuse("inaccurate_fix")
+        return refuse("inaccurate_fix", limit_message("inaccurate_fix", limits))
     age = (now - fix_time).total_seconds()
     if age > limits.max_fix_age_s or -age > limits.max_fix_future_s:
-        return refuse("stale_fix")
+        return refuse("stale_fix", limit_message("stale_fix", limits))
     return None
 
 
@@ -152,12 +150,14 @@ def claim_effect(cfg: gametime.SeasonConfig, game_day: date, claimant_id: str, t
 def decide_claim(cfg: gametime.SeasonConfig, now: datetime, *, fix_time: datetime, accuracy_m: float,
                  territory_id: str | None, border_distance_m: float | None, claimant: ClaimantFacts,
                  territory: TerritoryFacts | None, locked_by_other_today: bool,
-                 limits: ClaimLimits = ClaimLimits()) -> Refused | ClaimOutcome:
+                 limits: ClaimLimits | None = None) -> Refused | ClaimOutcome:
     """The whole decision for one GPS claim at game instant ``now`` (aware): R3 → R7 → R8 → R9.
+    ``limits``: R7's limits, by default the season's (``cfg.limits``).
 
     Returns a :class:`Refused` with one of the codes of R3, R7, R8, or the :class:`ClaimOutcome` to store.
     """
-    r = check_open(cfg, now) or check_location(now, fix_time, accuracy_m, territory_id, border_distance_m, limits)
+    r = check_open(cfg, now) or check_location(now, fix_time, accuracy_m, territory_id, border_distance_m,
+                                               cfg.limits if limits is None else limits)
     if r is not None:
         return r
     assert territory is not None

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from importlib import resources
@@ -42,6 +42,7 @@ __all__ = [
     "BoundaryKind",
     "ClockBoundary",
     "SeasonConfig",
+    "SeasonLimits",
     "SeasonState",
     "add_game_hours",
     "boundaries_between",
@@ -76,8 +77,45 @@ _KEYS = ("season_id", "zone", "first_day", "last_day", "open_weekdays", "open_ti
 
 
 @dataclass(frozen=True)
+class SeasonLimits:
+    """The limits of R7 and R7.1 in the season configuration (its ``limits`` section; RULINGS.md's defaults).
+
+    ``max_accuracy_m``: a fix less precise is ``inaccurate_fix``; ``on_border_m``: a point this close to a border
+    shared with another territory is ``on_border``; ``max_fix_age_s`` / ``max_fix_future_s``: a fix older, or
+    further in the future, is ``stale_fix``; ``max_travel_kmh``: a faster trail is flagged for the organizer.
+    Metres, seconds, km/h; each finite and >= 0 (the speed > 0).
+    """
+
+    max_accuracy_m: float = 100.0
+    on_border_m: float = 0.5
+    max_fix_age_s: float = 120.0
+    max_fix_future_s: float = 30.0
+    max_travel_kmh: float = 200.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"limit {f.name} must be a finite number >= 0, got {v!r}")
+            object.__setattr__(self, f.name, float(v))
+        if self.max_travel_kmh == 0:
+            raise ValueError("limit max_travel_kmh must be > 0")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SeasonLimits:
+        """From the season file's ``limits`` object; a missing key takes its default, an unknown key is an error."""
+        if not isinstance(d, dict):
+            raise ValueError(f"season config limits must be an object, got {d!r}")
+        unknown = set(d) - {f.name for f in fields(cls)}
+        if unknown:
+            raise ValueError(f"season config limits: unknown {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+
+@dataclass(frozen=True)
 class SeasonConfig:
-    """One season's calendar (R1–R3). Another season or region is a different instance, not different code."""
+    """One season's calendar (R1–R3) and the limits of its rules (R7, R7.1). Another season or region is a
+    different instance, not different code. ``limits`` defaults to RULINGS.md's values when the file has none."""
 
     season_id: str
     zone: str
@@ -86,6 +124,7 @@ class SeasonConfig:
     open_weekdays: frozenset[int]  # Monday=0 ... Sunday=6
     open_time: time
     close_time: time  # exclusive
+    limits: SeasonLimits = field(default_factory=SeasonLimits)
 
     def __post_init__(self) -> None:
         ZoneInfo(self.zone)  # raises ZoneInfoNotFoundError (a KeyError) for an unknown zone
@@ -114,7 +153,8 @@ class SeasonConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SeasonConfig:
-        """Build from the JSON form (ISO dates, ``HH:MM`` times, weekday ints). Unknown keys are ignored."""
+        """Build from the JSON form (ISO dates, ``HH:MM`` times, weekday ints, an optional ``limits`` object of
+        :class:`SeasonLimits`). Unknown top-level keys are ignored."""
         missing = [k for k in _KEYS if k not in d]
         if missing:
             raise ValueError(f"season config is missing {', '.join(missing)}")
@@ -126,6 +166,7 @@ class SeasonConfig:
             open_weekdays=frozenset(d["open_weekdays"]),
             open_time=_as_time(d["open_time"]),
             close_time=_as_time(d["close_time"]),
+            limits=SeasonLimits.from_dict(d.get("limits", {})),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -137,6 +178,7 @@ class SeasonConfig:
             "open_weekdays": sorted(self.open_weekdays),
             "open_time": _time_str(self.open_time),
             "close_time": _time_str(self.close_time),
+            "limits": asdict(self.limits),
         }
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import time
 from typing import Literal, get_args
+
+from turf_common.rules.gametime import SeasonConfig, SeasonLimits
 
 #: The rule codes players read (R29): a misspelt code fails mypy. A unit test keeps it equal to MESSAGES' keys.
 RuleCode = Literal[
@@ -42,15 +45,19 @@ GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "
 RefusalCode = RuleCode | GenericCode
 RULE_CODES: tuple[str, ...] = get_args(RuleCode)
 
+#: The default sentences. Those quoting a configured value (R1) are the defaults of the season configuration; a rule
+#: that has the configuration refuses with the sentence built from it (``game_closed_message``, ``limit_message``).
 MESSAGES: dict[RuleCode, str] = {
     # R3 / R25
     "game_closed": "The game is closed right now. It is open Monday to Saturday, 6:00 to 22:00 New York time.",
     "season_closed": "The season is over; ownership and scores are locked.",
     # R7
     "outside_board": "Your location is not inside any territory of the board.",
-    "on_border": "You are standing on a border between territories; step a few metres inside one.",
+    "on_border": "You are standing on a border between territories (within 0.5 m of it); step a few metres inside "
+                 "one.",
     "inaccurate_fix": "Your location fix is not precise enough (over 100 m); wait for a better GPS signal.",
-    "stale_fix": "Your location fix is too old or from the future; get a fresh fix and try again.",
+    "stale_fix": "Your location fix is too old (over 120 s) or from the future (over 30 s ahead); get a fresh fix "
+                 "and try again.",
     # R8
     "not_eligible": "Your player account is not verified (or was disqualified), so you cannot claim yet.",
     "no_claims_left": "You have no claims left today.",
@@ -89,3 +96,47 @@ class Refused:
 
 def refuse(reason: RefusalCode, message: str | None = None) -> Refused:
     return Refused(reason, message or MESSAGES.get(reason, reason.replace("_", " ")))  # type: ignore[arg-type]
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _number(v: float) -> str:
+    """100.0 → "100", 0.5 → "0.5"."""
+    return str(int(v)) if v == int(v) else f"{v:.10g}"
+
+
+def _clock(t: time) -> str:
+    """06:00 → "6:00", 20:15 → "20:15" (seconds only when set)."""
+    return f"{t.hour}:{t.minute:02d}" + (f":{t.second:02d}" if t.second else "")
+
+
+def _days(weekdays: frozenset[int]) -> str:
+    """{0..5} → "Monday to Saturday"; {0, 2, 4} → "Monday, Wednesday and Friday"; all seven → "every day"."""
+    days = sorted(weekdays)
+    if len(days) == 7:
+        return "every day"
+    if len(days) >= 3 and days == list(range(days[0], days[-1] + 1)):
+        return f"{_WEEKDAYS[days[0]]} to {_WEEKDAYS[days[-1]]}"
+    names = [_WEEKDAYS[d] for d in days]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def game_closed_message(cfg: SeasonConfig) -> str:
+    """R3's ``game_closed`` sentence quoting the season's open days, hours and zone (R1): "... It is open Monday to
+    Saturday, 6:00 to 22:00 New York time." for the default season."""
+    zone = cfg.zone.rsplit("/", 1)[-1].replace("_", " ")
+    return (f"The game is closed right now. It is open {_days(cfg.open_weekdays)}, {_clock(cfg.open_time)} to "
+            f"{_clock(cfg.close_time)} {zone} time.")
+
+
+def limit_message(reason: Literal["on_border", "inaccurate_fix", "stale_fix"], limits: SeasonLimits) -> str:
+    """The R7 refusal sentence quoting the season's configured limit (R1)."""
+    if reason == "on_border":
+        return (f"You are standing on a border between territories (within {_number(limits.on_border_m)} m of it); "
+                "step a few metres inside one.")
+    if reason == "inaccurate_fix":
+        return (f"Your location fix is not precise enough (over {_number(limits.max_accuracy_m)} m); wait for a "
+                "better GPS signal.")
+    return (f"Your location fix is too old (over {_number(limits.max_fix_age_s)} s) or from the future (over "
+            f"{_number(limits.max_fix_future_s)} s ahead); get a fresh fix and try again.")
