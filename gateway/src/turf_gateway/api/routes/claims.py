@@ -21,7 +21,9 @@ router = APIRouter(tags=["claims"])
 # strict: "40.7" (a string) is malformed input, not a coordinate (R7)
 Lat = Annotated[float, Field(strict=True, ge=-90, le=90, allow_inf_nan=False, description="WGS84 degrees")]
 Lon = Annotated[float, Field(strict=True, ge=-180, le=180, allow_inf_nan=False, description="WGS84 degrees")]
-Accuracy = Annotated[float, Field(strict=True, ge=0, le=1e7, allow_inf_nan=False, description="metres")]
+# any finite accuracy >= 0 is valid input, however large (R7, amended): above the season's maximum it is refused
+# inaccurate_fix (409), not malformed
+Accuracy = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False, description="metres")]
 
 
 class ClaimBody(BaseModel):
