@@ -343,3 +343,20 @@ def test_r14_deadline_is_five_open_hours() -> None:
                                        war_play_deadline(CFG, SAT_STEAL)) == 5.0
     assert war_play_deadline(CFG, at("2026-10-24T20:00:00-04:00")) == at("2026-10-24T22:00:00-04:00")
     assert timedelta(0) < war_play_deadline(CFG, SAT_STEAL) - SAT_STEAL
+
+
+def test_r14_amended_nobody_may_trade_a_territory_while_the_attackers_reclaim_window_is_open() -> None:
+    # R14 (amended): after V's War, T is V's again and A holds the reclaim window; V's own claim of T is how V
+    # holds it (no steal by V, so no War window of its own) -- only the open reclaim window puts T in dispute
+    vs_take = TakeRecord("c0", "take", "V", None, at("2026-10-12T07:00:00-04:00"))
+    during = at("2026-10-12T11:00:00-04:00")
+    assert in_dispute(CFG, during, vs_take, "V") is False                         # no reclaim window: tradable
+    assert in_dispute(CFG, during, vs_take, "V", reclaim_holder="A") is True      # A's reclaim window is open
+    assert in_dispute(CFG, during, None, "V", reclaim_holder="A") is True
+    assert reason(check_trade_proposal(
+        "V", offer_owner="V", want_owner="Q", offer_known=True, want_known=True, proposer_has_trade=True,
+        partner_has_trade=True, offer_in_dispute=in_dispute(CFG, during, vs_take, "V", reclaim_holder="A"),
+        want_in_dispute=False)) == "territory_in_dispute"
+    assert reason(check_trade_acceptance(
+        "Q", "V", offer_owner="Q", want_owner="V", proposer_has_trade=True, partner_has_trade=True,
+        want_in_dispute=in_dispute(CFG, during, vs_take, "V", reclaim_holder="A"))) == "territory_in_dispute"

@@ -149,8 +149,14 @@ def war_applicable(steal: TakeRecord | None, victim_id: str, owner_id: str | Non
             and owner_id == steal.player_id and owner_id != victim_id)
 
 
-def in_dispute(cfg: gametime.SeasonConfig, now: datetime, steal: TakeRecord | None, owner_id: str | None) -> bool:
-    """R14: the victim's War window on this territory is open now (its owner may not trade it away)."""
+def in_dispute(cfg: gametime.SeasonConfig, now: datetime, steal: TakeRecord | None, owner_id: str | None,
+               reclaim_holder: str | None = None) -> bool:
+    """R14: the territory may not be traded away now (``territory_in_dispute``, at proposal and at acceptance):
+    the victim's War window on it is open (its owner, the attacker, may not trade it), or *(amended)* an
+    attacker's reclaim window on it is open: ``reclaim_holder`` is that window's holder at ``now`` (claims' R8.2
+    fact, None when no window is open), and then nobody may trade it, its owner (the victim) included."""
+    if reclaim_holder is not None:
+        return True
     if steal is None or steal.previous_owner_id is None:
         return False
     return war_applicable(steal, steal.previous_owner_id, owner_id) and now <= war_play_deadline(cfg, steal.at)
