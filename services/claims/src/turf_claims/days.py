@@ -24,6 +24,8 @@ class GameDays:
     store: ClaimsStore
     publisher: Publisher
     _started: set[date] = field(default_factory=set)
+    _signals: dict[date, asyncio.Event] = field(default_factory=dict)
+    _polls: dict[date, asyncio.Task[bool]] = field(default_factory=dict)
 
     async def day_started(self, ev: DayStarted) -> None:
         """R5: day-start work for ``ev.game_day``, once per day (inbox), then mark the day started so claims of
@@ -33,23 +35,51 @@ class GameDays:
                 return
             await activate_protections(tx, ev.game_day, ev.at)  # R15, R16
             await tx.mark_day_started(ev.game_day, ev.at)
-        self._started.add(ev.game_day)
+        self._mark(ev.game_day)
         await self.publisher.flush()
 
+    def _mark(self, day: date) -> None:
+        self._started.add(day)
+        self._signals.setdefault(day, asyncio.Event()).set()
+
     async def wait_started(self, day: date, timeout: float = 5.0) -> bool:
-        """R5: hold a claim of ``day`` until that day's start work is done (it is normally done within
-        milliseconds of the opening instant). False when it does not happen within ``timeout`` seconds."""
+        """R5: hold a claim, check or card effect of ``day`` until that day's start work is done (it is normally
+        done within milliseconds of the opening instant). False when it is not done within ``timeout`` seconds.
+        Woken at once when this process runs the day start; otherwise (another replica ran it) the store is read
+        every 50 ms, one read at a time for all waiters, so a burst at the opening instant costs no burst of
+        queries."""
+        if day in self._started:
+            return True
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while day not in self._started:
-            async with self.store.connect() as tx:
-                if await tx.day_started(day):
-                    self._started.add(day)
-                    return True
-            if loop.time() > end:
+        signal = self._signals.setdefault(day, asyncio.Event())
+        while True:
+            if await self._poll(day):
+                return True
+            left = end - loop.time()
+            if left <= 0:
                 return False
-            await asyncio.sleep(0.02)
-        return True
+            try:
+                await asyncio.wait_for(signal.wait(), min(0.05, left))
+                return True
+            except TimeoutError:
+                pass
+
+    async def _poll(self, day: date) -> bool:
+        """Whether the store says ``day`` has started; concurrent callers share one read."""
+        if day in self._started:
+            return True
+        task = self._polls.get(day)
+        if task is None or task.done():
+            task = self._polls[day] = asyncio.ensure_future(self._read(day))
+        return await asyncio.shield(task)
+
+    async def _read(self, day: date) -> bool:
+        async with self.store.connect() as tx:
+            started = await tx.day_started(day)
+        if started:
+            self._mark(day)
+        return started
 
 
 async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[ProtectionResolved]:
