@@ -49,7 +49,9 @@ class ClaimantFacts:
     eligible: bool            # verified and not disqualified
     normal_claims_today: int  # normal claims already made today (R6), undone ones included
     allowance_today: int      # 1 + Double Trouble extra + Mulligan replacements (R6)
-    claimed_it_today: bool    # the claimant made a normal claim on this territory today (R8.7)
+    # R8.7: the claimant made a normal claim on this territory today, or won it today by a War reclaim or a Joker
+    # award (amended: those count as the claimant's claim of it today)
+    claimed_it_today: bool
 
 
 @dataclass(frozen=True)
