@@ -260,7 +260,11 @@ class CardEffects:
         return await self._run(cmd, "trade", body, players=[cmd.proposer_id])
 
     async def _in_dispute(self, tx: ClaimsTx, now: datetime, territory_id: str, owner: str | None) -> bool:
-        return rules.in_dispute(self.season, now, await tx.take_record(territory_id, owner), owner)
+        """R14: the victim's War window is open, or (amended) an attacker's reclaim window on it is (R8.2's fact:
+        its holder; a disqualified holder's window has ended, R28)."""
+        facts = await tx.card_facts(territory_id, owner, "", gametime.local_date(self.season, now), now)
+        return rules.in_dispute(self.season, now, await tx.take_record(territory_id, owner), owner,
+                                facts.war_reclaim_holder)
 
     async def trade_check(self, q: TradeCheck) -> TradeFacts:
         """R18's facts about a proposed trade's two territories: known, owners, in a War dispute (a read)."""

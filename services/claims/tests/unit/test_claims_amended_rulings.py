@@ -28,6 +28,8 @@ from turf_common.contracts.effects import (
     JokerEffect,
     MulliganEffect,
     ScheduleEffect,
+    TradeCheck,
+    TradeEffect,
     WarEffect,
 )
 from turf_common.contracts.geo import Located
@@ -246,3 +248,20 @@ async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavai
     await w.start(DAY2, opening(DAY2))
     done = await w.h.effects.double_trouble(cmd)
     assert isinstance(done, EffectApplied) and done.claims_left_today == 2
+
+
+async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_the_territory_away() -> None:
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    accepted(await w.claim("P", "jersey"), "take")
+    await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
+    accepted(await w.claim("A", "hoboken"), "steal")
+    await w.start(DAY3, opening(DAY3) + timedelta(hours=1))
+    war = await w.h.effects.war(WarEffect(command_id="war-1", player_id="V", territory_id="hoboken"))
+    assert isinstance(war, EffectApplied) and war.owner_id == "V"
+    facts = await w.h.effects.trade_check(TradeCheck(offer_territory_id="hoboken", want_territory_id="jersey"))
+    assert (facts.offer_owner, facts.offer_in_dispute, facts.want_in_dispute) == ("V", True, False)
+    r = await w.h.effects.trade(TradeEffect(command_id="t-1", player_id="P", trade_id="tr-1", proposer_id="V",
+                                            offer_territory_id="hoboken", want_territory_id="jersey"))
+    refused(r, "territory_in_dispute")
+    assert w.owner("hoboken") == "V" and w.owner("jersey") == "P"
