@@ -113,8 +113,9 @@ class TradesReply(Message):
 
 
 class AdjustHand(Message):
-    """``cards.adjust`` (R28, organizer correction ``adjust_hand``): add cards of the given types, remove ready
-    cards of the given types. Idempotent by ``correction_id``."""
+    """``cards.adjust`` (R28, organizer correction ``adjust_hand``): add cards of the given types; remove cards of
+    the given types, ready ones first, then reserved (scheduled) ones, whose schedule is withdrawn. Idempotent by
+    ``correction_id``."""
 
     correction_id: str = Field(min_length=1, max_length=64)
     player_id: str
