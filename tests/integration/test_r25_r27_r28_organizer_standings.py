@@ -44,6 +44,28 @@ def at_once(stack: Stack, who: Player, method: str, path: str, body: Any = None,
     return out  # type: ignore[return-value]
 
 
+def together(stack: Stack, who: Player, posts: list[tuple[str, Any]],
+             delays: list[float] | None = None) -> list[httpx.Response]:
+    """The POSTs ``(path, body)`` started together (a barrier; each then waits its delay in seconds), each on its
+    own connection; answers in order."""
+    out: list[httpx.Response | None] = [None] * len(posts)
+    gate = threading.Barrier(len(posts))
+
+    def go(i: int) -> None:
+        with httpx.Client(base_url=stack.base_url, timeout=60) as c:
+            gate.wait()
+            time.sleep((delays or [0.0] * len(posts))[i])
+            out[i] = c.post(API + posts[i][0], json=posts[i][1], headers=who.auth)
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(posts))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(r is not None for r in out)
+    return out  # type: ignore[return-value]
+
+
 def log_ids(org: Player) -> list[str]:
     return [c["id"] for c in org.get("/admin/corrections").json()["corrections"]]
 
@@ -195,3 +217,29 @@ def test_r28_two_identical_corrections_at_once_are_applied_and_logged_once_every
     assert row["total"] - row["base"] - row["bonuses"] == ROUNDS
     print(f"concurrent correction pairs: {len(timings)}, max {max(timings):.3f} s, "
           f"mean {sum(timings) / len(timings):.3f} s")
+
+
+def test_r28_set_owner_racing_a_disqualification_never_leaves_the_territory_to_the_disqualified(
+        http: httpx.Client, org: Player, stack: Stack) -> None:
+    """R28 (amended): a set_owner to X sent together with X's disqualification ends with the territory unclaimed:
+    either the correction is refused (X is no longer verified) or it lands first and the disqualification frees
+    it. The gateway holds X's row while claims applies the correction, so the disqualification cannot overtake it."""
+    bayonne = "3401703580"
+    outcomes: list[int] = []
+    for i in range(2 * ROUNDS):
+        x = verified_player(http, org)
+        set_owner, dq = together(stack, org, [
+            ("/admin/corrections", {"action": "set_owner", "territory_id": bayonne, "player_id": x.id,
+                                    "reason": f"race {i}"}),
+            (f"/admin/players/{x.id}/disqualify", {"reason": "r"})], delays=[0.0, 0.01 * i])   # both orders
+        out = {"set": set_owner, "dq": dq}
+        assert out["dq"].status_code == 200, out["dq"].text
+        assert out["set"].status_code in (201, 409), out["set"].text
+        if out["set"].status_code == 409:
+            assert out["set"].json()["reason"] == "invalid_target"
+        outcomes.append(out["set"].status_code)
+        owner = until(lambda: http.get(f"{API}/territories/{bayonne}").json()["owner_id"], lambda o: o is None)
+        assert owner is None, (i, out["set"].status_code)
+        lb = leaderboard(http, lambda lb, x=x: x.id not in {s["player_id"] for s in lb["standings"]})
+        assert x.id not in {s["player_id"] for s in lb["standings"]}
+    print(f"set_owner vs disqualify: {outcomes.count(201)} applied then freed, {outcomes.count(409)} refused")
