@@ -43,6 +43,7 @@ async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[tup
 
 
 def audit_stream(nats_url: str, stream: str, board: Board, cfg: gametime.SeasonConfig,
-                 seed: str | None = None) -> AuditReport:
+                 seed: str | None = None, commitment: str | None = None) -> AuditReport:
     events = asyncio.run(read_stream(nats_url, stream))
-    return audit_draws(events, cfg, graph=board.graph, territories=board.territories, seed=seed)
+    return audit_draws(events, cfg, graph=board.graph, territories=board.territories, seed=seed,
+                       commitment=commitment)

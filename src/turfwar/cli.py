@@ -46,9 +46,15 @@ def up() -> None:
     signal.signal(signal.SIGTERM, on_signal)
     try:
         stack.lock()
+        stack.prepare()   # R12.1: seed and organizer password before anything starts; public defaults refused
     except StackError as e:
         console.print(f"[red]{e}[/]")
         raise typer.Exit(1) from None
+    if stack.new_organizer_password:
+        # shown this once; it stays in the data directory (mode 0600) for the next starts
+        console.print(f"organizer account: [bold]{s.organizer_email}[/], password [bold]"
+                      f"{stack.new_organizer_password}[/] (made now, kept in {stack.data_dir / 'organizer-password'};"
+                      " set TURF_ORGANIZER_PASSWORD to choose your own)", soft_wrap=True)
     try:
         console.print(f"[bold]Turf War[/] — data in {stack.data_dir}, clock {s.clock}")
         stack.start_servers(progress=True)
@@ -153,9 +159,12 @@ app.add_typer(audit_app, name="audit")
 
 @audit_app.command("draws")
 def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; default: the one revealed at season "
-                                                        "end (card.seed_revealed)")) -> None:
+                                                        "end (card.seed_revealed)"),
+                    commitment: str = typer.Option(None, help="a seed commitment you saw published (GET /api/v1/clock "
+                                                              "seed_commitment): the seed must match it too")) -> None:
     """Replay every card draw and Joker pick of the season from the seed and the event log; report every mismatch
-    (exit 1 if any). Uses TURF_DATA_DIR/stack.json or TURF_NATS_URL to find the stream."""
+    (exit 1 if any), first whether the seed matches the commitment published before the season (R12.1). Uses
+    TURF_DATA_DIR/stack.json or TURF_NATS_URL to find the stream."""
     from turf_common.board import load_board
     from turf_common.rules import gametime
     from turfwar.audit import audit_stream
@@ -167,7 +176,8 @@ def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; defa
     if not nats_url:
         console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_NATS_URL)")
         raise typer.Exit(2)
-    rep = audit_stream(nats_url, s.stream, load_board(s.board_dir), gametime.load_season(s.season_file), seed)
+    rep = audit_stream(nats_url, s.stream, load_board(s.board_dir), gametime.load_season(s.season_file), seed,
+                       commitment)
     for m in rep.mismatches:
         console.print(f"[red]{m}[/]")
     console.print(f"seed from {rep.seed_source}: {rep.draws} draws, {rep.deals} day-start deals, {rep.jokers} Joker "

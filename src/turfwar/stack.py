@@ -7,10 +7,13 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -41,45 +44,86 @@ class Stack:
     proc_env: dict[str, dict[str, str]] = field(default_factory=dict)  # per-process extras (fault tests)
     metrics_ports: dict[str, int] = field(default_factory=dict)         # Prometheus port of each service process
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    new_organizer_password: str | None = None   # made by this start's prepare(): `up` prints it, once
+    prepared: bool = False
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
 
     def child_env(self) -> dict[str, str]:
-        if "TURF_SEED" not in os.environ:
-            self.env.setdefault("TURF_SEED", self.season_seed())
+        self.prepare()
         env = dict(os.environ) | self.env
         env["TURF_DATA_DIR"] = str(self.data_dir)
         env["TURF_HTTP_PORT"] = str(self.http_port)
         env.setdefault("PYTHONUNBUFFERED", "1")
         return env
 
+    # ---- secrets (issue 15) -------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Before anything else starts (the embedded servers' data folders included): fix the season's seed and the
+        organizer's password, and mark the season begun. Runs once; a second call changes nothing.
+
+        R12.1: ``TURF_SEED`` if set, else this data directory's own random seed (:meth:`season_seed`); the public
+        default is refused unless the clock is ``manual``; a directory whose season began on another seed is refused
+        (its draws and published commitment depend on it). The organizer's password: ``TURF_ORGANIZER_PASSWORD`` if
+        set, else this directory's own random one (:meth:`organizer_password`, new ones in
+        ``new_organizer_password`` for ``up`` to print once); the public default only for a manual clock on
+        loopback. Raises :class:`StackError` saying what to change."""
+        if self.prepared:
+            return
+        from turf_common.settings import organizer_password_refusal, seed_refusal
+
+        env = dict(os.environ) | self.env
+        clock = env.get("TURF_CLOCK") or "real"
+        try:
+            why = (seed_refusal(env["TURF_SEED"], clock) if env.get("TURF_SEED") else None) or (
+                organizer_password_refusal(env["TURF_ORGANIZER_PASSWORD"], clock,
+                                           env.get("TURF_HTTP_HOST") or "127.0.0.1")
+                if env.get("TURF_ORGANIZER_PASSWORD") else None)
+        except ValueError as e:   # a TURF_CLOCK that is no mode
+            raise StackError(str(e)) from None
+        if why:
+            raise StackError(why)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        seed = env.get("TURF_SEED") or self.season_seed()
+        self._mark_season(seed, "TURF_SEED" if env.get("TURF_SEED") else "season-seed")
+        self.env["TURF_SEED"] = seed
+        self.env["TURF_ORGANIZER_PASSWORD"] = env.get("TURF_ORGANIZER_PASSWORD") or self.organizer_password()
+        self.prepared = True
+
     def season_seed(self) -> str:
-        """The seed of this data directory's season (R12) when ``TURF_SEED`` is not set: 256 random bits made on
-        the first start and kept in ``<data dir>/season-seed`` (readable by its owner only), so draws cannot be
+        """The seed of this data directory's season (R12.1) when ``TURF_SEED`` is not set: 256 bits from the OS's
+        CSPRNG made on the first start and kept in ``<data dir>/season-seed`` (mode 0600), so draws cannot be
         foreseen from a well-known default and stay the same across restarts."""
-        import secrets
+        return _private_secret(self.data_dir / "season-seed", lambda: secrets.token_hex(32))[0]
 
-        path = self.data_dir / "season-seed"
-        if not path.exists():
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            if (self.data_dir / "postgres").exists():
-                # a season begun before seeds were made here drew from the settings' default and committed its
-                # hash: switching now would change the draws and break the commitment (R12), so keep it
-                from turf_common.settings import Settings
+    def organizer_password(self) -> str:
+        """The organizer's password when ``TURF_ORGANIZER_PASSWORD`` is not set: random, made on the first start and
+        kept in ``<data dir>/organizer-password`` (mode 0600); a new one is also left in ``new_organizer_password``
+        so that ``up`` prints it, once."""
+        pw, made = _private_secret(self.data_dir / "organizer-password", lambda: secrets.token_urlsafe(18))
+        if made:
+            self.new_organizer_password = pw
+        return pw
 
-                seed = str(Settings.model_fields["seed"].default)
-                print(f"turfwar: {self.data_dir} holds a season that draws from the default seed; keeping it "
-                      "(set TURF_SEED for the next season)", file=sys.stderr)
-            else:
-                seed = secrets.token_hex(32)
-            tmp = path.with_suffix(".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w") as f:
-                f.write(seed)
-            os.replace(tmp, path)   # whole or absent, never empty
-        return path.read_text().strip()
+    def _mark_season(self, seed: str, source: str) -> None:
+        """R12.1: a begun season is marked by ``<data dir>/season.json`` (the seed's SHA-256 and where it came
+        from), written at the first start; a later start with a seed of another commitment is refused."""
+        from turf_common.rules.cards import seed_commitment
+
+        path = self.data_dir / "season.json"
+        commitment = seed_commitment(seed)
+        if path.exists():
+            began = json.loads(path.read_text())
+            if began.get("seed_commitment") != commitment:
+                raise StackError(
+                    f"the season in {self.data_dir} began on another seed (SHA-256 {began.get('seed_commitment')}, "
+                    f"from {began.get('seed_source')}); its draws and published commitment depend on it (R12.1): "
+                    "restore that TURF_SEED, or start a new season in another TURF_DATA_DIR")
+            return
+        _write_atomic(path, json.dumps({"seed_commitment": commitment, "seed_source": source,
+                                        "began_at": datetime.now(UTC).isoformat()}, indent=2), 0o644)
 
     # ---- servers ------------------------------------------------------------------------------
     def lock(self) -> None:
@@ -96,7 +140,7 @@ class Stack:
                              "(or choose another TURF_DATA_DIR)") from None
 
     def start_servers(self, progress: bool = False) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.prepare()   # R12.1: the seed first, before any server makes a folder here
         wanted = {"TURF_NATS_URL": ("nats", embedded.start_nats),
                   "TURF_DATABASE_URL": ("postgres", embedded.start_postgres),
                   "TURF_REDIS_URL": ("redis", embedded.start_redis)}
@@ -220,6 +264,30 @@ class Stack:
             srv.stop()
         with contextlib.suppress(FileNotFoundError):
             (self.data_dir / "stack.json").unlink()
+
+
+def _write_atomic(path: Path, text: str, mode: int) -> None:
+    """Write ``path`` whole or not at all (never empty), created with ``mode``."""
+    tmp = path.with_name(path.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _private_secret(path: Path, make: Callable[[], str]) -> tuple[str, bool]:
+    """The secret kept in ``path`` (mode 0600), made by ``make`` when absent; (secret, whether made now)."""
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)   # copied around with looser modes: readable by its owner only again
+        return path.read_text().strip(), False
+    value = make()
+    _write_atomic(path, value, 0o600)
+    return value, True
 
 
 async def _wait_health(nats_url: str, names: list[str], timeout: float, stack: Stack | None = None) -> None:

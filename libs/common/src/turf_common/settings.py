@@ -12,6 +12,10 @@ from pathlib import Path
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only (issue 15)
+PUBLIC_SEED = "turfwar-2026"
+DEFAULT_ORGANIZER_PASSWORD = "organizer"
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore")
@@ -25,9 +29,10 @@ class Settings(BaseSettings):
     # "real", "accelerated:N" or "manual"
     clock: str = "real"
     clock_start: datetime | None = None
-    seed: str = "turfwar-2026"
+    # public defaults, refused outside manual-clock rehearsals (seed_refusal, organizer_password_refusal)
+    seed: str = PUBLIC_SEED
     organizer_email: str = "organizer@turfwar.local"
-    organizer_password: str = "organizer"
+    organizer_password: str = DEFAULT_ORGANIZER_PASSWORD
     board_dir: Path | None = None
     season_file: Path | None = None   # the season configuration (R1): calendar and rule limits
     stream: str = "TURF"
@@ -55,6 +60,41 @@ class Settings(BaseSettings):
         if v is not None and v.tzinfo is None:
             raise ValueError("TURF_CLOCK_START must carry a UTC offset, e.g. 2026-10-05T05:00:00-04:00")
         return v
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def seed_refusal(seed: str, clock: str) -> str | None:
+    """R12.1: why ``seed`` may not run a ``clock`` (``TURF_CLOCK``) season, or None. The public default
+    ``turfwar-2026`` (or an empty seed) lets anyone replay every private hand, so it is refused whenever the clock is
+    ``real`` or ``accelerated``; a ``manual`` clock (tests, rehearsals) may keep it."""
+    if parse_clock_mode(clock)[0] == "manual" or (seed and seed != PUBLIC_SEED):
+        return None
+    return (f"TURF_SEED is the public default {PUBLIC_SEED!r} (or empty) with TURF_CLOCK={clock}: anyone could replay "
+            "every draw (R12.1). Unset TURF_SEED to let `turfwar up` choose a random one, or set a secret seed")
+
+
+def organizer_password_refusal(password: str, clock: str, host: str) -> str | None:
+    """Issue 15: why the organizer may not use ``password`` with ``clock`` on ``host`` (``TURF_HTTP_HOST``), or None.
+    The well-known default ``organizer`` (or an empty password) is allowed only for a manual-clock rehearsal
+    listening on loopback."""
+    if password and password != DEFAULT_ORGANIZER_PASSWORD:
+        return None
+    if parse_clock_mode(clock)[0] == "manual" and is_loopback(host):
+        return None
+    return (f"TURF_ORGANIZER_PASSWORD is the public default {DEFAULT_ORGANIZER_PASSWORD!r} (or empty) with "
+            f"TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on loopback. Unset it to let "
+            "`turfwar up` make a random one, or set a secret password")
 
 
 def parse_clock_mode(spec: str) -> tuple[str, float]:

@@ -2,7 +2,9 @@
 
 Pure: takes the stream's events in order as ``(subject, payload)`` pairs and returns the mismatches. It checks
 
-* the seed: ``card.seed_committed`` / ``card.seed_revealed`` carry SHA-256 of the seed (R12 commitment);
+* the seed (R12.1): its SHA-256 equals the commitment of every ``card.seed_committed`` / ``card.seed_revealed``
+  (and one given, e.g. read from ``GET /clock`` before the season); the revealed seed is the one replayed from;
+  a stream without ``card.seed_committed`` is a mismatch;
 * every ``card.drawn``: its type is ``draw_card(seed, season, player, index)`` and each player's indices run
   0, 1, 2, … without a gap or a repeat;
 * every day start's ``card.dealt``: it deals to exactly the players verified before the ``clock.day_started``
@@ -47,7 +49,9 @@ class AuditReport:
 
 def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.SeasonConfig,
                 graph: nx.Graph | None = None, territories: Iterable[str] = (),
-                seed: str | None = None) -> AuditReport:
+                seed: str | None = None, commitment: str | None = None) -> AuditReport:
+    """``seed``: the seed to replay from (default: the one ``card.seed_revealed`` carries); ``commitment``: a
+    commitment seen published earlier (``GET /clock``'s ``seed_commitment``, hex SHA-256) the seed must match too."""
     evs = list(events)
     revealed = [e for s, e in evs if s == subjects.CARD_SEED_REVEALED]
     source = "given"
@@ -57,8 +61,18 @@ def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.Seas
         seed, source = revealed[-1]["seed"], "card.seed_revealed"
     rep = AuditReport(source)
     bad = rep.mismatches
-    commitment = rules.seed_commitment(seed)
+    digest = rules.seed_commitment(seed)
     season = cfg.season_id
+    # R12.1: the seed replayed from is the one committed to before the first draw, or nothing below means anything
+    if not any(s == subjects.CARD_SEED_COMMITTED for s, _ in evs):
+        bad.append("no card.seed_committed in the stream: the seed cannot be checked against a commitment")
+    if commitment is not None and commitment.lower() != digest:
+        bad.append(f"the seed (from {source}) does not match the given commitment: its SHA-256 is {digest}, the "
+                   f"commitment {commitment.lower()}")
+    for e in revealed:
+        if e["seed"] != seed:
+            bad.append(f"card.seed_revealed reveals another seed than the one from {source} (SHA-256 "
+                       f"{rules.seed_commitment(e['seed'])}, not {digest})")
 
     verified: set[str] = set()
     snapshot: dict[str, set[str]] = {}            # game day → players verified at its clock.day_started
@@ -71,8 +85,9 @@ def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.Seas
 
     for subject, e in evs:
         if subject in (subjects.CARD_SEED_COMMITTED, subjects.CARD_SEED_REVEALED):
-            if e["commitment"] != commitment:
-                bad.append(f"{subject}: commitment {e['commitment']} is not SHA-256 of the seed ({commitment})")
+            if e["commitment"] != digest:
+                bad.append(f"{subject}: the seed (from {source}) does not match the commitment published at "
+                           f"{e.get('occurred_at', '?')}: its SHA-256 is {digest}, the commitment {e['commitment']}")
         elif subject == subjects.PLAYER_VERIFIED:
             pid = e["player_id"]
             if pid not in verified:
