@@ -175,16 +175,19 @@ class Trades:
                              now: datetime) -> TradeReply | Refusal:
         """Refused → both cards back to ready (and the proposal cancelled if claims says it can no longer
         succeed); swapped → both cards consumed (a ``card.played`` each), the proposal accepted, and the parties'
-        other proposals that lost their last Trade card cancelled."""
+        other proposals that lost their last Trade card cancelled. A proposal closed while its acceptance was in
+        flight (a party disqualified, R28; the season ended) is not closed twice: refused, it stays as it is;
+        swapped (claims did swap the owners), it is accepted."""
         assert saga.trade_id is not None
         row = await tx.trade_for_update(saga.trade_id)
         assert row is not None
         if isinstance(out, Refusal):
             for cid in saga.card_ids:
                 await tx.set_card(cid, "ready", now, saga_id=None)
-            await tx.set_trade_saga(row.id, None)
-            if out.reason == "trade_no_longer_valid":
-                await close_trade(tx, row, "cancelled", "trade_no_longer_valid", now)
+            if row.state == "open":
+                await tx.set_trade_saga(row.id, None)
+                if out.reason == "trade_no_longer_valid":
+                    await close_trade(tx, row, "cancelled", "trade_no_longer_valid", now)
             return Refusal(reason=out.reason, message=out.message)
         owners = {row.proposer_id: row.want_territory_id, row.partner_id: row.offer_territory_id}
         cards = list(saga.card_ids)

@@ -3,13 +3,15 @@ owners are read again once the proposal is open and idle, so one that can never 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
-from cards_world import BEFORE, FakeClaims, World, world
+from cards_world import BEFORE, OPEN, FakeClaims, World, world
 
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import ProposeTrade, TradeAction, TradeEvent, TradeReply
-from turf_common.contracts.effects import TradeCheck, TradeFacts
+from turf_common.contracts.effects import EffectApplied, TradeCheck, TradeFacts
+from turf_common.contracts.players import PlayerDisqualified
 
 FACTS = TradeFacts(offer_known=True, want_known=True, offer_owner="ann", want_owner="bob", offer_in_dispute=False,
                    want_in_dispute=False)
@@ -74,3 +76,49 @@ async def test_r18_an_acceptance_in_flight_when_ownership_changes_does_not_reope
     assert (await w.h.trades.list("ann")).trades == []
     assert trade_events(w) == [("trade.proposed", None), ("trade.cancelled", "territory_lost")]
     assert sorted((await w.states("ann")).values()) == ["ready"]     # R13: no card consumed
+
+
+@dataclass
+class HeldClaims(RacingClaims):
+    """Claims that answers a trade effect only once :attr:`release` is set (an acceptance held in flight)."""
+
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def apply(self, subject: str, command: str) -> EffectApplied | Refusal | None:
+        await self.release.wait()
+        return await super().apply(subject, command)
+
+
+async def _disqualified_during_acceptance(answer: EffectApplied | Refusal) -> tuple[World, object]:
+    claims = HeldClaims(script=[FACTS], answer=lambda subject, cmd: answer.model_copy(
+        update={"command_id": cmd["command_id"]}) if isinstance(answer, EffectApplied) else answer)
+    w = await traders(claims)
+    made = await w.h.trades.propose(ProposeTrade(player_id="ann", player_status="verified",
+                                                 offer_territory_id="T001", want_territory_id="T002"))
+    assert isinstance(made, TradeReply)
+    accepting = asyncio.create_task(w.h.trades.accept(TradeAction(player_id="bob", player_status="verified",
+                                                                  trade_id=made.trade.id)))
+    await asyncio.sleep(0.05)                         # the saga is in flight, both Trade cards reserved
+    await w.h.on_event(PlayerDisqualified(occurred_at=OPEN, player_id="ann", at=OPEN))
+    claims.release.set()
+    return w, await asyncio.wait_for(accepting, 2.0)
+
+
+async def test_r28_r18_a_disqualification_while_an_acceptance_is_in_flight_cancels_the_proposal_once() -> None:
+    # R28: ann's open trades are cancelled at her disqualification (both told, once); the swap claims then
+    # refuses releases both cards and does not close the proposal a second time (one trade.cancelled)
+    refused = Refusal(reason="trade_no_longer_valid", message="That trade can no longer succeed.")
+    w, reply = await _disqualified_during_acceptance(refused)
+    assert reply == refused
+    assert trade_events(w) == [("trade.proposed", None), ("trade.cancelled", "disqualified")]
+    assert sorted((await w.states("ann")).values()) == ["ready"] and sorted((await w.states("bob")).values()) == [
+        "ready"]
+    assert (await w.h.trades.list("bob")).trades == []
+
+
+async def test_r18_a_swap_claims_made_before_the_disqualification_reached_it_is_recorded_as_accepted() -> None:
+    applied = EffectApplied(command_id="-", kind="trade", territory_id="T002", owner_id="ann")
+    w, reply = await _disqualified_during_acceptance(applied)
+    assert isinstance(reply, TradeReply) and reply.trade.state == "accepted", reply
+    assert trade_events(w)[-1] == ("trade.accepted", None)
+    assert sorted((await w.states("ann")).values()) == ["consumed"]
