@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 import httpx
@@ -13,7 +14,9 @@ T0 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 
 def test_smoke(stack: Stack, http: httpx.Client, org: Player) -> None:
     a = verified_player(http, org)
-    assert http.get("/api/v1/clock").json()["seed_commitment"] is None
+    # R12.1 (amended): the commitment is public from the first start on, before the season and the first draw
+    assert http.get("/api/v1/clock").json()["seed_commitment"] == hashlib.sha256(
+        stack.env["TURF_SEED"].encode()).hexdigest()
     move_clock(org, T0)
     assert len(hand(a)) == 3, hand(a)
     assert len(http.get("/api/v1/clock").json()["seed_commitment"]) == 64

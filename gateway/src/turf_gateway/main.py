@@ -24,7 +24,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
-from turf_common.settings import Settings, get_settings
+from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
 from turf_gateway import errors, feed, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.correction_log import SqlCorrectionLog
@@ -61,6 +61,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # issue 15: the public seed (R12.1) and the well-known organizer password are for manual-clock rehearsals
+        # only (the password on loopback only too): refused before anything is touched
+        if why := (seed_refusal(settings.seed, settings.clock) or organizer_password_refusal(
+                settings.organizer_password, settings.clock, settings.http_host)):
+            raise RuntimeError(why)
         configure("gateway", settings.log_level)
         metrics.SERVICE["name"] = "gateway"
         tracing.setup("gateway")

@@ -20,7 +20,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
-from turf_common.settings import Settings
+from turf_common.settings import Settings, seed_refusal
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -38,6 +38,8 @@ def wire(settings: Settings) -> Wire:
     them."""
     async def build(broker: NatsBroker) -> Wired:
         assert settings.database_url, "TURF_DATABASE_URL is not set"
+        if why := seed_refusal(settings.seed, settings.clock):   # R12.1: no public seed outside rehearsals
+            raise RuntimeError(why)
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         engine = make_engine(settings.database_url)
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
@@ -45,6 +47,7 @@ def wire(settings: Settings) -> Wire:
                      clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
                      claims=ClaimsRequester(broker), publisher=relay,
                      season=gametime.load_season(settings.season_file), seed=settings.seed)
+        await h.hands.pin_seed()   # R12.1: the seed the season began on, or no start
         await relay.flush()        # anything a crash left behind
         await h.sagas.recover()    # sagas a crash left pending
         return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run, h.sagas.recover_forever],

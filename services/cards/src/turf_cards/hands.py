@@ -40,6 +40,10 @@ log = structlog.get_logger(__name__)
 DrawReason = Literal["week_start", "day_start", "verification"]
 
 
+class SeedChanged(RuntimeError):
+    """R12.1: the service was started with another seed than the one its season began on."""
+
+
 def withdraw_saga_id(correction_id: str, i: int) -> str:
     """The saga (and claims command) id of a correction's ``i``-th withdrawal of a scheduled card: derived from the
     correction, so a retried correction finds what its first run withdrew."""
@@ -58,14 +62,24 @@ class Hands:
         return HandReply(player_id=player_id, cards=[CardOut(id=c.id, type=c.card_type, state=c.state) for c in cards])
 
     async def seed_info(self) -> SeedReply:
-        """``cards.seed`` (R12): the commitment once the season has started, the seed once it has closed."""
+        """``cards.seed`` (R12.1): the commitment from the first start on, the seed once the season has closed."""
         now = await self.cx.clock.now()
         st = gametime.season_state(self.cx.season, now)
-        return SeedReply(season_id=self.cx.season_id,
-                         commitment=rules.seed_commitment(self.cx.seed) if st != "before" else None,
+        return SeedReply(season_id=self.cx.season_id, commitment=rules.seed_commitment(self.cx.seed),
                          seed=self.cx.seed if st == "closed" else None)
 
     # ---- the season
+    async def pin_seed(self) -> None:
+        """R12.1 at every start: the first start records the seed's commitment; a later start whose seed has another
+        commitment raises ``SeedChanged``, since every draw and the commitment already published depend on it."""
+        commitment = rules.seed_commitment(self.cx.seed)
+        async with self.cx.store.begin() as tx:
+            recorded = await tx.record_season(self.cx.season_id, commitment)
+        if recorded != commitment:
+            raise SeedChanged(f"season {self.cx.season_id} began on the seed with SHA-256 {recorded}; TURF_SEED now "
+                              f"has SHA-256 {commitment}: every draw and the published commitment depend on the "
+                              "first seed (R12.1), so restore it")
+
     async def season_started(self, ev: SeasonStarted) -> None:
         """R12: commit to the seed (``card.seed_committed``) before the first draw."""
         async with self.cx.store.begin() as tx:

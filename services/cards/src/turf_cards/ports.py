@@ -90,8 +90,8 @@ class CardsTx(Protocol):
         """Serialise changes to one player's hand until the transaction ends."""
         ...
 
-    async def record_season(self, season_id: str, commitment: str) -> None:
-        """The season's seed commitment, once (a second call changes nothing)."""
+    async def record_season(self, season_id: str, commitment: str) -> str:
+        """Record the season's seed commitment once (a second call changes nothing); returns the recorded one."""
         ...
 
     # ---- players

@@ -54,8 +54,9 @@ async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_
     assert committed.commitment == rules.seed_commitment(SEED)  # type: ignore[attr-defined]
     assert await w.h.hands.seed_info() == SeedReply(season_id=w.h.cx.season_id,
                                                     commitment=rules.seed_commitment(SEED), seed=None)
-    w.clock.at = BEFORE
-    assert (await w.h.hands.seed_info()).commitment is None
+    w.clock.at = BEFORE   # R12.1: the commitment is public from the first start on, the seed only after the close
+    assert (await w.h.hands.seed_info()) == SeedReply(season_id=w.h.cx.season_id,
+                                                      commitment=rules.seed_commitment(SEED), seed=None)
     w.clock.at = datetime.fromisoformat("2027-06-01T12:00:00-04:00")
     assert (await w.h.hands.seed_info()).seed == SEED
 

@@ -121,9 +121,9 @@ def clock_body(state: Any, now: datetime) -> dict[str, Any]:
             "game_day": gametime.game_day_number(cfg, day) if day else None,
             "season_state": gametime.season_state(cfg, now),
             "next_change": nc.isoformat() if nc else None,
-            # R12: the SHA-256 commitment of TURF_SEED, public from season start (the seed itself at season end)
-            "seed_commitment": seed_commitment(state.settings.seed)
-            if gametime.season_state(cfg, now) != "before" else None}
+            # R12.1: the SHA-256 commitment of TURF_SEED, public from the first start on, before registration and
+            # the first draw (the seed itself is revealed at season end)
+            "seed_commitment": seed_commitment(state.settings.seed)}
 
 
 @router.get("/clock")

@@ -139,7 +139,7 @@ class SeedRequest(Message):
 class SeedReply(Message):
     ok: Literal[True] = True
     season_id: str
-    commitment: str | None   # from season start
+    commitment: str | None   # from the first start on (R12.1)
     seed: str | None         # revealed at season end
 
 

@@ -124,8 +124,8 @@ class MemoryCardsTx:
     async def lock_hand(self, player_id: str) -> None:
         pass   # one transaction at a time already
 
-    async def record_season(self, season_id: str, commitment: str) -> None:
-        self.s.seasons.setdefault(season_id, commitment)
+    async def record_season(self, season_id: str, commitment: str) -> str:
+        return self.s.seasons.setdefault(season_id, commitment)
 
     # ---- players
     async def verified_players(self) -> list[str]:

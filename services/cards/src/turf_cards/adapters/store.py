@@ -129,9 +129,11 @@ class SqlCardsTx:
     async def lock_hand(self, player_id: str) -> None:
         await self.conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "cards:" + player_id})
 
-    async def record_season(self, season_id: str, commitment: str) -> None:
+    async def record_season(self, season_id: str, commitment: str) -> str:
         await self.conn.execute(pg_insert(t.season).values(season_id=season_id, commitment=commitment,
                                                            started=True, ended=False).on_conflict_do_nothing())
+        return (await self.conn.execute(select(t.season.c.commitment)  # type: ignore[no-any-return]
+                                        .where(t.season.c.season_id == season_id))).scalar_one()
 
     # ---- players
     async def verified_players(self) -> list[str]:
