@@ -80,19 +80,24 @@ def test_flags_impossible_travel_zero_accuracy_and_replays_without_changing_deci
     move_clock(org, opened + timedelta(minutes=1))
     r = cheat.claim(*HOBOKEN, opened + timedelta(minutes=1))
     assert r.status_code == 409 and r.json()["reason"] in ("no_claims_left", "locked_today")
-    # the very same fix again: a replay
+    # the very same fix again, from a phone that did not move (a retry): not a reason to flag (R7.1, amended)
     body = {"lat": HOBOKEN[0], "lon": HOBOKEN[1], "accuracy_m": 8.0,
             "fix_time": (opened + timedelta(minutes=1) - timedelta(seconds=3)).isoformat()}
     assert cheat.post("/claims", body).status_code == 409
+    # the first (Newark) fix again, after the trail went to Hoboken: a replay, and a jump back
+    assert cheat.claim(*NEWARK, opened, accuracy_m=0.0).status_code == 409
     r = honest.claim(40.7420, -74.0300, opened + timedelta(minutes=1))  # an honest fix elsewhere in Hoboken
     flags = org.get("/admin/flags").json()["flags"]
     mine = [f for f in flags if f["player_id"] == cheat.id]
     kinds = sorted(f["kind"] for f in mine)
-    assert kinds == ["impossible_travel", "repeated_fix", "zero_accuracy"], mine
+    assert kinds == ["impossible_travel", "impossible_travel", "repeated_fix", "zero_accuracy", "zero_accuracy"], mine
     zero = next(f for f in mine if f["kind"] == "zero_accuracy")
     assert zero["claim_id"] == claim_id
     travel = next(f for f in mine if f["kind"] == "impossible_travel")
     assert travel["evidence"]["speed_kmh"] > 200 and travel["evidence"]["distance_m"] > 10_000
+    assert travel["evidence"]["from"]["lat"] == NEWARK[0] and travel["evidence"]["seconds"] == 60
+    replay = next(f for f in mine if f["kind"] == "repeated_fix")
+    assert replay["evidence"]["lat"] == NEWARK[0] and replay["evidence"]["away"]["lat"] == HOBOKEN[0]
     assert not [f for f in flags if f["player_id"] == honest.id]
     assert honest.get("/admin/flags").status_code == 403
 

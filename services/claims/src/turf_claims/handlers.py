@@ -36,7 +36,7 @@ from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
 from turf_common.rules import gametime
-from turf_common.rules.antispoof import FixRecord, flags_for
+from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, screen, trail_since
 from turf_common.rules.claims import (
     ClaimantFacts,
     ClaimLimits,
@@ -109,19 +109,28 @@ class ClaimsService:
 
     # ---- claims.check -------------------------------------------------------------------------------------
     async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
-        """Same decision as :meth:`submit`, no locks and no writes. Like a claim, a check at or after a game day's
-        opening instant waits for that day's start work (R5: Freezes and Blockades active); ``unavailable`` when it
-        is not done within the wait."""
+        """Same decision as :meth:`submit`, without territory locks, and it changes no game state; its fix joins the
+        player's trail like a claim's (R7.1: any flag it raises goes to the organizer, the answer stays the rule's).
+        Like a claim, a check at or after a game day's opening instant waits for that day's start work (R5:
+        Freezes and Blockades active); ``unavailable`` when it is not done within the wait."""
         now = await self.clock.now()
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         loc = cmd.located
         ref = None
-        async with self.store.connect() as tx:
+        async with self.store.begin() as tx:
+            # the player's fixes join the trail one at a time, claims and checks alike (see submit)
+            await tx.lock("player:" + cmd.player_id)
             if loc.territory_id is not None and loc.territory_id in self.names:
                 ref = TerritoryRef(id=loc.territory_id, name=self.names[loc.territory_id],
                                    owner_id=await tx.owner_of(loc.territory_id))
             decision, _ = await self._decide(tx, cmd, now, lock=False)
+            flagged = await self._screen(tx, cmd, now, None)
+        if flagged:
+            try:
+                await self._publish_committed()
+            except Exception as e:   # the flags wait in the outbox for the relay's sweep (see submit)
+                log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
         if isinstance(decision, Refused):
             return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
         return CheckReply(territory=ref, allowed=True, reason=None, message=None)
@@ -185,12 +194,13 @@ class ClaimsService:
             self._flush_done = started
 
     async def _screen(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, claim_id: str | None) -> list[str]:
-        """Anti-spoofing: compare the fix with the player's earlier ones, record it and any flag (with its
-        evidence) for the organizer. Never changes the decision. Runs under the player's lock."""
+        """R7.1 (amended): the fix joins the player's trail, received ``now`` (the game clock's time); each flag the
+        trail raises is recorded with its evidence for the organizer and published (``flag.raised``). Never changes
+        the decision. Runs under the player's lock, so the player's fixes join the trail one at a time."""
         f = cmd.fix
-        fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time)
-        prev, seen = await tx.screen_fix(cmd.player_id, fix, now, claim_id)
-        found = flags_for(fix, prev, seen, self.max_travel_kmh)
+        fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, now)
+        trail = await tx.join_trail(cmd.player_id, fix, claim_id, trail_since(now, self.max_travel_kmh), MAX_TRAIL)
+        found = screen(fix, trail, self.max_travel_kmh, self.limits.max_fix_future_s)
         for fl in found:
             fid = uuid.uuid4().hex
             await tx.add_flag(fid, now, cmd.player_id, claim_id, fl.kind, fl.evidence)

@@ -188,10 +188,11 @@ class ClaimsTx(Protocol):
     async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                          now: datetime) -> CardFacts: ...
 
-    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
-                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
-        """Record the fix (with its claim, if accepted) and return the player's previous fix and whether this very
-        fix (same lat, lon, accuracy) was submitted before, both as they were before this one."""
+    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
+                         limit: int) -> list[FixRecord]:
+        """R7.1: record ``fix`` (received at ``fix.received_at``; with its claim, if accepted) in the player's trail
+        and return the trail as it was before it: the player's fixes received at or after ``since``, the most
+        recent ``limit`` of them, oldest first (in the order they were received)."""
         ...
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,

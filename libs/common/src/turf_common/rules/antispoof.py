@@ -1,30 +1,77 @@
-"""Anti-spoofing: signs that a fix was not made by a phone in a moving person's hand. A flag never changes the
-decision (the claim is accepted or refused on the rules alone); it puts the claim in front of the organizer."""
+"""Anti-spoofing (R7.1, amended): signs that a fix was not made by a phone in a moving person's hand. A flag never
+changes a decision (the claim is accepted or refused on the rules alone); it puts the fix, with its evidence, in
+front of the organizer, who decides (R28).
+
+Every fix the server sees (claims and checks) joins the player's *trail*, timed twice: by the phone (``fix_time``)
+and by the server's receipt (``received_at``, the game clock's time, so a manual clock works too). Between two fixes
+of the trail, speed = (distance − both accuracies) / elapsed time, each fix counting at the later of its fix time and
+its receipt time. Because the receipt counts, back-dating a fix cannot stretch the time between two places; a fix
+time ahead of its receipt counts, but never more than R7's ``max_fix_future_s`` ahead (a fix dated further ahead is
+``stale_fix`` anyway, and counting it would let a forged date stretch any elapsed time)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 EARTH_RADIUS_M = 6_371_008.8
+#: a fix time has a resolution of about a second: fixes closer in time than this count as this far apart
+MIN_ELAPSED_S = 1.0
+#: the trail compared with a new fix reaches back TRAIL_SPAN_KM / max_travel_kmh hours (2.5 h at 200 km/h): two
+#: fixes further apart in time than that are never impossible travel within a board (ours spans under 250 km)
+TRAIL_SPAN_KM = 500.0
+#: at most this many of the most recent fixes are compared (the routes that add fixes are rate-limited)
+MAX_TRAIL = 1000
+#: legs of the trail quoted in a flag's evidence (the most recent ones, up to the flagged fix)
+MAX_LEGS = 8
 
 
 @dataclass(frozen=True)
 class FixRecord:
-    """One GPS fix: WGS84 degrees, accuracy in metres, the fix's own (aware) time."""
+    """One GPS fix of a player's trail: WGS84 degrees, accuracy in metres, the phone's (aware) fix time and the
+    server's (aware) receipt time."""
 
     lat: float
     lon: float
     accuracy_m: float
     fix_time: datetime
+    received_at: datetime
+
+    def same_fix(self, other: FixRecord) -> bool:
+        """The same position and accuracy, to the last bit (a replayed fix; the times may differ)."""
+        return (self.lat, self.lon, self.accuracy_m) == (other.lat, other.lon, other.accuracy_m)
+
+    def point(self) -> dict[str, Any]:
+        return {"lat": self.lat, "lon": self.lon, "accuracy_m": self.accuracy_m,
+                "fix_time": self.fix_time.isoformat(), "received_at": self.received_at.isoformat()}
 
 
 @dataclass(frozen=True)
 class Flag:
     kind: str  # impossible_travel | repeated_fix | zero_accuracy
     evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Leg:
+    """From fix ``a`` to fix ``b`` (``b`` received later). ``distance_m``: great-circle metres; ``km``: that less
+    both accuracies (never below 0), what R7.1 counts; ``seconds``: elapsed (at least MIN_ELAPSED_S); ``kmh``."""
+
+    a: FixRecord
+    b: FixRecord
+    distance_m: float
+    km: float
+    seconds: float
+    kmh: float
+
+    def summary(self) -> dict[str, Any]:
+        """The map-free line the organizer reads: from, to, km, minutes, km/h."""
+        return {"from": self.a.point(), "to": self.b.point(), "km": round(self.km, 3),
+                "minutes": round(self.seconds / 60, 2), "kmh": round(self.kmh, 1)}
 
 
 def haversine_m(a: FixRecord, b: FixRecord) -> float:
@@ -35,29 +82,69 @@ def haversine_m(a: FixRecord, b: FixRecord) -> float:
     return 2 * EARTH_RADIUS_M * math.asin(min(1.0, math.sqrt(h)))
 
 
-def flags_for(fix: FixRecord, previous: FixRecord | None, seen_before: bool,
-              max_travel_kmh: float = 200.0) -> list[Flag]:
-    """Flags for ``fix`` given the player's previous fix and whether an identical fix (same lat, lon and
-    accuracy, to the last bit) was already submitted by that player.
+def counted_time(f: FixRecord, max_future_s: float = 30.0) -> datetime:
+    """R7.1: the instant a fix counts at, the later of its fix time and its receipt time; a fix time more than
+    ``max_future_s`` ahead of the receipt counts as that far ahead."""
+    return max(f.received_at, min(f.fix_time, f.received_at + timedelta(seconds=max_future_s)))
 
-    * ``impossible_travel``: the distance from the previous fix, less both accuracy radii, over the time between
-      the fixes (at least 1 s) is faster than ``max_travel_kmh``;
-    * ``repeated_fix``: a real receiver never reports the same position and accuracy twice;
+
+def leg(a: FixRecord, b: FixRecord, max_future_s: float = 30.0) -> Leg:
+    """R7.1's speed from ``a`` to ``b``: (distance − both accuracies) / elapsed time."""
+    dist = haversine_m(a, b)
+    metres = max(0.0, dist - a.accuracy_m - b.accuracy_m)
+    secs = max((counted_time(b, max_future_s) - counted_time(a, max_future_s)).total_seconds(), MIN_ELAPSED_S)
+    return Leg(a, b, dist, metres / 1000, secs, metres / secs * 3.6)
+
+
+def trail_since(now: datetime, max_travel_kmh: float) -> datetime:
+    """The earliest receipt time of the trail a fix received at ``now`` is compared with (see TRAIL_SPAN_KM)."""
+    return now - timedelta(hours=TRAIL_SPAN_KM / max_travel_kmh)
+
+
+def _legs(trail: Sequence[FixRecord], start: int, fix: FixRecord, max_future_s: float) -> list[dict[str, Any]]:
+    """The consecutive legs from ``trail[start]`` to ``fix``, the last MAX_LEGS of them."""
+    pts = [*trail[start:], fix][-(MAX_LEGS + 1):]
+    return [leg(a, b, max_future_s).summary() for a, b in pairwise(pts)]
+
+
+def screen(fix: FixRecord, trail: Sequence[FixRecord], max_travel_kmh: float = 200.0,
+           max_future_s: float = 30.0) -> list[Flag]:
+    """R7.1 (amended): the flags a new ``fix`` raises against the player's ``trail`` (the earlier fixes, in the
+    order the server received them; see :func:`trail_since`). Never a refusal.
+
+    * ``impossible_travel``: from some fix of the trail to this one is faster than ``max_travel_kmh`` (any two fixes
+      of the trail count, so fixes with a huge accuracy cannot bridge a jump). A jump already shown by the previous
+      fix is not raised again while the player stays there: only a fix ``e`` from which the previous fix was
+      reachable (or the previous fix itself) is new evidence. Evidence: the pair (``from``, ``to``, ``distance_m``
+      less both accuracies, ``seconds``, ``speed_kmh``, ``max_travel_kmh``) and the trail's legs between them.
+    * ``repeated_fix``: a fix identical (position and accuracy) to an earlier one after the trail went elsewhere in
+      between (further than both accuracies): a replay, not a phone that stayed put. An identical fix re-sent by a
+      phone that did not move is never flagged. Evidence: the fix, where the trail went (``away``, ``away_km``), legs.
     * ``zero_accuracy``: no receiver reports an accuracy of exactly 0 m.
     """
     out: list[Flag] = []
-    if previous is not None:
-        dist = max(0.0, haversine_m(previous, fix) - previous.accuracy_m - fix.accuracy_m)
-        secs = max(abs((fix.fix_time - previous.fix_time).total_seconds()), 1.0)
-        kmh = dist / secs * 3.6
-        if kmh > max_travel_kmh:
+    if trail:
+        last = len(trail) - 1
+        impossible = [i for i, e in enumerate(trail) if leg(e, fix, max_future_s).kmh > max_travel_kmh]
+        # a fix the previous one was already impossible from: that jump was flagged when the previous fix came
+        new = [i for i in impossible
+               if i == last or leg(trail[i], trail[last], max_future_s).kmh <= max_travel_kmh]
+        if new:
+            start = new[-1]
+            lg = leg(trail[start], fix, max_future_s)
             out.append(Flag("impossible_travel", {
-                "from": {"lat": previous.lat, "lon": previous.lon, "fix_time": previous.fix_time.isoformat()},
-                "to": {"lat": fix.lat, "lon": fix.lon, "fix_time": fix.fix_time.isoformat()},
-                "distance_m": round(dist, 1), "seconds": secs, "speed_kmh": round(kmh, 1),
-                "max_travel_kmh": max_travel_kmh}))
-    if seen_before:
-        out.append(Flag("repeated_fix", {"lat": fix.lat, "lon": fix.lon, "accuracy_m": fix.accuracy_m}))
+                "from": trail[start].point(), "to": fix.point(), "distance_m": round(lg.km * 1000, 1),
+                "seconds": lg.seconds, "speed_kmh": round(lg.kmh, 1), "max_travel_kmh": max_travel_kmh,
+                "trail": _legs(trail, start, fix, max_future_s)}))
+        same = [i for i, e in enumerate(trail) if e.same_fix(fix)]
+        if same and same[-1] < last:
+            j = same[-1]
+            away = max((leg(trail[j], m, max_future_s) for m in trail[j + 1:]), key=lambda lg: lg.km)
+            if away.km > 0:
+                out.append(Flag("repeated_fix", {
+                    "lat": fix.lat, "lon": fix.lon, "accuracy_m": fix.accuracy_m, "first": trail[j].point(),
+                    "away": away.b.point(), "away_km": round(away.km, 3),
+                    "trail": _legs(trail, j, fix, max_future_s)}))
     if fix.accuracy_m == 0:
         out.append(Flag("zero_accuracy", {"accuracy_m": 0}))
     return out

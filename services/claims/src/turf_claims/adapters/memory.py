@@ -145,12 +145,11 @@ class MemoryClaimsTx:
                          any(p.kind == "freeze" and p.territory_id == territory_id for p in active),
                          any(p.kind == "blockade" and p.rival_id == player_id for p in active))
 
-    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
-                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
-        mine = [f for p, f in self.s.fixes if p == player_id]
-        seen = any((f.lat, f.lon, f.accuracy_m) == (fix.lat, fix.lon, fix.accuracy_m) for f in mine)
+    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
+                         limit: int) -> list[FixRecord]:
+        mine = [f for p, f in self.s.fixes if p == player_id and f.received_at >= since][-limit:]
         self.s.fixes.append((player_id, fix))
-        return (mine[-1], seen) if mine else (None, False)
+        return mine
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import Date, DateTime, Float, String, Text, and_, bindparam, exists, func, select, text, update
+from sqlalchemy import Date, DateTime, Float, Integer, String, Text, and_, bindparam, exists, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -77,21 +77,18 @@ _DAY_FACTS = select(
     ).scalar_subquery().label("on_it"),
     WAR_HOLDER, FROZEN, BLOCKADED, _TOOK_IT,
 )
-#: the player's latest fix and whether this very fix was seen before (no earlier fix: no row, nothing seen)
-_LAST_FIX = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time,
-                    select(t.fixes.c.id).where(
-                        t.fixes.c.player_id == bindparam("pid", type_=String),
-                        t.fixes.c.lat == bindparam("lat", type_=Float), t.fixes.c.lon == bindparam("lon", type_=Float),
-                        t.fixes.c.accuracy_m == bindparam("acc", type_=Float)).exists().label("seen"))
-             .where(t.fixes.c.player_id == bindparam("pid", type_=String))
-             .order_by(t.fixes.c.id.desc()).limit(1))
+#: R7.1: the player's trail, the most recent fixes received since :since, newest first
+_TRAIL = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time, t.fixes.c.at)
+          .where(t.fixes.c.player_id == bindparam("pid", type_=String),
+                 t.fixes.c.at >= bindparam("since", type_=DateTime(timezone=True)))
+          .order_by(t.fixes.c.id.desc()).limit(bindparam("limit", type_=Integer)))
 #: the new fix, inserted by the same statement that reads the earlier ones (every part of a statement sees the
 #: snapshot taken when it starts, so the read does not see this insert)
 _NEW_FIX = t.fixes.insert().values(
     player_id=bindparam("pid", type_=String), lat=bindparam("lat", type_=Float), lon=bindparam("lon", type_=Float),
     accuracy_m=bindparam("acc", type_=Float), fix_time=bindparam("fix_time", type_=DateTime(timezone=True)),
     at=bindparam("at", type_=DateTime(timezone=True)), claim_id=bindparam("claim_id", type_=String)).cte("new_fix")
-_SCREEN = _LAST_FIX.add_cte(_NEW_FIX)
+_SCREEN = _TRAIL.add_cte(_NEW_FIX)
 _TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
 _TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
 _CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
@@ -226,15 +223,13 @@ class SqlClaimsTx:
                                                      "day": day, "now": now})).one()
         return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
 
-    async def screen_fix(self, player_id: str, fix: FixRecord, at: datetime,
-                         claim_id: str | None) -> tuple[FixRecord | None, bool]:
-        # the earlier fixes are read and this one recorded in one round trip (see _SCREEN)
-        row = (await self.conn.execute(_SCREEN, {"pid": player_id, "lat": fix.lat, "lon": fix.lon,
-                                                 "acc": fix.accuracy_m, "fix_time": fix.fix_time, "at": at,
-                                                 "claim_id": claim_id})).first()
-        if row is None:
-            return None, False
-        return FixRecord(row.lat, row.lon, row.accuracy_m, row.fix_time), bool(row.seen)
+    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
+                         limit: int) -> list[FixRecord]:
+        # the trail is read and this fix recorded in one round trip (see _SCREEN)
+        rows = (await self.conn.execute(_SCREEN, {
+            "pid": player_id, "lat": fix.lat, "lon": fix.lon, "acc": fix.accuracy_m, "fix_time": fix.fix_time,
+            "at": fix.received_at, "claim_id": claim_id, "since": since, "limit": limit})).all()
+        return [FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at) for r in reversed(rows)]
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:

@@ -80,7 +80,7 @@ idempotency = Table(
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
-# every submitted fix, for anti-spoofing (speed between fixes, replays)
+# R7.1: every fix the server sees (claims and checks), the players' trails; ``at`` is the receipt time
 fixes = Table(
     "fixes", metadata,
     Column("id", BigInteger, Identity(), primary_key=True),
@@ -91,7 +91,7 @@ fixes = Table(
     Column("fix_time", DateTime(timezone=True), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("claim_id", String(64), nullable=True),
-    Index("ix_fixes_same", "player_id", "lat", "lon", "accuracy_m"),
+    Index("ix_fixes_trail", "player_id", "id"),   # a player's latest fixes (migration 0006)
 )
 
 flags = Table(
