@@ -1,4 +1,5 @@
-"""Organizer routes: verify players, move a manual clock. Every action goes to the admin log (who, when, why)."""
+"""Organizer routes: verify players, move a manual clock, review flags (R7.1). Every action goes to the admin log
+(who, when, why)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, StringConstraints
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import FlagsReply, FlagsRequest
+from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
 from turf_common.rules import gametime
 from turf_gateway import correction_log
@@ -20,13 +21,17 @@ from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
+from turf_gateway.errors import ApiError
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
 
 
 class Reason(BaseModel):
+    """``reason``: public (a disqualification's is on ``GET /corrections`` and the feed); ``note``: the
+    organizer's private note (issue 15), kept in the organizer's logs only."""
     model_config = ConfigDict(extra="forbid")
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)] = ""
+    note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
 
 
 class ClockMove(BaseModel):
@@ -37,34 +42,37 @@ class ClockMove(BaseModel):
 @router.post("/players/{player_id}/verify")
 async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Verify a pending (or rejected) player by hand (R27). Publishes ``player.verified``."""
-    return await _set_status(state, org.id, player_id, "verified", body.reason)
+    return await _set_status(state, org.id, player_id, "verified", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/reject")
 async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Reject a registration (R27): the player stays registered but may not play."""
-    return await _set_status(state, org.id, player_id, "rejected", body.reason)
+    return await _set_status(state, org.id, player_id, "rejected", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/disqualify")
 async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
-    """Disqualify (R28): the player's territories become unclaimed and they leave the standings."""
-    return await _set_status(state, org.id, player_id, "disqualified", body.reason)
+    """Disqualify (R28): the player's territories become unclaimed and they leave the standings; their sessions
+    end (issue 15). ``reason`` is public (the corrections log, the feed), ``note`` private."""
+    return await _set_status(state, org.id, player_id, "disqualified", body.reason, body.note)
 
 
-async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str) -> dict[str, Any]:
+async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str,
+                      note: str | None = None) -> dict[str, Any]:
     """Change a player's status. A disqualification is also a correction (R28): its log record commits with the
     status change, and the answer does not wait for claims to free the territories or scoring to drop the player
-    (they follow ``player.disqualified`` on their own)."""
+    (they follow ``player.disqualified`` on their own). ``note`` goes to the organizer's logs only (the admin log's
+    detail, the correction's ``request``), never to the public record or the feed."""
     now = await state.clock.now()
     async with state.engine.begin() as conn:
-        before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
+        before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now, note=note)
         if new == "disqualified" and before != new:
             await correction_log.append(
                 conn, cid=uuid.uuid4().hex, at=now, by=by, action="disqualify", reason=reason or "-",
                 post_season=gametime.season_state(state.season, now) == "closed",
-                request={"player_id": player_id}, before={"status": before}, after={"status": new},
-                player_id=player_id)
+                request={"player_id": player_id} | ({"note": note} if note else {}), before={"status": before},
+                after={"status": new}, player_id=player_id)
     await state.relay.flush()
     return {"id": player_id, "status": new}
 
@@ -101,6 +109,50 @@ async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str,
 
 @router.get("/flags")
 async def flags(org: Organizer, state: State) -> dict[str, Any]:
-    """Claims flagged for review (impossible travel, repeated identical fixes, zero accuracy), with evidence."""
+    """Fixes flagged for review (R7.1: impossible travel, replayed fixes, zero accuracy), claims' and checks'.
+    ``{flags: [{id, at, player_id, claim_id, kind, evidence, state, cleared}]}``, oldest first: ``claim_id`` null
+    for a check's fix or a refused claim; ``evidence.trail``, when present, the map-free summary of the trail's legs
+    (``from``, ``to``, ``km`` less both accuracies, ``minutes``, ``kmh``); ``state`` ``open`` or ``cleared``;
+    ``cleared`` null or ``{at, by, reason}``."""
     rep = await ask_model(state, subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
-    return {"flags": [f.model_dump(mode="json", exclude={"schema_version"}) for f in rep.flags]}
+    async with state.engine.connect() as conn:
+        cleared = await _clearances(conn)
+    return {"flags": [_flag_out(f, cleared.get(f.id)) for f in rep.flags]}
+
+
+@router.post("/flags/{flag_id}/clear")
+async def clear_flag(flag_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+    """Mark a flag reviewed and cleared (R7.1: flags never refuse, the organizer decides; acting on one is a
+    correction, R28, or a disqualification). → 200 the flag as ``GET /admin/flags`` shows it; 404 ``not_found``
+    for an unknown flag. Logged in the organizer's action log (``flag_cleared``) once: clearing a cleared flag
+    answers its first clearance."""
+    rep = await ask_model(state, subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
+    flag = next((f for f in rep.flags if f.id == flag_id), None)
+    if flag is None:
+        raise ApiError("not_found", "No such flag.")
+    now = await state.clock.now()
+    async with state.engine.begin() as conn:
+        # one clearance per flag, also when the organizer clicks twice in two tabs
+        await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "flag:" + flag_id})
+        if flag_id not in await _clearances(conn, flag_id):
+            await log_action(conn, org.id, "flag_cleared", flag_id, body.reason or None, {
+                "at": now.isoformat(), "kind": flag.kind, "player_id": flag.player_id, "claim_id": flag.claim_id})
+        cleared = await _clearances(conn, flag_id)
+    return _flag_out(flag, cleared.get(flag_id))
+
+
+async def _clearances(conn: Any, flag_id: str | None = None) -> dict[str, dict[str, Any]]:
+    """flag id → its first clearance ``{at (game time), by, reason}``, from the organizer's action log."""
+    q = select(t.admin_log).where(t.admin_log.c.action == "flag_cleared")
+    if flag_id is not None:
+        q = q.where(t.admin_log.c.target == flag_id)
+    out: dict[str, dict[str, Any]] = {}
+    for r in (await conn.execute(q.order_by(t.admin_log.c.at, t.admin_log.c.id))).all():
+        out.setdefault(r.target, {"at": (r.detail or {}).get("at") or r.at.isoformat(), "by": r.by,
+                                  "reason": r.reason})
+    return out
+
+
+def _flag_out(flag: FlagOut, cleared: dict[str, Any] | None) -> dict[str, Any]:
+    return flag.model_dump(mode="json", exclude={"schema_version"}) | {
+        "state": "cleared" if cleared else "open", "cleared": cleared}

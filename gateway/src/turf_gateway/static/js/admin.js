@@ -108,11 +108,83 @@ $("#by-id-form").addEventListener("submit", (ev) => {
 });
 
 // ---------- flags ----------
+// R7.1: flags never refuse; the organizer reads the trail (a map-free summary: from, to, km, minutes, km/h) and
+// clears the flag or acts on it (R28: reverse the claim, disqualify the player), which also clears it.
 const FLAG_KINDS = {
   impossible_travel: "impossible travel",
-  repeated_fix: "repeated identical fixes",
+  repeated_fix: "replayed fix",
   zero_accuracy: "zero accuracy",
 };
+
+const num = (x, digits) => (typeof x === "number" ? x.toFixed(digits) : "?");
+const place = (p) => (p ? `${num(p.lat, 4)}, ${num(p.lon, 4)} ±${num(p.accuracy_m, 0)} m` : "?");
+const when = (p) => (p && p.received_at ? gameTime(p.received_at) : "");
+
+function flagSummary(f) {
+  const e = f.evidence || {};
+  if (f.kind === "impossible_travel") {
+    return `${place(e.from)} → ${place(e.to)}: ${num((e.distance_m || 0) / 1000, 2)} km in `
+      + `${num((e.seconds || 0) / 60, 1)} min = ${num(e.speed_kmh, 0)} km/h (limit ${e.max_travel_kmh} km/h)`;
+  }
+  if (f.kind === "repeated_fix") {
+    return `the fix ${place(e)} again, first sent ${when(e.first)}, after the trail went to ${place(e.away)} `
+      + `(${num(e.away_km, 2)} km beyond both accuracies)`;
+  }
+  if (f.kind === "zero_accuracy") return "the phone reported an accuracy of exactly 0 m";
+  return null;
+}
+
+function trailTable(legs) {
+  if (!legs || !legs.length) return null;
+  return h("table", { class: "trail" },
+    h("thead", {}, h("tr", {}, h("th", {}, "from"), h("th", {}, "to"), h("th", { class: "n" }, "km"),
+      h("th", { class: "n" }, "min"), h("th", { class: "n" }, "km/h"))),
+    h("tbody", {}, legs.map((l) => h("tr", {},
+      h("td", {}, place(l.from), h("div", { class: "small muted" }, when(l.from))),
+      h("td", {}, place(l.to), h("div", { class: "small muted" }, when(l.to))),
+      h("td", { class: "n" }, num(l.km, 2)), h("td", { class: "n" }, num(l.minutes, 1)),
+      h("td", { class: "n" }, num(l.kmh, 0))))));
+}
+
+async function clearFlag(id, reason) {
+  return api(`/admin/flags/${encodeURIComponent(id)}/clear`, { method: "POST", body: { reason: reason || "" } });
+}
+
+function flagActions(f) {
+  const reason = h("input", { placeholder: "reason (a correction's is public)", "aria-label": "reason",
+    maxlength: 1000 });
+  const out = $("#flags-msg");
+  const buttons = [];
+  const mk = (label, cls, run) => {
+    const b = h("button", { type: "button", class: cls }, label);
+    b.addEventListener("click", () => act(b, out, async () => {
+      const text = await run(reason.value.trim());
+      await refreshFlags();
+      return text;
+    }));
+    buttons.push(b);
+  };
+  mk("Clear", "secondary", async (why) => {
+    await clearFlag(f.id, why);
+    return "Flag cleared.";
+  });
+  if (f.claim_id) {
+    mk("Reverse claim", "danger", async (why) => {
+      if (!why) throw new ApiError(422, "invalid_input", "Give a reason: a correction's reason is public.");
+      await api("/admin/corrections", { method: "POST", body: { action: "reverse_claim", claim_id: f.claim_id, reason: why } });
+      await clearFlag(f.id, `claim reversed: ${why}`);
+      await refreshCorrections();
+      return "Claim reversed; flag cleared.";
+    });
+  }
+  mk("Disqualify player", "danger", async (why) => {
+    await api(`/admin/players/${encodeURIComponent(f.player_id)}/disqualify`, { method: "POST", body: { reason: why } });
+    await clearFlag(f.id, `player disqualified${why ? ": " + why : ""}`);
+    await refreshPlayers();
+    return "Player disqualified; flag cleared.";
+  });
+  return [reason, h("div", { class: "row" }, buttons)];
+}
 
 async function refreshFlags() {
   const list = $("#flag-list");
@@ -123,22 +195,36 @@ async function refreshFlags() {
     say($("#flags-msg"), "error", errorText(e));
     return;
   }
-  list.replaceChildren();
   if (out === null) {
-    list.append(h("li", { class: "muted" }, "This server has no flag list."));
+    list.replaceChildren(h("li", { class: "muted" }, "This server has no flag list."));
     return;
   }
-  const flags = out.flags || [];
-  if (!flags.length) list.append(h("li", { class: "muted" }, "No flagged claims."));
-  for (const f of flags.slice().reverse()) {
+  const flags = (out.flags || []).slice().reverse();
+  const open = flags.filter((f) => f.state !== "cleared");
+  const shown = $("#show-cleared").checked ? [...open, ...flags.filter((f) => f.state === "cleared")] : open;
+  const rows = [];
+  for (const f of shown) {
     const who = await playerName(f.player_id);
-    list.append(h("li", { dataset: { flagId: f.id } },
+    const sum = flagSummary(f);
+    const c = f.cleared;
+    rows.push(h("li", { dataset: { flagId: f.id, state: f.state || "open" } },
       h("div", {}, h("b", {}, FLAG_KINDS[f.kind] || f.kind.replace(/_/g, " ")), ` · ${who}`,
-        h("span", { class: "badge" }, f.at ? gameTime(f.at) : "")),
-      h("div", { class: "small muted" }, `player ${f.player_id}` + (f.claim_id ? ` · claim ${f.claim_id}` : "")),
-      h("pre", { class: "evidence" }, JSON.stringify(f.evidence, null, 1))));
+        h("span", { class: "badge" }, f.at ? gameTime(f.at) : ""),
+        f.state === "cleared" ? h("span", { class: "badge" }, "cleared") : null),
+      h("div", { class: "small muted" }, `player ${f.player_id} · `
+        + (f.claim_id ? `claim ${f.claim_id}` : "a check or a refused claim (nothing to reverse)")),
+      sum ? h("div", { class: "small" }, sum) : null,
+      trailTable((f.evidence || {}).trail),
+      h("details", {}, h("summary", { class: "small" }, "evidence"),
+        h("pre", { class: "evidence" }, JSON.stringify(f.evidence, null, 1))),
+      c ? h("div", { class: "small" }, `Cleared ${c.at ? gameTime(c.at) : ""}`
+        + `${c.by ? " by " + c.by : ""}${c.reason ? ": " + c.reason : ""}`) : flagActions(f)));
   }
+  const none = flags.length ? "No open flags." : "No flagged claims.";
+  list.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted" }, none)]));
 }
+
+$("#show-cleared").addEventListener("change", refreshFlags);
 
 // ---------- corrections ----------
 function showCorrectionFields() {
