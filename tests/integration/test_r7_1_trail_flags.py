@@ -4,18 +4,28 @@ or acts on it (R28)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from tests.support.client import Player, move_clock, verified_player
+from tests.support.stackfix import running_stack
 from turfwar.stack import Stack
 
 T0 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 HOBOKEN = (40.7440, -74.0320)
 NEWARK = (40.7357, -74.1724)    # ~12 km west
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    # the other limits at their defaults; checks at 3 a minute per player (no test below needs more)
+    with running_stack(tmp_path_factory.mktemp("trail"), TURF_RATE_LIMITS="checks_player=3/60") as s:
+        yield s
 
 
 def flags_of(org: Player, p: Player) -> list[dict[str, Any]]:
@@ -100,3 +110,12 @@ def test_r7_1_r28_the_organizer_acts_on_a_flag_by_reversing_its_claim(http: http
     assert r.status_code == 201 and r.json()["after"]["owner_id"] is None, r.text
     assert org.post(f"/admin/flags/{flag['id']}/clear", {"reason": "claim reversed"}).status_code == 200
     assert flags_of(org, p)[0]["state"] == "cleared"
+
+
+def test_r7_1_checks_are_rate_limited_per_player_with_retry_after(http: httpx.Client, org: Player) -> None:
+    p, q = verified_player(http, org), verified_player(http, org)
+    now = datetime.fromisoformat(org.get("/clock").json()["now"])
+    assert [p.claim(*HOBOKEN, now, check=True).status_code for _ in range(3)] == [200, 200, 200]
+    r = p.claim(*HOBOKEN, now, check=True)
+    assert (r.status_code, r.json()["reason"]) == (429, "rate_limited") and 1 <= int(r.headers["Retry-After"]) <= 61
+    assert q.claim(*HOBOKEN, now, check=True).status_code == 200      # per player: another is not refused

@@ -25,6 +25,9 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     "players_ip": Limit(200, 3600),      # registrations per client address per hour
     "claims_player": Limit(30, 60),      # claim submissions per player per minute (one a day is the game)
     "claims_ip": Limit(120000, 60),      # … per client address per minute
+    # R7.1: location checks per player per minute (each one joins the player's trail and is screened)
+    "checks_player": Limit(30, 60),
+    "checks_ip": Limit(120000, 60),      # … per client address per minute
 }
 
 

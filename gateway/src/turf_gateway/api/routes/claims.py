@@ -42,8 +42,11 @@ async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) ->
 
 
 @router.post("/claims/check")
-async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State) -> dict[str, Any]:
-    """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes nothing."""
+async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request) -> dict[str, Any]:
+    """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes no game state. The fix
+    joins the caller's trail (R7.1), so checks are rate-limited per player and per client address like claims
+    (``checks_player``, ``checks_ip``: 429 ``rate_limited`` with ``Retry-After``)."""
+    await state.limiter.hit("checks_player", caller.id, ("checks_ip", client_ip(request)))
     out = await ask(state, subjects.CLAIMS_CHECK, await _command(state, caller, body, None), timeout=10)
     ter = out["territory"]
     return {"territory": {k: ter[k] for k in ("id", "name", "owner_id")} if ter else None,
