@@ -111,7 +111,7 @@ async def flags(org: Organizer, state: State) -> dict[str, Any]:
     rep = await ask_model(state, subjects.CLAIMS_FLAGS, FlagsRequest(), FlagsReply)
     async with state.engine.connect() as conn:
         cleared = await _clearances(conn)
-    return {"flags": [_flag_out(f, cleared.get(f.id)) for f in rep.flags]}
+    return {"flags": [_flag_out(state, f, cleared.get(f.id)) for f in rep.flags]}
 
 
 @router.post("/flags/{flag_id}/clear")
@@ -130,9 +130,10 @@ async def clear_flag(flag_id: str, body: Reason, org: Organizer, state: State) -
         await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": "flag:" + flag_id})
         if flag_id not in await _clearances(conn, flag_id):
             await log_action(conn, org.id, "flag_cleared", flag_id, body.reason or None, {
-                "at": now.isoformat(), "kind": flag.kind, "player_id": flag.player_id, "claim_id": flag.claim_id})
+                "at": now.astimezone(state.season.tz).isoformat(), "kind": flag.kind, "player_id": flag.player_id,
+                "claim_id": flag.claim_id})
         cleared = await _clearances(conn, flag_id)
-    return _flag_out(flag, cleared.get(flag_id))
+    return _flag_out(state, flag, cleared.get(flag_id))
 
 
 async def _clearances(conn: Any, flag_id: str | None = None) -> dict[str, dict[str, Any]]:
@@ -147,6 +148,8 @@ async def _clearances(conn: Any, flag_id: str | None = None) -> dict[str, dict[s
     return out
 
 
-def _flag_out(flag: FlagOut, cleared: dict[str, Any] | None) -> dict[str, Any]:
+def _flag_out(state: Any, flag: FlagOut, cleared: dict[str, Any] | None) -> dict[str, Any]:
+    """The flag as API.md gives it (``at`` in the season's zone, like every game time), with its review state."""
     return flag.model_dump(mode="json", exclude={"schema_version"}) | {
+        "at": flag.at.astimezone(state.season.tz).isoformat(),
         "state": "cleared" if cleared else "open", "cleared": cleared}
