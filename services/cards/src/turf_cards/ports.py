@@ -181,6 +181,11 @@ class CardsTx(Protocol):
 
     async def trade_for_update(self, trade_id: str) -> Trade | None: ...
 
+    async def open_trade_on(self, territory_a: str, territory_b: str) -> Trade | None:
+        """The open proposal on the two territories (either way round), if any; the pair stays locked until the
+        transaction ends, so two proposals on it never both find none (issue 15: one open proposal per pair)."""
+        ...
+
     async def set_trade_saga(self, trade_id: str, saga_id: str | None) -> None: ...
 
     async def close_trade(self, trade_id: str, state: TradeState, reason: str | None, at: datetime) -> Trade:

@@ -73,6 +73,11 @@ class Trades:
             if refused is not None:
                 return refusal(refused)
             assert partner is not None
+            # issue 15: one open proposal per pair of territories (either way round), so nobody floods a partner
+            # with copies of one offer; a counter-offer of the same swap is an acceptance
+            if await tx.open_trade_on(cmd.offer_territory_id, cmd.want_territory_id) is not None:
+                return Refusal(reason="conflict", message="An open trade proposal for these two territories already "
+                                                          "exists; accept, decline or withdraw it first.")
             row = await tx.add_trade(uuid.uuid4().hex, cmd.player_id, partner, cmd.offer_territory_id,
                                      cmd.want_territory_id, now)
             await tx.stage(subjects.TRADE_PROPOSED, trade_event(row, "open", None, now, "proposed"))

@@ -142,3 +142,23 @@ async def test_r18_open_proposals_end_with_the_season_and_the_seed_is_revealed()
     await w.h.on_event(end)   # a redelivery
     assert trade_events(w)[-1] == ("trade.cancelled", "season_ended")
     assert [s for s, _ in w.published("card.seed_revealed")] == ["card.seed_revealed"]
+
+
+async def test_r18_issue15_one_open_proposal_per_pair_of_territories() -> None:
+    """Issue 15: a second open proposal on the same two territories (the same offer again, or the partner's
+    counter-offer of the same swap) is refused 409 ``conflict``; once the first is closed, a new one may be made.
+    Before, a player could open any number of copies of one offer."""
+    w = await two_traders()
+    tid = await propose(w)
+    again = await w.h.trades.propose(ProposeTrade(player_id="ann", player_status="verified",
+                                                  offer_territory_id="T001", want_territory_id="T002"))
+    w.claims.facts = TradeFacts(offer_known=True, want_known=True, offer_owner="bob", want_owner="ann",
+                                offer_in_dispute=False, want_in_dispute=False)
+    counter = await w.h.trades.propose(ProposeTrade(player_id="bob", player_status="verified",
+                                                    offer_territory_id="T002", want_territory_id="T001"))
+    for r in (again, counter):
+        assert isinstance(r, Refusal) and r.reason == "conflict", r
+    assert trade_events(w) == [("trade.proposed", None)]
+    w.claims.facts = FACTS
+    await w.h.trades.withdraw(act("ann", tid))
+    assert await propose(w) != tid

@@ -232,6 +232,11 @@ class MemoryCardsTx:
         entry = self.s.trades.get(trade_id)
         return None if entry is None else entry[0]
 
+    async def open_trade_on(self, territory_a: str, territory_b: str) -> Trade | None:
+        pair = {territory_a, territory_b}
+        return next((t for t, _ in self.s.trades.values() if t.state == "open"
+                     and {t.offer_territory_id, t.want_territory_id} == pair), None)
+
     async def set_trade_saga(self, trade_id: str, saga_id: str | None) -> None:
         trade, created = self.s.trades[trade_id]
         self.s.trades[trade_id] = (replace(trade, saga_id=saga_id), created)

@@ -251,6 +251,15 @@ class SqlCardsTx:
         row = (await self.conn.execute(select(t.trades).where(t.trades.c.id == trade_id).with_for_update())).first()
         return None if row is None else _trade(row)
 
+    async def open_trade_on(self, territory_a: str, territory_b: str) -> Trade | None:
+        a, b = sorted((territory_a, territory_b))
+        await self.conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"trade-pair:{a}:{b}"})
+        tr = t.trades.c
+        row = (await self.conn.execute(select(t.trades).where(tr.state == "open", or_(
+            and_(tr.offer_territory_id == a, tr.want_territory_id == b),
+            and_(tr.offer_territory_id == b, tr.want_territory_id == a))).limit(1))).first()
+        return None if row is None else _trade(row)
+
     async def set_trade_saga(self, trade_id: str, saga_id: str | None) -> None:
         await self.conn.execute(update(t.trades).where(t.trades.c.id == trade_id).values(saga_id=saga_id))
 
