@@ -16,7 +16,7 @@ from turf_gateway.ws import Hub
 
 CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-10-05T07:00:03-04:00",
            "territory_id": "3401732250", "owner_id": "ada", "previous_owner_id": None, "progress": 1,
-           "fortified": False, "version": 2, "cause": "take", "claim_id": "c1"}
+           "fortified": False, "version": 2, "cause": "claim", "claim_id": "c1"}
 
 
 def gateway_state() -> Any:
@@ -41,7 +41,8 @@ async def test_a_card_play_is_relayed_without_its_target() -> None:
     broker = make_broker("nats://test", "gateway")
     broker.include_router(feed_router(state, "TURF"))
     played = {"type": "card.played", "event_id": "e2", "occurred_at": "2026-10-05T08:00:00-04:00",
-              "player_id": "ada", "card_type": "freeze", "state": "reserved", "territory_id": "3401732250"}
+              "season_id": "2026", "player_id": "ada", "card_id": "k1", "card_type": "freeze", "state": "reserved",
+              "play_id": "p1", "effect": {"territory_id": "3401732250"}}
     async with TestNatsBroker(broker) as br:
         await br.publish(json.dumps(played).encode(), subjects.CARD_PLAYED)
     assert json.loads(client.queue.get_nowait()) == {
@@ -56,3 +57,27 @@ async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> N
     async with TestNatsBroker(broker) as br:
         await br.publish(b"not json: never parsed", subjects.SCORE_UPDATED)
     assert state.score_updates == 1 and list(state.hub.recent) == []
+
+
+async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
+    """Issue 15: a message that reached the bus on a feed subject is relayed only if it is that subject's event
+    (its contract model), and then only with the model's fields. Before, any JSON was relayed as it came."""
+    state = gateway_state()
+    client = state.hub.join()
+    broker = make_broker("nats://test", "gateway")
+    broker.include_router(feed_router(state, "TURF"))
+    forged = [
+        (b"<script>alert(1)</script>", subjects.TERRITORY_CHANGED),                     # not JSON
+        (json.dumps({"type": "territory.changed", "message": "Game over, go home"}).encode(),
+         subjects.TERRITORY_CHANGED),                                                  # not the event
+        (json.dumps(CHANGED | {"type": "season.final_results"}).encode(), subjects.TERRITORY_CHANGED),  # other type
+        (json.dumps(CHANGED | {"owner_id": 42}).encode(), subjects.TERRITORY_CHANGED),  # wrong field type
+    ]
+    async with TestNatsBroker(broker) as br:
+        for raw, subject in forged:
+            await br.publish(raw, subject)
+        await br.publish(json.dumps(CHANGED | {"home_address": "1 Main St", "email": "ada@example.org"}).encode(),
+                         subjects.TERRITORY_CHANGED)
+    relayed = [json.loads(client.queue.get_nowait()) for _ in range(client.queue.qsize())]
+    assert relayed == [{"type": "territory.changed", "at": CHANGED["occurred_at"]} | CHANGED]   # extras dropped
+    assert list(state.hub.recent) == relayed
