@@ -75,6 +75,8 @@ def test_r7_1_the_organizer_clears_a_flag_once_and_it_is_logged(http: httpx.Clie
     assert flag["claim_id"] is None and flag["kind"] == "impossible_travel"
 
     assert p.post(f"/admin/flags/{flag['id']}/clear", {"reason": "x"}).status_code == 403
+    anon = http.post(f"/api/v1/admin/flags/{flag['id']}/clear", json={"reason": "x"})
+    assert (anon.status_code, anon.json()["reason"]) == (401, "unauthenticated")
     r = org.post(f"/admin/flags/{flag['id']}/clear", {"reason": "a check from the organizer's briefing map"})
     assert r.status_code == 200, r.text
     out = r.json()
