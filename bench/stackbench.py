@@ -76,6 +76,7 @@ class BenchStack:
             "TURF_ORGANIZER_EMAIL": ORGANIZER[0],
             "TURF_ORGANIZER_PASSWORD": ORGANIZER[1],
             "TURF_LOG_LEVEL": "INFO",  # the default
+            "TURF_WS_MAX_PER_IP": "5000",   # the fan-out's 1,000 spectators all come from 127.0.0.1
         })
         self.board = load_board()
         self.season = gametime.load_season(get_settings().season_file)

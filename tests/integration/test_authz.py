@@ -64,3 +64,16 @@ def _verified(http: httpx.Client, org: Player) -> Player:
     pid, email, pw = register(http)
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "t"}).status_code == 200
     return sign_in(http, email, pw)
+
+
+def test_issue15_a_signed_out_token_is_refused_by_every_route_that_needs_one(http: httpx.Client) -> None:
+    """DELETE /sessions (issue 15): 401 without a token; 204 with one, which every authenticated route then
+    refuses 401 ``unauthenticated``. Before, there was no sign-out (405) and a token lived until it expired."""
+    _, email, pw = register(http)
+    p = sign_in(http, email, pw)
+    assert http.delete(API + "/sessions").status_code == 401
+    assert http.delete(API + "/sessions", headers=p.auth).status_code == 204
+    for method, path, body, who in ROUTES:
+        if who != "any":
+            r = http.request(method, API + path, json=body, headers=p.auth)
+            assert (r.status_code, r.json()["reason"]) == (401, "unauthenticated"), (path, r.text)

@@ -8,7 +8,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
@@ -33,7 +33,7 @@ async def log_action(conn: AsyncConnection, by: str, action: str, target: str | 
 
 
 async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: str, reason: str | None,
-                        game_now: datetime, status_reason: str | None = None) -> str:
+                        game_now: datetime, status_reason: str | None = None, note: str | None = None) -> str:
     """Move a player to ``new`` (verified | rejected | disqualified). Returns the previous status.
     Raises ApiError ``not_found`` or ``conflict`` (a transition the table does not allow)."""
     row = (await conn.execute(select(t.players.c.status, t.players.c.role).where(t.players.c.id == player_id)
@@ -47,7 +47,11 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
         raise ApiError("conflict", f"A {row.status} player cannot become {new}.{hint}")
     await conn.execute(update(t.players).where(t.players.c.id == player_id)
                        .values(status=new, status_reason=status_reason))
-    await log_action(conn, by, f"player_{new}", player_id, reason, {"before": row.status, "after": new})
+    if new == "disqualified":
+        # issue 15: a disqualified player's sessions end with the status change (their tokens answer 401)
+        await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
+    await log_action(conn, by, f"player_{new}", player_id, reason,
+                     {"before": row.status, "after": new} | ({"note": note} if note else {}))
     ev: Any
     if new == "disqualified":
         ev = PlayerDisqualified(occurred_at=game_now, player_id=player_id, at=game_now)

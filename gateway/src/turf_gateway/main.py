@@ -11,10 +11,10 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
@@ -29,6 +29,7 @@ from turf_gateway import errors, feed, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
+from turf_gateway.passwords import hash_password, verify_password
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.state import AppState
 from turf_gateway.tracing_mw import TraceRequests
@@ -40,13 +41,17 @@ STATIC = Path(__file__).parent / "static"
 
 async def ensure_organizer(state: AppState) -> None:
     """The organizer account exists at start (TURF_ORGANIZER_EMAIL / TURF_ORGANIZER_PASSWORD); on every start its
-    password is set to the configured one. The configured password is the operator's choice: no player rules."""
+    password is set to the configured one. The configured password is the operator's choice: no player rules.
+    Issue 15: when the configured password is not the stored one, every session of the organizer ends (a
+    password changed because it leaked also shuts out whoever signed in with it)."""
     s = state.settings
-    pw_hash = players.hasher.hash(s.organizer_password)
+    pw_hash = await hash_password(s.organizer_password)
     async with state.engine.begin() as conn:
-        row = (await conn.execute(select(tables.players.c.id)
+        row = (await conn.execute(select(tables.players.c.id, tables.players.c.password_hash)
                                   .where(tables.players.c.email_norm == s.organizer_email.lower()))).first()
         if row is not None:
+            if not await verify_password(row.password_hash, s.organizer_password):
+                await conn.execute(delete(tables.sessions).where(tables.sessions.c.player_id == row.id))
             await conn.execute(update(tables.players).where(tables.players.c.id == row.id).values(
                 role="organizer", status="verified", password_hash=pw_hash))
             return
@@ -118,7 +123,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api)
 
     @app.get("/metrics", include_in_schema=False)
-    async def prometheus() -> Response:
+    async def prometheus(request: Request) -> Response:
+        """Prometheus metrics, for clients on this machine only (issue 15: the request counts, handler timings and
+        queue depths tell an outsider when and how the game is played); 404 for anyone else."""
+        if not security.loopback_client(request.client):
+            raise errors.ApiError("not_found", "Not found.")
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/health", include_in_schema=False)
@@ -133,7 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     pages.install(app)
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
-    security.install(app, settings.cors_origins)
+    security.install(app, settings.cors_origins, settings.allowed_hosts)
     app.add_middleware(TraceRequests)  # type: ignore[arg-type]
     return app
 
@@ -144,5 +153,10 @@ def main() -> None:
     settings = get_settings()
     # No permessage-deflate: feed messages are small deltas sent to every spectator, and compressing each copy per
     # client cost more CPU than the bytes it saved (issue #9, fan-out to 1,000 clients).
+    # Issue 15: X-Forwarded-For is believed only from the proxies named in TURF_FORWARDED_ALLOW_IPS (none by
+    # default: uvicorn's own default trusts 127.0.0.1, so any local process could pose as any client address and
+    # slip the per-address limits)
+    proxies = settings.forwarded_allow_ips.strip()
     uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_level="warning",
-                ws_max_size=64 * 1024, ws_per_message_deflate=False)
+                ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=bool(proxies),
+                forwarded_allow_ips=proxies or None)

@@ -1,9 +1,14 @@
-"""Security headers on every response, and CORS for the origins the operator allows (none by default)."""
+"""Security headers on every response, CORS for the origins the operator allows (none by default), the Host names
+the gateway answers (issue 15: DNS rebinding), and who may read ``/metrics``."""
 
 from __future__ import annotations
 
+import json
+
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+
+from turf_common.settings import is_loopback
 
 HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -41,9 +46,61 @@ class SecurityHeaders:
         return await self.app(scope, receive, with_headers)  # type: ignore[operator]
 
 
-def install(app: FastAPI, cors_origins: str) -> None:
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header, without port, lower-case: ``"[::1]:8000"`` → ``"::1"``,
+    ``"Example.org:80"`` → ``"example.org"``."""
+    h = header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def host_allowed(name: str, allowed: list[str]) -> bool:
+    """``name`` is one of ``allowed`` (``"*"``: any; ``"*.example.org"``: that domain's subdomains)."""
+    for a in allowed:
+        if a == "*" or name == a or (a.startswith("*.") and name.endswith(a[1:])):
+            return True
+    return False
+
+
+class TrustedHosts:
+    """ASGI middleware: a request (or websocket) whose ``Host`` is not one of the allowed names is refused, 400
+    ``invalid_input`` (a websocket is closed 1008 before it is accepted). Issue 15: a web page on an attacker's
+    name that re-resolves to 127.0.0.1 (DNS rebinding) reaches a loopback gateway with its own name as ``Host``,
+    and is refused here. ``/health`` answers any Host. Unlike Starlette's TrustedHostMiddleware it reads
+    bracketed IPv6 hosts (``[::1]:8000``)."""
+
+    def __init__(self, app: object, allowed: list[str]) -> None:
+        self.app, self.allowed = app, [a.strip().lower().strip("[]") for a in allowed if a.strip()]
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)  # type: ignore[operator]
+        # every Host header, should a client send two (a proxy or framework might read either)
+        names = [host_name(v.decode("latin-1")) for k, v in scope.get("headers", []) if k == b"host"] or [""]
+        # /health tells nothing and orchestrators' probes name the pod's address as Host
+        if scope.get("path") == "/health" or all(host_allowed(n, self.allowed) for n in names):
+            return await self.app(scope, receive, send)  # type: ignore[operator]
+        if scope["type"] == "websocket":
+            return await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+        payload = json.dumps({"reason": "invalid_input",
+                              "message": "This server does not answer to that host name."}).encode()
+        await send({"type": "http.response.start", "status": 400,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(payload)).encode())]})
+        await send({"type": "http.response.body", "body": payload})
+
+
+def loopback_client(client: tuple[str, int] | None) -> bool:
+    """The request's client (after the trusted proxies' ``X-Forwarded-For``) is this machine."""
+    return client is not None and is_loopback(client[0])
+
+
+def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*") -> None:
     origins = [o.strip() for o in cors_origins.split(",") if o.strip()]
     if origins:
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"], max_age=600)
     app.add_middleware(SecurityHeaders)  # type: ignore[arg-type]
+    # added last, so it runs first: a foreign Host reaches nothing else
+    app.add_middleware(TrustedHosts, allowed=allowed_hosts.split(","))  # type: ignore[arg-type]

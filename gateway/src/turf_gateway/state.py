@@ -37,3 +37,5 @@ class AppState:
     # the snapshot request in flight, shared by callers, with the count of score.updated seen when it was sent
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     score_updates: int = 0
+    sessions_purged_at: float = float("-inf")   # time.monotonic() of the last purge of expired sessions
+    ws_per_ip: dict[str, int] = field(default_factory=dict)   # open spectator websockets by client address

@@ -21,6 +21,7 @@ class Client:
     def __init__(self) -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_SIZE)
         self.dropped = False
+        self.gone = False   # the spectator closed the socket
 
 
 class Hub:

@@ -129,7 +129,7 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
                               relay=Relay(), limiter=None, geocoder=None, corrections=log)  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as http:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
             yield http, log, asked
 
 
@@ -159,11 +159,27 @@ async def test_r28_a_repeated_idempotency_key_answers_the_first_record_and_asks_
     async with gateway(corrected) as (http, log, asked):
         key = {"Idempotency-Key": "k-1"}
         first = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
-        again = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"reason": "again"}, headers=key)
+        again = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
         other = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers={"Idempotency-Key": "k-2"})
     assert first.status_code == again.status_code == other.status_code == 201
     assert again.json() == first.json() and other.json()["id"] != first.json()["id"]
     assert len(asked) == 2 and len(log.records) == 2
+
+
+async def test_r28_issue15_a_repeated_idempotency_key_with_another_body_is_refused_422(
+        never_idle: list[str]) -> None:
+    """Issue 15: the first record answers only the request it was made for; before, a repeated key with another
+    body (another territory, another reason) silently got the first correction's record."""
+    async with gateway(corrected) as (http, log, asked):
+        key = {"Idempotency-Key": "k-9"}
+        first = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
+        for other in (SET_OWNER | {"reason": "another reason"}, SET_OWNER | {"player_id": "bob"},
+                      SET_OWNER | {"note": "private"}):
+            r = await http.post("/api/v1/admin/corrections", json=other, headers=key)
+            assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), r.text
+        same = await http.post("/api/v1/admin/corrections", json=dict(reversed(SET_OWNER.items())), headers=key)
+    assert first.status_code == 201 and same.json() == first.json()   # key order is no other body
+    assert len(asked) == 1 and len(log.records) == 1
 
 
 async def test_r28_a_refused_correction_is_the_api_error_with_its_code_and_logs_nothing(never_idle: list[str]) -> None:

@@ -68,7 +68,7 @@ async def gateway(caller: deps.Caller) -> AsyncIterator[tuple[httpx.AsyncClient,
     app.state.turf.broker = broker
     app.dependency_overrides[deps.current_player] = lambda: caller
     async with TestNatsBroker(broker):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as http:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
             yield http, asked
 
 

@@ -40,13 +40,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def current_player(request: Request, state: State) -> Caller:
-    auth = request.headers.get("authorization", "")
-    scheme, _, token = auth.partition(" ")
+def bearer_token(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>``; 401 ``unauthenticated`` without one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthenticated", "Sign in first (Authorization: Bearer <token>).")
+    return token.strip()
+
+
+async def current_player(request: Request, state: State) -> Caller:
+    token = bearer_token(request)
     async with state.engine.connect() as conn:
-        row = (await conn.execute(_SESSION, {"h": token_hash(token.strip())})).first()
+        row = (await conn.execute(_SESSION, {"h": token_hash(token)})).first()
     if row is None or row.expires_at <= datetime.now(UTC):
         raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
     return Caller(row.id, row.role, row.status, row.discord)

@@ -17,9 +17,10 @@ EVENTS_HANDLED = Counter("turf_events_handled_total", "Events handled by a consu
 SERVICE = {"name": "unknown"}
 
 
-def serve(service: str, port: int | None) -> None:
-    """Name this process's metrics and, when ``port`` is given, serve them over HTTP on 127.0.0.1… (all
-    interfaces: Prometheus scrapes from outside the pod)."""
+def serve(service: str, port: int | None, host: str = "127.0.0.1") -> None:
+    """Name this process's metrics and, when ``port`` is given, serve them over HTTP on ``host``
+    (``TURF_METRICS_HOST``): loopback by default, so nobody on the network reads them (issue 15); a deployment
+    whose Prometheus scrapes from outside the pod sets 0.0.0.0."""
     SERVICE["name"] = service
     if port:
-        start_http_server(port)
+        start_http_server(port, addr=host)

@@ -63,7 +63,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
     async def connect() -> None:
         configure(name, settings.log_level)
         quiet_faststream()
-        metrics.serve(name, settings.metrics_port)
+        metrics.serve(name, settings.metrics_port, settings.metrics_host)
         tracing.setup(name)
         await broker.connect()
         await ensure_stream(broker, settings.stream, settings.stream_replicas)

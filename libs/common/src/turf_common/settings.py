@@ -47,6 +47,19 @@ class Settings(BaseSettings):
     rate_limits: str = "default"
     # browser origins allowed to call the API from other sites (comma-separated); none by default
     cors_origins: str = ""
+    # issue 15: Host names the gateway answers (comma-separated; "*.example.org" for subdomains): a web page that
+    # rebinds its own name to 127.0.0.1 sends its own Host and is refused 400. Loopback names by default
+    # ("testserver": the ASGI test client's)
+    allowed_hosts: str = "127.0.0.1,localhost,::1,testserver"
+    # issue 15: addresses of the reverse proxies whose X-Forwarded-For/-Proto the gateway believes (uvicorn's
+    # forwarded_allow_ips: comma-separated IPs or CIDRs, "*" for any); empty: none, the socket's peer is the client
+    forwarded_allow_ips: str = ""
+    # issue 15: spectator websockets per client address and in all, per gateway process (over: closed 1008)
+    ws_max_per_ip: int = 50
+    ws_max_total: int = 5000
+    # issue 15: where a service's metrics listen (TURF_METRICS_PORT); the gateway's /metrics answers loopback
+    # clients only. A deployment whose Prometheus scrapes across the network sets 0.0.0.0
+    metrics_host: str = "127.0.0.1"
 
     @field_validator("clock")
     @classmethod

@@ -27,8 +27,11 @@ router = APIRouter(prefix="/admin", tags=["organizer"])
 
 
 class Reason(BaseModel):
+    """``reason``: public (a disqualification's is on ``GET /corrections`` and the feed); ``note``: the
+    organizer's private note (issue 15), kept in the organizer's logs only."""
     model_config = ConfigDict(extra="forbid")
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)] = ""
+    note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
 
 
 class ClockMove(BaseModel):
@@ -39,34 +42,37 @@ class ClockMove(BaseModel):
 @router.post("/players/{player_id}/verify")
 async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Verify a pending (or rejected) player by hand (R27). Publishes ``player.verified``."""
-    return await _set_status(state, org.id, player_id, "verified", body.reason)
+    return await _set_status(state, org.id, player_id, "verified", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/reject")
 async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Reject a registration (R27): the player stays registered but may not play."""
-    return await _set_status(state, org.id, player_id, "rejected", body.reason)
+    return await _set_status(state, org.id, player_id, "rejected", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/disqualify")
 async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
-    """Disqualify (R28): the player's territories become unclaimed and they leave the standings."""
-    return await _set_status(state, org.id, player_id, "disqualified", body.reason)
+    """Disqualify (R28): the player's territories become unclaimed and they leave the standings; their sessions
+    end (issue 15). ``reason`` is public (the corrections log, the feed), ``note`` private."""
+    return await _set_status(state, org.id, player_id, "disqualified", body.reason, body.note)
 
 
-async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str) -> dict[str, Any]:
+async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str,
+                      note: str | None = None) -> dict[str, Any]:
     """Change a player's status. A disqualification is also a correction (R28): its log record commits with the
     status change, and the answer does not wait for claims to free the territories or scoring to drop the player
-    (they follow ``player.disqualified`` on their own)."""
+    (they follow ``player.disqualified`` on their own). ``note`` goes to the organizer's logs only (the admin log's
+    detail, the correction's ``request``), never to the public record or the feed."""
     now = await state.clock.now()
     async with state.engine.begin() as conn:
-        before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now)
+        before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now, note=note)
         if new == "disqualified" and before != new:
             await correction_log.append(
                 conn, cid=uuid.uuid4().hex, at=now, by=by, action="disqualify", reason=reason or "-",
                 post_season=gametime.season_state(state.season, now) == "closed",
-                request={"player_id": player_id}, before={"status": before}, after={"status": new},
-                player_id=player_id)
+                request={"player_id": player_id} | ({"note": note} if note else {}), before={"status": before},
+                after={"status": new}, player_id=player_id)
     await state.relay.flush()
     return {"id": player_id, "status": new}
 

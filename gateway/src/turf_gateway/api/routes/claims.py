@@ -14,6 +14,7 @@ from turf_common.contracts.geo import Located, LocatePoint
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
+from turf_gateway.idempotency import same_body_or_refuse
 from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
@@ -57,9 +58,13 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, requ
 async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
-    409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer.
-    403 ``forbidden`` for the organizer, who is not a player (R27)."""
+    409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
+    with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
+    not a player (R27)."""
     await state.limiter.hit("claims_player", caller.id, ("claims_ip", client_ip(request)))
+    if idempotency_key is not None:
+        await same_body_or_refuse(state.limiter.redis, state.settings.redis_prefix, "claims", caller.id,
+                                  idempotency_key, body.model_dump(mode="json"))
     out = await ask(state, subjects.CLAIMS_SUBMIT, await _command(state, caller, body, idempotency_key), timeout=10)
     return JSONResponse({k: out[k] for k in ("claim_id", "territory_id", "kind", "owner_id", "progress",
                                              "fortified")}, status_code=201)

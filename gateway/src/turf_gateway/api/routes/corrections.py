@@ -35,7 +35,10 @@ Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 class CorrectionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: Literal["reverse_claim", "set_owner", "adjust_hand", "adjust_score"]
+    #: public: on GET /corrections and the feed's correction.applied
     reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+    #: private (issue 15): the organizer's own note, on GET /admin/corrections only
+    note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
     claim_id: Id | None = None
     territory_id: Id | None = None
     player_id: Id | None = None
@@ -131,7 +134,8 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
     """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
     null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
     points). Answers the record ``{id, at, action, by, reason, before, after}`` once it is logged; a repeated
-    ``Idempotency-Key`` answers the first record (or refusal), applied and logged once.
+    ``Idempotency-Key`` answers the first record (or refusal), applied and logged once; with another body it is
+    refused 422 ``invalid_input`` (issue 15). ``reason`` is public, ``note`` (optional) the organizer's own.
 
     A repeated key gets the first answer, whatever it was (R28, API.md): a correction applied is never applied
     again, and a refusal that depended on the game's state (claims' refusal, ``set_owner``'s ``invalid_target``)
@@ -146,6 +150,11 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
         post_season=gametime.season_state(state.season, now) == "closed")
     refused: ApiError | None = None
     async with state.corrections.settling(cid) as req:
+        # issue 15: a key answers only the request it was first used for; another body under it is a client bug
+        # (or a replay), refused rather than answered with another correction's record
+        if _canonical(req.asked.request) != _canonical(body.model_dump(exclude_none=True)):
+            raise ApiError("invalid_input", "This Idempotency-Key was already used for another correction; use a "
+                                            "new key for a new correction.", 422)
         if req.asked.state == "logged":
             return await req.record()
         if req.asked.state == "refused" and req.asked.refusal is not None:
@@ -165,6 +174,11 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
     return rec
 
 
+def _canonical(request: dict[str, Any]) -> dict[str, Any]:
+    """A correction's body as JSON values (card types as strings), for comparing a repeat with the first."""
+    return CorrectionIn.model_validate(request).model_dump(mode="json", exclude_none=True)
+
+
 @router.get("/admin/corrections")
 async def admin_corrections(org: Organizer, state: State) -> dict[str, Any]:
     """The append-only log (R28), oldest first, with who, when, what, before and after."""
@@ -172,7 +186,8 @@ async def admin_corrections(org: Organizer, state: State) -> dict[str, Any]:
         rows = (await conn.execute(select(t.corrections).order_by(t.corrections.c.seq))).all()
     return {"corrections": [
         {"id": r.id, "at": r.at.astimezone(state.season.tz).isoformat(), "action": r.action, "by": r.by,
-         "reason": r.reason, "territory_id": r.territory_id, "player_id": r.player_id, "request": r.request,
+         "reason": r.reason, "note": (r.request or {}).get("note"), "territory_id": r.territory_id,
+         "player_id": r.player_id, "request": r.request,
          "before": r.before, "after": r.after, "post_season": r.post_season} for r in rows]}
 
 

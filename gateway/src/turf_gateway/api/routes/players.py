@@ -4,30 +4,31 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status
-from turf_gateway.api.deps import CurrentPlayer, State, token_hash
+from turf_gateway.api.deps import CurrentPlayer, State, bearer_token, token_hash
 from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
 from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_address
+from turf_gateway.passwords import hash_password, hasher, verify_password
 from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["players"])
-hasher = PasswordHasher()
 _DUMMY_HASH = hasher.hash("not a real password, only for equal timing")
+#: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
+PURGE_EVERY_S = 60.0
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 # Discord usernames: 2–32 characters, lower-case letters, digits, "_" and "."; no ".." (Discord's 2023 rules)
@@ -83,6 +84,7 @@ class PublicProfile(BaseModel):
 
 async def create_player(state: Any, reg: Registration, role: str = "player", status: str = "pending") -> str:
     pid = uuid.uuid4().hex
+    password_hash = await hash_password(reg.password)   # off the event loop (issue 15)
     async with state.engine.begin() as conn:
         taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
             (t.players.c.email_norm == reg.email.lower()) | (t.players.c.discord_norm == reg.discord.lower())
@@ -95,7 +97,7 @@ async def create_player(state: Any, reg: Registration, role: str = "player", sta
             await conn.execute(insert(t.players).values(
                 id=pid, name=reg.name, email=reg.email, email_norm=reg.email.lower(), discord=reg.discord,
                 discord_norm=reg.discord.lower(), home_address=reg.home_address,
-                password_hash=hasher.hash(reg.password), status=status, status_reason=None, role=role,
+                password_hash=password_hash, status=status, status_reason=None, role=role,
                 created_at=datetime.now(UTC)))
         except IntegrityError:
             raise ApiError("conflict", "That email or Discord username was just taken.") from None
@@ -136,24 +138,50 @@ async def register(reg: Registration, state: State, request: Request) -> Registe
     return Registered(id=pid, status=status)
 
 
+async def purge_expired_sessions(state: Any, now: datetime) -> int:
+    """Delete the sessions expired before ``now``; returns how many."""
+    async with state.engine.begin() as conn:
+        return int((await conn.execute(delete(t.sessions).where(t.sessions.c.expires_at <= now))).rowcount or 0)
+
+
 @router.post("/sessions", response_model=SessionOut)
 async def sign_in(cred: Credentials, state: State, request: Request) -> SessionOut:
-    await state.limiter.hit("sessions_ip", client_ip(request), ("sessions_email", cred.email.lower()))
+    """Sign in: 200 ``{token, player_id, role}``; 401 ``unauthenticated`` for a wrong email or password.
+
+    Issue 15: failed sign-ins are throttled per account *and* client address (``sessions_email``), and per client
+    address over all accounts (``sessions_fail_ip``): a client that keeps failing gets 429 ``rate_limited`` with
+    ``Retry-After``, and only that client: the right password from another client is never refused for someone
+    else's failures. Every attempt also counts against ``sessions_ip``. The argon2 check runs in a small thread
+    pool, never on the event loop."""
+    ip, email = client_ip(request), cred.email.lower()
+    await state.limiter.hit("sessions_ip", ip)
+    failures = ("sessions_email", f"{email}|{ip}"), ("sessions_fail_ip", ip)
+    await state.limiter.check(*failures[0], failures[1])
     async with state.engine.connect() as conn:
-        row = (await conn.execute(select(t.players).where(t.players.c.email_norm == cred.email.lower()))).first()
-    try:
-        # an unknown email costs the same hash as a known one, so timing does not tell who is registered
-        hasher.verify(row.password_hash if row is not None else _DUMMY_HASH, cred.password)
-        if row is None:
-            raise VerificationError
-    except VerificationError:
-        raise ApiError("unauthenticated", "Wrong email or password.") from None
+        row = (await conn.execute(select(t.players).where(t.players.c.email_norm == email))).first()
+    # an unknown email costs the same hash as a known one, so timing does not tell who is registered
+    ok = await verify_password(row.password_hash if row is not None else _DUMMY_HASH, cred.password)
+    if row is None or not ok:
+        await state.limiter.note(*failures[0], failures[1])
+        raise ApiError("unauthenticated", "Wrong email or password.")
+    now = datetime.now(UTC)
+    if time.monotonic() - state.sessions_purged_at >= PURGE_EVERY_S:
+        state.sessions_purged_at = time.monotonic()
+        await purge_expired_sessions(state, now)
     token = secrets.token_urlsafe(32)
     async with state.engine.begin() as conn:
         await conn.execute(insert(t.sessions).values(
             token_hash=token_hash(token), player_id=row.id,
-            expires_at=datetime.now(UTC) + timedelta(hours=state.settings.session_ttl_hours)))
+            expires_at=now + timedelta(hours=state.settings.session_ttl_hours)))
     return SessionOut(token=token, player_id=row.id, role=row.role)
+
+
+@router.delete("/sessions", status_code=204)
+async def sign_out(caller: CurrentPlayer, state: State, request: Request) -> Response:
+    """Sign out: 204, and the token is refused from then on (401). 401 for a token already unknown."""
+    async with state.engine.begin() as conn:
+        await conn.execute(delete(t.sessions).where(t.sessions.c.token_hash == token_hash(bearer_token(request))))
+    return Response(status_code=204)
 
 
 @router.get("/me")

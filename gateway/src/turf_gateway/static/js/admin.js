@@ -2,7 +2,7 @@
 // clock control (manual clock mode). Routes missing on this server show a note instead of failing the page.
 
 import {
-  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, optional, playerName, renderClock,
+  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, optional, playerName, renderClock, signOut,
   saveSession, say, session, useSessionKey,
 } from "./api.js";
 
@@ -22,8 +22,8 @@ $("#signin-form").addEventListener("submit", async (ev) => {
   });
 });
 
-$("#signout").addEventListener("click", () => {
-  clearSession();
+$("#signout").addEventListener("click", async () => {
+  await signOut();
   $("#console").hidden = true;
   $("#auth").hidden = false;
 });
@@ -35,9 +35,11 @@ async function showConsole() {
 }
 
 // ---------- players ----------
-async function decide(verb, id, reason, button) {
+async function decide(verb, id, reason, button, note) {
   return act(button, $("#players-msg"), async () => {
-    await api(`/admin/players/${encodeURIComponent(id)}/${verb}`, { method: "POST", body: { reason: reason || "" } });
+    // the reason is public (a disqualification's is in the corrections log and the feed); the note is private
+    const body = note ? { reason: reason || "", note } : { reason: reason || "" };
+    await api(`/admin/players/${encodeURIComponent(id)}/${verb}`, { method: "POST", body });
     const done = { verify: "verified", reject: "rejected", disqualify: "disqualified" }[verb];
     const who = players?.find((p) => p.id === id);
     await refreshPlayers();
@@ -75,11 +77,13 @@ async function refreshPlayers() {
   none.textContent = all ? "No players yet." : "Nobody is waiting for verification.";
   none.hidden = shown.length > 0;
   for (const p of shown) {
-    const reason = h("input", { placeholder: "reason (optional)", "aria-label": "reason", maxlength: 1000 });
+    const reason = h("input", { placeholder: "public reason (optional)", "aria-label": "public reason",
+      maxlength: 1000 });
+    const note = h("input", { placeholder: "private note (optional)", "aria-label": "private note", maxlength: 2000 });
     const buttons = [];
     const mk = (verb, label, cls) => {
       const b = h("button", { type: "button", class: cls, dataset: { verb } }, label);
-      b.addEventListener("click", () => decide(verb, p.id, reason.value, b));
+      b.addEventListener("click", () => decide(verb, p.id, reason.value, b, note.value));
       buttons.push(b);
     };
     if (p.status !== "verified") mk("verify", "Verify", "");
@@ -94,7 +98,7 @@ async function refreshPlayers() {
       h("div", { class: "small muted" }, [p.email, p.home_address].filter(Boolean).join(" · ")),
       notes.length ? h("div", { class: "small" }, "⚑ " + notes.join("; ")) : null,
       h("div", { class: "small muted" }, "id " + p.id),
-      reason, h("div", { class: "row" }, buttons)));
+      reason, note, h("div", { class: "row" }, buttons)));
   }
 }
 
@@ -104,7 +108,7 @@ $("#by-id-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const f = formData(ev.currentTarget);
   const verb = ev.submitter ? ev.submitter.value : "verify";
-  decide(verb, f.player_id, f.reason, ev.submitter);
+  decide(verb, f.player_id, f.reason, ev.submitter, f.note);
 });
 
 // ---------- flags ----------
@@ -245,6 +249,7 @@ $("#correction-form").addEventListener("submit", async (ev) => {
   const form = ev.currentTarget;
   const f = formData(form);
   const body = { action: f.action, reason: f.reason };
+  if (f.note) body.note = f.note;   // private: on the organizer's log only
   if (f.action === "reverse_claim") body.claim_id = f.claim_id;
   if (f.action === "set_owner") Object.assign(body, { territory_id: f.territory_id, player_id: f.player_id || null });
   if (f.action === "adjust_hand") Object.assign(body, { player_id: f.player_id, add: types(f.add), remove: types(f.remove) });
@@ -285,6 +290,7 @@ async function refreshCorrections() {
     rows.push(h("li", { dataset: { correctionId: c.id } },
       h("div", {}, h("b", {}, (c.action || "").replace(/_/g, " ")), h("span", { class: "badge" }, gameTime(c.at))),
       c.reason ? h("div", {}, c.reason) : null,
+      full && c.note ? h("div", { class: "small muted" }, "private note: " + c.note) : null,
       target ? h("div", { class: "small muted" }, target) : null,
       sum ? h("div", { class: "small" }, sum) : null,
       full && (c.before !== undefined || c.after !== undefined)

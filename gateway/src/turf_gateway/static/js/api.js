@@ -33,6 +33,16 @@ export function clearSession() {
   localStorage.removeItem(SESSION_KEY);
 }
 
+// Sign out: the server revokes the token (DELETE /sessions, best effort), then it is forgotten here
+export async function signOut() {
+  try {
+    if (session()) await api("/sessions", { method: "DELETE" });
+  } catch {
+    // offline or already expired: forgetting the token is all that is left to do
+  }
+  clearSession();
+}
+
 // fetch + JSON; throws ApiError with the server's {reason, message}
 export async function api(path, { method = "GET", body, headers = {}, auth = true } = {}) {
   const h = { Accept: "application/json", ...headers };

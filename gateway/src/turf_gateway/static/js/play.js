@@ -3,6 +3,7 @@
 
 import {
   $, act, api, ApiError, applyScoreDelta, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
+  signOut,
   playerName, renderClock, saveSession, say, session,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
@@ -77,7 +78,7 @@ $("#register-form").addEventListener("submit", async (ev) => {
 });
 
 $("#signout").addEventListener("click", async () => {
-  clearSession();
+  await signOut();
   state.me = null;
   state.cluster = new Set();
   board.restyle();
