@@ -134,9 +134,22 @@ def _with_websocket(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _stable(doc: dict[str, Any]) -> dict[str, Any]:
+    """Channels, operations, messages and schemas by name: FastStream lists them in the order of a set, which
+    changes from run to run, so a regenerated file would differ from the committed one line for line."""
+    for path in (("channels",), ("operations",), ("components", "messages"), ("components", "schemas")):
+        *parents, key = path
+        node = doc
+        for p in parents:
+            node = node.get(p, {})
+        if isinstance(node.get(key), dict):
+            node[key] = dict(sorted(node[key].items()))
+    return doc
+
+
 def document() -> dict[str, Any]:
     broker, spec = build()
-    return _with_websocket(_with_replies(yaml.safe_load(spec.to_specification().to_yaml()), broker))
+    return _stable(_with_websocket(_with_replies(yaml.safe_load(spec.to_specification().to_yaml()), broker)))
 
 
 def document_yaml() -> str:

@@ -189,7 +189,8 @@ class Hands:
                 held = await tx.newest_scheduled_for_update(cmd.player_id, kind)
                 if held is not None:
                     sid = withdraw_saga_id(cmd.correction_id, len(withdrawals))
-                    effect = UnscheduleEffect(command_id=sid, player_id=cmd.player_id, card_id=held)
+                    effect = UnscheduleEffect(command_id=sid, player_id=cmd.player_id, card_id=held,
+                                              correction=True)   # R28: at any hour
                     await tx.set_card(held, "reserved", now, saga_id=sid)
                     await tx.add_saga(Saga(id=sid, kind="withdraw", player_id=cmd.player_id, card_type=kind,
                                            card_ids=[held], subject=subjects.CLAIMS_EFFECT_UNSCHEDULE,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
 from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common.contracts import subjects
@@ -31,8 +32,9 @@ class Corrections:
     publisher: Publisher
 
     async def player_disqualified(self, ev: PlayerDisqualified) -> list[str]:
-        """R16: remember the player is out; R28: every territory they own becomes unclaimed and their open War
-        reclaim windows end (amended), once per event id. Their same-day locks end with the exclusion (R28,
+        """R16: remember the player is out; R28: every territory they own becomes unclaimed, their open War
+        reclaim windows end and their scheduled Freezes/Blockades (and Blockades against them) lapse (amended),
+        once per event id. Their same-day locks end with the exclusion (R28,
         amended: the store's R10 facts leave out excluded players), as does any later return of a territory to them
         (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
@@ -43,6 +45,7 @@ class Corrections:
             await tx.exclude_player(ev.player_id, ev.at)
             if first:
                 await tx.end_war_windows(ev.player_id)
+                await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
                 for terr in await tx.owned_for_update(ev.player_id):
                     await tx.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
                                                               "disqualification"), ev.at)

@@ -108,3 +108,20 @@ async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[Pr
         log.info("protections_resolved", day=day.isoformat(), active=sum(1 for e in out if e.state == "active"),
                  lapsed=sum(1 for e in out if e.state == "lapsed"))
     return out
+
+
+async def lapse_protections_of(tx: ClaimsTx, player_id: str, at: datetime) -> list[ProtectionResolved]:
+    """R28 (amended), R16: at a disqualification, the player's scheduled Freezes and Blockades, and the Blockades
+    scheduled against them, lapse at once (reason ``disqualified``; their cards return) instead of waiting for
+    their day start. Stages ``protection.lapsed`` with the id the day start would have used, so each card is
+    resolved once."""
+    out = []
+    for r in await tx.scheduled_protections_involving_for_update(player_id):
+        await tx.resolve_protection(r.card_id, "lapsed", at)
+        ev = ProtectionResolved(type="protection.lapsed", event_id=f"protection:{r.card_id}:{r.day.isoformat()}",
+                                occurred_at=at, card_id=r.card_id, player_id=r.player_id, kind=r.kind, day=r.day,
+                                territory_id=r.territory_id, rival_id=r.rival_id, state="lapsed",
+                                reason="disqualified")
+        await tx.stage(ev.type, ev)
+        out.append(ev)
+    return out

@@ -78,7 +78,10 @@ class CardEffects:
     days: GameDays
 
     # ---- the frame every command runs in ----------------------------------------------------------------
-    async def _run(self, cmd: EffectCommand, kind: str, body: Body, players: Iterable[str] = ()) -> Reply:
+    async def _run(self, cmd: EffectCommand, kind: str, body: Body, players: Iterable[str] = (),
+                   any_hour: bool = False) -> Reply:
+        """``any_hour``: an organizer's correction, applied whether the game is open or not (R28); a player's
+        command is refused ``game_closed``/``season_closed`` outside open hours (R3)."""
         now = await self.clock.now()
         day = gametime.game_day_at(self.season, now)
         if day is not None and gametime.is_open(self.season, now) and not await self.days.wait_started(day):
@@ -91,13 +94,12 @@ class CardEffects:
                 return decode_reply(prev, EffectApplied)  # type: ignore[return-value]
             for pid in sorted({cmd.player_id, *players}):
                 await tx.lock("player:" + pid)
-            closed = check_open(self.season, now)
+            closed = None if any_hour else check_open(self.season, now)
             decision: Refused | EffectApplied
             if closed is not None:
                 decision = closed
             else:
-                assert day is not None
-                decision = await body(tx, now, day)
+                decision = await body(tx, now, day or now.astimezone(self.season.tz).date())
             reply: Reply = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
             await tx.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
@@ -234,7 +236,7 @@ class CardEffects:
             await tx.resolve_protection(cmd.card_id, "cancelled", now)
             return EffectApplied(command_id=cmd.command_id, kind="unschedule_" + p.kind, active_on=p.day)
 
-        return await self._run(cmd, "unschedule", body)
+        return await self._run(cmd, "unschedule", body, any_hour=cmd.correction)
 
     # ---- R18 Trade --------------------------------------------------------------------------------------------
     async def trade(self, cmd: TradeEffect) -> Reply:

@@ -30,6 +30,7 @@ from turf_common.contracts.effects import (
     ScheduleEffect,
     TradeCheck,
     TradeEffect,
+    UnscheduleEffect,
     WarEffect,
 )
 from turf_common.contracts.geo import Located
@@ -265,3 +266,46 @@ async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_t
                                             offer_territory_id="hoboken", want_territory_id="jersey"))
     refused(r, "territory_in_dispute")
     assert w.owner("hoboken") == "V" and w.owner("jersey") == "P"
+
+
+async def test_r28_r16_a_disqualification_lapses_the_players_scheduled_cards_and_blockades_against_them_at_once(
+) -> None:
+    """R28 (amended): the disqualified player's scheduled Freeze and Blockade, and a rival's Blockade scheduled
+    against them, lapse at the disqualification (``protection.lapsed``, reason ``disqualified``), not at the next
+    day start; a third player's Blockade against someone else stays scheduled."""
+    w = await world()
+    accepted(await w.claim("X", "hoboken"), "take")
+    for n, (pid, kind, terr, rival) in enumerate([("X", "freeze", "hoboken", None), ("X", "blockade", None, "B"),
+                                                  ("B", "blockade", None, "X"), ("B", "blockade", None, "C")]):
+        s = await w.h.effects.schedule(ScheduleEffect(command_id=f"s-{n}", player_id=pid, card_id=f"card-{n}",
+                                                      kind=kind, territory_id=terr, rival_id=rival,
+                                                      rival_known=rival is not None))
+        assert isinstance(s, EffectApplied), s
+    w.publisher.sent.clear()
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="X", at=w.clock.at))
+    lapsed = [e for s, e in w.publisher.sent if s == "protection.lapsed"]
+    assert sorted((e.card_id, e.reason) for e in lapsed) == [  # type: ignore[attr-defined]
+        ("card-0", "disqualified"), ("card-1", "disqualified"), ("card-2", "disqualified")]
+    assert {c: p.state for c, p in w.store.state.protections.items()} == {
+        "card-0": "lapsed", "card-1": "lapsed", "card-2": "lapsed", "card-3": "scheduled"}
+    w.publisher.sent.clear()
+    await w.start(DAY2)                                   # the day start resolves only what is left
+    resolved = [e.card_id for s, e in w.publisher.sent if s.startswith("protection.")]  # type: ignore[attr-defined]
+    assert resolved == ["card-3"]
+
+
+async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_open_hours() -> None:
+    """R28 (amended): ``adjust_hand`` removes a reserved card, withdrawing its schedule, at any hour; a player's own
+    cancellation at night is still ``game_closed`` (R3)."""
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    s = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1",
+                                                  kind="freeze", territory_id="hoboken"))
+    assert isinstance(s, EffectApplied)
+    w.clock.at = opening(DAY1) + timedelta(hours=17)          # 23:00: closed
+    mine = await w.h.effects.unschedule(UnscheduleEffect(command_id="u-1", player_id="V", card_id="card-1"))
+    assert isinstance(mine, Refusal) and mine.reason == "game_closed"
+    org = await w.h.effects.unschedule(UnscheduleEffect(command_id="u-2", player_id="V", card_id="card-1",
+                                                        correction=True))
+    assert isinstance(org, EffectApplied) and org.kind == "unschedule_freeze"
+    assert w.store.state.protections["card-1"].state == "cancelled"

@@ -58,9 +58,12 @@ class ScheduleEffect(EffectCommand):
 
 
 class UnscheduleEffect(EffectCommand):
-    """``claims.effect.unschedule``: cancel the scheduled Freeze/Blockade of ``card_id`` before it activates."""
+    """``claims.effect.unschedule``: cancel the scheduled Freeze/Blockade of ``card_id`` before it activates.
+    ``correction``: asked by an organizer's ``adjust_hand`` (R28), which applies at any hour, not only while the
+    game is open (R3 binds players' cancellations)."""
 
     card_id: str
+    correction: bool = False
 
 
 class TradeEffect(EffectCommand):

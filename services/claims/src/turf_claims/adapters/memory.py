@@ -237,6 +237,10 @@ class MemoryClaimsTx:
     async def due_protections_for_update(self, day: date) -> list[Protection]:
         return [p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day]
 
+    async def scheduled_protections_involving_for_update(self, player_id: str) -> list[Protection]:
+        return [p for p in self.s.protections.values()
+                if p.state == "scheduled" and player_id in (p.player_id, p.rival_id)]
+
     async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
         self.s.protections[card_id] = replace(self.s.protections[card_id], state=state)
 

@@ -346,6 +346,12 @@ class SqlClaimsTx:
             select(t.protections).where(_p.state == "scheduled", _p.day <= day)
             .order_by(_p.scheduled_at, _p.card_id).with_for_update())).all()]
 
+    async def scheduled_protections_involving_for_update(self, player_id: str) -> list[Protection]:
+        return [_protection(r) for r in (await self.conn.execute(
+            select(t.protections).where(_p.state == "scheduled",
+                                        (_p.player_id == player_id) | (_p.rival_id == player_id))
+            .order_by(_p.scheduled_at, _p.card_id).with_for_update())).all()]
+
     async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
         await self.conn.execute(update(t.protections).where(_p.card_id == card_id)
                                 .values(state=state, resolved_at=at))
