@@ -263,10 +263,13 @@ class CardEffects:
 
     async def _in_dispute(self, tx: ClaimsTx, now: datetime, territory_id: str, owner: str | None) -> bool:
         """R14: the victim's War window is open, or (amended) an attacker's reclaim window on it is (R8.2's fact:
-        its holder; a disqualified holder's window has ended, R28)."""
+        its holder; a disqualified holder's window has ended, R28). A disqualified victim's War window holds
+        nothing over the attacker any more (R28, amended: they can no longer play War)."""
         facts = await tx.card_facts(territory_id, owner, "", gametime.local_date(self.season, now), now)
-        return rules.in_dispute(self.season, now, await tx.take_record(territory_id, owner), owner,
-                                facts.war_reclaim_holder)
+        steal = await tx.take_record(territory_id, owner)
+        if steal is not None and steal.previous_owner_id in await tx.excluded_players():
+            steal = None
+        return rules.in_dispute(self.season, now, steal, owner, facts.war_reclaim_holder)
 
     async def trade_check(self, q: TradeCheck) -> TradeFacts:
         """R18's facts about a proposed trade's two territories: known, owners, in a War dispute (a read)."""

@@ -309,3 +309,21 @@ async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_
                                                         correction=True))
     assert isinstance(org, EffectApplied) and org.kind == "unschedule_freeze"
     assert w.store.state.protections["card-1"].state == "cancelled"
+
+
+async def test_r28_r14_a_disqualified_victims_war_window_no_longer_keeps_the_attacker_from_trading() -> None:
+    """R28 (amended): the victim's open War window stops the attacker trading the territory (R14) only while the
+    victim may still play War; once the victim is disqualified it holds nothing over the attacker."""
+    w = await world()
+    accepted(await w.claim("V", "hoboken"), "take")
+    accepted(await w.claim("P", "jersey"), "take")
+    await w.start(DAY2)
+    accepted(await w.claim("A", "hoboken"), "steal")
+    q = TradeCheck(offer_territory_id="hoboken", want_territory_id="jersey")
+    assert (await w.h.effects.trade_check(q)).offer_in_dispute is True
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="V", at=w.clock.at))
+    assert (await w.h.effects.trade_check(q)).offer_in_dispute is False
+    r = await w.h.effects.trade(TradeEffect(command_id="t-1", player_id="P", trade_id="tr-1", proposer_id="A",
+                                            offer_territory_id="hoboken", want_territory_id="jersey"))
+    assert isinstance(r, EffectApplied)
+    assert (w.owner("hoboken"), w.owner("jersey")) == ("P", "A")
