@@ -62,12 +62,13 @@ def p(http: httpx.Client, org: Player) -> dict[str, Player]:
 def test_r12_monday_top_up_to_three_from_the_seeded_generator(stack: Stack, http: httpx.Client, org: Player,
                                                                p: dict[str, Player]) -> None:
     assert hand(p["P1"]) == []                                      # verified before the season: no card yet
-    assert http.get(API + "/clock").json()["seed_commitment"] is None
+    commitment = hashlib.sha256(seed(stack).encode()).hexdigest()
+    # R12.1 (amended): the commitment is public from the first start on, before anyone could see who registered
+    assert http.get(API + "/clock").json()["seed_commitment"] == commitment
     move_clock(org, at("2026-10-05T06:00:00-04:00"))
     h = hand(p["P1"])
     assert [c["state"] for c in h] == ["ready"] * 3
     assert [c["type"] for c in h] == [draw_card(seed(stack), SEASON, p["P1"].id, i) for i in range(3)]
-    commitment = hashlib.sha256(seed(stack).encode()).hexdigest()
     assert http.get(API + "/clock").json()["seed_commitment"] == commitment
     assert [e["commitment"] for e in events(stack, subjects.CARD_SEED_COMMITTED)] == [commitment]
     (dealt,) = events(stack, subjects.CARD_DEALT)

@@ -223,7 +223,16 @@ def test_r18_decline_withdraw_and_a_proposal_left_without_a_card(stack: Stack, h
     assert len(owned_r) >= 2, owned_r
     t1 = p["R"].post("/trades", {"offer_territory_id": owned_r[0], "want_territory_id": W1}).json()["id"]
     t2 = p["R"].post("/trades", {"offer_territory_id": owned_r[1], "want_territory_id": W1}).json()["id"]
-    t3 = p["P"].post("/trades", {"offer_territory_id": W1, "want_territory_id": owned_r[1]}).json()["id"]
+    # R18: the partner's counter-offer of the same swap is refused while t2 is open
+    r = p["P"].post("/trades", {"offer_territory_id": W1, "want_territory_id": owned_r[1]})
+    assert code(r) == (409, "conflict"), r.text
+    # ... so P's own proposal (to withdraw) asks for a third player's territory
+    noon = datetime.fromisoformat("2026-10-09T12:00:01-04:00")
+    assert claim(p["T"], ELIZABETH, noon).status_code == 201
+    give(stack, p["T"].id, "trade")                   # R18: the partner holds a Trade card
+    r = p["P"].post("/trades", {"offer_territory_id": W1, "want_territory_id": ELIZABETH})
+    assert r.status_code == 201, r.text
+    t3 = r.json()["id"]
     assert {t["id"] for t in p["P"].get("/trades").json()["trades"]} == {t1, t2, t3}
     assert p["P"].post(f"/trades/{t3}/withdraw").json() == {"id": t3, "state": "cancelled"}
     assert code(p["R"].post(f"/trades/{t2}/decline")) == (403, "forbidden")   # only the partner declines

@@ -102,8 +102,11 @@ def test_r28_a_repeated_idempotency_key_applies_and_logs_once(http: httpx.Client
     body = {"action": "adjust_score", "player_id": a.id, "points": 3, "reason": "appeal upheld"}
     key = {"Idempotency-Key": uuid.uuid4().hex}
     first = org.post("/admin/corrections", body, headers=key)
-    again = org.post("/admin/corrections", body | {"points": 9}, headers=key)   # the first request is what counts
+    again = org.post("/admin/corrections", body, headers=key)
     assert first.status_code == again.status_code == 201, (first.text, again.text)
+    # issue 15: the key answers only the request it was first used for; another body is refused, not replayed
+    changed = org.post("/admin/corrections", body | {"points": 9}, headers=key)
+    assert (changed.status_code, changed.json()["reason"]) == (422, "invalid_input"), changed.text
     assert again.json() == first.json() and first.json()["after"] == {"adjustment": 3}
     log = org.get("/admin/corrections").json()["corrections"]
     assert [c["id"] for c in log].count(first.json()["id"]) == 1

@@ -65,7 +65,9 @@ def test_r27_same_address_is_flagged_not_refused(http: httpx.Client, org: Player
 
 def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx.Client, org: Player) -> None:
     move_clock(org, T0)
-    cheat = verified_player(http, org)
+    cheat_id, cheat_email, cheat_pw = register(http)
+    assert org.post(f"/admin/players/{cheat_id}/verify", {"reason": "test"}).status_code == 200
+    cheat = sign_in(http, cheat_email, cheat_pw)
     other = verified_player(http, org)
     assert cheat.claim(*HOBOKEN, T0).status_code == 201
     assert other.claim(*JERSEY_CITY, T0).status_code == 201
@@ -77,8 +79,14 @@ def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx
     assert hob["owner_id"] is None and hob["progress"] == 0
     ids = leaderboard_ids(http, lambda ids: cheat.id not in ids and other.id in ids)
     assert cheat.id not in ids and other.id in ids
+    # issue 15: the disqualification ended the player's sessions
     r = cheat.claim(*HOBOKEN, T0)
-    assert r.status_code == 409 and r.json()["reason"] == "not_eligible"
+    assert r.status_code == 401 and r.json()["reason"] == "unauthenticated", r.text
+    # signed in again (to read their status), they may no longer claim
+    again = sign_in(http, cheat_email, cheat_pw)
+    assert again.get("/me").json()["status"] == "disqualified"
+    r = again.claim(*HOBOKEN, T0)
+    assert r.status_code == 409 and r.json()["reason"] == "not_eligible", r.text
     # a disqualification is final
     r = org.post(f"/admin/players/{cheat.id}/verify", {"reason": "oops"})
     assert r.status_code == 409

@@ -67,7 +67,7 @@ class Bot:
     cheated: list[str] = field(default_factory=list)
     cheated_days: set[date] = field(default_factory=set)
     reclaims: dict[str, datetime] = field(default_factory=dict)   # my War reclaim windows: territory → until
-    fixes: list[tuple[float, float, float]] = field(default_factory=list)
+    fixes: list[tuple[float, float, float, datetime]] = field(default_factory=list)   # lat, lon, accuracy, sent at
     proposals: dict[str, date] = field(default_factory=dict)     # my open trade proposals
     stats: Counter[str] = field(default_factory=Counter)
 
@@ -296,11 +296,28 @@ async def teleport(s: Season, bot: Bot, t: datetime, anchor: bool = False) -> No
             bot.used += 1
 
 
+#: a replay re-sends a fix of the last two game hours: the server compares a fix with the trail of the last
+#: 2.5 h (turf_common.rules.antispoof.TRAIL_SPAN_KM at 200 km/h), so an older fix is no evidence of a replay
+REPLAY_WITHIN = timedelta(hours=2)
+
+
+def _left_behind(fixes: list[tuple[float, float, float, datetime]], now: datetime) -> list[tuple[float, float, float]]:
+    """The recent fixes the bot has since moved away from: some later fix lies further than both accuracies from
+    it. Re-sending one of those is a replay (R7.1); re-sending where the phone still is, is not."""
+    return [(f[0], f[1], f[2]) for i, f in enumerate(fixes) if f[3] >= now - REPLAY_WITHIN
+            and any(haversine_m(f[0], f[1], g[0], g[1]) > f[2] + g[2] for g in fixes[i + 1:])]
+
+
 async def replay(s: Season, bot: Bot, t: datetime) -> None:
-    """Cheat: send an earlier fix again, to the last bit, instead of going there."""
-    if not bot.fixes:
+    """Cheat: send an earlier fix again, to the last bit, instead of going there (one the bot has since left)."""
+    for _ in range(3):
+        if _left_behind(bot.fixes, s.now):
+            break
         await _anchor(s, bot)
-    lat, lon, acc = bot.fixes[0] if bot.rng.random() < 0.5 else bot.rng.choice(bot.fixes)
+    candidates = _left_behind(bot.fixes, s.now)
+    if not candidates:
+        return
+    lat, lon, acc = candidates[0] if bot.rng.random() < 0.5 else bot.rng.choice(candidates)
     bot.cheated.append(f"{s.now.isoformat()} replayed the fix {lat}, {lon} ±{acc} m")
     r = await s.claim(bot, lat, lon, purpose="cheat:replay", accuracy_m=acc)
     if r.ok:

@@ -281,7 +281,7 @@ class Season:
         body = {"lat": lat, "lon": lon, "accuracy_m": acc,
                 "fix_time": (self.now - timedelta(seconds=age)).isoformat(timespec="milliseconds")}
         r = await self.api.call("POST", "/claims", bot.label, bot.token, body)
-        bot.fixes.append((lat, lon, acc))
+        bot.fixes.append((lat, lon, acc, self.now))
         loc = self.board.locate(lat, lon)
         self.claims.append({"at": self.now, "day": self.day, "bot": bot.index, "player_id": bot.id,
                             "purpose": purpose, "lat": lat, "lon": lon, "accuracy_m": acc,
