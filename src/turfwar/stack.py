@@ -140,7 +140,11 @@ class Stack:
                              "(or choose another TURF_DATA_DIR)") from None
 
     def start_servers(self, progress: bool = False) -> None:
+        """The embedded servers (those without a ``TURF_*_URL``), each asking for this directory's passwords
+        (issue 15): ``env`` gets URLs with credentials, NATS's the ``admin`` user's (tests and the organizer's
+        tools); each service process gets its own NATS user (:meth:`start_process`)."""
         self.prepare()   # R12.1: the seed first, before any server makes a folder here
+        embedded.private_dir(self.data_dir)   # issue 15: servers' data and secrets, for the owner only
         wanted = {"TURF_NATS_URL": ("nats", embedded.start_nats),
                   "TURF_DATABASE_URL": ("postgres", embedded.start_postgres),
                   "TURF_REDIS_URL": ("redis", embedded.start_redis)}
@@ -162,6 +166,8 @@ class Stack:
         logs.mkdir(parents=True, exist_ok=True)
         out = open(logs / f"{name}.log", "ab")
         env = self.child_env() | self.proc_env.get(name.split("#")[0], {})
+        if "nats" in self.servers:   # issue 15: its own NATS user, allowed its own subjects only
+            env["TURF_NATS_URL"] = self.nats_url_for(name.split("#")[0])
         if name != "gateway":
             self.metrics_ports[name] = embedded.free_port()
             env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
@@ -178,6 +184,11 @@ class Stack:
         self.wait_services(list(SERVICES), timeout)
         self.start_process("gateway")
         self.wait_gateway(timeout)
+
+    def nats_url_for(self, user: str) -> str:
+        """The embedded NATS server's URL with the credentials of ``user`` (a service name, ``gateway`` or
+        ``admin``): what that process connects with (issue 15)."""
+        return embedded.nats_url_for(self.servers["nats"].extra["bare"], self.data_dir, user)
 
     def wait_services(self, names: list[str], timeout: float = 90.0) -> None:
         asyncio.run(_wait_health(self.env["TURF_NATS_URL"], names, timeout, self))
@@ -242,13 +253,15 @@ class Stack:
             self.wait_services([name.split("#")[0]], timeout)
 
     def write_manifest(self) -> None:
-        (self.data_dir / "stack.json").write_text(json.dumps({
+        """``<data dir>/stack.json`` for ``turfwar status``/``verify``/``audit``: the servers' URLs with the admin
+        credentials, so mode 0600 (issue 15)."""
+        _write_atomic(self.data_dir / "stack.json", json.dumps({
             "nats_url": self.env.get("TURF_NATS_URL"), "database_url": self.env.get("TURF_DATABASE_URL"),
             "redis_url": self.env.get("TURF_REDIS_URL"), "http": self.base_url,
             "pids": {n: p.pid for n, p in self.procs.items()} | {n: s.proc.pid for n, s in self.servers.items()},
             "metrics": {n: f"http://127.0.0.1:{p}/metrics" for n, p in self.metrics_ports.items()}
             | {"gateway": self.base_url + "/metrics"},
-        }, indent=2))
+        }, indent=2), 0o600)
 
     def stop(self) -> None:
         for name in sorted(self.procs, key=lambda n: (not n.startswith("gateway"), n)):

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import httpx
+import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
@@ -222,9 +223,13 @@ def test_issue15_a_repeated_idempotency_key_with_another_claim_body_is_refused(h
 
 
 def test_issue15_zz_a_new_organizer_password_ends_the_old_sessions(stack: Stack, http: httpx.Client) -> None:
-    """Last in the module: the gateway restarts with another TURF_ORGANIZER_PASSWORD."""
+    """Last in the module: the gateway restarts with another TURF_ORGANIZER_PASSWORD. Expired sessions are
+    purged at the start too."""
     old = organizer(http)
     assert old.get("/admin/players").status_code == 200
+    with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as db:
+        db.execute("INSERT INTO gateway.sessions (token_hash, player_id, expires_at) VALUES "
+                   "('expired-session', %s, now() - interval '1 hour')", (register(http)[0],))
     stack.kill("gateway", 15)
     stack.proc_env["gateway"] = {"TURF_ORGANIZER_PASSWORD": "a new organizer password"}
     try:
@@ -233,6 +238,8 @@ def test_issue15_zz_a_new_organizer_password_ends_the_old_sessions(stack: Stack,
         assert r.status_code == 401 and r.json()["reason"] == "unauthenticated"
         new = sign_in(http, ORGANIZER[0], "a new organizer password")
         assert new.get("/admin/players").status_code == 200
+        with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as db:
+            assert db.execute("SELECT count(*) FROM gateway.sessions WHERE expires_at <= now()").fetchone() == (0,)
         stack.kill("gateway", 15)
     finally:
         stack.proc_env.pop("gateway", None)

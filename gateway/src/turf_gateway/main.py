@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
+        await players.purge_expired_sessions(state, datetime.now(UTC))   # and at sign-ins, once a minute at most
         broker.include_router(feed.feed_router(state, settings.stream))
         await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request

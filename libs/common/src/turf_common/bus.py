@@ -142,9 +142,27 @@ def _cheaper_max_workers() -> None:
     ConcurrentCoreSubscriber._put_msg = put_msg  # type: ignore[method-assign]
 
 
+def _own_inboxes() -> None:
+    """FastStream 0.7 hands every pull subscription its default inbox prefix ``_INBOX.`` explicitly, which
+    overrides the connection's ``inbox_prefix`` (:func:`make_broker`): a service user allowed only its own inboxes
+    (issue 15) would be refused its consumers' deliveries. That default means "the connection's own" here."""
+    pull_subscribe = JetStreamContext.pull_subscribe
+    if getattr(pull_subscribe, "_turf_own_inbox", False):
+        return
+
+    async def own_inbox(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("inbox_prefix") == jsapi.INBOX_PREFIX:
+            kwargs["inbox_prefix"] = None
+        return await pull_subscribe(self, *args, **kwargs)
+
+    own_inbox._turf_own_inbox = True  # type: ignore[attr-defined]
+    JetStreamContext.pull_subscribe = own_inbox  # type: ignore[method-assign]
+
+
 _normalise_fetch_timeouts()
 _take_what_is_there()
 _cheaper_max_workers()
+_own_inboxes()
 
 
 def server_list(url: str) -> list[str]:
@@ -196,7 +214,11 @@ def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0, observ
     between them and reconnects forever. On stop, subscribers stop taking messages and in-flight handlers get
     ``graceful_timeout`` seconds to finish before the connection drains. Per-message access logs are off (they cost
     more than the handlers); failures are logged by the handlers' middleware. ``observe=False`` leaves out the
-    per-message span and metrics (the gateway's spectator feed relays every event and serves no command)."""
+    per-message span and metrics (the gateway's spectator feed relays every event and serves no command).
+
+    Credentials come in the URL (``nats://user:password@host:port``, issue 15). Replies and JetStream deliveries
+    come to inboxes under ``_INBOX.<name>.``, so a server can let each service user subscribe to its own inboxes
+    only (``_INBOX.>`` would let it read every other process's replies: hands, sessions' answers)."""
     replies = ExceptionMiddleware(publish_handlers={ValidationError: _invalid, Exception: _unavailable})
     middlewares: list[Any] = [replies]
     if observe:
@@ -204,7 +226,14 @@ def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0, observ
     return NatsBroker(
         server_list(nats_url), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,  # type: ignore[arg-type]
         connect_timeout=5, graceful_timeout=graceful_timeout, logger=None, middlewares=middlewares,
+        inbox_prefix=inbox_prefix(name),
     )
+
+
+def inbox_prefix(name: str) -> str:
+    """``_INBOX.<name>`` (``name`` reduced to a subject token: letters, digits, ``-`` and ``_``)."""
+    token = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "anon"
+    return f"_INBOX.{token}"
 
 
 def jetstream(broker: NatsBroker) -> JetStreamContext:

@@ -1,0 +1,212 @@
+"""Issue 15, "the bus and the databases": on the real stack with its embedded servers, nobody without this data
+directory's credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe
+only on its own subjects. Each test here failed on the code before issue 15 (open servers, trust auth, one
+superuser, ``_INBOX.>`` for all)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import uuid
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import nats
+import psycopg
+import pytest
+import redis
+
+from tests.support.bus import submit_cmd
+from turf_common.bus import inbox_prefix
+from turf_common.contracts import subjects
+from turf_common.contracts.cards import AdjustHand
+from turfwar import embedded
+from turfwar.stack import Stack
+
+NOW = datetime.fromisoformat("2026-10-05T10:00:00-04:00")
+
+
+def _bare(stack: Stack) -> str:
+    return stack.servers["nats"].extra["bare"]
+
+
+async def _connect(stack: Stack, user: str, errors: list[str]) -> Any:
+    """A raw nats-py client with ``user``'s credentials and inboxes (as turf_common.bus.make_broker makes them);
+    the server's complaints (lower-cased) land in ``errors``."""
+    async def on_error(e: Exception) -> None:
+        errors.append(str(e).lower())
+
+    return await nats.connect(stack.nats_url_for(user), error_cb=on_error, max_reconnect_attempts=0,
+                              allow_reconnect=False, connect_timeout=3, inbox_prefix=inbox_prefix(user))
+
+
+def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
+    async def go() -> None:
+        for url in (_bare(stack), embedded.with_credentials(_bare(stack), "scoring", "guessed")):
+            with pytest.raises(nats.errors.Error, match="Authorization Violation"):
+                await nats.connect(url, max_reconnect_attempts=0, allow_reconnect=False, connect_timeout=3)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize(("user", "subject"), [
+    ("scoring", subjects.CLAIMS_SUBMIT), ("scoring", subjects.CARDS_ADJUST), ("claims", subjects.SCORING_ADJUST),
+    ("cards", subjects.CLAIMS_SUBMIT), ("geo-verify", subjects.CARDS_ADJUST), ("clock", subjects.CLAIMS_CORRECT),
+    ("scoring", subjects.CLAIM_ACCEPTED), ("cards", subjects.TERRITORY_CHANGED), ("claims", subjects.SCORE_UPDATED),
+])
+def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(
+        stack: Stack, user: str, subject: str) -> None:
+    """The server refuses the publish (a permissions violation to the sender) and nobody receives it: a command
+    asked with another service's user gets no reply."""
+    body = (submit_cmd("p-" + uuid.uuid4().hex[:6], "T1", NOW) if subject == subjects.CLAIMS_SUBMIT else
+            AdjustHand(correction_id=uuid.uuid4().hex, player_id="p", add=["joker"], remove=[])  # type: ignore[list-item]
+            ).model_dump_json().encode()
+
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, user, errors)
+        admin = await nats.connect(stack.env["TURF_NATS_URL"])
+        seen: list[bytes] = []
+
+        async def saw(m: Any) -> None:
+            seen.append(m.data)
+
+        watch = await admin.subscribe(subject, cb=saw)
+        await admin.flush()
+        try:
+            with pytest.raises((nats.errors.TimeoutError, nats.errors.NoRespondersError)):
+                await nc.request(subject, body, timeout=1.0)
+            await asyncio.sleep(0.2)
+            assert seen == []
+        finally:
+            await watch.unsubscribe()
+            await nc.close()
+            await admin.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert any(f'permissions violation for publish to "{subject.lower()}"' in e for e in errors), errors
+
+
+def test_issue15_a_service_may_still_ask_what_it_needs(stack: Stack) -> None:
+    """The other side of the allow-lists: the gateway's user asks claims (claims.state) and gets its answer."""
+    async def go() -> None:
+        errors: list[str] = []
+        nc = await _connect(stack, "gateway", errors)
+        try:
+            reply = await nc.request(subjects.CLAIMS_STATE, b"{}", timeout=10)
+            assert json.loads(reply.data)["ok"] is True, reply.data
+        finally:
+            await nc.close()
+        assert errors == []
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("subject", ["_INBOX.>", "_INBOX.gateway.>", subjects.CLAIMS_SUBMIT, "player.>"])
+def test_issue15_a_service_cannot_listen_to_others_replies_or_commands(stack: Stack, subject: str) -> None:
+    """Replies come to each process's own inboxes (``_INBOX.<name>.``): scoring's user may not read the gateway's
+    (hands, sessions), nor another service's commands or events it does not own."""
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, "scoring", errors)
+        try:
+            await nc.subscribe(subject)
+            await nc.flush()
+            await asyncio.sleep(0.3)
+        finally:
+            await nc.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert any(f'permissions violation for subscription to "{subject.lower()}"' in e for e in errors), errors
+
+
+def test_issue15_a_service_cannot_delete_or_purge_the_event_log(stack: Stack) -> None:
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, "claims", errors)
+        js = nc.jetstream(timeout=1.0)
+        try:
+            for call in (js.purge_stream, js.delete_stream):
+                with pytest.raises(nats.errors.TimeoutError):
+                    await call(stack.env["TURF_STREAM"])
+            assert (await js.stream_info(stack.env["TURF_STREAM"])).config.name == stack.env["TURF_STREAM"]
+        finally:
+            await nc.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert any("permissions violation for publish" in e and "stream.purge" in e for e in errors), errors
+    assert any("permissions violation for publish" in e and "stream.delete" in e for e in errors), errors
+
+
+def test_issue15_each_service_process_connects_as_its_own_user(stack: Stack) -> None:
+    for name, proc in stack.procs.items():
+        env = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
+        url = next(e for e in env if e.startswith(b"TURF_NATS_URL=")).decode().split("=", 1)[1]
+        assert url.startswith(f"nats://{name.split('#')[0]}:"), embedded.redact(url)
+
+
+def test_issue15_postgres_asks_a_password_and_the_services_are_no_superuser(stack: Stack) -> None:
+    url = stack.env["TURF_DATABASE_URL"]
+    assert url.startswith(f"postgresql://{embedded.DB_ROLE}:")
+    host = url.split("@", 1)[1]
+    for who in ("postgres", embedded.DB_ROLE):
+        with pytest.raises(psycopg.OperationalError, match="password"):
+            psycopg.connect(f"postgresql://{who}@{host}", connect_timeout=3).close()
+        with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+            psycopg.connect(f"postgresql://{who}:wrong@{host}", connect_timeout=3).close()
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles "
+                           "WHERE rolname = current_user").fetchone()
+        assert row == (False, False, False)
+        assert conn.execute("SELECT setting FROM pg_settings WHERE name = 'listen_addresses'").fetchone() == (
+            "127.0.0.1",)
+
+
+def test_issue15_redis_asks_a_password(stack: Stack) -> None:
+    url = stack.env["TURF_REDIS_URL"]
+    bare = "redis://" + url.split("@", 1)[1]
+    with pytest.raises(redis.exceptions.AuthenticationError):
+        redis.Redis.from_url(bare).ping()
+    with pytest.raises(redis.exceptions.AuthenticationError):
+        redis.Redis.from_url(embedded.with_credentials(bare, None, "wrong")).ping()
+    assert redis.Redis.from_url(url).ping() is True
+
+
+def test_issue15_the_data_directory_and_its_secrets_are_private(stack: Stack) -> None:
+    mode = stack.data_dir.stat().st_mode & 0o777
+    if os.geteuid() == 0:   # postgres runs as "pgserver", which may only traverse (private_dir)
+        import grp
+
+        assert mode == 0o710 and grp.getgrgid(stack.data_dir.stat().st_gid).gr_name == embedded.PG_SERVER_USER
+    else:
+        assert mode == 0o700
+    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf"):
+        assert stat.S_IMODE((stack.data_dir / f).stat().st_mode) == 0o600, f
+    stack.write_manifest()   # `turfwar up`'s stack.json: the admin URLs
+    try:
+        assert stat.S_IMODE((stack.data_dir / "stack.json").stat().st_mode) == 0o600
+    finally:
+        (stack.data_dir / "stack.json").unlink()
+
+
+def test_issue15_no_log_shows_a_password(stack: Stack) -> None:
+    passwords = json.loads((stack.data_dir / embedded.SECRETS_FILE).read_text()).values()
+    logs = [*stack.data_dir.glob("*.log"), *(stack.data_dir / "logs").glob("*.log")]
+    assert len(logs) >= 9
+    for log in logs:
+        text = log.read_text(errors="replace")
+        assert not [p for p in passwords if p in text], log.name
+
+
+def test_issue15_urls_are_shown_without_their_passwords() -> None:
+    assert embedded.redact("nats://claims:s3cr3t@127.0.0.1:4222,nats://claims:s3cr3t@h2:4222") == (
+        "nats://claims:***@127.0.0.1:4222,nats://claims:***@h2:4222")
+    assert embedded.redact("redis://:pw@127.0.0.1:6379/0") == "redis://:***@127.0.0.1:6379/0"
+    assert embedded.redact("postgresql://turfwar@127.0.0.1/x") == "postgresql://turfwar@127.0.0.1/x"
+    assert embedded.with_credentials("nats://a:1,nats://b:2", "u", "p") == "nats://u:p@a:1,nats://u:p@b:2"
