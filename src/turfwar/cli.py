@@ -103,6 +103,21 @@ def status() -> None:
     raise typer.Exit(0 if healthy else 1)
 
 
+@app.command("deploy-env")
+def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's sign-in email"),
+               out: Path = typer.Option(Path("deploy/.env"), help="where to write it (refused if it exists)")) -> None:
+    """Make the deployment's secrets (seed, organizer, PostgreSQL, Redis and one NATS password per service) in a
+    new 0600 ``.env`` for ``docker compose``."""
+    from turfwar.deployenv import write_env
+
+    try:
+        write_env(out, organizer_email)
+    except FileExistsError:
+        console.print(f"[red]{out} exists: a season's secrets are made once (remove it first to start over)[/]")
+        raise typer.Exit(1) from None
+    console.print(f"wrote {out} (mode 0600)")
+
+
 docs_app = typer.Typer(help="Generated documentation.", no_args_is_help=True)
 app.add_typer(docs_app, name="docs")
 ASYNCAPI = Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml"
@@ -124,6 +139,23 @@ def docs_asyncapi(out: Path = ASYNCAPI, check: bool = typer.Option(False, help="
         console.print(f"{out} is current")
         return
     out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    console.print(f"wrote {out}")
+
+
+@docs_app.command("nats-auth")
+def docs_nats_auth(check: bool = typer.Option(False, help="fail if the file is stale")) -> None:
+    """Write ``deploy/nats/auth.conf``: the deployment's NATS users and their permissions (issue 15), from the table
+    the embedded server uses too (turfwar/natsauth.py)."""
+    from turfwar import natsauth
+
+    out, text = natsauth.DEPLOY_FILE, natsauth.deploy_conf()
+    if check:
+        if not out.exists() or out.read_text() != text:
+            console.print(f"[red]{out} is stale: run `turfwar docs nats-auth`[/]")
+            raise typer.Exit(1)
+        console.print(f"{out} is current")
+        return
     out.write_text(text)
     console.print(f"wrote {out}")
 

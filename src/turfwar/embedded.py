@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from turfwar import natsauth
+
 STANDARD_PORTS = {4222, 5432, 6379, 8000}
 
 
@@ -145,45 +147,10 @@ def redact(url: str | None) -> str:
     return re.sub(r"(://[^:/@,]*:)[^@,]*@", r"\1***@", url or "")
 
 
-# ---- NATS: a user per service, each allowed its own subjects only (issue 15) ---------------------------------------
-#: JetStream for every user: the API (stream and consumer set-up, pull requests, KV reads), acks and flow control.
-#: What no service may do to the shared event log: delete or purge it, or delete single events.
-_JS = ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>"]
-_JS_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
-#: what each process may publish (commands it sends, events it owns) and subscribe to (commands it serves; the
-#: gateway: the public feed's events). Its own inbox (``_INBOX.<name>.>``, see turf_common.bus.make_broker) and
-#: ``svc.<name>.health`` come on top; replies to the requests it serves are allowed by ``allow_responses``.
-NATS_PERMISSIONS: dict[str, dict[str, list[str]]] = {
-    "gateway": {
-        "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
-                    "claims.correct", "clock.set", "clock.get", "scoring.>", "cards.>", "trades.>",
-                    "player.>", "correction.>"],
-        "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>"],
-    },
-    "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
-    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"], "subscribe": ["claims.>"]},
-    "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
-              "subscribe": ["cards.>", "trades.>"]},
-    "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
-    "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
-                          "clock.season_ended", "$KV.>"],
-              "subscribe": ["clock.set", "clock.get"]},
-}
-NATS_ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests): every subject
-
-
 def nats_users(data_dir: Path) -> list[dict[str, Any]]:
-    """The ``authorization.users`` of the embedded NATS server: ``admin`` and one user per service process, with
-    this data directory's passwords (:func:`server_secret`)."""
-    users: list[dict[str, Any]] = [{
-        "user": NATS_ADMIN, "password": server_secret(data_dir, "nats-" + NATS_ADMIN),
-        "permissions": {"publish": {"allow": [">"]}, "subscribe": {"allow": [">"]}}}]
-    for name, perm in NATS_PERMISSIONS.items():
-        users.append({"user": name, "password": server_secret(data_dir, "nats-" + name), "permissions": {
-            "publish": {"allow": [*perm["publish"], *_JS], "deny": _JS_DENY},
-            "subscribe": {"allow": [*perm["subscribe"], f"_INBOX.{name}.>", f"svc.{name}.health"]},
-            "allow_responses": True}})
-    return users
+    """The ``authorization.users`` of the embedded NATS server (:mod:`turfwar.natsauth`) with this data
+    directory's passwords (:func:`server_secret`)."""
+    return natsauth.users(lambda user: server_secret(data_dir, "nats-" + user))
 
 
 def nats_url_for(url: str, data_dir: Path, user: str) -> str:
@@ -200,14 +167,14 @@ def start_nats(data_dir: Path, port: int | None = None) -> Server:
     log = data_dir / "nats.log"
     conf = data_dir / "nats.conf"
     # JSON is a NATS config; quoted strings keep "$JS..." literal (unquoted, $ names a variable)
-    _write_private(conf, json.dumps({"authorization": {"users": nats_users(data_dir)}}, indent=1))
+    _write_private(conf, natsauth.conf_text(nats_users(data_dir)))
     proc = subprocess.Popen(
         [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store),
          "-l", str(log)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     wait_port(port, 20, proc)
     bare = f"nats://127.0.0.1:{port}"
-    return Server("nats", nats_url_for(bare, data_dir, NATS_ADMIN), proc, log, extra={"bare": bare})
+    return Server("nats", nats_url_for(bare, data_dir, natsauth.ADMIN), proc, log, extra={"bare": bare})
 
 
 def start_nats_cluster(data_dir: Path, size: int = 3) -> list[Server]:

@@ -3,6 +3,7 @@ Kubernetes API schemas (strict, offline), and the NATS Helm values for a 3-node 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,64 @@ def test_every_service_module_exists(name: str) -> None:
     module = yaml.safe_load((DEPLOY / "k8s" / f"{name}.yaml").read_text())["spec"]["template"]["spec"][
         "containers"][0]["command"][-1]
     assert run(sys.executable, "-c", f"import importlib.util as u; assert u.find_spec('{module}')").returncode == 0
+
+
+# ---- issue 15: the deployment's bus asks every process for its own credentials ---------------------------------------
+def test_issue15_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
+    """deploy/nats/auth.conf is what turfwar/natsauth.py gives (the table the embedded server enforces, tested on a
+    live server by tests/integration/test_bus_permissions.py); `turfwar docs nats-auth` rewrites it."""
+    from turfwar import natsauth
+
+    assert (DEPLOY / "nats" / "auth.conf").read_text() == natsauth.deploy_conf()
+    assert "include ./auth.conf" in (DEPLOY / "nats" / "nats.conf").read_text()
+
+
+def test_issue15_nats_refuses_to_start_without_every_password(tmp_path: Path) -> None:
+    """nats-server itself parses the deployment's configuration: valid with each password given, refused with one
+    missing (nothing starts on a default)."""
+    from turfwar import natsauth
+
+    users = [natsauth.ADMIN, *natsauth.PERMISSIONS]
+    env = {natsauth.password_variable(u): f"pw-{u}" for u in users} | {"PATH": os.environ["PATH"]}
+    conf = DEPLOY / "nats" / "nats.conf"
+    ok = subprocess.run([str(BIN / "nats-server"), "-c", str(conf), "-t"], capture_output=True, text=True, env=env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    missing = {k: v for k, v in env.items() if k != natsauth.password_variable("claims")}
+    bad = subprocess.run([str(BIN / "nats-server"), "-c", str(conf), "-t"], capture_output=True, text=True,
+                         env=missing)
+    assert bad.returncode != 0 and "TURF_NATS_PASSWORD_CLAIMS" in bad.stdout + bad.stderr
+
+
+def test_issue15_each_compose_service_connects_as_its_own_nats_user() -> None:
+    from turfwar import natsauth
+
+    doc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    for name in SERVICES:
+        url = doc["services"][name]["environment"]["TURF_NATS_URL"]
+        var = natsauth.password_variable(name)
+        assert url.split(",") == [f"nats://{name}:${{{var}}}@nats-{i}:4222" for i in (1, 2, 3)], name
+    for node in ("nats-1", "nats-2", "nats-3"):
+        env = doc["services"][node]["environment"]
+        assert {natsauth.password_variable(u) for u in [natsauth.ADMIN, *natsauth.PERMISSIONS]} <= set(env)
+    assert "--requirepass" in doc["services"]["redis"]["command"]
+
+
+def test_issue15_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) -> None:
+    import re
+    import stat
+
+    from typer.testing import CliRunner
+
+    from turfwar.cli import app
+
+    out = tmp_path / ".env"
+    r = CliRunner().invoke(app, ["deploy-env", "--organizer-email", "org@example.org", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    env = dict(line.split("=", 1) for line in out.read_text().splitlines() if line and not line.startswith("#"))
+    asked = set(re.findall(r"\$\{(\w+):\?", (DEPLOY / "compose.yaml").read_text()))
+    assert asked == set(env), asked ^ set(env)
+    assert env["TURF_ORGANIZER_EMAIL"] == "org@example.org" and env["TURF_SEED"] != "turfwar-2026"
+    assert len({v for k, v in env.items() if k != "TURF_ORGANIZER_EMAIL"}) == len(env) - 1   # all different
+    again = CliRunner().invoke(app, ["deploy-env", "--organizer-email", "x@example.org", "--out", str(out)])
+    assert again.exit_code == 1 and "org@example.org" in out.read_text()
