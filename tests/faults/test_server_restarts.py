@@ -51,6 +51,7 @@ def test_postgres_restart_gives_503_then_recovers(stack: Stack, http: httpx.Clie
         assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
         r = players[4].get("/me")
         assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+        assert _ready(http) == (503, {"nats": True, "postgres": False, "redis": True})
     finally:
         stack.start_server("postgres", port)
     deadline = time.monotonic() + 30
@@ -59,6 +60,31 @@ def test_postgres_restart_gives_503_then_recovers(stack: Stack, http: httpx.Clie
     after = _claim_all(players[5:8], points[5:8], T0)
     assert set(after.values()) == {201}
     _acked_present(stack, players, before | after)
+    assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
+
+
+def _ready(http: httpx.Client) -> tuple[int, dict[str, bool]]:
+    """``GET /ready`` (what a load balancer or Kubernetes' readinessProbe asks): status and which server is up."""
+    r = http.get("/ready")
+    return r.status_code, {name: c["ok"] for name, c in r.json()["checks"].items()}
+
+
+def test_readiness_names_the_server_a_gateway_cannot_reach(stack: Stack, http: httpx.Client) -> None:
+    """``/health`` says the process runs; ``/ready`` says it can serve: 503 ``unavailable`` while Redis is down,
+    naming it, and 200 again once it is back."""
+    assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
+    port = stack.stop_server("redis")
+    try:
+        r = http.get("/ready")
+        assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+        assert "redis" in r.json()["message"] and _ready(http)[1] == {"nats": True, "postgres": True, "redis": False}
+        assert http.get("/health").status_code == 200
+    finally:
+        stack.start_server("redis", port)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _ready(http)[0] != 200:
+        time.sleep(0.5)
+    assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
 
 
 def test_nats_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, org: Player) -> None:

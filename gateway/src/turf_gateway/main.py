@@ -25,7 +25,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
-from turf_gateway import errors, feed, security, tables
+from turf_gateway import errors, feed, readiness, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
@@ -134,6 +134,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/health", include_in_schema=False)
     async def health() -> JSONResponse:
         return JSONResponse({"ok": True})
+
+    @app.get("/ready", include_in_schema=False)
+    async def ready(request: Request) -> JSONResponse:
+        """200 ``{ok: true, checks}`` when NATS, PostgreSQL and Redis answer; else 503 ``unavailable`` with the
+        same checks (which server is down, never its address or credentials)."""
+        checks = await readiness.readiness(request.app.state.turf)
+        if all(c["ok"] for c in checks.values()):
+            return JSONResponse({"ok": True, "checks": checks})
+        down = ", ".join(name for name, c in checks.items() if not c["ok"])
+        return JSONResponse({"reason": "unavailable", "message": f"This gateway cannot reach {down}.",
+                             "checks": checks}, status_code=503)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

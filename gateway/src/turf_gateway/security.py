@@ -22,6 +22,9 @@ HEADERS = [
      b"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
 ]
 
+#: liveness and readiness (readiness.py): answered whatever the Host
+PROBES = {"/health", "/ready"}
+
 
 class SecurityHeaders:
     """ASGI middleware adding :data:`HEADERS` (and HSTS behind HTTPS) to every HTTP response."""
@@ -67,7 +70,7 @@ class TrustedHosts:
     """ASGI middleware: a request (or websocket) whose ``Host`` is not one of the allowed names is refused, 400
     ``invalid_input`` (a websocket is closed 1008 before it is accepted). Issue 15: a web page on an attacker's
     name that re-resolves to 127.0.0.1 (DNS rebinding) reaches a loopback gateway with its own name as ``Host``,
-    and is refused here. ``/health`` answers any Host. Unlike Starlette's TrustedHostMiddleware it reads
+    and is refused here. ``/health`` and ``/ready`` answer any Host. Unlike Starlette's TrustedHostMiddleware it reads
     bracketed IPv6 hosts (``[::1]:8000``)."""
 
     def __init__(self, app: object, allowed: list[str]) -> None:
@@ -78,8 +81,8 @@ class TrustedHosts:
             return await self.app(scope, receive, send)  # type: ignore[operator]
         # every Host header, should a client send two (a proxy or framework might read either)
         names = [host_name(v.decode("latin-1")) for k, v in scope.get("headers", []) if k == b"host"] or [""]
-        # /health tells nothing and orchestrators' probes name the pod's address as Host
-        if scope.get("path") == "/health" or all(host_allowed(n, self.allowed) for n in names):
+        # the probes tell nothing private, and orchestrators' probes name the pod's address as Host
+        if scope.get("path") in PROBES or all(host_allowed(n, self.allowed) for n in names):
             return await self.app(scope, receive, send)  # type: ignore[operator]
         if scope["type"] == "websocket":
             return await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
