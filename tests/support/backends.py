@@ -24,6 +24,29 @@ def servers() -> Iterator[dict[str, str]]:
         yield urls | given
 
 
+#: the images of the containers backend; a machine without a registry names local equivalents (e.g. the ones
+#: deploy/ci builds on a Debian base) with these variables
+IMAGES = {"postgres": os.environ.get("TURF_TEST_IMAGE_POSTGRES", "postgres:16-alpine"),
+          "redis": os.environ.get("TURF_TEST_IMAGE_REDIS", "redis:7-alpine"),
+          "nats": os.environ.get("TURF_TEST_IMAGE_NATS", "nats:2.10-alpine")}
+RYUK = "testcontainers/ryuk:0.8.1"   # testcontainers' reaper, which removes the containers of a dead test run
+
+
+def missing_images() -> list[str]:
+    """The backend's images this Docker engine does not have. With no registry reachable, the backend cannot run
+    without them (a pull would only time out)."""
+    import docker  # type: ignore[import-untyped]
+
+    client = docker.from_env()
+    missing = []
+    for image in IMAGES.values():
+        try:
+            client.images.get(image)
+        except docker.errors.ImageNotFound:
+            missing.append(image)
+    return missing
+
+
 @contextlib.contextmanager
 def _containers() -> Iterator[dict[str, str]]:
     try:
@@ -35,10 +58,16 @@ def _containers() -> Iterator[dict[str, str]]:
         from testcontainers.postgres import PostgresContainer
         from testcontainers.redis import RedisContainer
 
-    with PostgresContainer("postgres:16-alpine", driver="psycopg", username="postgres", password="postgres",
+    import docker
+
+    try:
+        docker.from_env().images.get(RYUK)
+    except docker.errors.ImageNotFound:   # no reaper image and no registry: the fixtures stop what they start
+        os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
+    with PostgresContainer(IMAGES["postgres"], driver="psycopg", username="postgres", password="postgres",
                            dbname="turfwar") as pg, \
-            RedisContainer("redis:7-alpine") as redis, \
-            NatsContainer("nats:2.10-alpine", jetstream=True) as nats:
+            RedisContainer(IMAGES["redis"]) as redis, \
+            NatsContainer(IMAGES["nats"], jetstream=True) as nats:
         pg_url = pg.get_connection_url().replace("postgresql+psycopg://", "postgresql://")
         yield {
             "TURF_DATABASE_URL": pg_url,
