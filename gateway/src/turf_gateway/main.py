@@ -35,7 +35,7 @@ from turf_gateway.state import AppState
 from turf_gateway.tracing_mw import TraceRequests
 from turf_gateway.ws import Hub
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 STATIC = Path(__file__).parent / "static"
 
 

@@ -22,7 +22,7 @@ from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, seed_refusal
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
 def handlers(store: CardsStore, clock: Clock, claims: ClaimsEffects, publisher: Publisher,

@@ -25,7 +25,7 @@ from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
 def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gametime.SeasonConfig,

@@ -23,7 +23,7 @@ from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, parse_clock_mode
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
 def handlers(store: ClockStore, boundaries: BoundaryLog, publisher: Publisher, season: gametime.SeasonConfig,

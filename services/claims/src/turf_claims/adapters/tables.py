@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 from turf_common.outbox import inbox_table, outbox_table
@@ -151,6 +152,11 @@ protections = Table(
     Column("scheduled_at", DateTime(timezone=True), nullable=False),
     Column("resolved_at", DateTime(timezone=True), nullable=True),
     Index("ix_protections_day_state", "day", "state"),
+    # R15/R29: one Freeze per territory per day; R16: one Blockade per player and rival per day (migration 0004)
+    Index("uq_protections_freeze", "territory_id", "day", unique=True,
+          postgresql_where=text("kind = 'freeze' AND state IN ('scheduled', 'active')")),
+    Index("uq_protections_blockade", "player_id", "rival_id", "day", unique=True,
+          postgresql_where=text("kind = 'blockade' AND state IN ('scheduled', 'active')")),
 )
 
 # R8.7 (amended): Joker awards, so that an award of a territory today counts as the awardee's claim of it today
