@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds local/debian:bookworm from the Debian mirror apt already uses (no container registry is reachable here).
+# Usage: deploy/ci/base-image.sh [work-dir]. Does nothing when the image exists.
+set -euo pipefail
+IMAGE=local/debian:bookworm
+docker image inspect "$IMAGE" >/dev/null 2>&1 && exit 0
+WORK=$(mktemp -d "${1:-/tmp}/turf-base.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+MIRROR=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+MIRROR=${MIRROR:-$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+debootstrap --variant=minbase bookworm "$WORK/rootfs" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 \
+  || { tail -30 "$WORK/debootstrap.log"; exit 1; }
+# outbound TLS from this machine may be re-signed by a local CA: the image trusts what the host trusts
+mkdir -p "$WORK/rootfs/usr/local/share/ca-certificates" "$WORK/rootfs/etc/ssl/certs"
+cp /usr/local/share/ca-certificates/*.crt "$WORK/rootfs/usr/local/share/ca-certificates/" 2>/dev/null || true
+cp /etc/ssl/certs/ca-certificates.crt "$WORK/rootfs/etc/ssl/certs/ca-certificates.crt"
+rm -rf "$WORK/rootfs/var/cache/apt/archives/"*.deb "$WORK/rootfs/var/lib/apt/lists/"*
+tar -C "$WORK/rootfs" -c . | docker import - "$IMAGE" >/dev/null
