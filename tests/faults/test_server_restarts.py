@@ -69,22 +69,34 @@ def _ready(http: httpx.Client) -> tuple[int, dict[str, bool]]:
     return r.status_code, {name: c["ok"] for name, c in r.json()["checks"].items()}
 
 
-def test_readiness_names_the_server_a_gateway_cannot_reach(stack: Stack, http: httpx.Client) -> None:
-    """``/health`` says the process runs; ``/ready`` says it can serve: 503 ``unavailable`` while Redis is down,
-    naming it, and 200 again once it is back."""
+def test_redis_outage_gives_503_then_recovers_and_readiness_names_it(stack: Stack, http: httpx.Client,
+                                                                     org: Player) -> None:
+    """Issue 17: while Redis (rate limits, idempotency keys, leaderboard) is down, what needs it answers 503
+    ``unavailable``, never a plain 500, and nothing is claimed; ``/health`` says the process runs, ``/ready`` names
+    Redis as the server it cannot reach. Once Redis is back, the same requests succeed by themselves."""
     assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
+    at = T0
+    move_clock(org, at)   # where the module's clock stands (this test may also run alone)
+    player = verified_player(http, org)
+    (point,) = _points(41)[40:]
     port = stack.stop_server("redis")
     try:
         r = http.get("/ready")
         assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
         assert "redis" in r.json()["message"] and _ready(http)[1] == {"nats": True, "postgres": True, "redis": False}
         assert http.get("/health").status_code == 200
+        # (the test stacks run without rate limits: a claim with an Idempotency-Key is what asks Redis here)
+        for r in (player.claim(*point, at, key="redis-down"), http.get("/api/v1/leaderboard")):
+            assert r.status_code == 503 and r.json()["reason"] == "unavailable", (r.request.url, r.text)
     finally:
         stack.start_server("redis", port)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and _ready(http)[0] != 200:
         time.sleep(0.5)
     assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
+    r = player.claim(*point, at, key="redis-down")
+    assert r.status_code == 201 and r.json()["kind"] == "take", r.text   # the refused claim had changed nothing
+    assert http.get("/api/v1/leaderboard").status_code == 200
 
 
 def test_nats_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, org: Player) -> None:

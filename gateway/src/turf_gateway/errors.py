@@ -80,6 +80,18 @@ def install_fallbacks(app: FastAPI) -> None:
         log.error("database_error", error=str(exc.orig), exc_info=exc)
         return JSONResponse(body("internal", "Something went wrong on our side."), status_code=500)
 
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(RedisTimeoutError)
+    async def redis_down(_: Request, exc: Exception) -> JSONResponse:
+        # the rate limits and the leaderboard live in Redis: without it a request cannot be judged, so it is
+        # refused as a whole (nothing was changed before the limiter or the board was asked)
+        log.warning("redis_unavailable", error=str(exc))
+        return JSONResponse(body("unavailable", "The game's cache is not answering; try again shortly."),
+                            status_code=503)
+
 
 MAX_BODY = 64 * 1024
 
