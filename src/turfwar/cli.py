@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import typer
@@ -16,6 +15,7 @@ from rich.table import Table
 from turf_common.settings import get_settings
 from turfwar.embedded import redact
 from turfwar.stack import Stack, StackError, health_report
+from turfwar.supervise import supervise
 
 app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
 console = Console()
@@ -65,15 +65,10 @@ def up() -> None:
         except StackError as e:
             console.print(f"[red]{e}[/]")
             raise typer.Exit(1) from None
-        stack.write_manifest()
+        stack.write_manifest(supervisor=os.getpid())
         console.print(f"[green]ready[/] → [bold]{stack.base_url}/[/]  (API {stack.base_url}/api/v1, docs "
-                      f"{stack.base_url}/docs). Ctrl-C to stop.")
-        while not stop["now"]:
-            for name, p in stack.procs.items():
-                if p.poll() is not None:
-                    console.print(f"[red]{name} exited ({p.returncode}); restarting[/]")
-                    stack.restart(name)
-            time.sleep(0.5)
+                      f"{stack.base_url}/docs). Ctrl-C (or `turfwar down`) to stop.")
+        supervise(stack, lambda: stop["now"], lambda line: console.print(line, style="yellow"), os.getpid())
     finally:
         console.print("stopping …")
         stack.stop()
@@ -99,8 +94,25 @@ def status() -> None:
         table.add_row(name, h, "NATS svc." + name + ".health")
     table.add_row("gateway", _probe_http(http), http)
     console.print(table)
-    healthy = all("ok" == c for c in [_probe_http(http)])
-    raise typer.Exit(0 if healthy else 1)
+    down = [str(row) for row, health in zip(table.columns[0].cells, table.columns[1].cells, strict=True)
+            if health != "ok"]
+    if down:
+        console.print(f"[red]not healthy: {', '.join(down)}[/]")
+    raise typer.Exit(1 if down else 0)
+
+
+@app.command()
+def down(grace: float = typer.Option(15.0, help="seconds each process has to stop before it is killed")) -> None:
+    """Stop the stack of TURF_DATA_DIR (by its stack.json): the `turfwar up` running it, or what one left behind."""
+    from turfwar.down import stop_stack
+
+    data_dir = Path(get_settings().data_dir).resolve()
+    try:
+        was = stop_stack(data_dir, grace, say=console.print)
+    except FileNotFoundError:
+        console.print(f"no stack runs in {data_dir} (no stack.json)")
+        raise typer.Exit(0) from None
+    console.print(f"stopped ({len(was)} processes were running)" if was else "nothing was running; stack.json removed")
 
 
 @app.command("deploy-env")

@@ -252,10 +252,12 @@ class Stack:
         else:
             self.wait_services([name.split("#")[0]], timeout)
 
-    def write_manifest(self) -> None:
-        """``<data dir>/stack.json`` for ``turfwar status``/``verify``/``audit``: the servers' URLs with the admin
-        credentials, so mode 0600 (issue 15)."""
+    def write_manifest(self, supervisor: int | None = None) -> None:
+        """``<data dir>/stack.json`` for ``turfwar status``/``verify``/``audit``/``down``: the servers' URLs with the
+        admin credentials, so mode 0600 (issue 15), every process's pid, and the pid of the ``turfwar up`` that
+        supervises them (``down`` asks it first)."""
         _write_atomic(self.data_dir / "stack.json", json.dumps({
+            "supervisor": supervisor,
             "nats_url": self.env.get("TURF_NATS_URL"), "database_url": self.env.get("TURF_DATABASE_URL"),
             "redis_url": self.env.get("TURF_REDIS_URL"), "http": self.base_url,
             "pids": {n: p.pid for n, p in self.procs.items()} | {n: s.proc.pid for n, s in self.servers.items()},
