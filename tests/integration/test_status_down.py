@@ -25,7 +25,8 @@ def test_status_is_zero_only_while_every_part_is_healthy_and_down_stops_what_was
     stack.write_manifest()   # as `turfwar up` does; no supervisor: the stack is "left behind"
     ok = turfwar(stack, "status")
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert "not healthy" not in ok.stdout and ok.stdout.count(" ok ") == 9, ok.stdout   # 3 servers, 5 services, the gateway
+    # 3 servers, 5 services and the gateway, each ok
+    assert "not healthy" not in ok.stdout and ok.stdout.count(" ok ") == 9, ok.stdout
 
     stack.kill("scoring")
     r = turfwar(stack, "status")

@@ -3,6 +3,7 @@ fake clock, processes that exit when told)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from turfwar.supervise import supervise
@@ -55,7 +56,7 @@ def test_a_crash_looping_service_is_restarted_with_doubling_delays_and_the_other
     stack.procs["claims"].returncode = 1   # crashed at once
     said = run(stack, until=40.0)
     starts = [t for t, name in stack.starts if name == "claims"]
-    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert starts[0] == 1.0 and gaps[:4] == [2.5, 4.5, 8.5, 16.5]   # the delay doubles (+ one tick to notice)
     assert stack.procs["gateway"].returncode is None and not [n for _, n in stack.starts if n == "gateway"]
     assert stack.manifests == len(starts)   # stack.json names every new pid (turfwar down)
