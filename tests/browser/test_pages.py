@@ -253,3 +253,22 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     assert "Clock moved to Mon 5 Oct, 08:00" in message(admin, "#clock-msg", "ok")
     assert http.get("/api/v1/clock").json()["now"] == "2026-10-05T08:00:00-04:00"
     shot(admin, "admin-clock", at="#clock-control")
+
+
+def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[..., Any],
+                                                       shot: Callable[..., Path]) -> None:
+    """/docs is Swagger UI from the package: it renders every /api/v1 operation with no request to another host
+    and no Content-Security-Policy violation (the phone fixture fails on either), each operation declares the
+    {reason, message} error body, and the Authorize button offers the bearer scheme."""
+    page = phone()
+    r = page.goto(stack.base_url + "/docs")
+    assert r is not None and r.status == 200 and "default-src 'self'" in r.headers["content-security-policy"]
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "Turf War gateway" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_function("document.querySelectorAll('.opblock').length >= 25")
+    assert page.locator("button.authorize").count() == 1
+    page.locator(".opblock-summary-path[data-path='/api/v1/claims']").first.click()
+    page.wait_for_selector(".opblock.is-open .responses-table")
+    codes = page.locator(".opblock.is-open .responses-table .response-col_status").all_inner_texts()
+    assert {"201", "401", "409", "422", "503"} <= {c.strip() for c in codes}, codes
+    shot(page, "docs")

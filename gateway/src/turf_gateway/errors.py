@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from turf_common.bus import BusError
@@ -22,6 +25,21 @@ class ApiError(Exception):
         self.reason, self.message, self.headers = reason, message, headers
         # game refusals (R29) are 409 unless the code is one of the generic ones
         self.status = status or STATUS.get(reason, 409)
+
+
+class ErrorBody(BaseModel):
+    """Every refusal's body (API.md): a reason code clients branch on and a sentence people read."""
+
+    reason: str = Field(description="a code such as unauthenticated, forbidden, not_found, a rule code (R29)")
+    message: str = Field(description="what happened and what to do, in a sentence")
+
+
+#: declared on every /api/v1 route, so the OpenAPI document (and /docs) shows the error body of each status
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": why} for code, why in (
+        (400, "Malformed request"), (401, "Not signed in"), (403, "Not allowed for this account"),
+        (404, "Not found"), (409, "Refused by a rule: the reason names it"), (413, "Body too large"),
+        (422, "Invalid input"), (429, "Rate limited (see Retry-After)"), (503, "A server is not answering"))}
 
 
 def body(reason: str, message: str) -> dict[str, str]:

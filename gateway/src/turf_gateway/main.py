@@ -25,7 +25,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
-from turf_gateway import errors, feed, readiness, security, tables
+from turf_gateway import docs, errors, feed, readiness, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
@@ -114,10 +114,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await redis.aclose()
         await engine.dispose()
 
-    app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json")
+    app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json",
+                  docs_url=None, redoc_url=None)   # /docs: docs.py, served from the package under our CSP
+    docs.install(app)
     errors.install(app)
     errors.install_fallbacks(app)
-    api = APIRouter(prefix="/api/v1")
+    api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               spectators.router):
         api.include_router(r)
