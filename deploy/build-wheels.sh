@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Wheels for the image (deploy/Dockerfile installs from them with --no-index: the image build needs no network).
-# Third-party wheels only, at the versions the test suite runs with (the workspace venv's, when there is one);
-# the workspace's own packages go into the image as source trees (see the Dockerfile for why).
+# The services' packages (libs/common, services/*, gateway; not the root CLI, whose rehearsal servers no service
+# needs) and their dependencies, at the versions the test suite runs with (the workspace venv's, when there is one).
 # Usage: deploy/build-wheels.sh [python]   (a Python 3.11 with pip; default .venv/bin/python, else python3)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,11 +13,15 @@ TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # the versions tested: the venv's, minus the workspace's editable packages
 "$PY" -m pip freeze --exclude-editable 2>/dev/null | grep -v '^-e ' | grep -E '^[A-Za-z0-9_.-]+==' >"$TMP/constraints.txt" || true
+# each package from a clean copy: an in-tree build would pack whatever a stale build/ still holds
+for pkg in "${LOCAL[@]}"; do
+  mkdir -p "$TMP/src/$pkg" && cp -r "$ROOT/$pkg/pyproject.toml" "$ROOT/$pkg/src" "$TMP/src/$pkg/"
+done
+find "$TMP/src" \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +
 # resolve the services' dependencies (not the CLI's rehearsal servers: no service imports turfwar)
 # (async-timeout: redis needs it on Python < 3.11.3, which is Debian bookworm's 3.11.2, not necessarily this venv's)
-(cd "$ROOT" && "$PY" -m pip wheel -q --disable-pip-version-check -c "$TMP/constraints.txt" -w "$TMP/all" "${LOCAL[@]/#/./}" \
+(cd "$TMP/src" && "$PY" -m pip wheel -q --disable-pip-version-check -c "$TMP/constraints.txt" -w "$TMP/all" "${LOCAL[@]/#/./}" \
   "async-timeout>=4.0.3")
-rm -f "$TMP"/all/turf_*.whl
 # keep only this build's set, so a stale wheel of another version is never installed
 find "$OUT" -name '*.whl' -delete
 mv "$TMP"/all/*.whl "$OUT/"
