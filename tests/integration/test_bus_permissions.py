@@ -210,3 +210,27 @@ def test_issue15_urls_are_shown_without_their_passwords() -> None:
     assert embedded.redact("redis://:pw@127.0.0.1:6379/0") == "redis://:***@127.0.0.1:6379/0"
     assert embedded.redact("postgresql://turfwar@127.0.0.1/x") == "postgresql://turfwar@127.0.0.1/x"
     assert embedded.with_credentials("nats://a:1,nats://b:2", "u", "p") == "nats://u:p@a:1,nats://u:p@b:2"
+
+
+def test_issue17_every_line_every_service_logs_is_json(stack: Stack) -> None:
+    """Issue 17: alembic's, uvicorn's (the access log, with the request's trace id), nats', sqlalchemy's lines
+    are JSON objects like structlog's own, each naming its service."""
+    import httpx
+
+    httpx.get(stack.base_url + "/api/v1/clock", headers={"traceparent": f"00-{'ab' * 16}-{'cd' * 8}-01"})
+    logs = sorted((stack.data_dir / "logs").glob("*.log"))
+    assert {p.stem for p in logs} >= {"gateway", "claims", "cards", "scoring", "clock", "geo-verify"}
+    lines: dict[str, list[dict[str, Any]]] = {}
+    for log in logs:
+        for n, line in enumerate(log.read_text(errors="replace").splitlines(), 1):
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    pytest.fail(f"{log.name}:{n} is not JSON: {line[:200]}")
+                assert isinstance(obj, dict) and obj.get("service") == log.stem.split("#")[0], (log.name, n, line)
+                lines.setdefault(log.stem, []).append(obj)
+    gateway = lines["gateway"]
+    assert any(o.get("logger") == "alembic.runtime.migration" for o in gateway), "alembic lines are JSON too"
+    access = [o for o in gateway if o.get("logger") == "uvicorn.access" and "/api/v1/clock" in o["event"]]
+    assert access and access[-1]["trace_id"] == "ab" * 16, access[-3:]

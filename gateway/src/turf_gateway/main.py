@@ -171,6 +171,10 @@ def main() -> None:
     # default: uvicorn's own default trusts 127.0.0.1, so any local process could pose as any client address and
     # slip the per-address limits)
     proxies = settings.forwarded_allow_ips.strip()
-    uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_level="warning",
+    # log_config=None: uvicorn's lines (its access log included) go through our JSON handler (turf_common.logs),
+    # configured here already so that start-up lines are JSON too
+    configure("gateway", settings.log_level)
+    uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_config=None,
+                log_level=settings.log_level.lower(), access_log=settings.access_log,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=bool(proxies),
                 forwarded_allow_ips=proxies or None)

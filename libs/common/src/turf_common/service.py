@@ -54,6 +54,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
     drains, then ``close`` (engines, Redis)."""
     if not settings.nats_url:
         raise SystemExit("TURF_NATS_URL is not set; start the stack with `turfwar up`")
+    configure(name, settings.log_level)   # before FastStream's first line ("app starting"), so that it is JSON
     broker = make_broker(settings.nats_url, name)
     app = FastStream(broker)
     running: list[asyncio.Task[None]] = []
@@ -61,7 +62,6 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
 
     @app.on_startup
     async def connect() -> None:
-        configure(name, settings.log_level)
         quiet_faststream()
         metrics.serve(name, settings.metrics_port, settings.metrics_host)
         tracing.setup(name)

@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
     log_level: str = "INFO"
+    access_log: bool = True   # the gateway's one JSON line per HTTP request (uvicorn's, with the trace id)
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
     # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)
