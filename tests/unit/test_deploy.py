@@ -118,3 +118,63 @@ def test_issue15_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) 
     assert len({v for k, v in env.items() if k != "TURF_ORGANIZER_EMAIL"}) == len(env) - 1   # all different
     again = CliRunner().invoke(app, ["deploy-env", "--organizer-email", "x@example.org", "--out", str(out)])
     assert again.exit_code == 1 and "org@example.org" in out.read_text()
+
+
+# ---- the season's deployment: HTTPS through Caddy, health-gated start, the image, the CI override --------------------
+def _compose() -> dict:
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def test_only_caddy_publishes_ports_and_the_gateways_trust_only_caddy() -> None:
+    import ipaddress
+
+    doc = _compose()
+    assert [n for n, s in doc["services"].items() if s.get("ports")] == ["caddy"]
+    caddy_ip = ipaddress.ip_address(doc["services"]["caddy"]["networks"]["turf"]["ipv4_address"])
+    ipam = doc["networks"]["turf"]["ipam"]["config"][0]
+    assert caddy_ip in ipaddress.ip_network(ipam["subnet"])
+    assert caddy_ip not in ipaddress.ip_network(ipam["ip_range"])   # no other container can be handed it
+    gw = doc["services"]["gateway"]["environment"]
+    assert gw["TURF_FORWARDED_ALLOW_IPS"] == str(caddy_ip)
+    assert gw["TURF_ALLOWED_HOSTS"].startswith("${TURF_DOMAIN")
+    caddyfile = (DEPLOY / "caddy" / "Caddyfile").read_text()
+    assert "{$TURF_DOMAIN}" in caddyfile and "dynamic a gateway 8000" in caddyfile and "tls internal" in caddyfile
+
+
+def test_every_part_is_health_gated_and_stops_promptly() -> None:
+    doc = _compose()
+    for name, svc in doc["services"].items():
+        assert svc.get("init") is True, name
+        assert svc.get("restart") == "unless-stopped", name
+        if name != "caddy":
+            assert svc.get("healthcheck"), name
+        for dep, cond in (svc.get("depends_on") or {}).items():
+            assert cond == {"condition": "service_healthy"}, (name, dep)
+    replicas = {n: doc["services"][n]["deploy"]["replicas"] for n in SERVICES}
+    assert replicas == {n: 1 if n == "clock" else 2 for n in SERVICES}
+    assert all(doc["services"][n]["environment"]["TURF_STREAM_REPLICAS"] == "3" for n in SERVICES)
+    assert set(doc["services"]["geo-verify"]["depends_on"]) == {"nats-1", "nats-2", "nats-3", "postgres", "redis"}
+
+
+def test_the_ci_override_changes_only_image_sources_and_the_rehearsal_settings() -> None:
+    r = run(str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec", str(DEPLOY / "compose.ci.yaml"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    ci = yaml.safe_load((DEPLOY / "compose.ci.yaml").read_text())["services"]
+    base = _compose()["services"]
+    assert set(ci) <= set(base)
+    for name, svc in ci.items():
+        assert set(svc) <= {"image", "build", "environment"}, name
+        if "build" in svc:
+            assert (DEPLOY / svc["build"] / "Dockerfile").exists(), name
+    assert {n for n, s in ci.items() if "image" in s} == {"nats-1", "nats-2", "nats-3", "postgres", "redis", "caddy"}
+    assert all(ci[n]["environment"]["TURF_CLOCK"] == "manual" for n in SERVICES)
+    assert ci["caddy"]["environment"] == {"TURF_TLS": "internal"}
+
+
+def test_the_image_is_built_from_wheels_alone_and_runs_as_nobody_in_particular() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "--no-index" in dockerfile and "FROM local/debian:bookworm" in dockerfile
+    assert [ln for ln in dockerfile.splitlines() if ln.startswith("USER ")][-1] != "USER root"
+    ignored = (DEPLOY.parent / ".dockerignore").read_text().splitlines()
+    assert ignored[ignored.index("*") + 1:ignored.index("*") + 2] == ["!deploy/wheels"]   # nothing else gets in
+    assert {".venv", ".git", ".turfwar", "deploy/.env"} <= set(ignored)
