@@ -151,8 +151,18 @@ async function signedIn() {
 }
 
 // ---------- location ----------
+const INSECURE = "This page was opened over plain HTTP, and phones share their location only with HTTPS pages: "
+  + `open https://${location.host}${location.pathname} instead, or ask the organizer to turn on HTTPS.`;
+
 function startLocation() {
   if (watchId !== null) return;
+  // Browsers share a location only with secure (HTTPS) pages: on plain HTTP, "allow it" would send the player
+  // looking for a setting that does not exist
+  if (window.isSecureContext === false) {
+    $("#position").textContent = INSECURE;
+    $("#position").dataset.reason = "insecure_page";
+    return;
+  }
   if (!("geolocation" in navigator)) {
     $("#position").textContent = "This browser cannot share its location, so it cannot claim.";
     return;
@@ -500,6 +510,7 @@ function schedule() {
 
 // ---------- start ----------
 async function start() {
+  if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
   refreshClock();
   setInterval(refreshClock, 30000);
   try {
