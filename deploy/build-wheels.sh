@@ -11,8 +11,16 @@ OUT=$ROOT/deploy/wheels
 LOCAL=(libs/common services/geo-verify services/claims services/cards services/scoring services/clock gateway)
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
-# the versions tested: the venv's, minus the workspace's editable packages
-"$PY" -m pip freeze --exclude-editable 2>/dev/null | grep -v '^-e ' | grep -E '^[A-Za-z0-9_.-]+==' >"$TMP/constraints.txt" || true
+# the versions tested: the venv's, minus the workspace's editable packages (a venv made by `uv sync` may have no pip:
+# ask uv, and build with a pip of our own)
+UV=$(dirname "$PY")/uv
+if "$PY" -m pip --version >/dev/null 2>&1; then
+  "$PY" -m pip freeze --exclude-editable 2>/dev/null >"$TMP/freeze.txt" || true
+else
+  [ -x "$UV" ] && "$UV" pip freeze --python "$PY" --exclude-editable 2>/dev/null >"$TMP/freeze.txt" || true
+  python3 -m venv "$TMP/pip" && PY=$TMP/pip/bin/python
+fi
+grep -E '^[A-Za-z0-9_.-]+==' "$TMP/freeze.txt" >"$TMP/constraints.txt" 2>/dev/null || : >"$TMP/constraints.txt"
 # each package from a clean copy: an in-tree build would pack whatever a stale build/ still holds
 for pkg in "${LOCAL[@]}"; do
   mkdir -p "$TMP/src/$pkg" && cp -r "$ROOT/$pkg/pyproject.toml" "$ROOT/$pkg/src" "$TMP/src/$pkg/"

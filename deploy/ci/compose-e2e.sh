@@ -42,6 +42,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT   # a timeout's signal still brings the deployment down and stops our dockerd
 if ! docker info >/dev/null 2>&1; then
   t "starting dockerd"
   dockerd >"$WORK/dockerd.log" 2>&1 & DPID=$!
