@@ -6,7 +6,9 @@ import asyncio
 import json
 import os
 import signal
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -128,6 +130,66 @@ def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's si
         console.print(f"[red]{out} exists: a season's secrets are made once (remove it first to start over)[/]")
         raise typer.Exit(1) from None
     console.print(f"wrote {out} (mode 0600)")
+
+
+def _servers(data_dir: Path) -> Any:
+    """The season's servers: the TURF_*_URL variables, else the running stack's stack.json; None if neither."""
+    from turfwar.backup import Servers
+
+    s = get_settings()
+    manifest = data_dir / "stack.json"
+    info = json.loads(manifest.read_text()) if manifest.exists() else {}
+    urls = [str(os.environ.get(f"TURF_{k.upper()}_URL") or info.get(f"{k}_url") or "")
+            for k in ("database", "redis", "nats")]
+    if not all(urls):
+        return None
+    return Servers(urls[0], urls[1], urls[2], s.stream, s.redis_prefix)
+
+
+@app.command()
+def backup(out: Path = typer.Option(None, help="a new folder (default: backups/<UTC time> in TURF_DATA_DIR)")) -> None:
+    """Back the season up (database, Redis read models, game clock, season seed) into a new private folder."""
+    from turfwar.backup import backup as run_backup
+
+    data_dir = Path(get_settings().data_dir).resolve()
+    servers = _servers(data_dir)
+    if servers is None:
+        console.print("[red]no running stack here (no stack.json) and no TURF_*_URL: nothing to back up[/]")
+        raise typer.Exit(1)
+    out = out or data_dir / "backups" / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    manifest = run_backup(servers, out, data_dir, step=lambda what: console.print(f"  backing up {what} …"))
+    console.print(f"[green]backed up[/] to {out} (mode 0700: it holds the season's seed): {manifest['parts']}")
+
+
+@app.command()
+def restore(src: Path = typer.Argument(..., help="a folder `turfwar backup` made")) -> None:
+    """Restore a backup before the stack starts: into TURF_*_URL's servers, else into TURF_DATA_DIR's own embedded
+    servers (started for the restore, then stopped; `turfwar up` next). Replaces the season that is there."""
+    from turfwar.backup import restore as run_restore
+    from turfwar.backup import restore_season_files
+
+    data_dir = Path(get_settings().data_dir).resolve()
+    if (data_dir / "stack.json").exists():
+        console.print("[red]a stack runs on this data directory: `turfwar down` first (no service may run)[/]")
+        raise typer.Exit(1)
+    try:
+        console.print(f"  season files: {restore_season_files(src, data_dir) or 'none in the backup'}")
+    except ValueError as e:
+        console.print(f"[red]{e}[/]")
+        raise typer.Exit(1) from None
+    servers, stack = _servers(data_dir), None
+    if servers is None:
+        stack = Stack(data_dir=data_dir)
+        stack.prepare()
+        stack.start_servers(progress=True)
+        stack.write_manifest()
+        servers = _servers(data_dir)
+    try:
+        manifest = run_restore(servers, src, step=lambda what: console.print(f"  restoring {what} …"))
+    finally:
+        if stack is not None:
+            stack.stop()
+    console.print(f"[green]restored[/] the backup of {manifest['made_at']}; start with `turfwar up`")
 
 
 docs_app = typer.Typer(help="Generated documentation.", no_args_is_help=True)

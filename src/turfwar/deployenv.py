@@ -19,7 +19,8 @@ def env_text(organizer_email: str) -> str:
     lines = ["# deploy/.env for `docker compose -f deploy/compose.yaml up -d` (made by `turfwar deploy-env`; keep it",
              "# private, and back it up: the seed's commitment is public, the seed is revealed at the close)",
              f"TURF_ORGANIZER_EMAIL={organizer_email}"]
-    lines += [f"{name}={secrets.token_urlsafe(32)}" for name in SECRETS]
+    # a leading letter: nats-server reads a $VARIABLE that starts with a digit as a number, not as the password
+    lines += [f"{name}=s{secrets.token_urlsafe(32)}" for name in SECRETS]
     return "\n".join(lines) + "\n"
 
 

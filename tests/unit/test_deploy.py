@@ -115,6 +115,7 @@ def test_issue15_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) 
     asked = set(re.findall(r"\$\{(\w+):\?", (DEPLOY / "compose.yaml").read_text()))
     assert asked == set(env), asked ^ set(env)
     assert env["TURF_ORGANIZER_EMAIL"] == "org@example.org" and env["TURF_SEED"] != "turfwar-2026"
+    assert all(v[0].isalpha() for v in env.values())   # nats-server would read "$X" = "4abc…" as a number
     assert len({v for k, v in env.items() if k != "TURF_ORGANIZER_EMAIL"}) == len(env) - 1   # all different
     again = CliRunner().invoke(app, ["deploy-env", "--organizer-email", "x@example.org", "--out", str(out)])
     assert again.exit_code == 1 and "org@example.org" in out.read_text()
