@@ -9,7 +9,7 @@ from datetime import datetime
 import httpx
 import psycopg
 
-from tests.support.client import Player, move_clock, verified_player
+from tests.support.client import Player, move_clock, register, verified_player
 from turf_common.board import load_board
 from turfwar.stack import Stack
 from turfwar.verify import differences
@@ -63,6 +63,14 @@ def test_postgres_restart_gives_503_then_recovers(stack: Stack, http: httpx.Clie
     assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
 
 
+def _metric(http: httpx.Client, series: str) -> float:
+    """One series' value on the gateway's /metrics (Prometheus text), 0 when absent."""
+    for line in http.get("/metrics").text.splitlines():
+        if line.startswith(series + " "):
+            return float(line.split()[-1])
+    return 0.0
+
+
 def _ready(http: httpx.Client) -> tuple[int, dict[str, bool]]:
     """``GET /ready`` (what a load balancer or Kubernetes' readinessProbe asks): status and which server is up."""
     r = http.get("/ready")
@@ -106,6 +114,12 @@ def test_nats_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, 
     try:
         r = players[0].claim(*points[0], T0)
         assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
+        # issue 17: a verification is dated by the game clock (NATS KV): refused whole with 503, never a 500;
+        # the gateway's request metrics count the 503s (the lag gauge: tests/integration/test_outbox_lag.py)
+        r = org.post(f"/admin/players/{register(http)[0]}/verify", {"reason": "while NATS is down"})
+        assert r.status_code in (200, 503) and (r.status_code == 200 or r.json()["reason"] == "unavailable"), r.text
+        assert _metric(http, 'turf_http_requests_total{method="POST",route="/api/v1/claims",status="503"}') >= 1, [
+            line for line in http.get("/metrics").text.splitlines() if "http_requests_total{" in line]
     finally:
         stack.start_server("nats", port)
     deadline = time.monotonic() + 30

@@ -98,6 +98,15 @@ def install_fallbacks(app: FastAPI) -> None:
         log.error("database_error", error=str(exc.orig), exc_info=exc)
         return JSONResponse(body("internal", "Something went wrong on our side."), status_code=500)
 
+    import nats.errors
+
+    @app.exception_handler(nats.errors.Error)
+    async def nats_down(_: Request, exc: Exception) -> JSONResponse:
+        # NATS itself (the clock's KV read, a JetStream call) rather than a service behind it (BusError)
+        log.warning("nats_unavailable", error=type(exc).__name__)
+        return JSONResponse(body("unavailable", "The game's message bus is not answering; try again shortly."),
+                            status_code=503)
+
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 

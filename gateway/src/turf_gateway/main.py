@@ -29,6 +29,7 @@ from turf_gateway import docs, errors, feed, readiness, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, players, public, spectators
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
+from turf_gateway.http_metrics import HttpMetrics
 from turf_gateway.passwords import hash_password, verify_password
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.state import AppState
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     security.install(app, settings.cors_origins, settings.allowed_hosts)
     app.add_middleware(TraceRequests)  # type: ignore[arg-type]
+    app.add_middleware(HttpMetrics)  # type: ignore[arg-type]   # outermost: every answer counted, 4xx and 5xx too
     return app
 
 

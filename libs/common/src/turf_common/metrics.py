@@ -14,6 +14,11 @@ OUTBOX_LAG = Gauge("turf_outbox_lag", "Committed events not yet published", ["se
 REDELIVERIES = Counter("turf_consumer_redeliveries_total", "Events delivered more than once", ["service", "durable"])
 EVENTS_HANDLED = Counter("turf_events_handled_total", "Events handled by a consumer", ["service", "durable"])
 
+# the gateway's HTTP requests, by route template (never the raw path: ids would make a series per player)
+HTTP_REQUESTS = Counter("turf_http_requests_total", "HTTP requests answered", ["method", "route", "status"])
+HTTP_SECONDS = Histogram("turf_http_request_seconds", "Time to answer an HTTP request", ["method", "route"],
+                         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
+
 SERVICE = {"name": "unknown"}
 
 

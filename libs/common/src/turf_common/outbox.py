@@ -141,6 +141,8 @@ class OutboxRelay:
         while True:
             with contextlib.suppress(Exception):
                 await self.flush()
+            # measured whether or not the flush worked: a stuck outbox (NATS down) is when the gauge matters
+            with contextlib.suppress(Exception):
                 metrics.OUTBOX_LAG.labels(metrics.SERVICE["name"]).set(await self.lag())
             await asyncio.sleep(interval)
 

@@ -1,0 +1,53 @@
+"""Prometheus metrics of the gateway's HTTP requests: a count by method, route template and status, and the time
+to answer, recorded for every answer (refusals, 503s while a server is down, and errors included) so the graphs
+stay true when something is wrong, which is when they are read."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.routing import Mount
+
+from turf_common import metrics
+
+
+def template(scope: dict[str, Any]) -> str:
+    """The matched route's whole template (``/api/v1/territories/{territory_id}``): FastAPI leaves the innermost
+    route in the scope, whose path lacks its routers' prefixes, so those are taken from the request's own path
+    (as many leading segments as the template does not cover). Files under a mount: ``/static/*``; no route: one
+    ``unmatched`` series, never one per path."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if path is None:
+        return "unmatched"
+    if isinstance(route, Mount):
+        return path + "/*"
+    segments = scope["path"].split("/")
+    prefix = "/".join(segments[: max(len(segments) - path.count("/"), 0)])
+    return prefix + path
+
+
+class HttpMetrics:
+    """ASGI middleware recording :data:`turf_common.metrics.HTTP_REQUESTS` and ``HTTP_SECONDS``."""
+
+    def __init__(self, app: object) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)  # type: ignore[operator]
+        start, status = time.perf_counter(), [500]
+
+        async def recording(msg):  # type: ignore[no-untyped-def]
+            if msg["type"] == "http.response.start":
+                status[0] = msg["status"]
+            await send(msg)
+
+        try:
+            await self.app(scope, receive, recording)  # type: ignore[operator]
+        finally:
+            route = template(scope)
+            method = scope["method"]
+            metrics.HTTP_REQUESTS.labels(method, route, str(status[0])).inc()
+            metrics.HTTP_SECONDS.labels(method, route).observe(time.perf_counter() - start)
