@@ -31,7 +31,7 @@ JERSEY_CITY, JERSEY_CITY_ID = (40.7280, -74.0770), "3401736000"   # Lincoln Park
 DAY1 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")       # Monday, the season's first game day, open
 DAY2 = datetime.fromisoformat("2026-10-06T07:00:00-04:00")
 DAY3 = datetime.fromisoformat("2026-10-07T07:00:00-04:00")
-UNION_CITY, UNION_CITY_ID = (40.7657, -74.0365), "3401774630"    # next to Hoboken
+UNION_CITY, UNION_CITY_ID = (40.765685, -74.036545), "3401774630"   # next to Hoboken
 REPLICATED = ("geo-verify", "claims", "cards", "scoring", "gateway")
 
 
@@ -206,7 +206,7 @@ class Drive:
         ]
         if kill_nats:
             steps += [
-                ("docker kill one NATS node (of 3)", lambda: self.kill(("nats-2",))),
+                ("docker kill one NATS node (of 3; the killed replicas stay down)", lambda: self.kill(("nats-2",))),
                 ("manual clock to Wednesday 2026-10-07 07:00", lambda: self.move_clock(DAY3)),
                 ("claim Union City, territory.changed on wss", lambda: self.claim(UNION_CITY, UNION_CITY_ID, DAY3)),
                 ("nothing lost: three owners", lambda: self.owners([HOBOKEN_ID, JERSEY_CITY_ID, UNION_CITY_ID])),
@@ -232,7 +232,7 @@ def main() -> int:
     p.add_argument("--env", required=True, type=Path, help="the deployment's .env (organizer's credentials)")
     p.add_argument("--project", required=True, help="the compose project name (to find containers to kill)")
     p.add_argument("--skip-nats-kill", action="store_true",
-                   help="leave the NATS nodes alone (see compose-e2e.sh for why CI does)")
+                   help="leave the NATS nodes alone (to tell a bus failover problem from the rest)")
     a = p.parse_args()
     ctx = ssl.create_default_context(cafile=str(a.ca))
     d = Drive(a.base, ctx, read_env(a.env), a.project)

@@ -179,3 +179,11 @@ def test_the_image_is_built_from_wheels_alone_and_runs_as_nobody_in_particular()
     ignored = (DEPLOY.parent / ".dockerignore").read_text().splitlines()
     assert ignored[ignored.index("*") + 1:ignored.index("*") + 2] == ["!deploy/wheels"]   # nothing else gets in
     assert {".venv", ".git", ".turfwar", "deploy/.env"} <= set(ignored)
+
+
+def test_the_nats_cluster_does_not_advertise_urls_without_credentials() -> None:
+    """A client that fails over to an advertised peer URL (no user, no password) is refused, and FastStream then
+    gives up the connection for good (found by deploy/ci/drive.py killing a node): clients know only their URLs."""
+    conf = (DEPLOY / "nats" / "nats.conf").read_text()
+    cluster = conf[conf.index("cluster {"):conf.index("}", conf.index("cluster {"))]
+    assert "no_advertise: true" in cluster
