@@ -92,7 +92,14 @@ async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> dict[str,
     return {"id": out["card_id"], "type": out["type"], "state": out["state"]}
 
 
-@router.post("/trades", status_code=201)
+class TradeOut(BaseModel):
+    """A trade proposal's id and state (``open``, ``accepted``, ``declined``, ``cancelled``)."""
+
+    id: str
+    state: str
+
+
+@router.post("/trades", status_code=201, responses={201: {"model": TradeOut, "description": "Proposed"}})
 async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> JSONResponse:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
     out = await ask(state, subjects.TRADES_PROPOSE, ProposeTrade(
@@ -106,19 +113,19 @@ async def _trade_action(state: Any, caller: Any, subject: str, trade_id: str) ->
     return {"id": out["trade"]["id"], "state": out["trade"]["state"]}
 
 
-@router.post("/trades/{trade_id}/accept")
+@router.post("/trades/{trade_id}/accept", response_model=TradeOut)
 async def accept(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """The partner accepts: owners swap, fortification travels, one Trade card of each is consumed (R18);
     409 ``trade_no_longer_valid`` (and the proposal is cancelled) when that can no longer happen."""
     return await _trade_action(state, caller, subjects.TRADES_ACCEPT, trade_id)
 
 
-@router.post("/trades/{trade_id}/decline")
+@router.post("/trades/{trade_id}/decline", response_model=TradeOut)
 async def decline(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     return await _trade_action(state, caller, subjects.TRADES_DECLINE, trade_id)
 
 
-@router.post("/trades/{trade_id}/withdraw")
+@router.post("/trades/{trade_id}/withdraw", response_model=TradeOut)
 async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
 

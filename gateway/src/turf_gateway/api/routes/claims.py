@@ -54,7 +54,18 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, requ
             "allowed": out["allowed"], "reason": out["reason"], "message": out["message"]}
 
 
-@router.post("/claims", status_code=201)
+class ClaimOut(BaseModel):
+    """An accepted claim (API.md): the territory's state after it."""
+
+    claim_id: str
+    territory_id: str
+    kind: str = Field(description="take, steal, reinforce or war_reclaim")
+    owner_id: str
+    progress: int = Field(ge=1, le=3)
+    fortified: bool
+
+
+@router.post("/claims", status_code=201, responses={201: {"model": ClaimOut, "description": "Claimed"}})
 async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> JSONResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
