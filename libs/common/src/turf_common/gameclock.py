@@ -51,21 +51,39 @@ class WatchedGameClock(GameClockReader):
     answer is decided on the new time.
     Until the first state arrives, reads ask NATS (and raise while the clock service has published none)."""
 
-    def __init__(self, kv: KvSource) -> None:
+    #: seconds between direct reads of the entry, the watch's safety net: the watch's consumer can be lost with
+    #: a NATS node (or a server restart) and be rebuilt only after missed heartbeats, or not at all; meanwhile a
+    #: manual or accelerated clock's moves would not reach this process and it would judge fixes on an old time
+    POLL_S = 1.0
+
+    def __init__(self, kv: KvSource, poll_s: float | None = None) -> None:
         super().__init__(kv)
         self._state: ClockState | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._poll_s = self.POLL_S if poll_s is None else poll_s
 
     async def start(self) -> None:
         kv = await self.bucket()
         watcher = await kv.watch(STATE_KEY)
-        self._task = asyncio.create_task(self._follow(watcher))
+        self._tasks = [asyncio.create_task(self._follow(watcher)), asyncio.create_task(self._poll(kv))]
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
+
+    async def _poll(self, kv: Any) -> None:
+        while True:
+            await asyncio.sleep(self._poll_s)
+            try:
+                entry = await kv.get(STATE_KEY)
+            except Exception:   # NATS down or the bucket's leader moving: the next round asks again
+                continue
+            before = self._state
+            self._apply(entry)
+            if self._state is not before and before is not None and self._state != before:
+                log.warning("clock_watch_behind", revision=self._state.revision if self._state else None)
 
     def _apply(self, entry: Any) -> None:
         if entry is None or not entry.value or getattr(entry, "operation", None) in ("DEL", "PURGE"):
