@@ -274,33 +274,30 @@ def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Call
     shot(page, "docs")
 
 
-def test_issue17_a_plain_http_page_says_location_needs_https(stack: Stack, shot: Callable[..., Path]) -> None:
-    """Last in the module (it restarts the gateway). Over plain HTTP on a public name a browser never shares its
-    location (not a secure context), so the play page says the site needs HTTPS, and where, not "allow it"."""
-    from playwright.sync_api import sync_playwright
+def test_issue17_a_plain_http_page_says_location_needs_https(stack: Stack, browser: Any,
+                                                             shot: Callable[..., Path]) -> None:
+    """Over plain HTTP on a public name a browser never shares its location (not a secure context), so the play page
+    says the site needs HTTPS, and where, not "allow it". The public name is served by routing the page's requests
+    to the local gateway (its origin stays http://turf.example.test:<port>)."""
+    import re
 
-    from tests.browser.conftest import ARGS, CHROMIUM, PHONE
+    from tests.browser.conftest import PHONE
 
     port = stack.base_url.rsplit(":", 1)[1]
-    stack.kill("gateway", 15)
-    stack.proc_env["gateway"] = {"TURF_ALLOWED_HOSTS": "127.0.0.1,localhost,::1,turf.example.test"}
+    public = f"http://turf.example.test:{port}"
+
+    def forward(route: Any) -> None:
+        route.fulfill(response=route.fetch(url=route.request.url.replace(public, stack.base_url, 1)))
+
+    ctx = browser.new_context(viewport=PHONE, permissions=["geolocation"], geolocation=HOBOKEN_FIX)
     try:
-        stack.restart("gateway")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                        args=[*ARGS, "--host-resolver-rules=MAP turf.example.test 127.0.0.1"])
-            try:
-                ctx = browser.new_context(viewport=PHONE, permissions=["geolocation"], geolocation=HOBOKEN_FIX)
-                page = ctx.new_page()
-                page.goto(f"http://turf.example.test:{port}/")
-                page.wait_for_selector("body[data-ready='1']")
-                assert page.evaluate("window.isSecureContext") is False
-                text = page.inner_text("#https-warning")   # shown at once, before anyone signs in
-                assert "plain HTTP" in text and f"https://turf.example.test:{port}/" in text, text
-                shot(page, "play-insecure")
-            finally:
-                browser.close()
+        ctx.route(re.compile("^" + re.escape(public) + "/"), forward)
+        page = ctx.new_page()
+        page.goto(public + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.evaluate("window.isSecureContext") is False
+        text = page.inner_text("#https-warning")   # shown at once, before anyone signs in
+        assert "plain HTTP" in text and f"https://turf.example.test:{port}/" in text, text
+        shot(page, "play-insecure")
     finally:
-        stack.kill("gateway", 15)
-        stack.proc_env.pop("gateway", None)
-        stack.restart("gateway")
+        ctx.close()
