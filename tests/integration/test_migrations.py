@@ -85,3 +85,33 @@ def test_a_wheel_carries_its_migrations(tmp_path: Path, member: str, package: st
     versions = sorted(p.name for p in (root / member / "src" / package / "migrations" / "versions").glob("0*.py"))
     assert versions and {f"{package}/migrations/versions/{v}" for v in versions} <= names
     assert {f"{package}/migrations/env.py", f"{package}/migrations/script.py.mako"} <= names
+
+
+async def test_two_gateways_starting_together_make_one_organizer(database: str) -> None:
+    """Two gateway replicas on a new database (the compose deployment) both ensure the organizer account at start:
+    one makes it, the other finds it; neither start fails on the unique email (one did, in the compose e2e)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from sqlalchemy import text
+
+    from turf_common.db import make_engine
+    from turf_common.settings import Settings
+    from turf_gateway.main import MIGRATIONS, ensure_organizer
+
+    run_migrations(database, MIGRATIONS, "gateway")
+    settings = Settings(organizer_email="Together@Example.org", organizer_password="a long organizer secret")
+    engines = [make_engine(database), make_engine(database)]
+    try:
+        for _ in range(5):
+            async with engines[0].begin() as conn:
+                await conn.execute(text("DELETE FROM gateway.players WHERE email_norm = 'together@example.org'"))
+            await asyncio.gather(*(ensure_organizer(SimpleNamespace(settings=settings, engine=e))  # type: ignore[arg-type]
+                                   for e in engines))
+            async with engines[0].connect() as conn:
+                n = (await conn.execute(text("SELECT count(*) FROM gateway.players "
+                                             "WHERE email_norm = 'together@example.org'"))).scalar_one()
+            assert n == 1
+    finally:
+        for e in engines:
+            await e.dispose()

@@ -14,7 +14,7 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
@@ -48,6 +48,9 @@ async def ensure_organizer(state: AppState) -> None:
     s = state.settings
     pw_hash = await hash_password(s.organizer_password)
     async with state.engine.begin() as conn:
+        # gateways start together (two replicas on a new database): one at a time, so the second finds the account
+        # the first made instead of failing its start on the unique email
+        await conn.execute(text("SELECT pg_advisory_xact_lock(724502)"))
         row = (await conn.execute(select(tables.players.c.id, tables.players.c.password_hash)
                                   .where(tables.players.c.email_norm == s.organizer_email.lower()))).first()
         if row is not None:
