@@ -13,8 +13,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine
 
+from tests.support.pg import scratch_postgres
 from turf_common.db import run_migrations, sqlalchemy_url
-from turfwar import embedded
 
 
 def _services() -> dict[str, tuple[Path, MetaData]]:
@@ -35,13 +35,8 @@ def _services() -> dict[str, tuple[Path, MetaData]]:
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    d = tmp_path_factory.mktemp("migrations")
-    embedded.private_dir(d)
-    pg = embedded.start_postgres(d)
-    try:
-        yield pg.url
-    finally:
-        pg.stop()
+    with scratch_postgres(tmp_path_factory.mktemp("migrations")) as url:
+        yield url
 
 
 def _only(schema: str) -> Any:

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from sqlalchemy import MetaData, insert, text
 
+from tests.support.pg import scratch_postgres
 from turf_common import metrics
 from turf_common.db import make_engine
 from turf_common.outbox import OutboxRelay, outbox_table
-from turfwar import embedded
 
 
 class DownBus:
@@ -33,12 +33,8 @@ class DownBus:
 
 @pytest.fixture
 async def database(tmp_path: Path) -> AsyncIterator[str]:
-    embedded.private_dir(tmp_path)
-    pg = embedded.start_postgres(tmp_path)
-    try:
-        yield pg.url
-    finally:
-        pg.stop()
+    with scratch_postgres(tmp_path) as url:
+        yield url
 
 
 def lag(service: str) -> float:
