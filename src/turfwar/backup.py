@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -28,6 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from turfwar.embedded import write_file
 
 SEASON_FILES = ("season-seed", "season.json", "organizer-password")
 SCHEMAS = ("claims", "cards", "clock", "gateway")
@@ -57,12 +58,6 @@ def pg_tool(name: str) -> str:
     if found is None:
         raise FileNotFoundError(f"{name} is not installed (pip install pgserver, or PostgreSQL's client tools)")
     return found
-
-
-def _private(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
 
 
 def _run(args: list[str]) -> None:
@@ -138,16 +133,16 @@ def backup(servers: Servers, out: Path, data_dir: Path | None, step: Callable[[s
     (out / "database.dump").chmod(0o600)
     step("Redis: the read models under " + servers.redis_prefix)
     keys = dump_redis(servers.redis_url, servers.redis_prefix)
-    _private(out / "redis.json", json.dumps(keys))
+    write_file(out / "redis.json", json.dumps(keys))
     step("NATS: the game clock")
     clock = asyncio.run(_clock_entries(servers.nats_url, servers.stream))
-    _private(out / "clock.json", json.dumps(clock))
+    write_file(out / "clock.json", json.dumps(clock))
     season: list[str] = []
     if data_dir is not None:
         (out / "season").mkdir(mode=0o700)
         for name in SEASON_FILES:
             if (data_dir / name).exists():
-                _private(out / "season" / name, (data_dir / name).read_text())
+                write_file(out / "season" / name, (data_dir / name).read_text())
                 season.append(name)
     commitment = json.loads((data_dir / "season.json").read_text()).get("seed_commitment") \
         if data_dir is not None and (data_dir / "season.json").exists() else None
@@ -155,7 +150,7 @@ def backup(servers: Servers, out: Path, data_dir: Path | None, step: Callable[[s
                 "redis_prefix": servers.redis_prefix, "seed_commitment": commitment,
                 "parts": {"database": (out / "database.dump").stat().st_size, "redis_keys": len(keys),
                           "clock_keys": len(clock), "season_files": season}}
-    _private(out / "manifest.json", json.dumps(manifest, indent=2))
+    write_file(out / "manifest.json", json.dumps(manifest, indent=2))
     return manifest
 
 
@@ -170,7 +165,7 @@ def restore_season_files(src: Path, data_dir: Path) -> list[str]:
     done = []
     for name in SEASON_FILES:
         if (src / "season" / name).exists():
-            _private(data_dir / name, (src / "season" / name).read_text())
+            write_file(data_dir / name, (src / "season" / name).read_text())
             done.append(name)
     return done
 

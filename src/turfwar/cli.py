@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from turf_common.settings import get_settings
+from turfwar.backup import Servers
 from turfwar.embedded import redact
 from turfwar.stack import Stack, StackError, health_report
 from turfwar.supervise import supervise
@@ -81,11 +82,8 @@ def up() -> None:
 def status() -> None:
     """Health of each part of a running stack (reads TURF_DATA_DIR/stack.json, or the TURF_*_URL variables)."""
     s = get_settings()
-    manifest = Path(s.data_dir) / "stack.json"
-    info = json.loads(manifest.read_text()) if manifest.exists() else {}
-    nats_url = os.environ.get("TURF_NATS_URL") or info.get("nats_url")
-    db_url = os.environ.get("TURF_DATABASE_URL") or info.get("database_url")
-    redis_url = os.environ.get("TURF_REDIS_URL") or info.get("redis_url")
+    info = _manifest(Path(s.data_dir))
+    nats_url, db_url, redis_url = (_server_url(info, k) for k in ("nats", "database", "redis"))
     http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
     table = Table("part", "health", "where")
     # issue 15: the URLs carry the servers' passwords; shown without them
@@ -132,18 +130,25 @@ def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's si
     console.print(f"wrote {out} (mode 0600)")
 
 
-def _servers(data_dir: Path) -> Any:
-    """The season's servers: the TURF_*_URL variables, else the running stack's stack.json; None if neither."""
-    from turfwar.backup import Servers
-
-    s = get_settings()
+def _manifest(data_dir: Path) -> dict[str, Any]:
+    """The running stack's ``stack.json`` (``turfwar up`` writes it), or nothing."""
     manifest = data_dir / "stack.json"
-    info = json.loads(manifest.read_text()) if manifest.exists() else {}
-    urls = [str(os.environ.get(f"TURF_{k.upper()}_URL") or info.get(f"{k}_url") or "")
-            for k in ("database", "redis", "nats")]
-    if not all(urls):
+    return json.loads(manifest.read_text()) if manifest.exists() else {}  # type: ignore[no-any-return]
+
+
+def _server_url(info: dict[str, Any], kind: str) -> str | None:
+    """``TURF_<KIND>_URL`` if set, else the stack's (``nats``, ``database``, ``redis``)."""
+    return os.environ.get(f"TURF_{kind.upper()}_URL") or info.get(f"{kind}_url")
+
+
+def _servers(data_dir: Path) -> Servers | None:
+    """The season's servers: the TURF_*_URL variables, else the running stack's stack.json; None if neither."""
+    s = get_settings()
+    info = _manifest(data_dir)
+    database, redis_url, nats_url = (_server_url(info, k) for k in ("database", "redis", "nats"))
+    if not (database and redis_url and nats_url):
         return None
-    return Servers(urls[0], urls[1], urls[2], s.stream, s.redis_prefix)
+    return Servers(database, redis_url, nats_url, s.stream, s.redis_prefix)
 
 
 @app.command()
@@ -184,6 +189,7 @@ def restore(src: Path = typer.Argument(..., help="a folder `turfwar backup` made
         stack.start_servers(progress=True)
         stack.write_manifest()
         servers = _servers(data_dir)
+        assert servers is not None, "the embedded servers just started are in stack.json"
     try:
         manifest = run_restore(servers, src, step=lambda what: console.print(f"  restoring {what} …"))
     finally:

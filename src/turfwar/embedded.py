@@ -109,18 +109,19 @@ def server_secret(data_dir: Path, name: str) -> str:
     known: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
     if name not in known:
         known[name] = secrets.token_urlsafe(32)
-        _write_private(path, json.dumps(known, indent=2))
+        write_file(path, json.dumps(known, indent=2))
     elif path.stat().st_mode & 0o077:
         path.chmod(0o600)
     return known[name]
 
 
-def _write_private(path: Path, text: str, owner: int | None = None) -> None:
-    """Write ``path`` whole (mode 0600, created so: never readable by others, not even for a moment)."""
+def write_file(path: Path, text: str, mode: int = 0o600, owner: int | None = None) -> None:
+    """Write ``path`` whole or not at all (never empty), created with ``mode`` (0600 by default: never readable
+    by others, not even for a moment) and, given ``owner``, that user's."""
     tmp = path.with_name(path.name + ".tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     with os.fdopen(fd, "w") as f:
         f.write(text)
         f.flush()
@@ -167,7 +168,7 @@ def start_nats(data_dir: Path, port: int | None = None) -> Server:
     log = data_dir / "nats.log"
     conf = data_dir / "nats.conf"
     # JSON is a NATS config; quoted strings keep "$JS..." literal (unquoted, $ names a variable)
-    _write_private(conf, natsauth.conf_text(nats_users(data_dir)))
+    write_file(conf, natsauth.conf_text(nats_users(data_dir)))
     proc = subprocess.Popen(
         [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store),
          "-l", str(log)],
@@ -210,7 +211,7 @@ def start_redis(data_dir: Path, port: int | None = None) -> Server:
     # issue 15: a password (requirepass), from a 0600 config file rather than the command line
     password = server_secret(data_dir, "redis")
     conf = data_dir / "redis.conf"
-    _write_private(conf, f"requirepass {password}\nprotected-mode yes\n")
+    write_file(conf, f"requirepass {password}\nprotected-mode yes\n")
     proc = subprocess.Popen(
         [exe, str(conf), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(store), "--appendonly", "yes",
          "--save", "", "--logfile", str(log), "--daemonize", "no"],
@@ -304,10 +305,10 @@ def _write_hba(hba: Path, user: str | None) -> None:
         import pwd
 
         owner = pwd.getpwnam(user).pw_uid
-    _write_private(hba, "# written by turfwar (issue 15): passwords for everyone\n"
-                        "local all all scram-sha-256\n"
-                        "host all all 127.0.0.1/32 scram-sha-256\n"
-                        "host all all ::1/128 scram-sha-256\n", owner)
+    write_file(hba, "# written by turfwar (issue 15): passwords for everyone\n"
+                    "local all all scram-sha-256\n"
+                    "host all all 127.0.0.1/32 scram-sha-256\n"
+                    "host all all ::1/128 scram-sha-256\n", owner=owner)
 
 
 def _initdb(exe: Path, pgdata: Path, user: str | None, data_dir: Path, password: str, attempts: int = 3) -> None:
@@ -320,7 +321,7 @@ def _initdb(exe: Path, pgdata: Path, user: str | None, data_dir: Path, password:
         import pwd
 
         owner = pwd.getpwnam(user).pw_uid
-    _write_private(pwfile, password + "\n", owner)
+    write_file(pwfile, password + "\n", owner=owner)
     try:
         _initdb_attempts(exe, pgdata, user, pwfile, attempts)
     finally:

@@ -122,8 +122,8 @@ class Stack:
                     f"from {began.get('seed_source')}); its draws and published commitment depend on it (R12.1): "
                     "restore that TURF_SEED, or start a new season in another TURF_DATA_DIR")
             return
-        _write_atomic(path, json.dumps({"seed_commitment": commitment, "seed_source": source,
-                                        "began_at": datetime.now(UTC).isoformat()}, indent=2), 0o644)
+        embedded.write_file(path, json.dumps({"seed_commitment": commitment, "seed_source": source,
+                                              "began_at": datetime.now(UTC).isoformat()}, indent=2), 0o644)
 
     # ---- servers ------------------------------------------------------------------------------
     def lock(self) -> None:
@@ -256,7 +256,7 @@ class Stack:
         """``<data dir>/stack.json`` for ``turfwar status``/``verify``/``audit``/``down``: the servers' URLs with the
         admin credentials, so mode 0600 (issue 15), every process's pid, and the pid of the ``turfwar up`` that
         supervises them (``down`` asks it first)."""
-        _write_atomic(self.data_dir / "stack.json", json.dumps({
+        embedded.write_file(self.data_dir / "stack.json", json.dumps({
             "supervisor": supervisor,
             "nats_url": self.env.get("TURF_NATS_URL"), "database_url": self.env.get("TURF_DATABASE_URL"),
             "redis_url": self.env.get("TURF_REDIS_URL"), "http": self.base_url,
@@ -281,19 +281,6 @@ class Stack:
             (self.data_dir / "stack.json").unlink()
 
 
-def _write_atomic(path: Path, text: str, mode: int) -> None:
-    """Write ``path`` whole or not at all (never empty), created with ``mode``."""
-    tmp = path.with_name(path.name + ".tmp")
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def _private_secret(path: Path, make: Callable[[], str]) -> tuple[str, bool]:
     """The secret kept in ``path`` (mode 0600), made by ``make`` when absent; (secret, whether made now)."""
     if path.exists():
@@ -301,7 +288,7 @@ def _private_secret(path: Path, make: Callable[[], str]) -> tuple[str, bool]:
             os.chmod(path, 0o600)   # copied around with looser modes: readable by its owner only again
         return path.read_text().strip(), False
     value = make()
-    _write_atomic(path, value, 0o600)
+    embedded.write_file(path, value)
     return value, True
 
 
