@@ -225,16 +225,15 @@ def pgbench_anchor(db_url: str, seconds: int) -> dict[int, float]:
         return {}
     import psycopg
 
-    base, _, _ = db_url.rpartition("/")
-    with psycopg.connect(base + "/postgres", autocommit=True) as c:
-        c.execute("drop database if exists bench_anchor")
-        c.execute("create database bench_anchor")
-    url = base + "/bench_anchor"
+    # a schema of the stack's own database: the services' role owns it but may not create databases (issue 15)
+    url = db_url
     with psycopg.connect(url, autocommit=True) as c:
-        c.execute("create table row_update (id int primary key, v bigint not null)")
-        c.execute("insert into row_update select g, 0 from generate_series(1, 10000) g")
+        c.execute("drop schema if exists bench_anchor cascade")
+        c.execute("create schema bench_anchor")
+        c.execute("create table bench_anchor.row_update (id int primary key, v bigint not null)")
+        c.execute("insert into bench_anchor.row_update select g, 0 from generate_series(1, 10000) g")
     script = Path(tempfile.mkstemp(suffix=".sql")[1])
-    script.write_text("\\set id random(1, 10000)\nUPDATE row_update SET v = v + 1 WHERE id = :id;\n")
+    script.write_text("\\set id random(1, 10000)\nUPDATE bench_anchor.row_update SET v = v + 1 WHERE id = :id;\n")
     out: dict[int, float] = {}
     for clients in (1, 4, 16):
         p = subprocess.run([exe, "-n", "-f", str(script), "-c", str(clients), "-j", str(min(clients, 4)),
@@ -243,8 +242,8 @@ def pgbench_anchor(db_url: str, seconds: int) -> dict[int, float]:
         if m:
             out[clients] = float(m.group(1))
     script.unlink()
-    with psycopg.connect(base + "/postgres", autocommit=True) as c:
-        c.execute("drop database if exists bench_anchor")
+    with psycopg.connect(url, autocommit=True) as c:
+        c.execute("drop schema if exists bench_anchor cascade")
     return out
 
 
