@@ -16,7 +16,10 @@ def _untyped(spec: dict[str, Any]) -> list[str]:
             for code, answer in op["responses"].items():
                 if not code.startswith("2") or code == "204":
                     continue
-                content = answer.get("content", {})
+                # JSON answers (a CSV export is a file: its media type is its declaration)
+                content = {t: c for t, c in answer.get("content", {}).items() if "json" in t}
+                if answer.get("content") and not content:
+                    continue
                 refs = [c.get("schema", {}).get("$ref", "") for c in content.values()]
                 named = [schemas.get(r.rsplit("/", 1)[-1], {}) for r in refs if r]
                 if not named or not all(s.get("properties") for s in named):
