@@ -43,8 +43,9 @@ def phone(browser: Any) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
 
     def make(**opts: Any) -> Any:
-        ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-                                  locale="en-US", **opts)
+        # a TV or a desktop passes its own viewport (and is_mobile=False, has_touch=False)
+        ctx = browser.new_context(**({"viewport": PHONE, "device_scale_factor": 1, "is_mobile": True,
+                                      "has_touch": True, "locale": "en-US"} | opts))
         ctx.set_default_timeout(20_000)
         contexts.append(ctx)
         page = ctx.new_page()

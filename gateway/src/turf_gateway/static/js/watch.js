@@ -2,8 +2,11 @@
 
 import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { renderPodium } from "./podium.js";
+import { isTv, TvDirector } from "./tv.js";
 
 const board = new BoardMap($("#map"));
+let tv = null;   // the TV mode's director (/watch?tv=1)
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
   hungry_hungry_hippo: ["Hungry Hungry Hippo", (v) => `${(v / 1e6).toFixed(1)} km² of land`],
@@ -35,6 +38,7 @@ function renderLeaderboard(lb) {
     quests.append(h("dt", {}, title), h("dd", {}, leaders + value));
   }
   $("#leaderboard").dataset.updates = String(+($("#leaderboard").dataset.updates || 0) + 1);
+  tv?.standings(lb);
 }
 
 const shown = new Set(); // event ids already in the feed: a reconnect's snapshot repeats recent stories
@@ -97,10 +101,12 @@ function handle(msg) {
       board.apply(msg);
       board.flash(msg.territory_id);
       addFeed(msg);
+      tv?.story(msg);
       break;
     case "season.final_results":
       addFeed(msg);
       refreshClock();
+      renderPodium($("#podium")).catch(() => {});
       break;
     case "resync":
       break;
@@ -111,7 +117,10 @@ function handle(msg) {
 
 async function refreshClock() {
   try {
-    renderClock($("#clock"), await api("/clock", { auth: false }));
+    const c = await api("/clock", { auth: false });
+    renderClock($("#clock"), c);
+    tv?.setClock(c);
+    if (c.season_state === "closed" && $("#podium").hidden) renderPodium($("#podium")).catch(() => {});
   } catch {
     renderClock($("#clock"), null);
   }
@@ -125,6 +134,7 @@ function onState(s) {
 }
 
 async function start() {
+  if (isTv()) tv = new TvDirector(board);
   refreshClock();
   setInterval(refreshClock, 30000);
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
