@@ -140,8 +140,12 @@ class NotifyHandlers:
 
     # ---- commands -------------------------------------------------------------------------------------------------
     async def notifications(self, player_id: str, after: int | None, limit: int) -> NotificationsReply:
-        return NotificationsReply(notifications=await self.store.notifications(player_id, after, limit),
-                                  read_up_to=await self.store.read_mark(player_id))
+        """The player's notifications, ``at`` in the season's time zone (the database answers UTC)."""
+        tz = self.season.tz
+        return NotificationsReply(
+            notifications=[n.model_copy(update={"at": n.at.astimezone(tz)})
+                           for n in await self.store.notifications(player_id, after, limit)],
+            read_up_to=await self.store.read_mark(player_id))
 
     async def announce(self, cmd: PublishAnnouncement) -> AnnouncementReply:
         """Rule 11: store the announcement, put it on the stream (``announcement.published``: the spectator feed),
@@ -162,7 +166,9 @@ class NotifyHandlers:
         return AnnouncementReply(announcement=a)
 
     async def announcements(self, limit: int) -> AnnouncementsReply:
-        return AnnouncementsReply(announcements=await self.store.announcements(limit))
+        tz = self.season.tz
+        return AnnouncementsReply(announcements=[a.model_copy(update={"at": a.at.astimezone(tz)})
+                                                 for a in await self.store.announcements(limit)])
 
     # ---- timers (the game clock drives them) -----------------------------------------------------------------------
     async def tick(self) -> None:
