@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from websockets.sync.client import connect
 
-from tests.support.cards import claim
+from tests.support.cards import claim, give, play
 from tests.support.client import Player, move_clock, until, verified_player
 from tests.support.stackfix import running_stack
 from turf_common.bus import server_list
@@ -284,3 +284,53 @@ def test_an_event_delivered_twice_is_applied_once(stack: Stack, p: dict[str, Pla
     mine = [n for n in notes(v) if n["kind"] == "territory_stolen" and n["data"]["territory_id"] == JERSEY_CITY
             and n["at"] == t.isoformat()]
     assert len(mine) == 1, mine
+
+
+def kinds(pl: Player, kind: str) -> list[dict[str, Any]]:
+    return [n for n in notes(pl) if n["kind"] == kind]
+
+
+def test_r14_war_tells_the_attacker_and_the_reclaim_reminder_comes_an_hour_before_the_end(
+        stack: Stack, http: httpx.Client, org: Player, p: dict[str, Player], receiver: Receiver) -> None:
+    v, a = p["V"], p["A"]
+    give(stack, v.id, "war")
+    r = play(v, "war", territory_id=HOBOKEN)   # Tuesday 12:00, within 5 game hours of A's steal
+    assert r.status_code == 200, r.text
+    # R14: Tuesday 12:00 + 16 game hours = Tuesday 22:00 (10 h) + Wednesday 06:00–12:00 (6 h)
+    assert r.json()["effect"]["reclaim_until"] == "2026-10-07T12:00:00-04:00"
+    got = until(lambda: kinds(a, "war_declared"), lambda ns: len(ns) >= 1)
+    assert [n["data"] for n in got] == [
+        {"territory_id": HOBOKEN, "by": v.id, "reclaim_until": "2026-10-07T12:00:00-04:00"}]
+    assert kinds(v, "war_declared") == []
+    posts = until(receiver.discord, lambda ps: any("played War" in c for c, _ in ps), timeout=20)
+    assert f"💥 {display(http, v)} played War: **Hoboken** goes back to them; {display(http, a)} has 16 game hours " \
+           "to reclaim it." in [c for c, _ in posts]
+    # the reminder is due one game hour before the end (Wednesday 11:00), on the game clock
+    move_clock(org, at("2026-10-07T10:59:00-04:00"))
+    time.sleep(2.5)   # the timers run every second: nothing is due yet
+    assert kinds(a, "reclaim_ending") == []
+    move_clock(org, at("2026-10-07T11:00:00-04:00"))
+    got = until(lambda: kinds(a, "reclaim_ending"), lambda ns: len(ns) >= 1)
+    time.sleep(2.5)
+    assert [n["data"] for n in kinds(a, "reclaim_ending")] == [
+        {"territory_id": HOBOKEN, "reclaim_until": "2026-10-07T12:00:00-04:00"}]
+
+
+def test_r18_a_trade_proposal_and_its_decline_tell_the_other_party_once(
+        stack: Stack, http: httpx.Client, p: dict[str, Player]) -> None:
+    v, c = p["V"], p["C"]
+    wed = at("2026-10-07T11:00:00-04:00")
+    assert claim(c, JERSEY_CITY, wed).status_code == 201   # C owns Jersey City, V owns Newark (stolen Tuesday)
+    give(stack, v.id, "trade")
+    give(stack, c.id, "trade")
+    r = c.post("/trades", {"offer_territory_id": JERSEY_CITY, "want_territory_id": NEWARK})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    got = until(lambda: kinds(v, "trade_proposed"), lambda ns: len(ns) >= 1)
+    assert [(n["data"], n["message"]) for n in got] == [(
+        {"trade_id": tid, "offer_territory_id": JERSEY_CITY, "want_territory_id": NEWARK, "by": c.id},
+        f"{display(http, c)} offers you Jersey City for your Newark.")]
+    assert v.post(f"/trades/{tid}/decline").status_code == 200
+    got = until(lambda: kinds(c, "trade_declined"), lambda ns: len(ns) >= 1)
+    assert [n["data"]["trade_id"] for n in got] == [tid]
+    assert kinds(c, "trade_proposed") == [] and kinds(v, "trade_declined") == []
