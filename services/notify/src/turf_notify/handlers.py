@@ -136,7 +136,9 @@ class NotifyHandlers:
     async def _remind(self, tx: NotifyTx, now: datetime) -> None:
         for r in await tx.take_due_reminders(now):
             names = TableNames({}, self.towns)
-            await self._notify(tx, rules.reminder(r.player_id, r.territory_id, r.until, names, r.due))
+            tz = self.season.tz   # the store answers UTC; texts and data speak the season's zone
+            await self._notify(tx, rules.reminder(r.player_id, r.territory_id, r.until.astimezone(tz), names,
+                                                  r.due.astimezone(tz)))
 
     # ---- commands -------------------------------------------------------------------------------------------------
     async def notifications(self, player_id: str, after: int | None, limit: int) -> NotificationsReply:
