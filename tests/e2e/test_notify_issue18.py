@@ -334,3 +334,42 @@ def test_r18_a_trade_proposal_and_its_decline_tell_the_other_party_once(
     got = until(lambda: kinds(c, "trade_declined"), lambda ns: len(ns) >= 1)
     assert [n["data"]["trade_id"] for n in got] == [tid]
     assert kinds(c, "trade_proposed") == [] and kinds(v, "trade_declined") == []
+
+
+BAYONNE = "3401703580"
+
+
+def test_notify_killed_mid_stream_and_restarted_tells_once(stack: Stack, org: Player, p: dict[str, Player]) -> None:
+    """The durable consumer resumes where the killed process stopped: what was published meanwhile is applied
+    after the restart, once (inbox, committed before each ack)."""
+    a, c = p["A"], p["C"]
+    assert claim(a, BAYONNE, at("2026-10-07T11:00:00-04:00")).status_code == 201
+    thu = at("2026-10-08T07:00:00-04:00")
+    move_clock(org, thu)
+    before = len(kinds(a, "territory_stolen"))
+    stack.kill("notify")
+    try:
+        r = claim(c, BAYONNE, thu)
+        assert r.status_code == 201 and r.json()["kind"] == "steal", r.text
+        assert c.get("/me/notifications").status_code == 503   # nobody answers meanwhile: unavailable, not 500
+    finally:
+        stack.restart("notify")
+    got = until(lambda: kinds(a, "territory_stolen"), lambda ns: len(ns) > before)
+    time.sleep(2)
+    got = kinds(a, "territory_stolen")
+    assert [n["data"] for n in got[before:]] == [
+        {"territory_id": BAYONNE, "by": c.id, "war_until": "2026-10-08T12:00:00-04:00"}]
+
+
+def test_a_player_removes_their_push_subscription(p: dict[str, Player], receiver: Receiver) -> None:
+    v, a = p["V"], p["A"]
+    assert v.delete("/me/push").status_code == 204
+    assert v.delete("/me/push").status_code == 204   # none left: still 204
+    sent = len(receiver.pushes("v"))
+    r = claim(a, NEWARK, at("2026-10-08T07:00:00-04:00"))   # A's Thursday claim (C has used its own)
+    assert r.status_code == 201 and r.json()["kind"] == "steal", r.text
+    until(lambda: kinds(v, "territory_stolen"),
+          lambda ns: any(n["data"] == {"territory_id": NEWARK, "by": a.id, "war_until": "2026-10-08T12:00:00-04:00"}
+                         for n in ns))
+    time.sleep(2.5)
+    assert len(receiver.pushes("v")) == sent
