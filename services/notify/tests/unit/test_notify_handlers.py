@@ -138,3 +138,27 @@ async def test_read_marks_only_move_forward() -> None:
     await w.h.store.mark_read("v", 5)
     await w.h.store.mark_read("v", 3)
     assert (await w.h.notifications("v", None, 10)).read_up_to == 5
+
+
+async def test_r25_each_close_posts_the_days_standings_from_the_score_updates() -> None:
+    from turf_common.contracts.clock import DayClosed
+    from turf_common.contracts.scoring import ScoreChange, ScoreUpdated
+
+    w = world()
+    await w.player("a", "alice")
+    await w.player("v", "victor")
+    t = at("2026-10-05T12:00:00-04:00")
+
+    def change(pid: str, total: int) -> ScoreChange:
+        return ScoreChange(player_id=pid, base=total, outposts=0, bonuses=0, total=total, territories=total)
+
+    await w.h.on_event(ScoreUpdated(occurred_at=t, players=["a", "v"], territory_id=HOBOKEN,
+                                    changes=[change("a", 2), change("v", 1)], side_quests={}, at=t))
+    await w.h.on_event(ScoreUpdated(occurred_at=t, players=["v"], territory_id=JERSEY_CITY,
+                                    changes=[change("v", 4)], side_quests={}, at=t))
+    close = at("2026-10-05T22:00:00-04:00")
+    await w.h.on_event(DayClosed(occurred_at=close, at=close, game_day=close.date(), game_day_number=1, week=1,
+                                 season_id="2026"))
+    assert [p.content for p in w.store.state.posts] == [
+        "🌙 Day 1 is closed. Standings:\n1. victor — 4 pts\n2. alice — 2 pts"]
+    assert w.store.state.notifications == []   # standings are public commentary, nobody's notification

@@ -83,3 +83,43 @@ def test_the_day_close_posts_the_standings_by_display_name_only() -> None:
                    game_day=at("2026-10-05T22:00:00-04:00").date(), game_day_number=1, week=1, season_id="2026")
     assert rules.commentary(ev, NAMES, {"a": 3, "v": 5}) == (
         "🌙 Day 1 is closed. Standings:\n1. victor — 5 pts\n2. alice — 3 pts")
+
+
+def test_r15_r16_protections_r12_deals_and_r28_corrections_tell_their_player() -> None:
+    from datetime import date
+
+    from turf_common.contracts.cards import HandsDealt
+    from turf_common.contracts.effects import ProtectionResolved
+    from turf_common.contracts.players import CorrectionApplied
+
+    t = at("2026-10-06T06:00:00-04:00")
+    freeze = ProtectionResolved(occurred_at=t, type="protection.activated", card_id="k1", player_id="a",
+                                kind="freeze", day=date(2026, 10, 6), territory_id=HOBOKEN, state="active")
+    (d,) = rules.notifications(freeze, NAMES, SEASON)
+    assert (d.player_id, d.kind, d.message) == ("a", "protection_active", "Your Freeze on Hoboken is active today.")
+    lapsed = ProtectionResolved(occurred_at=t, type="protection.lapsed", card_id="k2", player_id="a",
+                                kind="blockade", day=date(2026, 10, 6), rival_id="v", state="lapsed",
+                                reason="disqualified")
+    (d,) = rules.notifications(lapsed, NAMES, SEASON)
+    assert (d.kind, d.message) == ("protection_lapsed", "Your Blockade against victor lapsed (a party was "
+                                                        "disqualified); the card is back in your hand.")
+    dealt = HandsDealt(occurred_at=t, season_id="2026", game_day=date(2026, 10, 6), reason="day_start",
+                       hands={"a": 2, "v": 3}, draws={"a": 1, "v": 0})
+    assert [(x.player_id, x.kind, x.data) for x in rules.notifications(dealt, NAMES, SEASON)] == [
+        ("a", "cards_dealt", {"count": 1, "game_day": "2026-10-06"})]
+    corr = CorrectionApplied(occurred_at=t, correction_id="c1", at=t, action="set_owner", territory_id=HOBOKEN,
+                             player_id="v", reason="GPS glitch")
+    (d,) = rules.notifications(corr, NAMES, SEASON)
+    assert (d.player_id, d.kind, d.message) == (
+        "v", "correction", "The organizer made a correction that concerns you (Hoboken): GPS glitch")
+    assert rules.notifications(corr.model_copy(update={"player_id": None}), NAMES, SEASON) == []
+
+
+def test_the_final_results_post_names_places_and_prizes() -> None:
+    from turf_common.contracts.scoring import FinalResults, FinalStanding, SeasonFinalResults
+
+    ev = SeasonFinalResults(occurred_at=at("2026-10-24T22:00:00-04:00"), results=FinalResults(standings=[
+        FinalStanding(place=1, player_id="v", base=10, bonuses=2, total=12, prize="100.00"),
+        FinalStanding(place=2, player_id="a", base=5, bonuses=0, total=5, prize="0.00")]))
+    assert rules.commentary(ev, NAMES) == ("🏆 The season is over. Final results:\n1. victor — 12 pts, $100.00\n"
+                                           "2. alice — 5 pts, $0.00")
