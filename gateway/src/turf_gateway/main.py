@@ -31,6 +31,7 @@ from turf_gateway.api.routes import (
     cards,
     claims,
     corrections,
+    exports,
     notifications,
     players,
     public,
@@ -134,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
-              spectators.router, notifications.router):
+              exports.router, spectators.router, notifications.router):
         api.include_router(r)
     app.include_router(api)
 

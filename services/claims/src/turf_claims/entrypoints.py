@@ -13,6 +13,8 @@ from turf_common.contracts.claims import (
     ClaimAccepted,
     ClaimAcceptedReply,
     ClaimRejected,
+    ClaimsListReply,
+    ClaimsListRequest,
     CorrectOwnership,
     FlagRaised,
     FlagsReply,
@@ -81,6 +83,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
     async def flags(_: FlagsRequest) -> FlagsReply:
         return await h.claims.flags()
+
+    @r.subscriber(subjects.CLAIMS_LIST, queue=QUEUE, title=subjects.CLAIMS_LIST)
+    async def claims_log(q: ClaimsListRequest) -> ClaimsListReply:
+        return await h.claims.log(q)
 
     @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
     async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:

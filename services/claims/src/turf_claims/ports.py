@@ -291,6 +291,10 @@ class ClaimsTx(Protocol):
         """Every anti-spoofing flag, oldest first."""
         ...
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        """The logged claims (of ``game_day``, of ``player_id`` when given), oldest first, at most ``limit``."""
+        ...
+
 
 class ClaimsStore(Protocol):
     """The claims service's store: :meth:`begin` for a unit of work, :meth:`connect` for reads."""

@@ -259,6 +259,11 @@ class MemoryClaimsTx:
     async def flags(self) -> list[FlagOut]:
         return sorted(self.s.flags, key=lambda f: (f.at, f.id))
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        # dicts keep insertion order: the order claims were logged in (the SQL store's seq)
+        return [c for c in self.s.claims.values() if game_day in (None, c.game_day)
+                and player_id in (None, c.player_id)][:limit]
+
 
 class MemoryClaimsStore:
     """:class:`~turf_claims.ports.ClaimsStore` in memory; ``state`` is what tests read."""
