@@ -8,7 +8,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${1:-$ROOT/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 OUT=$ROOT/deploy/wheels
-LOCAL=(libs/common services/geo-verify services/claims services/cards services/scoring services/clock gateway)
+LOCAL=(libs/common services/geo-verify services/claims services/cards services/scoring services/clock services/notify gateway)
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # the versions tested: the venv's, minus the workspace's editable packages (a venv made by `uv sync` may have no pip:

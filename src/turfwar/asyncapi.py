@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from turf_common.contracts import cards as ca
 from turf_common.contracts import claims as cl
+from turf_common.contracts import notify as no
 from turf_common.contracts import players
 from turf_common.contracts import scoring as sc
 from turf_common.contracts.base import Refusal
@@ -32,12 +33,14 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_clock import entrypoints as clock
     from turf_gateway import feed
     from turf_geo import entrypoints as geo
+    from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
 
     none: Any = cast(Any, None)
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
-           ("clock", clock.router(none, STREAM)), ("gateway", feed.feed_router(none, STREAM))]
+           ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
+           ("gateway", feed.feed_router(none, STREAM))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if name != "gateway"]
 
 
@@ -113,6 +116,7 @@ FEED: dict[str, type[BaseModel]] = {
     "territory.changed": cl.TerritoryChanged, "score.updated": sc.ScoreUpdated,
     "correction.applied": players.CorrectionApplied, "season.final_results": sc.SeasonFinalResults,
     "card.played": ca.CardPlayed, "trade.accepted": ca.TradeEvent,
+    "announcement.published": no.AnnouncementPublished,
 }
 
 

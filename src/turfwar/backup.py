@@ -30,8 +30,8 @@ from typing import Any
 
 from turfwar.embedded import write_file
 
-SEASON_FILES = ("season-seed", "season.json", "organizer-password")
-SCHEMAS = ("claims", "cards", "clock", "gateway")
+SEASON_FILES = ("season-seed", "season.json", "organizer-password", "vapid-private-key")
+SCHEMAS = ("claims", "cards", "clock", "notify", "gateway")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ SERVICES: dict[str, str] = {
     "cards": "turf_cards",
     "scoring": "turf_scoring",
     "clock": "turf_clock",
+    "notify": "turf_notify",
 }
 GATEWAY_MODULE = "turf_gateway"
 
@@ -90,7 +91,16 @@ class Stack:
         self._mark_season(seed, "TURF_SEED" if env.get("TURF_SEED") else "season-seed")
         self.env["TURF_SEED"] = seed
         self.env["TURF_ORGANIZER_PASSWORD"] = env.get("TURF_ORGANIZER_PASSWORD") or self.organizer_password()
+        self.env["TURF_VAPID_PRIVATE_KEY"] = env.get("TURF_VAPID_PRIVATE_KEY") or self.vapid_key()
         self.prepared = True
+
+    def vapid_key(self) -> str:
+        """Issue 18: the Web Push (VAPID) private key of this data directory when ``TURF_VAPID_PRIVATE_KEY`` is not
+        set: made on the first start and kept in ``<data dir>/vapid-private-key`` (mode 0600). Browsers' push
+        subscriptions are bound to its public key, so it stays the same across restarts."""
+        from turf_notify.adapters.webpush import new_private_key
+
+        return _private_secret(self.data_dir / "vapid-private-key", new_private_key)[0]
 
     def season_seed(self) -> str:
         """The seed of this data directory's season (R12.1) when ``TURF_SEED`` is not set: 256 bits from the OS's

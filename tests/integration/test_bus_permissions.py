@@ -56,6 +56,9 @@ def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
     ("scoring", subjects.CLAIMS_SUBMIT), ("scoring", subjects.CARDS_ADJUST), ("claims", subjects.SCORING_ADJUST),
     ("cards", subjects.CLAIMS_SUBMIT), ("geo-verify", subjects.CARDS_ADJUST), ("clock", subjects.CLAIMS_CORRECT),
     ("scoring", subjects.CLAIM_ACCEPTED), ("cards", subjects.TERRITORY_CHANGED), ("claims", subjects.SCORE_UPDATED),
+    # issue 18: notifications are private and announcements the organizer's, both only the notify service's
+    ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.NOTIFICATION_CREATED),
+    ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
 ])
 def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(
         stack: Stack, user: str, subject: str) -> None:
@@ -186,7 +189,7 @@ def test_issue15_the_data_directory_and_its_secrets_are_private(stack: Stack) ->
         assert mode == 0o710 and grp.getgrgid(stack.data_dir.stat().st_gid).gr_name == embedded.PG_SERVER_USER
     else:
         assert mode == 0o700
-    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf"):
+    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf", "vapid-private-key"):   # the last: issue 18
         assert stat.S_IMODE((stack.data_dir / f).stat().st_mode) == 0o600, f
     stack.write_manifest()   # `turfwar up`'s stack.json: the admin URLs
     try:
@@ -219,7 +222,7 @@ def test_issue17_every_line_every_service_logs_is_json(stack: Stack) -> None:
 
     httpx.get(stack.base_url + "/api/v1/clock", headers={"traceparent": f"00-{'ab' * 16}-{'cd' * 8}-01"})
     logs = sorted((stack.data_dir / "logs").glob("*.log"))
-    assert {p.stem for p in logs} >= {"gateway", "claims", "cards", "scoring", "clock", "geo-verify"}
+    assert {p.stem for p in logs} >= {"gateway", "claims", "cards", "scoring", "clock", "geo-verify", "notify"}
     lines: dict[str, list[dict[str, Any]]] = {}
     for log in logs:
         for n, line in enumerate(log.read_text(errors="replace").splitlines(), 1):

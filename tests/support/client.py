@@ -28,6 +28,12 @@ class Player:
     def post(self, path: str, json: Any = None, headers: dict[str, str] | None = None) -> httpx.Response:
         return self.http.post(API + path, json=json, headers=self.auth | (headers or {}))
 
+    def put(self, path: str, json: Any = None) -> httpx.Response:
+        return self.http.put(API + path, json=json, headers=self.auth)
+
+    def delete(self, path: str) -> httpx.Response:
+        return self.http.delete(API + path, headers=self.auth)
+
     def claim(self, lat: float, lon: float, at: datetime, accuracy_m: float = 8.0,
               key: str | None = None, check: bool = False) -> httpx.Response:
         body = {"lat": lat, "lon": lon, "accuracy_m": accuracy_m, "fix_time": (at - timedelta(seconds=3)).isoformat()}

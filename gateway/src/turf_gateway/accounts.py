@@ -36,8 +36,8 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
                         game_now: datetime, status_reason: str | None = None, note: str | None = None) -> str:
     """Move a player to ``new`` (verified | rejected | disqualified). Returns the previous status.
     Raises ApiError ``not_found`` or ``conflict`` (a transition the table does not allow)."""
-    row = (await conn.execute(select(t.players.c.status, t.players.c.role).where(t.players.c.id == player_id)
-                              .with_for_update())).first()
+    row = (await conn.execute(select(t.players.c.status, t.players.c.role, t.players.c.discord)
+                              .where(t.players.c.id == player_id).with_for_update())).first()
     if row is None or row.role == "organizer":
         raise ApiError("not_found", "No such player.")
     if row.status == new:
@@ -56,7 +56,8 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
     if new == "disqualified":
         ev = PlayerDisqualified(occurred_at=game_now, player_id=player_id, at=game_now)
     else:
-        ev = PlayerVerified(occurred_at=game_now, player_id=player_id, at=game_now)
+        # issue 18: the public display name travels with it (the notify service names players in its texts)
+        ev = PlayerVerified(occurred_at=game_now, player_id=player_id, at=game_now, display_name=row.discord)
     if new != "rejected":
         await stage(conn, t.outbox, SUBJECT[new], ev)
     return str(row.status)

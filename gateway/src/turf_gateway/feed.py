@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from turf_common.contracts import cards as card_events
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import TerritoryChanged
+from turf_common.contracts.notify import AnnouncementPublished
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_gateway.api.routes import cards, public
@@ -28,13 +29,14 @@ log = structlog.get_logger(__name__)
 
 #: the core feed (card and trade events, private fields left out, are ``cards.FEED``)
 FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_APPLIED,
-        subjects.SEASON_FINAL_RESULTS]
+        subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED]
 #: issue 15: the contract of each relayed subject. A message that does not fit its subject's model (or names
 #: another type) is not relayed, and of one that does, only the model's fields are: anything else that reached the
 #: bus (a process with bus access, a bug) never reaches the spectators
 MODELS: dict[str, type[BaseModel]] = {
     subjects.SCORE_UPDATED: ScoreUpdated, subjects.TERRITORY_CHANGED: TerritoryChanged,
     subjects.CORRECTION_APPLIED: CorrectionApplied, subjects.SEASON_FINAL_RESULTS: SeasonFinalResults,
+    subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished,
     subjects.CARD_DRAWN: card_events.CardDrawn, subjects.CARD_PLAYED: card_events.CardPlayed,
     subjects.CARD_CONSUMED: card_events.CardConsumed, subjects.CARD_RETURNED: card_events.CardReturned,
     subjects.CARD_SEED_COMMITTED: card_events.SeedCommitted, subjects.CARD_SEED_REVEALED: card_events.SeedRevealed,

@@ -41,7 +41,7 @@ E = TypeVar("E")
 #: Subjects captured by the event stream. Commands stay out of it.
 EVENT_SUBJECTS = [
     "claim.>", "territory.>", "score.>", "card.>", "trade.>", "season.>", "correction.>", "player.>", "flag.>",
-    "protection.>",
+    "protection.>", "notification.>", "announcement.>",
     # clock events by name: "clock.>" would also capture the clock.set command and answer it with a PubAck
     "clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed", "clock.season_ended",
 ]

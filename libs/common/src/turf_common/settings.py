@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     # issue 15: where a service's metrics listen (TURF_METRICS_PORT); the gateway's /metrics answers loopback
     # clients only. A deployment whose Prometheus scrapes across the network sets 0.0.0.0
     metrics_host: str = "127.0.0.1"
+    # issue 18: the league channel's Discord webhook (live commentary; none: no posts). Secret: whoever has it posts
+    discord_webhook_url: str | None = None
+    # issue 18: Web Push (VAPID) private key, base64url of the raw P-256 scalar; `turfwar up` makes one per data
+    # directory. Unset (compose without it): the notify service keeps one in its schema, shared by its replicas
+    vapid_private_key: str | None = None
+    # steals of one player within this many seconds make one push (issue 18)
+    push_group_seconds: float = 60.0
 
     @field_validator("clock")
     @classmethod

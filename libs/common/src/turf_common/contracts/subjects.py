@@ -35,7 +35,7 @@ CLOCK_SEASON_ENDED = "clock.season_ended"
 CLOCK_CHANGED = "clock.changed"
 SEASON_FINAL_RESULTS = "season.final_results"
 
-SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock")
+SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify")
 
 # ---- cards and trades (#5) ----------------------------------------------------------------------
 # commands served by the cards service (the gateway asks)
@@ -75,3 +75,16 @@ PROTECTION_ACTIVATED = "protection.activated"
 PROTECTION_LAPSED = "protection.lapsed"
 PLAYER_VERIFIED = "player.verified"
 PLAYER_DISQUALIFIED = "player.disqualified"
+
+# ---- notifications and announcements (#18) ---------------------------------------------------------------------
+# commands served by the notify service (the gateway asks)
+NOTIFY_LIST = "notify.list"
+NOTIFY_READ = "notify.read"
+NOTIFY_PUSH_KEY = "notify.push_key"
+NOTIFY_PUSH_SAVE = "notify.push_save"
+NOTIFY_PUSH_DROP = "notify.push_drop"
+NOTIFY_ANNOUNCEMENTS = "notify.announcements"
+NOTIFY_ANNOUNCE = "notify.announce"
+# events
+NOTIFICATION_CREATED = "notification.created"
+ANNOUNCEMENT_PUBLISHED = "announcement.published"

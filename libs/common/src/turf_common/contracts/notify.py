@@ -1,0 +1,141 @@
+"""The notify service's wire (issue 18): per-player notifications, Web Push subscriptions, announcements (rule 11).
+
+Commands come from the gateway (request/reply, ``notify.*``); events go to the stream (``notification.created``,
+``announcement.published``). Notification ids are integers, increasing in the order notifications were made, so a
+client pages with ``after=<id>`` and marks read ``up_to=<id>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, Field
+
+from turf_common.contracts.base import Event, Message
+
+#: API.md "Notifications and announcements": the kinds a notification may have
+NotificationKind = Literal[
+    "territory_stolen", "war_declared", "reclaim_ending", "trade_proposed", "trade_accepted", "trade_declined",
+    "trade_cancelled", "protection_active", "protection_lapsed", "fortified", "cards_dealt", "correction",
+    "announcement",
+]
+
+
+class NotificationOut(Message):
+    """One notification as ``GET /me/notifications`` shows it: ``at`` the game instant of what it tells,
+    ``message`` a sentence naming towns and players (display names), ``data`` the kind's fields (API.md)."""
+
+    id: int
+    at: AwareDatetime
+    kind: NotificationKind
+    message: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class NotificationsRequest(Message):
+    """``notify.list``: the player's notifications after id ``after`` (all when None), oldest first."""
+
+    player_id: str
+    after: int | None = None
+    limit: int = Field(default=200, ge=1, le=1000)
+
+
+class NotificationsReply(Message):
+    ok: Literal[True] = True
+    notifications: list[NotificationOut]
+    read_up_to: int | None = None   # the player's read mark (POST /me/notifications/read), None before any
+
+
+class MarkRead(Message):
+    """``notify.read``: every notification of the player with id <= ``up_to`` is read (a lower mark is kept)."""
+
+    player_id: str
+    up_to: int = Field(ge=0)
+
+
+class Done(Message):
+    """The reply of a command that answers nothing but success."""
+
+    ok: Literal[True] = True
+
+
+class PushKeyRequest(Message):
+    """``notify.push_key``: the VAPID public key (URL-safe base64, uncompressed P-256 point)."""
+
+
+class PushKeyReply(Message):
+    ok: Literal[True] = True
+    key: str
+
+
+class PushKeys(Message):
+    p256dh: str = Field(min_length=1, max_length=256)
+    auth: str = Field(min_length=1, max_length=64)
+
+
+class SavePush(Message):
+    """``notify.push_save``: store the browser's Push API subscription for the player (one per endpoint; an
+    endpoint saved again moves to the new player and keys)."""
+
+    player_id: str
+    endpoint: str = Field(min_length=1, max_length=2048)
+    keys: PushKeys
+
+
+class DropPush(Message):
+    """``notify.push_drop``: remove the player's subscription at ``endpoint``, or every one of theirs when None."""
+
+    player_id: str
+    endpoint: str | None = None
+
+
+class AnnouncementOut(Message):
+    id: str
+    at: AwareDatetime
+    title: str
+    body: str
+
+
+class AnnouncementsRequest(Message):
+    """``notify.announcements``: every announcement, newest first."""
+
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class AnnouncementsReply(Message):
+    ok: Literal[True] = True
+    announcements: list[AnnouncementOut]
+
+
+class PublishAnnouncement(Message):
+    """``notify.announce`` (rule 11: rule changes are communicated to all players): idempotent by ``command_id``;
+    ``at`` the game instant the organizer made it."""
+
+    command_id: str = Field(min_length=1, max_length=64)
+    at: AwareDatetime
+    title: str = Field(min_length=1, max_length=200)
+    body: str = Field(min_length=1, max_length=4000)
+
+
+class AnnouncementReply(Message):
+    ok: Literal[True] = True
+    announcement: AnnouncementOut
+
+
+class NotificationCreated(Event):
+    """``notification.created``: a notification was stored for ``player_id`` (private: never on the public
+    feed)."""
+
+    type: Literal["notification.created"] = "notification.created"
+    player_id: str
+    notification: NotificationOut
+
+
+class AnnouncementPublished(Event):
+    """``announcement.published``: the organizer's announcement, public (spectator feed, Discord)."""
+
+    type: Literal["announcement.published"] = "announcement.published"
+    announcement_id: str
+    at: AwareDatetime
+    title: str
+    body: str

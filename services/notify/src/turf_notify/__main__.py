@@ -1,0 +1,3 @@
+from turf_notify.app import main
+
+main()

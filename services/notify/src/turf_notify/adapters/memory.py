@@ -1,0 +1,190 @@
+"""In-memory fakes of the notify service's ports, for unit tests: the same behaviour as the SQL store (one lock for
+the whole store stands in for row locks; a transaction's changes are applied on a copy and kept only on success)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_notify.ports import PendingPush, Post, Reminder, Subscription
+from turf_notify.rules import Draft
+
+
+@dataclass
+class State:
+    inbox: set[str] = field(default_factory=set)
+    players: dict[str, tuple[str | None, str]] = field(default_factory=dict)   # id → (display name, status)
+    notifications: list[tuple[str, NotificationOut]] = field(default_factory=list)
+    next_id: int = 1
+    staged: list[tuple[str, Event]] = field(default_factory=list)
+    pushes: list[PendingPush] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+    sent_posts: set[int] = field(default_factory=set)
+    reminders: dict[str, Reminder] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    announcements: dict[str, AnnouncementOut] = field(default_factory=dict)   # command id → announcement
+    reads: dict[str, int] = field(default_factory=dict)
+    subscriptions: dict[str, Subscription] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+class MemoryTx:
+    def __init__(self, s: State) -> None:
+        self.s = s
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        if event_id in self.s.inbox:
+            return False
+        self.s.inbox.add(event_id)
+        return True
+
+    async def save_player(self, player_id: str, display_name: str | None, status: str) -> None:
+        old = self.s.players.get(player_id, (None, status))[0]
+        self.s.players[player_id] = (display_name if display_name is not None else old, status)
+
+    async def player_names(self, player_ids: set[str]) -> dict[str, str]:
+        return {p: n for p in player_ids if (n := self.s.players.get(p, (None, ""))[0])}
+
+    async def players(self) -> list[str]:
+        return sorted(p for p, (_, st) in self.s.players.items() if st == "verified")
+
+    async def add(self, draft: Draft) -> NotificationOut:
+        n = NotificationOut(id=self.s.next_id, at=draft.at, kind=draft.kind, message=draft.message, data=draft.data)
+        self.s.next_id += 1
+        self.s.notifications.append((draft.player_id, n))
+        return n
+
+    async def stage(self, subject: str, event: Event) -> None:
+        self.s.staged.append((subject, event))
+
+    async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
+                         hold_until: datetime) -> None:
+        self.s.pushes.append(PendingPush(n.id, player_id, n.kind, n.message, not_before, hold_until))
+
+    async def queue_post(self, content: str) -> None:
+        self.s.posts.append(Post(len(self.s.posts) + 1, content))
+
+    async def add_reminder(self, r: Reminder) -> None:
+        self.s.reminders.setdefault(r.id, r)
+
+    async def drop_reminders(self, player_id: str, territory_id: str) -> None:
+        for k, r in list(self.s.reminders.items()):
+            if r.player_id == player_id and r.territory_id == territory_id:
+                del self.s.reminders[k]
+
+    async def take_due_reminders(self, now: datetime) -> list[Reminder]:
+        due = sorted((r for r in self.s.reminders.values() if r.due <= now), key=lambda r: (r.due, r.id))
+        for r in due:
+            del self.s.reminders[r.id]
+        return due
+
+    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
+        self.s.scores.update(totals)
+        for p in removed:
+            self.s.scores.pop(p, None)
+
+    async def scores(self) -> dict[str, int]:
+        return dict(self.s.scores)
+
+    async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None:
+        return self.s.announcements.get(command_id)
+
+    async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None:
+        self.s.announcements[command_id] = a
+
+    async def take_pushes(self, game_now: datetime, wall_now: datetime) -> list[PendingPush]:
+        ready = {p.player_id for p in self.s.pushes if p.not_before <= game_now and p.hold_until <= wall_now}
+        taken = [p for p in self.s.pushes if p.player_id in ready and p.not_before <= game_now]
+        self.s.pushes = [p for p in self.s.pushes if p not in taken]
+        return taken
+
+    async def take_posts(self, limit: int) -> list[Post]:
+        return [p for p in self.s.posts if p.id not in self.s.sent_posts][:limit]
+
+    async def post_sent(self, post_id: int) -> None:
+        self.s.sent_posts.add(post_id)
+
+
+class MemoryNotifyStore:
+    def __init__(self) -> None:
+        self.state = State()
+
+    @contextlib.asynccontextmanager
+    async def tx(self) -> AsyncIterator[MemoryTx]:
+        work = copy.deepcopy(self.state)
+        yield MemoryTx(work)
+        self.state = work   # committed only when the block raised nothing
+
+    async def notifications(self, player_id: str, after: int | None, limit: int) -> list[NotificationOut]:
+        return [n for p, n in self.state.notifications if p == player_id and (after is None or n.id > after)][:limit]
+
+    async def read_mark(self, player_id: str) -> int | None:
+        return self.state.reads.get(player_id)
+
+    async def mark_read(self, player_id: str, up_to: int) -> None:
+        self.state.reads[player_id] = max(up_to, self.state.reads.get(player_id, 0))
+
+    async def announcements(self, limit: int) -> list[AnnouncementOut]:
+        return sorted(self.state.announcements.values(), key=lambda a: a.at, reverse=True)[:limit]
+
+    async def save_subscription(self, s: Subscription) -> None:
+        self.state.subscriptions[s.endpoint] = s
+
+    async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
+        for e, s in list(self.state.subscriptions.items()):
+            if (player_id is None or s.player_id == player_id) and (endpoint is None or e == endpoint):
+                del self.state.subscriptions[e]
+
+    async def subscriptions(self, player_id: str) -> list[Subscription]:
+        return sorted((s for s in self.state.subscriptions.values() if s.player_id == player_id),
+                      key=lambda s: s.endpoint)
+
+    async def vapid_key(self, make: Callable[[], str]) -> str:
+        return self.state.keys.setdefault("vapid", make())
+
+
+@dataclass
+class FixedClock:
+    at: datetime
+
+    async def now(self) -> datetime:
+        return self.at
+
+
+@dataclass
+class CountingPublisher:
+    flushes: int = 0
+
+    async def flush(self) -> int:
+        self.flushes += 1
+        return 0
+
+
+@dataclass
+class RecordingPush:
+    """Answers ``status`` for every push, or what ``answer(endpoint)`` says."""
+
+    status: int = 201
+    answer: Callable[[str], int] | None = None
+    sent: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    async def send(self, sub: Subscription, payload: dict[str, Any]) -> int:
+        self.sent.append((sub.endpoint, payload))
+        return self.answer(sub.endpoint) if self.answer else self.status
+
+
+@dataclass
+class RecordingDiscord:
+    fail: bool = False
+    sent: list[str] = field(default_factory=list)
+
+    async def send(self, content: str) -> None:
+        if self.fail:
+            raise RuntimeError("discord down")
+        self.sent.append(content)

@@ -1,0 +1,195 @@
+"""The notify store on PostgreSQL (schema ``notify``): :class:`turf_notify.ports.NotifyStore` over SQLAlchemy
+Core, one statement per method where it can."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_common.outbox import first_time, stage
+from turf_notify.adapters import tables as t
+from turf_notify.ports import PendingPush, Post, Reminder, Subscription
+from turf_notify.rules import Draft
+
+
+def _wall() -> datetime:
+    """Wall time, for bookkeeping only (when a row was made); game decisions use the game clock."""
+    return datetime.now(UTC)
+
+
+def _out(r: Any) -> NotificationOut:
+    return NotificationOut(id=r.id, at=r.at, kind=r.kind, message=r.message, data=r.data)
+
+
+def _ann(r: Any) -> AnnouncementOut:
+    return AnnouncementOut(id=r.id, at=r.at, title=r.title, body=r.body)
+
+
+class SqlTx:
+    """:class:`turf_notify.ports.NotifyTx` on one connection in a transaction."""
+
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        return await first_time(self.conn, t.inbox, event_id, subject)
+
+    async def save_player(self, player_id: str, display_name: str | None, status: str) -> None:
+        values: dict[str, Any] = {"status": status}
+        if display_name is not None:
+            values["display_name"] = display_name
+        await self.conn.execute(pg_insert(t.players).values(player_id=player_id, display_name=display_name,
+                                                             status=status)
+                                .on_conflict_do_update(index_elements=["player_id"], set_=values))
+
+    async def player_names(self, player_ids: set[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        rows = await self.conn.execute(select(t.players.c.player_id, t.players.c.display_name)
+                                       .where(t.players.c.player_id.in_(player_ids)))
+        return {r.player_id: r.display_name for r in rows if r.display_name}
+
+    async def players(self) -> list[str]:
+        rows = await self.conn.execute(select(t.players.c.player_id).where(t.players.c.status == "verified")
+                                       .order_by(t.players.c.player_id))
+        return [r.player_id for r in rows]
+
+    async def add(self, draft: Draft) -> NotificationOut:
+        row = (await self.conn.execute(insert(t.notifications).values(
+            player_id=draft.player_id, at=draft.at, kind=draft.kind, message=draft.message, data=draft.data)
+            .returning(*t.notifications.c))).one()
+        return _out(row)
+
+    async def stage(self, subject: str, event: Event) -> None:
+        await stage(self.conn, t.outbox, subject, event)
+
+    async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
+                         hold_until: datetime) -> None:
+        await self.conn.execute(insert(t.pushes).values(id=n.id, player_id=player_id, kind=n.kind, message=n.message,
+                                                        not_before=not_before, hold_until=hold_until))
+
+    async def queue_post(self, content: str) -> None:
+        await self.conn.execute(insert(t.posts).values(content=content, created_at=_wall()))
+
+    async def add_reminder(self, r: Reminder) -> None:
+        await self.conn.execute(pg_insert(t.reminders).values(
+            id=r.id, player_id=r.player_id, territory_id=r.territory_id, due=r.due, until=r.until)
+            .on_conflict_do_nothing())
+
+    async def drop_reminders(self, player_id: str, territory_id: str) -> None:
+        await self.conn.execute(delete(t.reminders).where(t.reminders.c.player_id == player_id,
+                                                          t.reminders.c.territory_id == territory_id))
+
+    async def take_due_reminders(self, now: datetime) -> list[Reminder]:
+        due = select(t.reminders.c.id).where(t.reminders.c.due <= now).with_for_update(skip_locked=True)
+        rows = await self.conn.execute(delete(t.reminders).where(t.reminders.c.id.in_(due.scalar_subquery()))
+                                       .returning(*t.reminders.c))
+        return sorted((Reminder(r.id, r.player_id, r.territory_id, r.due, r.until) for r in rows),
+                      key=lambda r: (r.due, r.id))
+
+    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
+        for pid, total in totals.items():
+            await self.conn.execute(pg_insert(t.scores).values(player_id=pid, total=total)
+                                    .on_conflict_do_update(index_elements=["player_id"], set_={"total": total}))
+        if removed:
+            await self.conn.execute(delete(t.scores).where(t.scores.c.player_id.in_(removed)))
+
+    async def scores(self) -> dict[str, int]:
+        return {r.player_id: int(r.total) for r in await self.conn.execute(select(t.scores))}
+
+    async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None:
+        row = (await self.conn.execute(select(t.announcements)
+                                       .where(t.announcements.c.command_id == command_id))).first()
+        return _ann(row) if row else None
+
+    async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None:
+        await self.conn.execute(insert(t.announcements).values(id=a.id, command_id=command_id, at=a.at,
+                                                               title=a.title, body=a.body, created_at=_wall()))
+
+    async def take_pushes(self, game_now: datetime, wall_now: datetime) -> list[PendingPush]:
+        p = t.pushes.c
+        ready = (select(p.player_id).where(p.not_before <= game_now, p.hold_until <= wall_now).distinct())
+        rows = await self.conn.execute(delete(t.pushes).where(
+            p.id.in_(select(p.id).where(p.player_id.in_(ready), p.not_before <= game_now)
+                     .with_for_update(skip_locked=True).scalar_subquery())).returning(*t.pushes.c))
+        return sorted((PendingPush(r.id, r.player_id, r.kind, r.message, r.not_before, r.hold_until) for r in rows),
+                      key=lambda x: x.id)
+
+    async def take_posts(self, limit: int) -> list[Post]:
+        rows = await self.conn.execute(select(t.posts.c.id, t.posts.c.content).where(t.posts.c.sent_at.is_(None))
+                                       .order_by(t.posts.c.id).limit(limit).with_for_update(skip_locked=True))
+        return [Post(r.id, r.content) for r in rows]
+
+    async def post_sent(self, post_id: int) -> None:
+        await self.conn.execute(update(t.posts).where(t.posts.c.id == post_id).values(sent_at=_wall()))
+
+
+class SqlNotifyStore:
+    """:class:`turf_notify.ports.NotifyStore` on ``engine``."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @contextlib.asynccontextmanager
+    async def tx(self) -> AsyncIterator[SqlTx]:
+        async with self.engine.begin() as conn:
+            yield SqlTx(conn)
+
+    async def notifications(self, player_id: str, after: int | None, limit: int) -> list[NotificationOut]:
+        n = t.notifications.c
+        q = select(t.notifications).where(n.player_id == player_id)
+        if after is not None:
+            q = q.where(n.id > after)
+        async with self.engine.connect() as conn:
+            return [_out(r) for r in await conn.execute(q.order_by(n.id).limit(limit))]
+
+    async def read_mark(self, player_id: str) -> int | None:
+        async with self.engine.connect() as conn:
+            v = (await conn.execute(select(t.reads.c.up_to).where(t.reads.c.player_id == player_id))).scalar()
+        return int(v) if v is not None else None
+
+    async def mark_read(self, player_id: str, up_to: int) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(pg_insert(t.reads).values(player_id=player_id, up_to=up_to).on_conflict_do_update(
+                index_elements=["player_id"], set_={"up_to": func.greatest(t.reads.c.up_to, up_to)}))
+
+    async def announcements(self, limit: int) -> list[AnnouncementOut]:
+        a = t.announcements.c
+        async with self.engine.connect() as conn:
+            return [_ann(r) for r in await conn.execute(select(t.announcements)
+                                                        .order_by(a.at.desc(), a.created_at.desc()).limit(limit))]
+
+    async def save_subscription(self, s: Subscription) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(pg_insert(t.subscriptions).values(
+                endpoint=s.endpoint, player_id=s.player_id, p256dh=s.p256dh, auth=s.auth, created_at=_wall())
+                .on_conflict_do_update(index_elements=["endpoint"],
+                                       set_={"player_id": s.player_id, "p256dh": s.p256dh, "auth": s.auth}))
+
+    async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
+        q = delete(t.subscriptions)
+        if player_id is not None:
+            q = q.where(t.subscriptions.c.player_id == player_id)
+        if endpoint is not None:
+            q = q.where(t.subscriptions.c.endpoint == endpoint)
+        async with self.engine.begin() as conn:
+            await conn.execute(q)
+
+    async def subscriptions(self, player_id: str) -> list[Subscription]:
+        s = t.subscriptions.c
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(t.subscriptions).where(s.player_id == player_id).order_by(s.endpoint))
+        return [Subscription(r.player_id, r.endpoint, r.p256dh, r.auth) for r in rows]
+
+    async def vapid_key(self, make: Callable[[], str]) -> str:
+        async with self.engine.begin() as conn:
+            await conn.execute(pg_insert(t.keys).values(name="vapid", value=make()).on_conflict_do_nothing())
+            return str((await conn.execute(select(t.keys.c.value).where(t.keys.c.name == "vapid"))).scalar_one())

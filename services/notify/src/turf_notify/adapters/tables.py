@@ -1,0 +1,99 @@
+"""The notify service's tables (schema ``notify``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Identity, Index, MetaData, String, Table, Text
+
+from turf_common.outbox import inbox_table, outbox_table
+
+SCHEMA = "notify"
+metadata = MetaData(schema=SCHEMA)
+
+# the players the gateway verified (player.verified / player.disqualified) with their public display names
+players = Table(
+    "players", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("display_name", String(128), nullable=True),
+    Column("status", String(16), nullable=False),            # verified | disqualified
+)
+
+notifications = Table(
+    "notifications", metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),   # increasing: GET ?after=, POST read {up_to}
+    Column("player_id", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),    # game time of what it tells
+    Column("kind", String(32), nullable=False),
+    Column("message", Text, nullable=False),
+    Column("data", JSON, nullable=False),
+    Index("ix_notifications_player", "player_id", "id"),
+)
+
+reads = Table(
+    "reads", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("up_to", BigInteger, nullable=False),
+)
+
+subscriptions = Table(
+    "subscriptions", metadata,
+    Column("endpoint", String(2048), primary_key=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("p256dh", String(256), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# pushes waiting for quiet hours to end (game time) or for a steal's minute to group (wall time)
+pushes = Table(
+    "pushes", metadata,
+    Column("id", BigInteger, primary_key=True),               # the notification's id
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("kind", String(32), nullable=False),
+    Column("message", Text, nullable=False),
+    Column("not_before", DateTime(timezone=True), nullable=False),
+    Column("hold_until", DateTime(timezone=True), nullable=False),
+)
+
+posts = Table(
+    "posts", metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("content", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=True, index=True),
+)
+
+reminders = Table(
+    "reminders", metadata,
+    Column("id", String(64), primary_key=True),               # the War's event id
+    Column("player_id", String(64), nullable=False),
+    Column("territory_id", String(16), nullable=False),
+    Column("due", DateTime(timezone=True), nullable=False, index=True),
+    Column("until", DateTime(timezone=True), nullable=False),
+)
+
+# the players' latest totals (score.updated), for the day's standings at each close
+scores = Table(
+    "scores", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("total", BigInteger, nullable=False),
+)
+
+announcements = Table(
+    "announcements", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("command_id", String(64), nullable=False, unique=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# one row: the VAPID private key of the deployment when none is configured (every replica signs with it)
+keys = Table(
+    "keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+outbox = outbox_table(metadata, SCHEMA)
+inbox = inbox_table(metadata, SCHEMA)

@@ -1,0 +1,56 @@
+"""The one place where the notify service's adapters are wired: PostgreSQL, the game clock in NATS KV, the outbox
+relay, Web Push (pywebpush) and the Discord webhook; any fakes of the same ports in tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from faststream.nats import NatsBroker
+
+from turf_common.bus import EventPublisher, clock_kv
+from turf_common.db import make_engine, run_migrations
+from turf_common.gameclock import GameClockReader
+from turf_common.outbox import OutboxRelay
+from turf_common.rules import gametime
+from turf_common.service import Wire, Wired
+from turf_common.settings import Settings
+from turf_notify import entrypoints
+from turf_notify.adapters import tables
+from turf_notify.adapters.discord import DiscordWebhook
+from turf_notify.adapters.store import SqlNotifyStore
+from turf_notify.adapters.towns import town_names
+from turf_notify.adapters.webpush import WebPushSender, new_private_key, public_key
+from turf_notify.handlers import NotifyHandlers
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
+TICK_S = 1.0   # seconds between rounds of the timers (reminders, pushes, Discord)
+
+
+def wire(settings: Settings) -> Wire:
+    """Start-up: migrate, connect, publish what a crash left in the outbox, then the subscribers; the outbox sweep
+    and the timers run beside them."""
+    async def build(broker: NatsBroker) -> Wired:
+        assert settings.database_url, "TURF_DATABASE_URL is not set"
+        run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+        engine = make_engine(settings.database_url)
+        store = SqlNotifyStore(engine)
+        relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
+        private = settings.vapid_private_key or await store.vapid_key(new_private_key)
+        discord = DiscordWebhook(settings.discord_webhook_url) if settings.discord_webhook_url else None
+        h = NotifyHandlers(
+            store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+            publisher=relay, season=gametime.load_season(settings.season_file),
+            towns=town_names(settings.board_dir),
+            push=WebPushSender(private, f"mailto:{settings.organizer_email}"), discord=discord,
+            group_seconds=settings.push_group_seconds)
+        await relay.flush()   # anything a crash left behind
+
+        async def close() -> None:
+            if discord is not None:
+                await discord.close()
+            await engine.dispose()
+
+        return Wired(router=entrypoints.router(h, settings.stream, public_key(private)),
+                     loops=[relay.run, lambda: h.run_timers(TICK_S)], close=close)
+
+    return build

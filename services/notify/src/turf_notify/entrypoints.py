@@ -1,0 +1,84 @@
+"""NATS subscribers of the notify service: the gateway's commands (decode, call, reply) and its one durable
+consumer of the event stream."""
+
+from __future__ import annotations
+
+from faststream.nats import NatsRouter
+
+from turf_common.bus import Batch, durable, settle
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Event
+from turf_common.contracts.notify import (
+    AnnouncementPublished,
+    AnnouncementReply,
+    AnnouncementsReply,
+    AnnouncementsRequest,
+    Done,
+    DropPush,
+    MarkRead,
+    NotificationCreated,
+    NotificationsReply,
+    NotificationsRequest,
+    PublishAnnouncement,
+    PushKeyReply,
+    PushKeyRequest,
+    SavePush,
+)
+from turf_notify.handlers import NotifyEvent, NotifyHandlers
+from turf_notify.ports import Subscription
+
+QUEUE = "notify"
+DURABLE = "notify"
+#: what the durable consumer takes, in stream order (see :data:`turf_notify.handlers.NotifyEvent`)
+CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_PROPOSED, subjects.TRADE_ACCEPTED,
+            subjects.TRADE_DECLINED, subjects.TRADE_CANCELLED, subjects.PROTECTION_ACTIVATED,
+            subjects.PROTECTION_LAPSED, subjects.CARD_DEALT, subjects.CORRECTION_APPLIED, subjects.PLAYER_VERIFIED,
+            subjects.PLAYER_DISQUALIFIED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
+            subjects.SEASON_FINAL_RESULTS]
+#: the events the service publishes (from its outbox), for the AsyncAPI document
+PUBLISHED: dict[str, type[Event]] = {subjects.NOTIFICATION_CREATED: NotificationCreated,
+                                     subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
+
+
+def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
+    """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``)."""
+    r = NatsRouter()
+
+    @r.subscriber(subjects.NOTIFY_LIST, queue=QUEUE, title=subjects.NOTIFY_LIST)
+    async def notifications(q: NotificationsRequest) -> NotificationsReply:
+        return await h.notifications(q.player_id, q.after, q.limit)
+
+    @r.subscriber(subjects.NOTIFY_READ, queue=QUEUE, title=subjects.NOTIFY_READ)
+    async def read(cmd: MarkRead) -> Done:
+        await h.store.mark_read(cmd.player_id, cmd.up_to)
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_PUSH_KEY, queue=QUEUE, title=subjects.NOTIFY_PUSH_KEY)
+    async def push_key(_: PushKeyRequest) -> PushKeyReply:
+        return PushKeyReply(key=public_key)
+
+    @r.subscriber(subjects.NOTIFY_PUSH_SAVE, queue=QUEUE, title=subjects.NOTIFY_PUSH_SAVE)
+    async def push_save(cmd: SavePush) -> Done:
+        await h.store.save_subscription(Subscription(cmd.player_id, cmd.endpoint, cmd.keys.p256dh, cmd.keys.auth))
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_PUSH_DROP, queue=QUEUE, title=subjects.NOTIFY_PUSH_DROP)
+    async def push_drop(cmd: DropPush) -> Done:
+        await h.store.drop_subscription(cmd.player_id, cmd.endpoint)
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_ANNOUNCEMENTS, queue=QUEUE, title=subjects.NOTIFY_ANNOUNCEMENTS)
+    async def announcements(q: AnnouncementsRequest) -> AnnouncementsReply:
+        return await h.announcements(q.limit)
+
+    @r.subscriber(subjects.NOTIFY_ANNOUNCE, queue=QUEUE, title=subjects.NOTIFY_ANNOUNCE)
+    async def announce(cmd: PublishAnnouncement) -> AnnouncementReply:
+        return await h.announce(cmd)
+
+    @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
+    async def on_events(events: list[NotifyEvent], batch: Batch) -> None:
+        await settle(batch, events, h.on_event, DURABLE)
+
+    for subject, model in PUBLISHED.items():
+        r.publisher(subject, schema=model, title=subject)
+    return r

@@ -1,0 +1,247 @@
+"""Use cases of the notify service over its ports: events → notifications (each event applied once, committed
+before its ack), the gateway's commands, and the timers driven by the game clock (reclaim reminders, quiet-hour
+pushes, grouped steals) and the Discord queue."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+import structlog
+from pydantic import Field
+
+from turf_common.contracts import subjects
+from turf_common.contracts.cards import HandsDealt, TradeEvent
+from turf_common.contracts.claims import ClaimAccepted, TerritoryChanged
+from turf_common.contracts.clock import DayClosed
+from turf_common.contracts.effects import ProtectionResolved
+from turf_common.contracts.notify import (
+    AnnouncementOut,
+    AnnouncementPublished,
+    AnnouncementReply,
+    AnnouncementsReply,
+    NotificationCreated,
+    NotificationsReply,
+    PublishAnnouncement,
+)
+from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
+from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
+from turf_common.rules import gametime
+from turf_notify import rules
+from turf_notify.ports import (
+    Clock,
+    DiscordSender,
+    NotifyStore,
+    NotifyTx,
+    PendingPush,
+    Publisher,
+    PushSender,
+    Reminder,
+    Subscription,
+)
+
+log = structlog.get_logger(__name__)
+
+#: what the durable consumer decodes, by ``type`` (entrypoints.CONSUMED lists the same subjects)
+NotifyEvent = Annotated[
+    ClaimAccepted | TerritoryChanged | TradeEvent | ProtectionResolved | HandsDealt | CorrectionApplied
+    | PlayerVerified | PlayerDisqualified | ScoreUpdated | DayClosed | SeasonFinalResults,
+    Field(discriminator="type")]
+
+#: fields of the events that name players (their display names are looked up for the texts)
+PLAYER_FIELDS = ("player_id", "previous_owner_id", "owner_id", "proposer_id", "partner_id", "rival_id")
+GONE = (404, 410)   # the push service's answer for a subscription that no longer exists: dropped
+
+
+@dataclass
+class TableNames:
+    """:class:`turf_notify.rules.Names` over dictionaries; unknown ids get a neutral word, never an id."""
+
+    players: dict[str, str]
+    towns: dict[str, str]
+
+    def player(self, player_id: str | None) -> str:
+        return self.players.get(player_id or "", "another player")
+
+    def town(self, territory_id: str | None) -> str:
+        return self.towns.get(territory_id or "", "a territory")
+
+
+def _wall() -> datetime:
+    """Wall time: only for grouping steals within a real minute (the player's phone lives in real time)."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class NotifyHandlers:
+    store: NotifyStore
+    clock: Clock
+    publisher: Publisher
+    season: gametime.SeasonConfig
+    towns: dict[str, str]
+    push: PushSender | None = None
+    discord: DiscordSender | None = None
+    group_seconds: float = 60.0   # steals of one player within this many real seconds make one push
+    wall: Callable[[], datetime] = _wall
+    push_payload_url: str = "/"   # the play page
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    # ---- events ---------------------------------------------------------------------------------------------------
+    async def on_event(self, ev: NotifyEvent) -> None:
+        """Apply one event of the stream once (inbox record in the same transaction), then publish what it staged.
+        Reminders due by the event's game instant are made first, so they keep their order with the stream."""
+        async with self.store.tx() as tx:
+            if not await tx.first_time(ev.event_id, ev.type):
+                return
+            await self._remind(tx, ev.occurred_at)
+            if isinstance(ev, PlayerVerified):
+                await tx.save_player(ev.player_id, ev.display_name, "verified")
+            elif isinstance(ev, PlayerDisqualified):
+                await tx.save_player(ev.player_id, None, "disqualified")
+            elif isinstance(ev, ScoreUpdated):
+                await tx.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
+            standings = await tx.scores() if isinstance(ev, DayClosed) else None
+            names = await self._names(tx, ev, standings)
+            for draft in rules.notifications(ev, names, self.season):
+                await self._notify(tx, draft)
+            if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
+                until = rules.reclaim_until(self.season, ev.occurred_at)
+                await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id,
+                                               rules.reminder_due(self.season, ev.occurred_at), until))
+            elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
+                await tx.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
+            if self.discord is not None and (line := rules.commentary(ev, names, standings)):
+                await tx.queue_post(line)
+        await self.publisher.flush()
+
+    async def _names(self, tx: NotifyTx, ev: object, standings: dict[str, int] | None) -> TableNames:
+        ids = {v for k in PLAYER_FIELDS if isinstance(v := getattr(ev, k, None), str)}
+        ids |= set(standings or {})
+        if isinstance(ev, SeasonFinalResults):
+            ids |= {s.player_id for s in ev.results.standings}
+        return TableNames(await tx.player_names(ids), self.towns)
+
+    async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
+        n = await tx.add(draft)
+        await tx.stage(subjects.NOTIFICATION_CREATED,
+                       NotificationCreated(occurred_at=draft.at, player_id=draft.player_id, notification=n))
+        hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)
+        await tx.queue_push(n, draft.player_id, rules.push_not_before(self.season, draft.kind, draft.at), hold)
+
+    async def _remind(self, tx: NotifyTx, now: datetime) -> None:
+        for r in await tx.take_due_reminders(now):
+            names = TableNames({}, self.towns)
+            tz = self.season.tz   # the store answers UTC; texts and data speak the season's zone
+            await self._notify(tx, rules.reminder(r.player_id, r.territory_id, r.until.astimezone(tz), names,
+                                                  r.due.astimezone(tz)))
+
+    # ---- commands -------------------------------------------------------------------------------------------------
+    async def notifications(self, player_id: str, after: int | None, limit: int) -> NotificationsReply:
+        """The player's notifications, ``at`` in the season's time zone (the database answers UTC)."""
+        tz = self.season.tz
+        return NotificationsReply(
+            notifications=[n.model_copy(update={"at": n.at.astimezone(tz)})
+                           for n in await self.store.notifications(player_id, after, limit)],
+            read_up_to=await self.store.read_mark(player_id))
+
+    async def announce(self, cmd: PublishAnnouncement) -> AnnouncementReply:
+        """Rule 11: store the announcement, put it on the stream (``announcement.published``: the spectator feed),
+        in every verified player's notifications (and so their pushes) and on Discord; once per ``command_id``."""
+        async with self.store.tx() as tx:
+            if (done := await tx.announcement_by_command(cmd.command_id)) is not None:
+                return AnnouncementReply(announcement=done)
+            a = AnnouncementOut(id=uuid.uuid4().hex, at=cmd.at, title=cmd.title, body=cmd.body)
+            await tx.add_announcement(cmd.command_id, a)
+            ev = AnnouncementPublished(occurred_at=cmd.at, announcement_id=a.id, at=a.at, title=a.title,
+                                       body=a.body)
+            await tx.stage(subjects.ANNOUNCEMENT_PUBLISHED, ev)
+            for pid in await tx.players():
+                await self._notify(tx, rules.announcement(pid, ev))
+            if self.discord is not None and (line := rules.commentary(ev, TableNames({}, self.towns))):
+                await tx.queue_post(line)
+        await self.publisher.flush()
+        return AnnouncementReply(announcement=a)
+
+    async def announcements(self, limit: int) -> AnnouncementsReply:
+        tz = self.season.tz
+        return AnnouncementsReply(announcements=[a.model_copy(update={"at": a.at.astimezone(tz)})
+                                                 for a in await self.store.announcements(limit)])
+
+    # ---- timers (the game clock drives them) -----------------------------------------------------------------------
+    async def tick(self) -> None:
+        """One round of the timers: reminders due at the game clock's now, pushes due, Discord posts queued."""
+        async with self._lock:
+            now = await self.clock.now()
+            async with self.store.tx() as tx:
+                await self._remind(tx, now)
+            await self.publisher.flush()
+            await self.send_pushes(now)
+            await self.send_posts()
+
+    async def send_pushes(self, game_now: datetime) -> int:
+        """Push what is due (quiet hours over, a steal's grouping minute past), one push per player with every
+        notification pending for them; a subscription the push service calls gone (404/410) is dropped. Pushes
+        of players without a subscription are discarded. Returns how many pushes were delivered."""
+        sent, gone = 0, []
+        async with self.store.tx() as tx:
+            pending = await tx.take_pushes(game_now, self.wall())
+            by_player: dict[str, list[PendingPush]] = defaultdict(list)
+            for p in pending:
+                by_player[p.player_id].append(p)
+            for pid, items in by_player.items():
+                subs = await self.store.subscriptions(pid) if self.push is not None else []
+                title, body = rules.push_text((p.kind, p.message) for p in items)
+                payload = {"title": title, "body": body, "kinds": [p.kind for p in items],
+                           "ids": [p.id for p in items], "url": self.push_payload_url}
+                for sub in subs:
+                    status = await self._push_one(sub, payload)
+                    if status in GONE:
+                        gone.append(sub)
+                    sent += 200 <= status < 300
+        for sub in gone:   # after the commit: the taken pushes stay taken whatever happens here
+            await self.store.drop_subscription(sub.player_id, sub.endpoint)
+            log.info("push_subscription_dropped")
+        return sent
+
+    async def _push_one(self, sub: Subscription, payload: dict[str, Any]) -> int:
+        """The push service's status, 0 when it could not be reached (one bad endpoint never blocks the others;
+        that push is lost, the list keeps the notification)."""
+        assert self.push is not None
+        try:
+            return await self.push.send(sub, payload)
+        except Exception as e:
+            log.warning("push_failed", error=f"{type(e).__name__}: {e}")
+            return 0
+
+    async def send_posts(self) -> int:
+        """Send the queued Discord posts in order, each marked sent in its own transaction once Discord took it;
+        a failure leaves it (and those after it) for the next tick. Returns how many were sent."""
+        if self.discord is None:
+            return 0
+        sent = 0
+        while True:
+            async with self.store.tx() as tx:
+                posts = await tx.take_posts(1)
+                if not posts:
+                    return sent
+                try:
+                    await self.discord.send(posts[0].content)
+                except Exception as e:
+                    log.warning("discord_failed", error=f"{type(e).__name__}: {e}")
+                    return sent
+                await tx.post_sent(posts[0].id)
+                sent += 1
+
+    async def run_timers(self, interval: float = 1.0) -> None:
+        """:meth:`tick` forever, every ``interval`` seconds (a failed round is retried at the next)."""
+        while True:
+            try:
+                await self.tick()
+            except Exception as e:
+                log.warning("notify_tick_failed", error=f"{type(e).__name__}: {e}")
+            await asyncio.sleep(interval)

@@ -1,0 +1,150 @@
+"""Ports of the notify service: its store (a unit of work over notifications, players' names, reminders, the push
+and Discord queues), the game clock, the senders (Web Push, Discord) and the publisher of committed events.
+
+Every ``take_*`` read inside a transaction locks what it returns until the transaction ends, skipping rows another
+replica holds, so two replicas never send one push or post twice.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_notify.rules import Draft
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A ``reclaim_ending`` due at game instant ``due`` for ``player_id``'s window on ``territory_id``."""
+
+    id: str
+    player_id: str
+    territory_id: str
+    due: datetime
+    until: datetime
+
+
+@dataclass(frozen=True)
+class PendingPush:
+    """A notification waiting to be pushed: from game instant ``not_before`` (quiet hours) and wall instant
+    ``hold_until`` (steals of one minute group)."""
+
+    id: int
+    player_id: str
+    kind: str
+    message: str
+    not_before: datetime
+    hold_until: datetime
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """A browser's Push API subscription: its endpoint and keys (base64url)."""
+
+    player_id: str
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+@dataclass(frozen=True)
+class Post:
+    """A Discord message waiting to be sent."""
+
+    id: int
+    content: str
+
+
+class NotifyTx(Protocol):
+    """One transaction of the store."""
+
+    async def first_time(self, event_id: str, subject: str) -> bool:
+        """Record ``event_id`` as handled; False when it already was (a redelivery: apply nothing)."""
+
+    async def save_player(self, player_id: str, display_name: str | None, status: str) -> None: ...
+
+    async def player_names(self, player_ids: set[str]) -> dict[str, str]: ...
+
+    async def players(self) -> list[str]:
+        """Every verified (not disqualified) player."""
+
+    async def add(self, draft: Draft) -> NotificationOut:
+        """Store one notification; its id is greater than every earlier one's."""
+
+    async def stage(self, subject: str, event: Event) -> None:
+        """Queue ``event`` for the stream (outbox), published after commit."""
+
+    async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
+                         hold_until: datetime) -> None: ...
+
+    async def queue_post(self, content: str) -> None: ...
+
+    async def add_reminder(self, r: Reminder) -> None: ...
+
+    async def drop_reminders(self, player_id: str, territory_id: str) -> None: ...
+
+    async def take_due_reminders(self, now: datetime) -> list[Reminder]:
+        """Reminders due at game instant ``now``, removed (the caller notifies in the same transaction)."""
+
+    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None: ...
+
+    async def scores(self) -> dict[str, int]: ...
+
+    async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None: ...
+
+    async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None: ...
+
+    async def take_pushes(self, game_now: datetime, wall_now: datetime) -> list[PendingPush]:
+        """Pending pushes due now, each player's together when any of theirs is due, removed."""
+
+    async def take_posts(self, limit: int) -> list[Post]:
+        """The oldest unsent Discord posts (locked, not removed: :meth:`post_sent` after delivery)."""
+
+    async def post_sent(self, post_id: int) -> None: ...
+
+
+class NotifyStore(Protocol):
+    def tx(self) -> AbstractAsyncContextManager[NotifyTx]: ...
+
+    async def notifications(self, player_id: str, after: int | None, limit: int) -> list[NotificationOut]: ...
+
+    async def read_mark(self, player_id: str) -> int | None: ...
+
+    async def mark_read(self, player_id: str, up_to: int) -> None: ...
+
+    async def announcements(self, limit: int) -> list[AnnouncementOut]: ...
+
+    async def save_subscription(self, s: Subscription) -> None: ...
+
+    async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
+        """Remove the subscription at ``endpoint`` (of ``player_id`` when given), or all of ``player_id``'s."""
+
+    async def subscriptions(self, player_id: str) -> list[Subscription]: ...
+
+    async def vapid_key(self, make: Any) -> str:
+        """The service's VAPID private key: the one stored, else ``make()`` stored once (replicas agree)."""
+
+
+class Clock(Protocol):
+    async def now(self) -> datetime: ...
+
+
+class Publisher(Protocol):
+    """Publishes what the committed transactions staged (the outbox relay)."""
+
+    async def flush(self) -> int: ...
+
+
+class PushSender(Protocol):
+    async def send(self, sub: Subscription, payload: dict[str, Any]) -> int:
+        """Deliver ``payload`` (JSON) to ``sub``; the push service's HTTP status (201 delivered; 404/410: the
+        subscription is gone)."""
+
+
+class DiscordSender(Protocol):
+    async def send(self, content: str) -> None:
+        """Post ``content`` to the league's channel, waiting out rate limits; raises when it cannot."""

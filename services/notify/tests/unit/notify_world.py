@@ -1,0 +1,51 @@
+"""A notify service on fakes (memory store, fixed game clock, recording senders) for the unit tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from turf_common.contracts.players import PlayerVerified
+from turf_common.rules import gametime
+from turf_notify.adapters.memory import (
+    CountingPublisher,
+    FixedClock,
+    MemoryNotifyStore,
+    RecordingDiscord,
+    RecordingPush,
+)
+from turf_notify.handlers import NotifyHandlers
+
+SEASON = gametime.load_season()
+HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
+TOWNS = {HOBOKEN: "Hoboken", JERSEY_CITY: "Jersey City"}
+
+
+def at(s: str) -> datetime:
+    return datetime.fromisoformat(s)
+
+
+@dataclass
+class World:
+    h: NotifyHandlers
+    store: MemoryNotifyStore
+    clock: FixedClock
+    push: RecordingPush
+    discord: RecordingDiscord
+    wall: list[datetime]
+
+    async def player(self, pid: str, name: str) -> None:
+        await self.h.on_event(PlayerVerified(occurred_at=at("2026-10-05T06:00:00-04:00"), player_id=pid,
+                                             at=at("2026-10-05T06:00:00-04:00"), display_name=name))
+
+    def of(self, pid: str) -> list[tuple[str, str, dict[str, object]]]:
+        return [(n.kind, n.message, n.data) for p, n in self.store.state.notifications if p == pid]
+
+
+def world(game_now: str = "2026-10-05T12:00:00-04:00") -> World:
+    store, clock = MemoryNotifyStore(), FixedClock(at(game_now))
+    push, discord = RecordingPush(), RecordingDiscord()
+    wall = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
+    h = NotifyHandlers(store=store, clock=clock, publisher=CountingPublisher(), season=SEASON, towns=TOWNS,
+                       push=push, discord=discord, group_seconds=60.0, wall=lambda: wall[0])
+    return World(h, store, clock, push, discord, wall)
