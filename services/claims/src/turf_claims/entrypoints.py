@@ -38,6 +38,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 
 QUEUE = "claims"
 DURABLE = "claims"
@@ -81,6 +82,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
     async def flags(_: FlagsRequest) -> FlagsReply:
         return await h.claims.flags()
+
+    @r.subscriber(subjects.CLAIMS_OUTLOOK, queue=QUEUE, title=subjects.CLAIMS_OUTLOOK)
+    async def outlook(q: OutlookRequest) -> OutlookReply:
+        return await h.outlook.outlook(q.player_id)
 
     @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
     async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
