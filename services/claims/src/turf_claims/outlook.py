@@ -5,6 +5,7 @@ it locks nothing and changes nothing (the pure rules are turf_common.rules.outlo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from turf_claims.ports import ClaimsStore, Clock
 from turf_common.contracts.outlook import OutlookReply, ReclaimWindow, TerritoryOutlook, WarDeadline
@@ -22,6 +23,11 @@ class Outlooks:
     async def outlook(self, player_id: str) -> OutlookReply:
         now = await self.clock.now()
         cfg = self.season
+
+        def local(at: datetime) -> datetime:
+            """Instants read from the store come back in UTC; the API shows game times in the season's zone (R1)."""
+            return at.astimezone(cfg.tz)
+
         today = gametime.game_day_at(cfg, now)
         async with self.store.connect() as tx:
             facts = await tx.outlook_facts(player_id, today, now)
@@ -38,7 +44,7 @@ class Outlooks:
                 next_progress=s.next_progress, claimed_today=f.claimed_today,
                 keeps_streak_today=s.state == "keeps" and s.claim_day == today,
                 frozen_today=f.frozen_today, locked_today=f.locked_today,
-                reclaim_holder_id=f.reclaim_holder, reclaim_until=f.reclaim_until,
+                reclaim_holder_id=f.reclaim_holder, reclaim_until=local(f.reclaim_until) if f.reclaim_until else None,
                 war_by=victim if war_until else None, war_until=war_until))
         deadlines = []
         for st in facts.stolen:
@@ -46,12 +52,12 @@ class Outlooks:
             if until is not None and st.take is not None and st.owner_id is not None:
                 deadlines.append(WarDeadline(territory_id=st.territory_id,
                                              name=self.names.get(st.territory_id, st.territory_id), by=st.owner_id,
-                                             stolen_at=st.take.at, war_until=until,
+                                             stolen_at=local(st.take.at), war_until=until,
                                              game_hours_left=gametime.game_hours_between(cfg, now, until)))
         windows = [ReclaimWindow(territory_id=w.territory_id, name=self.names.get(w.territory_id, w.territory_id),
-                                 owner_id=w.owner_id, until=w.until,
+                                 owner_id=w.owner_id, until=local(w.until),
                                  game_hours_left=gametime.game_hours_between(cfg, now, w.until))
                    for w in facts.held]
-        return OutlookReply(player_id=player_id, now=now, territories=territories,
+        return OutlookReply(player_id=player_id, now=now.astimezone(cfg.tz), territories=territories,
                             war_deadlines=sorted(deadlines, key=lambda d: (d.war_until, d.territory_id)),
                             reclaim_windows=sorted(windows, key=lambda w: (w.until, w.territory_id)))
