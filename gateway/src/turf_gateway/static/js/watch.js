@@ -2,8 +2,10 @@
 
 import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { Announcement } from "./announcements.js";
 
 const board = new BoardMap($("#map"));
+const announcement = new Announcement($("#announcement"));
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
   hungry_hungry_hippo: ["Hungry Hungry Hippo", (v) => `${(v / 1e6).toFixed(1)} km² of land`],
@@ -104,6 +106,10 @@ function handle(msg) {
       break;
     case "resync":
       break;
+    case "announcement.published":
+      announcement.show(msg);
+      addFeed(msg);
+      break;
     default:
       addFeed(msg);
   }
@@ -127,6 +133,7 @@ function onState(s) {
 async function start() {
   refreshClock();
   setInterval(refreshClock, 30000);
+  announcement.start();
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
   window.turf = { board, socket: sock }; // for the browser tests (they drop the socket) and the curious
   sock.start();
