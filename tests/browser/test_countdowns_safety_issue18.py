@@ -123,10 +123,8 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
 
 def test_pull_over_first_when_two_fixes_imply_driving_and_a_passenger_may_claim(
         stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
-    now = datetime.fromisoformat(http.get("/api/v1/clock").json()["now"])
     if not http.get("/api/v1/clock").json()["open"]:
-        now = at("2026-10-07T07:00:00-04:00")
-        move_clock(org, now)
+        move_clock(org, at("2026-10-07T07:00:00-04:00"))
     rider, email, password = verified(http, org, "Passenger")
     page, errors = signed_in_page(phone, stack.base_url, email, password, geolocation=JERSEY_CITY_FIX,
                                   permissions=["geolocation"])
@@ -158,3 +156,23 @@ def test_pull_over_first_when_two_fixes_imply_driving_and_a_passenger_may_claim(
     assert owner == rider.id
     page.wait_for_selector(f"#my-territories li[data-territory-id='{WEST_NEW_YORK_ID}']")
     assert not errors, errors
+
+
+def test_motion_reads_the_reported_speed_and_lets_walking_pass(stack: Stack, phone: Callable[..., Any]) -> None:
+    """safety.js alone: a speed the device reports counts (Playwright cannot emulate one), and two fixes 100 m apart
+    a minute apart (5.4 km/h once both accuracies are taken off) are walking."""
+    page = phone()
+    open_page(page, stack.base_url + "/")
+    out = page.evaluate("""async () => {
+        const { Motion } = await import("/static/js/safety.js");
+        const fix = (lat, speed, t) => ({ coords: { latitude: lat, longitude: -74, accuracy: 5, speed },
+                                          timestamp: t });
+        const driving = new Motion();
+        driving.update(fix(40.7, 10, 1000));                 // 10 m/s reported
+        const walking = new Motion();
+        walking.update(fix(40.7, null, 0));
+        walking.update(fix(40.7 + 100 / 111195, null, 60000));
+        const slow = new Motion();
+        slow.update(fix(40.7, 6.9, 0));                      // 24.8 km/h: cycling
+        return [driving.kmh, driving.fast(), Math.round(walking.kmh * 10) / 10, walking.fast(), slow.fast()]; }""")
+    assert out == [36, True, 5.4, False, False]

@@ -30,7 +30,9 @@ NOTES = [
      "data": {}},
     {"id": "2", "at": "2026-10-05T06:40:00-04:00", "kind": "trade_proposed",
      "message": "p_rival offers Bayonne for your Hoboken.", "data": {}},
-    {"id": "3", "at": "2026-10-05T07:00:00-04:00", "kind": "fortified", "message": "Hoboken is fortified.",
+    {"id": "3", "at": "2026-10-05T07:00:00-04:00", "kind": "announcement", "message": "Rule change: ferries do not "
+     "connect territories.", "data": {"announcement_id": "a1"}},
+    {"id": "4", "at": "2026-10-05T07:00:00-04:00", "kind": "fortified", "message": "Hoboken is fortified.",
      "data": {"territory_id": "3401732250"}},
 ]
 ANNOUNCEMENT = {"id": "a1", "at": "2026-10-05T05:30:00-04:00", "title": "Rule change",
@@ -38,7 +40,7 @@ ANNOUNCEMENT = {"id": "a1", "at": "2026-10-05T05:30:00-04:00", "title": "Rule ch
 
 
 class FakeNotifications:
-    """The contract's notification routes for one page: the first two notifications at first, the third once
+    """The contract's notification routes for one page: the first two notifications at first, all four once
     ``more`` is set; every request is kept."""
 
     def __init__(self) -> None:
@@ -91,25 +93,23 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     # a feed message about me (my claim's territory.changed): the page reads after the last id at once
     fake.more = True
     assert me.claim(*HOBOKEN, datetime.fromisoformat("2026-10-05T07:00:00-04:00")).status_code == 201
-    until(page, "document.querySelector('#notif-count').textContent === '3'")
+    until(page, "document.querySelector('#notif-count').textContent === '4'")
     assert "2" in fake.gets
 
     page.click("#notif-btn")
     page.wait_for_selector("#notifications:not([hidden])")
     assert page.get_attribute("#notif-btn", "aria-expanded") == "true"
     items = page.locator("#notif-list li")
-    assert items.count() == 3
+    assert items.count() == 4
     assert "Hoboken is fortified." in items.nth(0).inner_text()          # newest first
     assert items.nth(0).get_attribute("class") == "unread"
     shot(page, "play-notifications", at="#notifications")
     page.click("#notif-read")
     until(page, "document.querySelector('#notif-count').hidden")
     until(page, "document.querySelectorAll('#notif-list li.unread').length === 0")
-    assert fake.reads == [{"up_to": "3"}]
+    assert fake.reads == [{"up_to": "4"}]
     assert page.get_attribute("#notif-btn", "aria-label") == "Notifications"
-
-    # dismissed, the announcement stays away after a reload; what was read stays read
-    page.click("#announcement button")
+    # its notification read, the announcement goes, and stays away after a reload; what was read stays read
     assert page.is_hidden("#announcement")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
@@ -125,4 +125,26 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     open_page(watch, f"{base}/watch")
     watch.wait_for_selector("#announcement:not([hidden])")
     assert "Rule change" in watch.inner_text("#announcement")
+    watch.click("#announcement button")       # dismissed on this device
+    assert watch.is_hidden("#announcement")
+    open_page(watch, f"{base}/watch")
+    watch.wait_for_timeout(500)
+    assert watch.is_hidden("#announcement")
     assert not errors and not watch_errors, (errors, watch_errors)
+
+
+def test_the_service_worker_registers_at_the_root_under_the_csp(http: httpx.Client, phone: Callable[..., Any]) -> None:
+    """/sw.js is a script of the gateway's origin with a scope covering every page (Web Push, issue 18), allowed by
+    its Content-Security-Policy (the phone fixture fails on a violation)."""
+    page = phone()
+    errors = console_errors(page)
+    r = http.get("/sw.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["service-worker-allowed"] == "/" and "default-src 'self'" in r.headers["content-security-policy"]
+    open_page(page, f"{http.base_url}/")
+    scope = page.evaluate("""async () => {
+        const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+        await navigator.serviceWorker.ready;
+        return reg.scope; }""")
+    assert scope == f"{http.base_url}/"
+    assert not errors, errors

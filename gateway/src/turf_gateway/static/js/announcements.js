@@ -33,14 +33,24 @@ export class Announcement {
     this.shown = x;
     const close = h("button", { type: "button", class: "secondary", "aria-label": "Dismiss the announcement" },
       "Dismiss");
-    close.addEventListener("click", () => {
-      localStorage.setItem(DISMISSED, String(x.id));
-      this.root.hidden = true;
-      this.root.replaceChildren();
-    });
+    close.addEventListener("click", () => this.dismiss());
     this.root.replaceChildren(h("div", { class: "grow" }, h("b", {}, x.title || "Announcement"),
       x.body ? h("p", {}, x.body) : null), close);
     this.root.dataset.id = String(x.id);
     this.root.hidden = false;
+  }
+
+  dismiss() {
+    if (this.shown) localStorage.setItem(DISMISSED, String(this.shown.id));
+    this.shown = null;
+    this.root.hidden = true;
+    this.root.replaceChildren();
+  }
+
+  // notifications marked read: one of kind "announcement" for the one shown reads it (API.md: data.announcement_id)
+  read(notifications) {
+    if (!this.shown) return;
+    const ids = notifications.filter((n) => n.kind === "announcement").map((n) => String(n.data?.announcement_id));
+    if (ids.includes(String(this.shown.id))) this.dismiss();
   }
 }

@@ -13,8 +13,9 @@ function readKey() {
 }
 
 export class Notifications {
-  constructor({ button, count, panel, list, markRead }) {
-    Object.assign(this, { button, count, panel, list, markRead });
+  // onRead(items): the notifications just marked read (the page hides an announcement read so)
+  constructor({ button, count, panel, list, markRead, onRead = () => {} }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead });
     this.items = []; // oldest first
     this.enabled = false;
     this.stopped = false;
@@ -108,6 +109,7 @@ export class Notifications {
     if (last === null) return;
     localStorage.setItem(readKey(), String(last));
     this.render();
+    this.onRead(this.items);
     try {
       await api("/me/notifications/read", { method: "POST", body: { up_to: last } });
     } catch {

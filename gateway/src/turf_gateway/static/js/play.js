@@ -25,10 +25,11 @@ const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, 
 const clock = new GameClock(); // its rate comes from /pages/config.json at start
 const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock());
 const motion = new Motion();
-const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
-  panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read") });
-const push = new PushToggle($("#push-btn"), $("#push-msg"));
 const announcement = new Announcement($("#announcement"));
+const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
+  panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
+  onRead: (items) => announcement.read(items) });
+const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, motion, notifications }; // for the browser tests and the curious
 let posMarker = null;
 let accCircle = null;
