@@ -90,10 +90,12 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     page.wait_for_selector("#announcement:not([hidden])")
     assert text(page, "#announcement") == "Rule change Ferries do not connect territories. Dismiss"
 
-    # a feed message about me (my claim's territory.changed): the page reads after the last id at once
+    # a feed message about me (my claim's territory.changed): the page reads after the last id at once; the
+    # 15-second poll is stopped first, so only the feed can bring the new ones (the timeout allows a loaded machine)
+    page.evaluate("clearInterval(turf.notifications.timer)")
     fake.more = True
     assert me.claim(*HOBOKEN, datetime.fromisoformat("2026-10-05T07:00:00-04:00")).status_code == 201
-    until(page, "document.querySelector('#notif-count').textContent === '4'")
+    until(page, "document.querySelector('#notif-count').textContent === '4'", timeout=40)
     assert "2" in fake.gets
 
     page.click("#notif-btn")
