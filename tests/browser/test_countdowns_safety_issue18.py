@@ -110,7 +110,7 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
     r = thief.claim(*HOBOKEN, tue)
     assert r.status_code == 201 and r.json()["kind"] == "steal", r.text
     war = f"#war-deadlines li[data-territory-id='{HOBOKEN_ID}']"
-    page.wait_for_selector(war)
+    page.wait_for_selector(war, timeout=40_000)   # from the feed at once; the 30-second refresh on a loaded machine
     until(page, f"document.querySelector(\"{war}\").textContent.includes('in 13 h')")
     thief_name = http.get(f"/api/v1/players/{thief.id}").json()["display_name"]
     assert text(page, war) == (f"Hoboken was stolen by {thief_name}. "
