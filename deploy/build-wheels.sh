@@ -30,7 +30,16 @@ find "$TMP/src" \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -r
 # (async-timeout: redis needs it on Python < 3.11.3, which is Debian bookworm's 3.11.2, not necessarily this venv's)
 (cd "$TMP/src" && "$PY" -m pip wheel -q --disable-pip-version-check -c "$TMP/constraints.txt" -w "$TMP/all" "${LOCAL[@]/#/./}" \
   "async-timeout>=4.0.3")
+# the scheduled backup's extras (deploy/Dockerfile's backup image): the CLI package alone (python -m
+# turfwar.backup_schedule needs none of its rehearsal servers' or board tools' dependencies) and pgserver, for a
+# pg_dump of PostgreSQL 16 that reads the servers it backs up (up to 16; Debian bookworm's client is 15)
+mkdir -p "$TMP/src/root" && cp -r "$ROOT/pyproject.toml" "$ROOT/README.md" "$ROOT/src" "$TMP/src/root/"
+find "$TMP/src/root" \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +
+(cd "$TMP/src" && "$PY" -m pip wheel -q --disable-pip-version-check --no-deps -c "$TMP/constraints.txt" \
+  -w "$TMP/tools" ./root pgserver fasteners platformdirs psutil)
 # keep only this build's set, so a stale wheel of another version is never installed
 find "$OUT" -name '*.whl' -delete
+mkdir -p "$OUT/tools"
 mv "$TMP"/all/*.whl "$OUT/"
-echo "$(ls "$OUT"/*.whl | wc -l) wheels in $OUT"
+mv "$TMP"/tools/*.whl "$OUT/tools/"
+echo "$(ls "$OUT"/*.whl | wc -l) wheels in $OUT, $(ls "$OUT"/tools/*.whl | wc -l) in $OUT/tools"

@@ -68,9 +68,11 @@ cp "$NATS_BIN" "$ROOT/deploy/ci/images/nats/nats-server"
   || fail "turfwar deploy-env"
 # the site's name and host ports for this machine (4222/5432/6379/8000 and 80/443 may be taken here)
 printf 'TURF_DOMAIN=localhost\nTURF_PUBLIC_HTTP_PORT=18080\nTURF_PUBLIC_HTTPS_PORT=18443\n' >>"$WORK/ci.env"
+printf 'TURF_BACKUP_EVERY=20s\nTURF_BACKUP_KEEP=3\n' >>"$WORK/ci.env"   # the scheduled backup, quick enough to see
 t "building images"
-# one build per image: the six services share turfwar:latest (gateway builds it), nats-2/3 share nats-1's
-"${COMPOSE[@]}" build nats-1 postgres redis caddy gateway >"$WORK/build.log" 2>&1 \
+# one build per image: the six services share turfwar:latest (gateway builds it), nats-2/3 share nats-1's; the
+# backup image is the Dockerfile's backup target
+"${COMPOSE[@]}" build nats-1 postgres redis caddy gateway backup >"$WORK/build.log" 2>&1 \
   || { tail -40 "$WORK/build.log"; fail "image build"; }
 docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(turfwar|local/debian)' | sed 's/^/  /'
 
@@ -99,6 +101,21 @@ grep -q 'BEGIN CERTIFICATE' "$WORK/root.crt" || fail "no internal root certifica
 t "driving https://localhost:18443"
 "$PY" "$ROOT/deploy/ci/drive.py" --base https://localhost:18443 --ca "$WORK/root.crt" --env "$WORK/ci.env" \
   --project "$PROJECT" || fail "drive.py"
+# 8. the scheduled backup (issue 17): complete backups of the played season, the oldest pruned, no failed run
+t "scheduled backup"
+sleep 25   # one more run after the drive's last claims
+"${COMPOSE[@]}" exec -T backup python - <<'PY' || fail "scheduled backup"
+import json, pathlib, sys
+done = sorted(p for p in pathlib.Path("/backups").iterdir() if (p / "manifest.json").exists())
+parts = json.loads((done[-1] / "manifest.json").read_text())["parts"] if done else {}
+print(f"  {len(done)} complete backups kept; the newest, {done[-1].name if done else '-'}: {parts}")
+sys.exit(0 if 1 <= len(done) <= 3 and parts["database"] > 0 and parts["redis_keys"] > 0 and parts["clock_keys"] > 0
+         else 1)
+PY
+# a run may fail while the drive kills a NATS node (it is retried); the last run must have succeeded
+last=$("${COMPOSE[@]}" logs --no-color backup 2>&1 | grep -o '"event": "backup\.[a-z]*"' | tail -1)
+echo "  runs failed: $("${COMPOSE[@]}" logs --no-color backup 2>&1 | grep -c '"backup.failed"'); the last: $last"
+[ "$last" = '"event": "backup.done"' ] || fail "the last scheduled backup failed"
 t "down"
 "${COMPOSE[@]}" down -v --remove-orphans >/dev/null 2>&1 || fail "compose down"
 echo "compose e2e: PASS in $(( $(date +%s) - START ))s"

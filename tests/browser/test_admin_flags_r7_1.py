@@ -66,6 +66,9 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     row = admin.locator(f"#flag-list li[data-flag-id='{on_claim['id']}']")
     row.locator("input[aria-label=reason]").fill("teleported from Hoboken")
     row.locator("button:has-text('Reverse claim')").click()
+    admin.wait_for_selector("dialog#confirm[open]")   # issue 20: a destructive action confirms first
+    assert "Reverse this claim?" in admin.inner_text("#confirm-title")
+    admin.click("#confirm-ok")
     until(admin, "document.querySelector('#flags-msg').textContent.includes('Claim reversed; flag cleared.')")
     admin.wait_for_selector(f"#flag-list li[data-flag-id='{on_claim['id']}'][data-state='cleared']")
     admin.wait_for_selector("#correction-log li:has-text('teleported from Hoboken')")

@@ -211,8 +211,11 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     admin.click("#signin-form button[type=submit]")
     admin.wait_for_selector("#console:not([hidden])")
     admin.select_option("#correction-action", "adjust_hand")
-    admin.fill("#correction-form [name=player_id]", pid)
-    admin.fill("#correction-form [name=add]", "double_trouble, freeze")
+    # issue 20: the player picked by name, the cards counted per type
+    admin.fill("#correction-form [data-picker=player] .pick-search", "Card Player")
+    until(admin, f"document.querySelector('#correction-form [data-picker=player] select').value === '{pid}'")
+    admin.fill("#correction-form [name='add:double_trouble']", "1")
+    admin.fill("#correction-form [name='add:freeze']", "1")
     admin.fill("#correction-form [name=reason]", "browser test: a hand to play")
     admin.click("#correction-form button[type=submit]")
     assert "adjust hand" in message(admin, "#corrections-msg", "ok")

@@ -90,3 +90,26 @@ def test_backup_wipe_restore_and_the_season_is_what_it_was(stack: Stack, http: h
             assert ("freeze", "reserved") in after["hands"][p.id]
     finally:
         restored.stop()
+
+
+def test_the_scheduled_backup_backs_up_the_live_season_as_the_deployment_runs_it(stack: Stack, http: httpx.Client,
+                                                                                 org: Player, tmp_path: Path) -> None:
+    """compose's ``backup`` service (issue 17): the services' own database role and Redis password, the admin NATS
+    user; each run a complete folder ``turfwar restore`` takes, the oldest pruned."""
+    from turfwar.backup import Servers
+    from turfwar.backup_schedule import run_once
+
+    move_clock(org, MON)
+    p = verified_player(http, org, "Sam")
+    assert claim(p, NEWARK, MON).status_code in (201, 409)
+    env = stack.env
+    servers = Servers(env["TURF_DATABASE_URL"], env["TURF_REDIS_URL"], env["TURF_NATS_URL"], env["TURF_STREAM"],
+                      env["TURF_REDIS_PREFIX"])
+    ticks = iter(datetime.fromisoformat(f"2026-10-05T{h:02d}:00:00+00:00") for h in (6, 12))
+    runs = [run_once(servers, tmp_path, keep=1, now=lambda: next(ticks)) for _ in range(2)]
+    assert [r["event"] for r in runs] == ["backup.done", "backup.done"], runs
+    assert runs[1]["pruned"] == ["20261005T060000Z"]
+    (folder,) = [f for f in tmp_path.iterdir() if f.is_dir()]
+    assert {f.name for f in folder.iterdir()} == {"database.dump", "redis.json", "clock.json", "manifest.json"}
+    parts = runs[1]["parts"]
+    assert parts["database"] > 0 and parts["redis_keys"] > 0 and parts["clock_keys"] > 0, parts

@@ -24,7 +24,19 @@ def test_compose_file_follows_the_compose_spec_and_has_every_part() -> None:
     r = run(str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec", str(DEPLOY / "compose.yaml"))
     assert r.returncode == 0, r.stdout + r.stderr
     doc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
-    assert SERVICES | {"nats-1", "nats-2", "nats-3", "postgres", "redis"} <= set(doc["services"])
+    assert SERVICES | {"nats-1", "nats-2", "nats-3", "postgres", "redis", "backup"} <= set(doc["services"])
+
+
+def test_issue17_compose_backs_the_season_up_on_a_schedule_into_its_own_volume() -> None:
+    svc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["backup"]
+    assert svc["build"]["target"] == "backup" and "backups:/backups" in svc["volumes"]
+    assert svc["command"][:4] == ["python", "-m", "turfwar.backup_schedule", "--into"]
+    assert "--check" in svc["healthcheck"]["test"]
+    assert svc["environment"]["TURF_NATS_URL"].startswith("nats://admin:${TURF_NATS_PASSWORD_ADMIN}@")
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "FROM python AS backup" in dockerfile and dockerfile.rstrip().splitlines()[-1].startswith("CMD")
+    # the default target (the services' image) is the last stage, and it carries no backup tools
+    assert "/opt/tools" not in dockerfile.split("FROM python\n")[-1]
 
 
 def test_kubernetes_manifests_validate_strictly() -> None:

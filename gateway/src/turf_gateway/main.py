@@ -26,7 +26,17 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
 from turf_gateway import docs, errors, feed, readiness, security, tables
-from turf_gateway.api.routes import admin, cards, claims, corrections, outlook, players, public, spectators
+from turf_gateway.api.routes import (
+    admin,
+    cards,
+    claims,
+    corrections,
+    exports,
+    outlook,
+    players,
+    public,
+    spectators,
+)
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.http_metrics import HttpMetrics
@@ -125,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
-              spectators.router, outlook.router):
+              exports.router, spectators.router, outlook.router):
         api.include_router(r)
     app.include_router(api)
 

@@ -13,6 +13,8 @@ from turf_common.contracts.claims import (
     ClaimAccepted,
     ClaimAcceptedReply,
     ClaimRejected,
+    ClaimsListReply,
+    ClaimsListRequest,
     CorrectOwnership,
     FlagRaised,
     FlagsReply,
@@ -86,6 +88,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_OUTLOOK, queue=QUEUE, title=subjects.CLAIMS_OUTLOOK)
     async def outlook(q: OutlookRequest) -> OutlookReply:
         return await h.outlook.outlook(q.player_id)
+
+    @r.subscriber(subjects.CLAIMS_LIST, queue=QUEUE, title=subjects.CLAIMS_LIST)
+    async def claims_log(q: ClaimsListRequest) -> ClaimsListReply:
+        return await h.claims.log(q)
 
     @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
     async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:

@@ -25,7 +25,10 @@ from turf_common.contracts.claims import (
     CheckReply,
     ClaimAccepted,
     ClaimAcceptedReply,
+    ClaimRecord,
     ClaimRejected,
+    ClaimsListReply,
+    ClaimsListRequest,
     FlagRaised,
     FlagsReply,
     PlayerReply,
@@ -254,6 +257,15 @@ class ClaimsService:
     async def flags(self) -> FlagsReply:
         async with self.store.connect() as tx:
             return FlagsReply(flags=await tx.flags())
+
+    async def log(self, q: ClaimsListRequest) -> ClaimsListReply:
+        """The claim log for the organizer (R28 audit), oldest first; ``truncated`` when ``q.limit`` cut it."""
+        async with self.store.connect() as tx:
+            rows = await tx.claims_log(q.game_day, q.player_id, q.limit + 1)
+        return ClaimsListReply(truncated=len(rows) > q.limit, claims=[ClaimRecord(
+            id=c.id, at=c.at, game_day=c.game_day, player_id=c.player_id, territory_id=c.territory_id, kind=c.kind,
+            normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)
+            for c in rows[:q.limit]])
 
     async def seed_territories(self) -> None:
         await self.store.seed_territories(list(self.names))

@@ -339,6 +339,10 @@ class ClaimsTx(Protocol):
         windows they hold open at ``now``."""
         ...
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        """The logged claims (of ``game_day``, of ``player_id`` when given), oldest first, at most ``limit``."""
+        ...
+
 
 class ClaimsStore(Protocol):
     """The claims service's store: :meth:`begin` for a unit of work, :meth:`connect` for reads."""

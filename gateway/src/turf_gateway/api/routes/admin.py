@@ -18,6 +18,7 @@ from turf_common.rules import gametime
 from turf_gateway import correction_log
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
@@ -39,19 +40,19 @@ class ClockMove(BaseModel):
     now: IsoTime
 
 
-@router.post("/players/{player_id}/verify")
+@router.post("/players/{player_id}/verify", response_model=S.PlayerStatus)
 async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Verify a pending (or rejected) player by hand (R27). Publishes ``player.verified``."""
     return await _set_status(state, org.id, player_id, "verified", body.reason, body.note)
 
 
-@router.post("/players/{player_id}/reject")
+@router.post("/players/{player_id}/reject", response_model=S.PlayerStatus)
 async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Reject a registration (R27): the player stays registered but may not play."""
     return await _set_status(state, org.id, player_id, "rejected", body.reason, body.note)
 
 
-@router.post("/players/{player_id}/disqualify")
+@router.post("/players/{player_id}/disqualify", response_model=S.PlayerStatus)
 async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Disqualify (R28): the player's territories become unclaimed and they leave the standings; their sessions
     end (issue 15). ``reason`` is public (the corrections log, the feed), ``note`` private."""
@@ -77,7 +78,7 @@ async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str
     return {"id": player_id, "status": new}
 
 
-@router.get("/players")
+@router.get("/players", response_model=S.AdminPlayers)
 async def list_players(org: Organizer, state: State) -> dict[str, Any]:
     """Every player with status, private fields and the R27 duplicate-address flag, for the organizer."""
     async with state.engine.connect() as conn:
@@ -96,7 +97,7 @@ async def list_players(org: Organizer, state: State) -> dict[str, Any]:
         for r in rows]}
 
 
-@router.post("/clock")
+@router.post("/clock", response_model=S.ClockMoved)
 async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str, Any]:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
     out = await ask(state, subjects.CLOCK_SET, SetClock(now=body.now), timeout=30)
@@ -107,7 +108,7 @@ async def move_clock(body: ClockMove, org: Organizer, state: State) -> dict[str,
     return {"now": out["now"], "events": out["events"]}
 
 
-@router.get("/flags")
+@router.get("/flags", response_model=S.Flags)
 async def flags(org: Organizer, state: State) -> dict[str, Any]:
     """Fixes flagged for review (R7.1: impossible travel, replayed fixes, zero accuracy), claims' and checks'.
     ``{flags: [{id, at, player_id, claim_id, kind, evidence, state, cleared}]}``, oldest first: ``claim_id`` null
@@ -120,7 +121,7 @@ async def flags(org: Organizer, state: State) -> dict[str, Any]:
     return {"flags": [_flag_out(state, f, cleared.get(f.id)) for f in rep.flags]}
 
 
-@router.post("/flags/{flag_id}/clear")
+@router.post("/flags/{flag_id}/clear", response_model=S.Flag)
 async def clear_flag(flag_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
     """Mark a flag reviewed and cleared (R7.1: flags never refuse, the organizer decides; acting on one is a
     correction, R28, or a disqualification). → 200 the flag as ``GET /admin/flags`` shows it; 404 ``not_found``

@@ -22,6 +22,7 @@ from turf_common.contracts.cards import (
 )
 from turf_common.rules.cards import CardType
 from turf_gateway import commands
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 
 router = APIRouter(tags=["cards"])
@@ -67,14 +68,14 @@ async def ask(state: Any, subject: str, msg: Message, timeout: float = 20.0) -> 
     return await commands.ask(state, subject, msg, timeout)
 
 
-@router.get("/me/hand")
+@router.get("/me/hand", response_model=S.Hand)
 async def hand(caller: CurrentPlayer, state: State) -> dict[str, Any]:
     """The caller's unused cards: ``{cards: [{id, type, state}]}``, state ``ready`` or ``reserved`` (R12)."""
     out = await ask(state, subjects.CARDS_HAND, HandRequest(player_id=caller.id))
     return {"cards": [{k: c[k] for k in ("id", "type", "state")} for c in out["cards"]]}
 
 
-@router.post("/cards/play")
+@router.post("/cards/play", response_model=S.CardPlayed)
 async def play(body: PlayBody, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
     scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
@@ -84,7 +85,7 @@ async def play(body: PlayBody, caller: PlayerOnly, state: State) -> dict[str, An
     return {k: out[k] for k in ("card_id", "type", "state", "effect")}
 
 
-@router.delete("/cards/{card_id}/schedule")
+@router.delete("/cards/{card_id}/schedule", response_model=S.ScheduleCancelled)
 async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
     """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
     out = await ask(state, subjects.CARDS_CANCEL, CancelSchedule(
@@ -130,7 +131,7 @@ async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[s
     return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
 
 
-@router.get("/trades")
+@router.get("/trades", response_model=S.Trades)
 async def trades(caller: PlayerOnly, state: State) -> dict[str, Any]:
     """The caller's open proposals, both directions."""
     out = await ask(state, subjects.TRADES_LIST, TradesRequest(player_id=caller.id))

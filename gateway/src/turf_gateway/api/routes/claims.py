@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
@@ -42,7 +43,7 @@ async def _command(state: Any, caller: Any, body: ClaimBody, key: str | None) ->
                        located=located, idempotency_key=key)
 
 
-@router.post("/claims/check")
+@router.post("/claims/check", response_model=S.ClaimCheck)
 async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request) -> dict[str, Any]:
     """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes no game state. The fix
     joins the caller's trail (R7.1), so checks are rate-limited per player and per client address like claims

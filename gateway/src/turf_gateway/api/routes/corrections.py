@@ -23,6 +23,7 @@ from turf_common.contracts.claims import CorrectOwnership
 from turf_common.contracts.scoring import AdjustScore
 from turf_common.rules import gametime
 from turf_gateway import tables as t
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.commands import ask
 from turf_gateway.errors import ApiError
@@ -128,7 +129,7 @@ async def _apply(state: Any, body: CorrectionIn, cid: str) -> Effect:
     return {"adjustment": out["before"]}, {"adjustment": out["after"]}, body.territory_id, body.player_id
 
 
-@router.post("/admin/corrections", status_code=201)
+@router.post("/admin/corrections", status_code=201, response_model=S.CorrectionRecord)
 async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
                            idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> dict[str, Any]:
     """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
@@ -179,7 +180,7 @@ def _canonical(request: dict[str, Any]) -> dict[str, Any]:
     return CorrectionIn.model_validate(request).model_dump(mode="json", exclude_none=True)
 
 
-@router.get("/admin/corrections")
+@router.get("/admin/corrections", response_model=S.AdminCorrections)
 async def admin_corrections(org: Organizer, state: State) -> dict[str, Any]:
     """The append-only log (R28), oldest first, with who, when, what, before and after."""
     async with state.engine.connect() as conn:
@@ -191,7 +192,8 @@ async def admin_corrections(org: Organizer, state: State) -> dict[str, Any]:
          "before": r.before, "after": r.after, "post_season": r.post_season} for r in rows]}
 
 
-@router.get("/corrections")
+@router.get("/corrections", response_model=S.PublicCorrections,
+            response_model_exclude_unset=True)
 async def public_corrections(state: State) -> dict[str, Any]:
     """The corrections as the public sees them: what, where, who (player id), why — no personal details."""
     async with state.engine.connect() as conn:

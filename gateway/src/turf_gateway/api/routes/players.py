@@ -18,6 +18,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, State, bearer_token, token_hash
 from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
@@ -184,7 +185,7 @@ async def sign_out(caller: CurrentPlayer, state: State, request: Request) -> Res
     return Response(status_code=204)
 
 
-@router.get("/me")
+@router.get("/me", response_model=S.Me)
 async def me(caller: CurrentPlayer, state: State) -> dict[str, Any]:
     """The caller's own profile, private fields included (R27: only the player and the organizer see them)."""
     async with state.engine.connect() as conn:

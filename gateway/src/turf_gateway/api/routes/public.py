@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 from shapely.geometry import mapping
 
 from turf_common.contracts import subjects
@@ -17,6 +18,7 @@ from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
 from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
 from turf_common.settings import parse_clock_mode
+from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import State
 from turf_gateway.commands import ask, ask_model
 from turf_gateway.errors import ApiError
@@ -38,7 +40,15 @@ def display_features(state: Any) -> list[dict[str, Any]]:
     return cached  # type: ignore[no-any-return]
 
 
-@router.get("/board")
+class GeoJSONResponse(JSONResponse):
+    """JSON under GeoJSON's media type (RFC 7946), so the OpenAPI document declares the board's schema under it."""
+
+    media_type = "application/geo+json"
+
+
+@router.get("/board", response_class=GeoJSONResponse, responses={
+    200: {"model": S.Board, "description": "The board, a GeoJSON FeatureCollection"},
+    304: {"description": "Not modified since the ETag sent in If-None-Match"}})
 async def board(request: Request, state: State) -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
     Cached with an ETag over its content."""
@@ -56,7 +66,7 @@ async def board(request: Request, state: State) -> Response:
     return Response(data, media_type="application/geo+json", headers={"ETag": etag, "Cache-Control": "no-cache"})
 
 
-@router.get("/territories/{territory_id}")
+@router.get("/territories/{territory_id}", response_model=S.TerritoryDetail)
 async def territory(territory_id: str, state: State) -> dict[str, Any]:
     ter = state.board.territories.get(territory_id)
     if ter is None:
@@ -106,7 +116,7 @@ async def named_leaderboard(state: Any, lb: Leaderboard) -> dict[str, Any]:
     }
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", response_model=S.Leaderboard)
 async def leaderboard(state: State) -> dict[str, Any]:
     return await leaderboard_body(state)
 
@@ -126,12 +136,12 @@ def clock_body(state: Any, now: datetime) -> dict[str, Any]:
             "seed_commitment": seed_commitment(state.settings.seed)}
 
 
-@router.get("/clock")
+@router.get("/clock", response_model=S.Clock)
 async def clock(state: State) -> dict[str, Any]:
     return clock_body(state, await state.clock.now())
 
 
-@router.get("/results")
+@router.get("/results", response_model=S.Results)
 async def results(state: State) -> dict[str, Any]:
     """R25/R26 final standings with prizes, once the season has closed; 409 ``season_not_closed`` before."""
     from turf_gateway.names import display_names

@@ -1,9 +1,11 @@
-// The organize page (/admin): players to verify, flagged claims with evidence, corrections and their log, and the
-// clock control (manual clock mode). Routes missing on this server show a note instead of failing the page.
+// The organize page (/admin): today's dashboard and CSV exports, players to verify, flagged claims with evidence,
+// corrections (players, towns and claims picked by name, destructive ones confirmed first) and their log,
+// announcements, and the clock control (manual clock mode). Routes missing on this server show a note instead of
+// failing the page.
 
 import {
-  $, act, api, ApiError, clearSession, errorText, formData, gameTime, h, optional, playerName, renderClock, signOut,
-  saveSession, say, session, useSessionKey,
+  $, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
+  playerName, renderClock, signOut, saveSession, say, session, useSessionKey,
 } from "./api.js";
 
 useSessionKey("turf.admin");
@@ -31,17 +33,78 @@ $("#signout").addEventListener("click", async () => {
 async function showConsole() {
   $("#auth").hidden = true;
   $("#console").hidden = false;
-  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock()]);
+  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock(), loadTowns()]);
+  await refreshClaims();
 }
+
+// ---------- confirmation (every destructive action: disqualify, reverse a claim, set an owner) ----------
+// Resolves true only when the organizer presses the dialog's action button; Escape or Cancel resolve false.
+function confirmFirst(title, text, verb) {
+  const d = $("#confirm");
+  $("#confirm-title").textContent = title;
+  $("#confirm-text").textContent = text;
+  $("#confirm-ok").textContent = verb;
+  d.returnValue = "";
+  d.showModal();
+  return new Promise((resolve) => d.addEventListener("close", () => resolve(d.returnValue === "ok"), { once: true }));
+}
+
+// ---------- pickers: a search box filtering a list, instead of typing ids ----------
+const pickers = new Map();   // name → {select, search, items: [{value, label, search}]}
+
+function setPicker(name, items) {
+  for (const el of document.querySelectorAll(`[data-picker="${name}"]`)) {
+    const p = { select: $(".pick-list", el), search: $(".pick-search", el), items };
+    pickers.set(name, p);
+    if (!p.search.dataset.wired) {
+      p.search.dataset.wired = "1";
+      p.search.addEventListener("input", () => renderPicker(pickers.get(name)));
+    }
+    renderPicker(p);
+  }
+}
+
+function renderPicker(p) {
+  const words = p.search.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const keep = p.select.value;
+  const shown = p.items.filter((it) => words.every((w) => it.search.includes(w))).slice(0, 200);
+  p.select.replaceChildren(...shown.map((it) => h("option", { value: it.value }, it.label)));
+  if (shown.some((it) => it.value === keep)) p.select.value = keep;
+  else if (shown.length === 1) p.select.value = shown[0].value;   // the search found it: picked
+}
+
+function pickedLabel(name) {
+  const p = pickers.get(name);
+  const it = p && p.items.find((x) => x.value === p.select.value);
+  return it ? it.label : "";
+}
+
+const item = (value, label, ...more) => ({ value, label, search: [label, ...more].join(" ").toLowerCase() });
+
+function playerItems(list) {
+  return list.map((p) => item(p.id, `${p.name} (@${p.discord || p.display_name}) · ${p.status}`, p.email || "", p.id));
+}
+
+let towns = [];
+async function loadTowns() {
+  const board = await api("/board", { auth: false });
+  towns = board.features.map((f) => f.properties).sort((a, b) => a.name.localeCompare(b.name));
+  setPicker("territory", towns.map((t) => item(t.id, `${t.name}, ${t.county} ${t.state}`, t.id)));
+}
+const townName = (id) => (towns.find((t) => t.id === id) || {}).name || id;
 
 // ---------- players ----------
 async function decide(verb, id, reason, button, note) {
+  const who = players?.find((p) => p.id === id);
+  const name = who ? `${who.name} (@${who.discord || who.display_name})` : `player ${id}`;
+  if (verb === "disqualify" && !(await confirmFirst(`Disqualify ${name}?`, "Their territories become unclaimed, "
+    + "they leave the standings and their sessions end (R28). The reason is public. This cannot be undone.",
+  "Disqualify"))) return false;
   return act(button, $("#players-msg"), async () => {
     // the reason is public (a disqualification's is in the corrections log and the feed); the note is private
     const body = note ? { reason: reason || "", note } : { reason: reason || "" };
     await api(`/admin/players/${encodeURIComponent(id)}/${verb}`, { method: "POST", body });
     const done = { verify: "verified", reject: "rejected", disqualify: "disqualified" }[verb];
-    const who = players?.find((p) => p.id === id);
     await refreshPlayers();
     return `${who ? who.display_name || who.name : "Player " + id} ${done}.`;
   });
@@ -72,6 +135,12 @@ async function refreshPlayers() {
     return;
   }
   players = out.players || [];
+  setPicker("any-player", playerItems(players));
+  setPicker("player", playerItems(players));
+  // R28 (amended): set_owner names a verified player or nobody
+  setPicker("owner", [item("", "nobody (unclaimed)", "unclaimed none"),
+    ...playerItems(players.filter((p) => p.status === "verified"))]);
+  renderDashboard();
   const all = $("#show-all").checked;
   const shown = players.filter((p) => all || p.status === "pending");
   none.textContent = all ? "No players yet." : "Nobody is waiting for verification.";
@@ -108,6 +177,10 @@ $("#by-id-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const f = formData(ev.currentTarget);
   const verb = ev.submitter ? ev.submitter.value : "verify";
+  if (!f.player_id) {
+    say($("#players-msg"), "error", "Pick a player first: search by name, Discord or email.");
+    return;
+  }
   decide(verb, f.player_id, f.reason, ev.submitter, f.note);
 });
 
@@ -159,13 +232,16 @@ function flagActions(f) {
     maxlength: 1000 });
   const out = $("#flags-msg");
   const buttons = [];
-  const mk = (label, cls, run) => {
+  const mk = (label, cls, run, confirm) => {
     const b = h("button", { type: "button", class: cls }, label);
-    b.addEventListener("click", () => act(b, out, async () => {
-      const text = await run(reason.value.trim());
-      await refreshFlags();
-      return text;
-    }));
+    b.addEventListener("click", async () => {
+      if (confirm && !(await confirm())) return;
+      await act(b, out, async () => {
+        const text = await run(reason.value.trim());
+        await refreshFlags();
+        return text;
+      });
+    });
     buttons.push(b);
   };
   mk("Clear", "secondary", async (why) => {
@@ -177,16 +253,18 @@ function flagActions(f) {
       if (!why) throw new ApiError(422, "invalid_input", "Give a reason: a correction's reason is public.");
       await api("/admin/corrections", { method: "POST", body: { action: "reverse_claim", claim_id: f.claim_id, reason: why } });
       await clearFlag(f.id, `claim reversed: ${why}`);
-      await refreshCorrections();
+      await Promise.all([refreshCorrections(), refreshClaims()]);
       return "Claim reversed; flag cleared.";
-    });
+    }, async () => confirmFirst("Reverse this claim?", `The territory goes back to what it was before claim `
+      + `${f.claim_id} (R28); the reason is public.`, "Reverse claim"));
   }
   mk("Disqualify player", "danger", async (why) => {
     await api(`/admin/players/${encodeURIComponent(f.player_id)}/disqualify`, { method: "POST", body: { reason: why } });
     await clearFlag(f.id, `player disqualified${why ? ": " + why : ""}`);
     await refreshPlayers();
     return "Player disqualified; flag cleared.";
-  });
+  }, async () => confirmFirst(`Disqualify ${await playerName(f.player_id)}?`, "Their territories become "
+    + "unclaimed, they leave the standings and their sessions end (R28). This cannot be undone.", "Disqualify"));
   return [reason, h("div", { class: "row" }, buttons)];
 }
 
@@ -205,6 +283,8 @@ async function refreshFlags() {
   }
   const flags = (out.flags || []).slice().reverse();
   const open = flags.filter((f) => f.state !== "cleared");
+  openFlags = open;
+  renderDashboard();
   const shown = $("#show-cleared").checked ? [...open, ...flags.filter((f) => f.state === "cleared")] : open;
   const rows = [];
   for (const f of shown) {
@@ -240,25 +320,60 @@ function showCorrectionFields() {
 $("#correction-action").addEventListener("change", showCorrectionFields);
 showCorrectionFields();
 
-function types(s) {
-  return (s || "").split(/[\s,]+/).filter(Boolean).map((x) => x.toLowerCase());
+const CARD_TYPES = ["freeze", "blockade", "war", "double_trouble", "trade", "mulligan", "joker"];
+$("#card-counts").replaceChildren(...CARD_TYPES.map((t) => h("tr", {},
+  h("td", { class: "cardname" }, t.replace(/_/g, " ")),
+  ...["add", "remove"].map((side) => h("td", { class: "n" }, h("input", { type: "number", min: 0, max: 9, step: 1,
+    value: 0, name: `${side}:${t}`, "aria-label": `${side} ${t.replace(/_/g, " ")} cards` }))))));
+
+// {add: ["joker", "joker"], remove: [...]} from the card table's counts
+function cardLists(f) {
+  const out = { add: [], remove: [] };
+  for (const side of ["add", "remove"]) {
+    for (const t of CARD_TYPES) for (let i = 0; i < Number(f[`${side}:${t}`] || 0); i++) out[side].push(t);
+  }
+  return out;
+}
+
+// the confirmation a destructive correction asks first (null: none needed)
+function correctionConfirm(body) {
+  if (body.action === "reverse_claim") {
+    return [`Reverse ${pickedLabel("claim")}?`, "The territory goes back to its owner and fortification before "
+      + "that claim (R28). The reason is public.", "Reverse claim"];
+  }
+  if (body.action === "set_owner") {
+    const to = body.player_id ? pickedLabel("owner").split(" · ")[0] : "nobody (unclaimed)";
+    return [`Give ${townName(body.territory_id)} to ${to}?`, "Its owner changes now and its fortification is reset "
+      + "(R28). The reason is public.", "Set owner"];
+  }
+  return null;
 }
 
 $("#correction-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;
+  const submitter = ev.submitter;
   const f = formData(form);
   const body = { action: f.action, reason: f.reason };
   if (f.note) body.note = f.note;   // private: on the organizer's log only
   if (f.action === "reverse_claim") body.claim_id = f.claim_id;
-  if (f.action === "set_owner") Object.assign(body, { territory_id: f.territory_id, player_id: f.player_id || null });
-  if (f.action === "adjust_hand") Object.assign(body, { player_id: f.player_id, add: types(f.add), remove: types(f.remove) });
+  if (f.action === "set_owner") Object.assign(body, { territory_id: f.territory_id, player_id: f.owner_id || null });
+  if (f.action === "adjust_hand") Object.assign(body, { player_id: f.player_id, ...cardLists(f) });
   if (f.action === "adjust_score") Object.assign(body, { player_id: f.player_id, points: Number(f.points || 0) });
-  await act(ev.submitter, $("#corrections-msg"), async () => {
+  const missing = { reverse_claim: !body.claim_id && "a claim", set_owner: !body.territory_id && "a town",
+    adjust_hand: !body.player_id && "a player", adjust_score: !body.player_id && "a player" }[f.action];
+  if (missing) {
+    say($("#corrections-msg"), "error", `Pick ${missing} first (search above the list).`);
+    return;
+  }
+  const ask = correctionConfirm(body);
+  if (ask && !(await confirmFirst(...ask))) return;
+  await act(submitter, $("#corrections-msg"), async () => {
     const r = await api("/admin/corrections", { method: "POST", body });
     form.reset();
+    for (const p of pickers.values()) renderPicker(p);
     showCorrectionFields();
-    await refreshCorrections();
+    await Promise.all([refreshCorrections(), refreshClaims()]);
     return `Correction recorded (${r.action.replace(/_/g, " ")}).`;
   });
 });
@@ -317,6 +432,97 @@ async function summary(c) {
   return null;
 }
 
+// ---------- dashboard: players by status, claims today, open flags, the clock ----------
+let openFlags = null;
+let todays = null;   // today's claims (GET /admin/claims?day=), null when unknown
+
+function renderDashboard() {
+  if (players) {
+    const by = {};
+    for (const p of players) by[p.status] = (by[p.status] || 0) + 1;
+    $("#dash-pending").textContent = String(by.pending || 0);
+    $("#dash-players").textContent = ["verified", "pending", "rejected", "disqualified"]
+      .filter((k) => by[k]).map((k) => `${by[k]} ${k}`).join(" · ") || "no players yet";
+  }
+  if (openFlags) {
+    $("#dash-flags").textContent = String(openFlags.length);
+    const kinds = {};
+    for (const f of openFlags) kinds[f.kind] = (kinds[f.kind] || 0) + 1;
+    $("#dash-flags-detail").textContent = Object.entries(kinds).map(([k, n]) => `${n} ${FLAG_KINDS[k] || k}`)
+      .join(" · ") || "nothing to review";
+  }
+  if (todays) {
+    const standing = todays.filter((c) => !c.undone_by);
+    $("#dash-claims").textContent = String(standing.length);
+    const steals = standing.filter((c) => c.kind === "steal").length;
+    const who = new Set(standing.map((c) => c.player_id)).size;
+    $("#dash-claims-detail").textContent = `${steals} steals · ${who} players`
+      + (todays.length > standing.length ? ` · ${todays.length - standing.length} reversed` : "");
+  }
+  if (clock) {
+    $("#dash-clock").textContent = clock.open ? "Open" : "Closed";
+    $("#dash-clock-detail").textContent = clockText(clock).replace(/^(Open|Closed)( · )?/, "") || gameTime(clock.now);
+  }
+}
+
+const KIND = { take: "took", steal: "stole", reinforce: "reinforced", war_reclaim: "reclaimed (War)" };
+// the organizer knows players by name (the public display name is their Discord handle)
+const realName = (id, fallback) => (players && players.find((p) => p.id === id) || {}).name || fallback || id;
+const claimLabel = (c) => `${gameTime(c.at)} · ${realName(c.player_id, c.display_name)} ${KIND[c.kind] || c.kind} `
+  + `${c.territory_name}${c.undone_by ? ` (undone: ${c.undone_by})` : ""}`;
+
+async function refreshClaims() {
+  let all;
+  try {
+    all = await optional("/admin/claims");
+  } catch (e) {
+    say($("#dash-msg"), "error", errorText(e));
+    return;
+  }
+  if (all === null) return;   // an older server: the claim picker stays empty
+  const newest = all.claims.slice().reverse();
+  setPicker("claim", newest.filter((c) => !c.undone_by).map((c) => item(c.id, claimLabel(c), c.game_day, c.id)));
+  const today = clock ? gameDate(clock.now) : null;
+  todays = today ? all.claims.filter((c) => c.game_day === today) : [];
+  $("#claims-today-list").replaceChildren(...(todays.length
+    ? todays.slice().reverse().map((c) => h("li", { dataset: { claimId: c.id } }, claimLabel(c)))
+    : [h("li", { class: "muted" }, "No claims today yet.")]));
+  renderDashboard();
+}
+
+// CSV exports: fetched with the organizer's token (a plain link could not send it), saved as a file
+async function download(table) {
+  const s = session();
+  const r = await fetch(`${API}/admin/export/${table}.csv`, { headers: { Authorization: "Bearer " + (s && s.token) } });
+  if (!r.ok) {
+    const e = await r.json().catch(() => ({}));
+    throw new ApiError(r.status, e.reason || "error", e.message || `The export failed (${r.status}).`);
+  }
+  const url = URL.createObjectURL(await r.blob());
+  const a = h("a", { href: url, download: `turfwar-${table}.csv`, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return `turfwar-${table}.csv saved.`;
+}
+
+for (const b of document.querySelectorAll("[data-export]")) {
+  b.addEventListener("click", () => act(b, $("#dash-msg"), () => download(b.dataset.export)));
+}
+
+// ---------- announcements (rule 11) ----------
+$("#announce-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  const f = formData(form);
+  await act(ev.submitter, $("#announce-msg"), async () => {
+    const a = await api("/admin/announcements", { method: "POST", body: { title: f.title, body: f.body } });
+    form.reset();
+    return `Announced at ${gameTime(a.at)}: “${a.title}”.`;
+  });
+});
+
 // ---------- clock ----------
 async function refreshClock() {
   try {
@@ -325,6 +531,7 @@ async function refreshClock() {
     clock = null;
   }
   renderClock($("#clock"), clock);
+  renderDashboard();
   if (!clock) return;
   $("#clock-now").textContent = `${gameTime(clock.now)} (${clock.now})`;
   // only a manual clock can be moved: the form shows for it alone
@@ -363,6 +570,7 @@ $("#clock-form").addEventListener("submit", async (ev) => {
     const r = await api("/admin/clock", { method: "POST", body: { now } });
     $("#clock-target").value = "";
     await refreshClock();
+    await refreshClaims();   // a new game day: the dashboard's claims today start again
     const events = (r.events || []).length ? ` Events: ${r.events.join(", ")}.` : "";
     return `Clock moved to ${gameTime(r.now)}.${events}`;
   });

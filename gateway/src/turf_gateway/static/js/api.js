@@ -123,6 +123,7 @@ export function errorText(e) {
 // Run an async action from a button: disables it meanwhile, shows success or the readable error.
 export async function act(button, out, fn) {
   if (button) button.disabled = true;
+  say(out, "info", "");   // the last action's answer goes: the next one is about this action
   try {
     const text = await fn();
     if (text) say(out, "ok", text);
@@ -141,15 +142,26 @@ export function formData(form) {
   return out;
 }
 
-// "2026-10-05T22:00:00-04:00" → "Mon 5 Oct, 22:00" in the game's own offset (the string's wall time)
+// The game's own zone (rule 2: New York time); every game time is shown in it, whatever offset the string has
+// (an evidence time in UTC, a flag in -04:00) and wherever the device is.
+export const GAME_ZONE = "America/New_York";
+const GAME_FORMAT = new Intl.DateTimeFormat("en-US", { timeZone: GAME_ZONE, weekday: "short", day: "numeric",
+  month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+// "2026-10-05T22:00:00-04:00" or "2026-10-06T02:00:00Z" → "Mon 5 Oct, 22:00" (New York time)
 export function gameTime(iso) {
   if (!iso) return "—";
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
-  if (!m) return iso;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  const wd = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()];
-  const mo = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][+m[2] - 1];
-  return `${wd} ${+m[3]} ${mo}, ${m[4]}:${m[5]}`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const p = Object.fromEntries(GAME_FORMAT.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.day} ${p.month}, ${p.hour}:${p.minute}`;
+}
+
+// the game date (YYYY-MM-DD, New York) of an instant: the claim log's game_day
+export function gameDate(iso) {
+  const p = Object.fromEntries(new Intl.DateTimeFormat("en-CA", { timeZone: GAME_ZONE, year: "numeric",
+    month: "2-digit", day: "2-digit" }).formatToParts(new Date(Date.parse(iso))).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day}`;
 }
 
 export function clockText(c) {

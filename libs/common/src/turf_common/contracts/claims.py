@@ -146,6 +146,37 @@ class FlagsRequest(Message):
     pass
 
 
+class ClaimsListRequest(Message):
+    """``claims.list``: the claim log for the organizer, oldest first; ``game_day`` and ``player_id`` narrow it."""
+
+    game_day: date | None = None
+    player_id: str | None = None
+    limit: int = Field(default=10_000, ge=1, le=100_000)
+
+
+class ClaimRecord(Message):
+    """One logged claim: ``kind`` take, steal, reinforce or war_reclaim; ``normal`` False for a claim that did
+    not use the day's allowance (R17 extra, R19 replacement); ``undone_by`` what reversed it (R14 War, R19
+    Mulligan, R28 correction) or null."""
+
+    id: str
+    at: AwareDatetime
+    game_day: date
+    player_id: str
+    territory_id: str
+    kind: str
+    normal: bool
+    previous_owner_id: str | None
+    undone_by: str | None
+    flags: list[str]
+
+
+class ClaimsListReply(Message):
+    ok: Literal[True] = True
+    claims: list[ClaimRecord]
+    truncated: bool = False
+
+
 class FlagsReply(Message):
     ok: Literal[True] = True
     flags: list[FlagOut]

@@ -291,6 +291,11 @@ class MemoryClaimsTx:
                 if w.holder_id == player_id and w.state == "open" and w.until > now]
         return OutlookFacts(facts, stolen, held)
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        # dicts keep insertion order: the order claims were logged in (the SQL store's seq)
+        return [c for c in self.s.claims.values() if game_day in (None, c.game_day)
+                and player_id in (None, c.player_id)][:limit]
+
 
 class MemoryClaimsStore:
     """:class:`~turf_claims.ports.ClaimsStore` in memory; ``state`` is what tests read."""

@@ -379,6 +379,14 @@ class SqlClaimsTx:
         return [FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind,
                         evidence=r.evidence) for r in rows]
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        q = select(t.claims).order_by(t.claims.c.seq).limit(limit)
+        if game_day is not None:
+            q = q.where(t.claims.c.game_day == game_day)
+        if player_id is not None:
+            q = q.where(t.claims.c.player_id == player_id)
+        return [_claim(r) for r in (await self.conn.execute(q)).all()]
+
 
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
         c, w, ter = t.claims.c, t.war_windows.c, t.territories.c

@@ -1,0 +1,122 @@
+"""The organizer's desk reads (issue 20): the claim log (``GET /admin/claims``: the dashboard's claims today, the
+claim picker) and CSV exports of players, claims and results (``GET /admin/export/{table}.csv``), for the league's
+spreadsheets. Organizer only; times in the season's zone, as on every other route."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import ClaimsListReply, ClaimsListRequest
+from turf_gateway.api.deps import Organizer, State
+from turf_gateway.api.routes.admin import list_players
+from turf_gateway.api.routes.public import leaderboard_body
+from turf_gateway.commands import ask_model
+from turf_gateway.errors import ApiError
+
+router = APIRouter(prefix="/admin", tags=["organizer"])
+
+
+class LoggedClaim(BaseModel):
+    id: str
+    at: str
+    game_day: date
+    player_id: str
+    display_name: str
+    territory_id: str
+    territory_name: str
+    kind: str = Field(description="take, steal, reinforce or war_reclaim")
+    normal: bool = Field(description="false for an R17 extra or R19 replacement claim")
+    previous_owner_id: str | None
+    undone_by: str | None = Field(description="war, mulligan or correction when reversed (R14, R19, R28)")
+    flags: list[str]
+
+
+class ClaimLog(BaseModel):
+    claims: list[LoggedClaim]
+    truncated: bool = Field(description="true when more claims matched than the limit")
+
+
+async def claim_log(state: Any, day: date | None, player_id: str | None, limit: int) -> ClaimLog:
+    from turf_gateway.names import display_names
+
+    rep = await ask_model(state, subjects.CLAIMS_LIST, ClaimsListRequest(game_day=day, player_id=player_id,
+                                                                        limit=limit), ClaimsListReply, timeout=30)
+    names = await display_names(state, list({c.player_id for c in rep.claims}))
+    board = state.board.territories
+    return ClaimLog(truncated=rep.truncated, claims=[LoggedClaim(
+        id=c.id, at=c.at.astimezone(state.season.tz).isoformat(), game_day=c.game_day, player_id=c.player_id,
+        display_name=names.get(c.player_id, ""), territory_id=c.territory_id,
+        territory_name=board[c.territory_id].name if c.territory_id in board else c.territory_id, kind=c.kind,
+        normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)
+        for c in rep.claims])
+
+
+@router.get("/claims", response_model=ClaimLog)
+async def claims(org: Organizer, state: State, day: Annotated[date | None, Query(description="a game date")] = None,
+                 player_id: Annotated[str | None, Query(max_length=64)] = None,
+                 limit: Annotated[int, Query(ge=1, le=10_000)] = 2000) -> ClaimLog:
+    """The claim log, oldest first: every claim of ``day`` (a game date, e.g. 2026-10-05) and/or of
+    ``player_id``, with names; ``truncated`` when more than ``limit`` matched."""
+    return await claim_log(state, day, player_id, limit)
+
+
+def _csv(rows: Iterable[dict[str, Any]], columns: list[str], filename: str) -> Response:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
+    w.writeheader()
+    for row in rows:
+        w.writerow({k: _cell(row.get(k)) for k in columns})
+    return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, list):
+        return " ".join(map(str, v))
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@"):
+        return "'" + v   # a spreadsheet would run a cell starting so as a formula (CSV injection by a player's name)
+    return "" if v is None else v
+
+
+PLAYER_COLUMNS = ["id", "name", "display_name", "email", "discord", "home_address", "status", "status_reason",
+                  "created_at", "same_address_as"]
+CLAIM_COLUMNS = ["id", "at", "game_day", "player_id", "display_name", "territory_id", "territory_name", "kind",
+                 "normal", "previous_owner_id", "undone_by", "flags"]
+RESULT_COLUMNS = ["place", "player_id", "display_name", "base", "outposts", "bonuses", "total", "prize", "final"]
+
+
+@router.get("/export/{table}.csv", response_class=Response,
+            responses={200: {"content": {"text/csv": {}}, "description": "A CSV file with a header row"}})
+async def export(table: Literal["players", "claims", "results"], org: Organizer, state: State) -> Response:
+    """``players.csv`` (private fields: keep it private), ``claims.csv`` (the whole log) or ``results.csv`` (the
+    final standings with prizes once the season is closed, the current standings before, ``final`` saying which)."""
+    if table == "players":
+        return _csv((await list_players(org, state))["players"], PLAYER_COLUMNS, "players.csv")
+    if table == "claims":
+        log = await claim_log(state, None, None, 100_000)
+        return _csv((c.model_dump(mode="json") for c in log.claims), CLAIM_COLUMNS, "claims.csv")
+    return _csv(await _results_rows(state), RESULT_COLUMNS, "results.csv")
+
+
+async def _results_rows(state: Any) -> list[dict[str, Any]]:
+    from turf_gateway.api.routes.public import results
+
+    try:
+        final = await results(state)
+    except ApiError as e:
+        if e.reason != "season_not_closed":
+            raise
+        lb = await leaderboard_body(state)
+        return [{"place": s["rank"], **s, "prize": None, "final": False} for s in lb["standings"]]
+    outposts = {s["player_id"]: s["outposts"] for s in (await leaderboard_body(state))["standings"]}
+    return [{**s, "outposts": outposts.get(s["player_id"]), "final": True} for s in final["standings"]]
+

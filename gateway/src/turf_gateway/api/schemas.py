@@ -1,0 +1,244 @@
+"""Response models of the routes whose handlers build their answer as a dict (API.md's shapes). FastAPI checks each
+answer against its model and ``/openapi.json`` (and so ``/docs``) shows it: a field dropped or renamed by mistake
+fails the route's tests instead of reaching a client. Times are ISO 8601 strings in the season's zone, as the
+handlers write them; areas m², coordinates WGS84 degrees."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+CardState = Literal["ready", "reserved", "consumed"]
+
+
+class Point(BaseModel):
+    lat: float
+    lon: float
+
+
+class Me(BaseModel):
+    """The caller's own profile, private fields included (R27)."""
+
+    id: str
+    name: str
+    display_name: str
+    email: str
+    discord: str
+    home_address: str | None
+    role: Literal["player", "organizer"]
+    status: str = Field(description="pending, verified, rejected or disqualified (R27, R28)")
+    status_reason: str | None = Field(description="null or a code such as not_in_board")
+    claims_left_today: int
+
+
+class Card(BaseModel):
+    id: str
+    type: str
+    state: CardState
+
+
+class Hand(BaseModel):
+    cards: list[Card]
+
+
+class CardPlayed(BaseModel):
+    card_id: str
+    type: str
+    state: CardState = Field(description="consumed, or reserved for a scheduled Freeze or Blockade")
+    effect: dict[str, Any] = Field(description="freeze/blockade {active_on}; war {territory_id, reclaim_until}; "
+                                               "double_trouble {claims_left_today}; mulligan {claims_left_today, "
+                                               "territory_id, owner_id}; joker {territory_id}")
+
+
+class ScheduleCancelled(BaseModel):
+    id: str
+    type: str
+    state: CardState
+
+
+class Trade(BaseModel):
+    id: str
+    state: str
+    proposer_id: str
+    partner_id: str
+    offer_territory_id: str
+    want_territory_id: str
+
+
+class Trades(BaseModel):
+    trades: list[Trade]
+
+
+class CheckedTerritory(BaseModel):
+    id: str
+    name: str
+    owner_id: str | None
+
+
+class ClaimCheck(BaseModel):
+    territory: CheckedTerritory | None = Field(description="null when the point is on no territory of the board")
+    allowed: bool
+    reason: str | None = Field(description="the rule code that refuses the claim, null when allowed")
+    message: str | None
+
+
+class TerritoryProperties(BaseModel):
+    id: str
+    name: str
+    kind: str
+    county: str
+    state: Literal["NJ", "NY"]
+    borders_water: bool
+    land_area_m2: float
+    population: int | None
+    label_point: Point
+    owner_id: str | None
+    progress: int = Field(ge=0, le=3)
+    fortified: bool
+
+
+class TerritoryDetail(TerritoryProperties):
+    neighbours: list[str]
+    geometry: dict[str, Any] = Field(description="GeoJSON geometry, full detail")
+
+
+class BoardFeature(BaseModel):
+    type: Literal["Feature"]
+    id: str
+    properties: TerritoryProperties
+    geometry: dict[str, Any] = Field(description="GeoJSON geometry, simplified for display")
+
+
+class Board(BaseModel):
+    type: Literal["FeatureCollection"]
+    features: list[BoardFeature]
+
+
+class Standing(BaseModel):
+    rank: int
+    player_id: str
+    display_name: str
+    base: int
+    outposts: int = Field(description="territories outside the largest cluster")
+    bonuses: int = Field(description="side-quest points")
+    total: int
+
+
+class QuestLeaders(BaseModel):
+    leaders: list[str]
+    value: float
+
+
+class Leaderboard(BaseModel):
+    standings: list[Standing]
+    side_quests: dict[str, QuestLeaders]
+
+
+class Clock(BaseModel):
+    now: str
+    open: bool
+    mode: Literal["real", "accelerated", "manual"]
+    game_day: int | None
+    season_state: Literal["before", "running", "closed"]
+    next_change: str | None
+    seed_commitment: str
+
+
+class FinalStanding(BaseModel):
+    place: int
+    player_id: str
+    display_name: str
+    base: int
+    bonuses: int
+    total: int
+    prize: str = Field(description="US dollars, exactly two decimals")
+
+
+class Results(BaseModel):
+    final: Literal[True]
+    standings: list[FinalStanding]
+
+
+class PlayerStatus(BaseModel):
+    id: str
+    status: str
+
+
+class AdminPlayer(BaseModel):
+    id: str
+    name: str
+    display_name: str
+    email: str
+    discord: str
+    home_address: str | None
+    status: str
+    status_reason: str | None
+    created_at: str
+    home: Point | None
+    same_address_as: list[str] = Field(description="players registered at the same home address (R27)")
+
+
+class AdminPlayers(BaseModel):
+    players: list[AdminPlayer]
+
+
+class ClockMoved(BaseModel):
+    now: str
+    events: list[str] = Field(description="the clock.* events published on the way")
+
+
+class Clearance(BaseModel):
+    at: str
+    by: str
+    reason: str | None
+
+
+class Flag(BaseModel):
+    id: str
+    at: str
+    player_id: str
+    claim_id: str | None
+    kind: str
+    evidence: dict[str, Any]
+    state: Literal["open", "cleared"]
+    cleared: Clearance | None
+
+
+class Flags(BaseModel):
+    flags: list[Flag]
+
+
+class CorrectionRecord(BaseModel):
+    id: str
+    at: str
+    action: str
+    by: str
+    reason: str
+    before: Any
+    after: Any
+    post_season: bool
+
+
+class AdminCorrection(CorrectionRecord):
+    note: str | None
+    territory_id: str | None
+    player_id: str | None
+    request: dict[str, Any]
+
+
+class AdminCorrections(BaseModel):
+    corrections: list[AdminCorrection]
+
+
+class PublicCorrection(BaseModel):
+    id: str
+    at: str
+    action: str
+    territory_id: str | None = None
+    player_id: str | None = None
+    reason: str
+
+
+class PublicCorrections(BaseModel):
+    corrections: list[PublicCorrection]

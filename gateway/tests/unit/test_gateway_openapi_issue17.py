@@ -1,0 +1,42 @@
+"""Issue 17: ``/docs`` shows a typed answer for every route — no 2xx answer is declared as a bare object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from turf_common.settings import Settings
+from turf_gateway.main import create_app
+
+
+def _untyped(spec: dict[str, Any]) -> list[str]:
+    schemas = spec["components"]["schemas"]
+    bad = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            for code, answer in op["responses"].items():
+                if not code.startswith("2") or code == "204":
+                    continue
+                # JSON answers (a CSV export is a file: its media type is its declaration)
+                content = {t: c for t, c in answer.get("content", {}).items() if "json" in t}
+                if answer.get("content") and not content:
+                    continue
+                refs = [c.get("schema", {}).get("$ref", "") for c in content.values()]
+                named = [schemas.get(r.rsplit("/", 1)[-1], {}) for r in refs if r]
+                if not named or not all(s.get("properties") for s in named):
+                    bad.append(f"{method.upper()} {path} {code}")
+    return bad
+
+
+def test_issue17_every_success_answer_has_a_named_model_with_fields() -> None:
+    spec = create_app(Settings()).openapi()
+    assert _untyped(spec) == []
+
+
+def test_issue17_the_board_is_declared_as_geojson_with_its_feature_properties() -> None:
+    spec = create_app(Settings()).openapi()
+    ok = spec["paths"]["/api/v1/board"]["get"]["responses"]["200"]["content"]
+    assert list(ok) == ["application/geo+json"]
+    props = spec["components"]["schemas"]["TerritoryProperties"]["properties"]
+    # API.md: each feature's properties
+    assert set(props) == {"id", "name", "kind", "county", "state", "owner_id", "progress", "fortified",
+                          "borders_water", "land_area_m2", "population", "label_point"}
