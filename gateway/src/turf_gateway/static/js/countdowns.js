@@ -5,9 +5,14 @@
 import { $, gameTime, h, optional, playerName } from "./api.js";
 import { tick } from "./gameclock.js";
 
-// "2026-10-06" → "Tue 6 Oct"
-function dayName(iso) {
-  return gameTime(iso + "T00:00").replace(/, 00:00$/, "");
+// a game day, "2026-10-06" → "Tue 6 Oct" (a calendar date: no time zone to convert)
+const DAY_FORMAT = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric",
+  month: "short" });
+function dayName(isoDate) {
+  const t = Date.parse(isoDate + "T12:00:00Z");
+  if (Number.isNaN(t)) return isoDate;
+  const p = Object.fromEntries(DAY_FORMAT.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.day} ${p.month}`;
 }
 
 function left(iso, done) {
