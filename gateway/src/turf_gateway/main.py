@@ -33,6 +33,7 @@ from turf_gateway.api.routes import (
     corrections,
     exports,
     notifications,
+    outlook,
     players,
     public,
     season,
@@ -136,7 +137,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
-              exports.router, season.router, spectators.router, notifications.router):
+    notifications,
+    outlook,
+    players,
+    public,
+    season,
         api.include_router(r)
     app.include_router(api)
 

@@ -1,5 +1,6 @@
 """The web pages (issue #7), served by the gateway: play at ``/`` (``static/index.html``, routed in main.py), watch
-at ``/watch``, organize at ``/admin``, their files under ``/static``, and ``/pages/config.json``.
+at ``/watch``, organize at ``/admin``, their files under ``/static``, ``/pages/config.json``, and the service worker
+at ``/sw.js`` (issue 18).
 
 Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
 ``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILE_URL``
@@ -20,6 +21,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from turf_common.settings import parse_clock_mode
+
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/watch": "watch.html", "/admin": "admin.html"}
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
@@ -32,10 +35,20 @@ class _Static(StaticFiles):
         return resp
 
 
+def clock_rate() -> float:
+    """Game seconds per real second (``TURF_CLOCK``): 1 real, N accelerated, 0 manual. The pages count down from the
+    server's ``now`` (GET /clock) at this rate (issue 18): in manual mode time stands still between moves."""
+    try:
+        return parse_clock_mode(os.environ.get("TURF_CLOCK", "real"))[1]
+    except ValueError:
+        return 1.0
+
+
 def page_config() -> dict[str, Any]:
     """What the pages need to know about this deployment (nothing secret)."""
     return {"tile_url": os.environ.get("TURF_TILE_URL") or None,
-            "tile_attribution": os.environ.get("TURF_TILE_ATTRIBUTION", "")}
+            "tile_attribution": os.environ.get("TURF_TILE_ATTRIBUTION", ""),
+            "clock_rate": clock_rate()}
 
 
 def _page(file: Path) -> Any:
@@ -53,6 +66,14 @@ def install(app: FastAPI) -> None:
         return JSONResponse(page_config(), headers=NO_CACHE)
 
     app.add_api_route("/pages/config.json", config, methods=["GET"], include_in_schema=False)
+
+    async def service_worker() -> FileResponse:
+        # at the root, so its scope covers every page (issue 18: Web Push); a worker is a script of our own origin,
+        # which the Content-Security-Policy (default-src 'self', security.py) allows
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                            headers=NO_CACHE | {"Service-Worker-Allowed": "/"})
+
+    app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
     app.mount("/static", _Static(directory=STATIC), name="static")
     # for browsers that accept it: the board's 950 KB of GeoJSON travel as about 230 KB, the Leaflet script as 45 KB
     app.add_middleware(GZipMiddleware, minimum_size=2048)

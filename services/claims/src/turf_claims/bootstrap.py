@@ -15,6 +15,7 @@ from turf_claims.corrections import Corrections
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects
 from turf_claims.handlers import ClaimsService, Handlers
+from turf_claims.outlook import Outlooks
 from turf_claims.ports import ClaimsStore, Clock, Publisher
 from turf_common.board import load_board
 from turf_common.bus import EventPublisher, clock_kv, jetstream, retire_consumers
@@ -40,7 +41,8 @@ def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gam
         effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
                             days=days),
         corrections=Corrections(store=store, clock=clock, publisher=publisher),
-        days=days)
+        days=days,
+        outlook=Outlooks(store=store, clock=clock, season=season, names=names))
 
 
 def wire(settings: Settings) -> Wire:

@@ -40,6 +40,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 
 QUEUE = "claims"
 DURABLE = "claims"
@@ -83,6 +84,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
     async def flags(_: FlagsRequest) -> FlagsReply:
         return await h.claims.flags()
+
+    @r.subscriber(subjects.CLAIMS_OUTLOOK, queue=QUEUE, title=subjects.CLAIMS_OUTLOOK)
+    async def outlook(q: OutlookRequest) -> OutlookReply:
+        return await h.outlook.outlook(q.player_id)
 
     @r.subscriber(subjects.CLAIMS_LIST, queue=QUEUE, title=subjects.CLAIMS_LIST)
     async def claims_log(q: ClaimsListRequest) -> ClaimsListReply:

@@ -16,6 +16,7 @@ from pydantic import Field
 from turf_claims.corrections import Corrections
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
+from turf_claims.outlook import Outlooks
 from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common import metrics
 from turf_common.contracts import subjects
@@ -278,6 +279,7 @@ class Handlers:
     effects: CardEffects
     corrections: Corrections
     days: GameDays
+    outlook: Outlooks
 
     async def on_event(self, ev: DayStarted | PlayerDisqualified) -> None:
         """The durable consumer's events, in stream order: a day start (R5, R15, R16) or a disqualification

@@ -125,6 +125,48 @@ class Protection:
     state: ProtectionState
 
 
+@dataclass(frozen=True)
+class OwnedFacts:
+    """One territory of a player, for their countdowns (issue 18): whether they claimed it today (R8.7, amended),
+    whether a normal claim of it today locks it (R10, leaving out disqualified players: R28), their active Freeze on
+    it today (R15), an open reclaim window on it (R14) and how they got it (their latest take, for the victim's War
+    window)."""
+
+    territory: Territory
+    claimed_today: bool
+    locked_today: bool
+    frozen_today: bool
+    reclaim_holder: str | None
+    reclaim_until: datetime | None
+    take: TakeRecord | None
+
+
+@dataclass(frozen=True)
+class StolenFacts:
+    """A territory stolen from the player by a steal that still stands: its owner now and that owner's latest take
+    of it (R14: War applies to that one only)."""
+
+    territory_id: str
+    owner_id: str | None
+    take: TakeRecord | None
+
+
+@dataclass(frozen=True)
+class HeldWindow:
+    """An open War reclaim window the player holds (R14)."""
+
+    territory_id: str
+    owner_id: str | None
+    until: datetime
+
+
+@dataclass(frozen=True)
+class OutlookFacts:
+    owned: list[OwnedFacts]
+    stolen: list[StolenFacts]
+    held: list[HeldWindow]
+
+
 class ClaimsTx(Protocol):
     """One unit of work of the claims store: commits when its block ends, rolls back if it raises."""
 
@@ -289,6 +331,12 @@ class ClaimsTx(Protocol):
 
     async def flags(self) -> list[FlagOut]:
         """Every anti-spoofing flag, oldest first."""
+        ...
+
+    async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
+        """See :class:`OutlookFacts`: the player's territories by id (``day``: today's game day, None when today is
+        none: then nothing was claimed or frozen today), the standing steals of their territories, and the reclaim
+        windows they hold open at ``now``."""
         ...
 
     async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:

@@ -7,6 +7,11 @@ import {
   playerName, renderClock, saveSession, say, session,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
+import { Announcement } from "./announcements.js";
+import { Countdowns } from "./countdowns.js";
+import { GameClock } from "./gameclock.js";
+import { Notifications, PushToggle } from "./notifications.js";
+import { Motion } from "./safety.js";
 
 const state = {
   me: null, // GET /me
@@ -17,7 +22,15 @@ const state = {
 };
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
-window.turf = { board, state }; // for the browser tests and the curious
+const clock = new GameClock(); // its rate comes from /pages/config.json at start
+const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock());
+const motion = new Motion();
+const announcement = new Announcement($("#announcement"));
+const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
+  panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
+  onRead: (items) => announcement.read(items) });
+const push = new PushToggle($("#push-btn"), $("#push-msg"));
+window.turf = { board, state, clock, motion, notifications }; // for the browser tests and the curious
 let posMarker = null;
 let accCircle = null;
 let watchId = null;
@@ -27,9 +40,12 @@ async function refreshClock() {
   try {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
+    clock.set(c);
+    countdowns.showClock(c);
     return c;
   } catch {
     renderClock($("#clock"), null);
+    countdowns.showClock(clock.last);
     return null;
   }
 }
@@ -88,7 +104,9 @@ $("#signout").addEventListener("click", async () => {
 function showSignedOut() {
   showTab("signin");
   $("#auth").hidden = false;
-  for (const id of ["#me", "#claim", "#cards", "#trades"]) $(id).hidden = true;
+  for (const id of ["#me", "#claim", "#cards", "#trades", "#countdowns"]) $(id).hidden = true;
+  notifications.stop();
+  $("#push-btn").hidden = true;
 }
 
 const STATUS_NOTE = {
@@ -134,6 +152,7 @@ async function refreshMine() {
   const names = [...state.cluster].map((id) => board.name(id)).sort();
   $("#my-cluster").textContent = mine.length ? `${state.cluster.size} (${names.join(", ")})` : "—";
   board.restyle(mine);
+  await countdowns.refresh();
 }
 
 async function signedIn() {
@@ -146,7 +165,11 @@ async function signedIn() {
   $("#auth").hidden = true;
   $("#me").hidden = false;
   $("#claim").hidden = false;
+  $("#countdowns").hidden = false;
+  countdowns.available = true;
   startLocation();
+  notifications.start();
+  push.start();
   await Promise.all([refreshMine(), refreshCards(), refreshTrades(), refreshStandings()]);
 }
 
@@ -191,6 +214,16 @@ function onPosition(pos) {
   $("#position").textContent = `You are at ${lat.toFixed(5)}, ${lon.toFixed(5)} (± ${Math.round(accuracy)} m).`;
   $("#map").dataset.located = "1";
   if (first) board.map.setView(ll, 13);
+  motion.update(pos);
+  renderSafety();
+}
+
+// Rule 11: the warning shows while the fixes say the player moves faster than walking or cycling (safety.js)
+function renderSafety() {
+  const fast = motion.fast();
+  $("#safety").hidden = !fast;
+  $("#safety-speed").textContent = fast ? `You are moving at about ${Math.round(motion.kmh)} km/h.` : "";
+  if (!fast) $("#passenger").hidden = true;
 }
 
 // The fix time on the game clock: the fix is as old as the device says, counted back from the game's own "now"
@@ -227,7 +260,29 @@ $("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-ms
   return null;
 }));
 
-$("#claim-btn").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-msg"), async () => {
+// A claim while moving fast waits for "I'm a passenger" (rule 11); the server never refuses one for speed.
+$("#claim-btn").addEventListener("click", (ev) => {
+  renderSafety();
+  if (motion.fast()) {
+    $("#passenger").hidden = false;
+    say($("#claim-msg"), "info", "Confirm that you are a passenger to claim.");
+    $("#passenger-yes").focus();
+    return;
+  }
+  claim(ev.currentTarget);
+});
+
+$("#passenger-yes").addEventListener("click", (ev) => {
+  $("#passenger").hidden = true;
+  claim(ev.currentTarget);
+});
+
+$("#passenger-no").addEventListener("click", () => {
+  $("#passenger").hidden = true;
+  say($("#claim-msg"), "info", "Claim cancelled. Pull over first, then claim.");
+});
+
+const claim = (button) => act(button, $("#claim-msg"), async () => {
   say($("#claim-msg"), "info", "Claiming…");
   const body = await fixBody();
   const r = await api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
@@ -245,7 +300,7 @@ $("#claim-btn").addEventListener("click", (ev) => act(ev.currentTarget, $("#clai
     case "war_reclaim": return `You reclaimed ${name}.`;
     default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
   }
-}));
+});
 
 // ---------- cards ----------
 const CARD_HELP = {
@@ -483,6 +538,12 @@ async function refreshStandings() {
 // ---------- live updates ----------
 let liveTimer = null;
 function live(msg) {
+  const me = session()?.player_id;
+  if (msg.type === "announcement.published") announcement.show(msg);
+  if (me && (msg.type === "announcement.published" || msg.type === "correction.applied"
+    || [msg.owner_id, msg.previous_owner_id, msg.player_id, msg.proposer_id, msg.partner_id].includes(me))) {
+    notifications.poke(); // something for me: read my notifications now rather than at the next poll
+  }
   if (msg.type === "snapshot") {
     state.standings = msg.leaderboard?.standings || state.standings;
     learnNames(state.standings);
@@ -511,8 +572,18 @@ function schedule() {
 // ---------- start ----------
 async function start() {
   if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
+  try {
+    const cfg = await (await fetch("/pages/config.json")).json();
+    if (typeof cfg.clock_rate === "number") clock.rate = cfg.clock_rate;
+  } catch {
+    /* the real clock's rate */
+  }
   refreshClock();
-  setInterval(refreshClock, 30000);
+  setInterval(() => {
+    refreshClock();
+    if (session() && !$("#countdowns").hidden) countdowns.refresh();
+  }, 30000);
+  announcement.start();
   try {
     await board.init();
   } catch (e) {

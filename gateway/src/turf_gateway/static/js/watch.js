@@ -4,8 +4,10 @@ import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderCl
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { renderPodium } from "./podium.js";
 import { isTv, TvDirector } from "./tv.js";
+import { Announcement } from "./announcements.js";
 
 const board = new BoardMap($("#map"));
+const announcement = new Announcement($("#announcement"));
 let tv = null;   // the TV mode's director (/watch?tv=1)
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
@@ -110,6 +112,10 @@ function handle(msg) {
       break;
     case "resync":
       break;
+    case "announcement.published":
+      announcement.show(msg);
+      addFeed(msg);
+      break;
     default:
       addFeed(msg);
   }
@@ -137,6 +143,7 @@ async function start() {
   if (isTv()) tv = new TvDirector(board);
   refreshClock();
   setInterval(refreshClock, 30000);
+  announcement.start();
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
   window.turf = { board, socket: sock }; // for the browser tests (they drop the socket) and the curious
   sock.start();

@@ -7,6 +7,7 @@ CLAIMS_CHECK = "claims.check"
 CLAIMS_STATE = "claims.state"          # read model for the gateway: territory ownership
 CLAIMS_PLAYER = "claims.player"        # claims_left_today for GET /me
 CLAIMS_FLAGS = "claims.flags"          # anti-spoofing flags for the organizer
+CLAIMS_OUTLOOK = "claims.outlook"      # a player's territories, War deadlines and reclaim windows (issue 18)
 CLAIMS_LIST = "claims.list"            # the claim log for the organizer (dashboard, pickers, CSV export)
 CLOCK_SET = "clock.set"
 CLOCK_GET = "clock.get"

@@ -141,12 +141,20 @@ def claim_effect(cfg: gametime.SeasonConfig, game_day: date, claimant_id: str, t
     if t.owner_id != claimant_id:
         return ClaimOutcome("steal", claimant_id, t.owner_id, t.fort, Fortification(1, game_day, False),
                             normal=True, opens_war_window=True)
-    consecutive = t.fort.last_claim_day is not None and \
-        gametime.previous_game_day(cfg, game_day) == t.fort.last_claim_day
-    progress = min(t.fort.progress + 1, FORTIFIED_PROGRESS) if consecutive else 1
-    return ClaimOutcome("reinforce", claimant_id, claimant_id, t.fort,
-                        Fortification(progress, game_day, progress >= FORTIFIED_PROGRESS),
+    return ClaimOutcome("reinforce", claimant_id, claimant_id, t.fort, reinforced(cfg, game_day, t.fort),
                         normal=True, opens_war_window=False)
+
+
+def keeps_streak(cfg: gametime.SeasonConfig, game_day: date, fort: Fortification) -> bool:
+    """R9/R11: a claim of one's own territory on ``game_day`` counts progress +1 (the territory's last claim day was
+    the previous game day); otherwise progress restarts at 1."""
+    return fort.last_claim_day is not None and gametime.previous_game_day(cfg, game_day) == fort.last_claim_day
+
+
+def reinforced(cfg: gametime.SeasonConfig, game_day: date, fort: Fortification) -> Fortification:
+    """R9: the fortification after the owner's claim on ``game_day``; progress 3 = fortified (R11)."""
+    progress = min(fort.progress + 1, FORTIFIED_PROGRESS) if keeps_streak(cfg, game_day, fort) else 1
+    return Fortification(progress, game_day, progress >= FORTIFIED_PROGRESS)
 
 
 def decide_claim(cfg: gametime.SeasonConfig, now: datetime, *, fix_time: datetime, accuracy_m: float,

@@ -15,8 +15,12 @@ from turf_claims.ports import (
     CardFacts,
     Claim,
     DayFacts,
+    HeldWindow,
+    OutlookFacts,
+    OwnedFacts,
     Protection,
     ProtectionState,
+    StolenFacts,
     Territory,
     TerritoryChange,
 )
@@ -258,6 +262,34 @@ class MemoryClaimsTx:
 
     async def flags(self) -> list[FlagOut]:
         return sorted(self.s.flags, key=lambda f: (f.at, f.id))
+
+    async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
+        owned = sorted((t for t in self.s.territories.values() if t.owner_id == player_id), key=lambda t: t.id)
+        facts = []
+        for t in owned:
+            today = [c for c in self.s.claims.values() if c.territory_id == t.id and c.game_day == day
+                     and c.player_id not in self.s.excluded]
+            claimed = (player_id, t.id, day) in self.s.jokers or any(
+                c.player_id == player_id and (c.normal or c.kind == "war_reclaim") for c in today)
+            frozen = any(p.kind == "freeze" and p.player_id == player_id and p.territory_id == t.id and p.day == day
+                         and p.state == "active" for p in self.s.protections.values())
+            wars = sorted((w for w in self.s.wars if w.territory_id == t.id and w.state == "open" and w.until > now),
+                          key=lambda w: w.opened_at)
+            facts.append(OwnedFacts(t, claimed, any(c.normal for c in today), frozen,
+                                    wars[-1].holder_id if wars else None, wars[-1].until if wars else None,
+                                    await self.take_record(t.id, player_id)))
+        stolen_ids = sorted({c.territory_id for c in self.s.claims.values() if c.previous_owner_id == player_id
+                             and c.kind == "steal" and c.undone_by is None})
+        stolen = []
+        for tid in stolen_ids:
+            owner = self.s.territories[tid].owner_id
+            take = await self.take_record(tid, owner)
+            if take is not None:
+                stolen.append(StolenFacts(tid, owner, take))
+        held = [HeldWindow(w.territory_id, self.s.territories[w.territory_id].owner_id, w.until)
+                for w in sorted(self.s.wars, key=lambda w: w.opened_at)
+                if w.holder_id == player_id and w.state == "open" and w.until > now]
+        return OutlookFacts(facts, stolen, held)
 
     async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
         # dicts keep insertion order: the order claims were logged in (the SQL store's seq)

@@ -18,8 +18,12 @@ from turf_claims.ports import (
     CardFacts,
     Claim,
     DayFacts,
+    HeldWindow,
+    OutlookFacts,
+    OwnedFacts,
     Protection,
     ProtectionState,
+    StolenFacts,
     Territory,
     TerritoryChange,
 )
@@ -122,6 +126,11 @@ def _claim(r: Any) -> Claim:
                  r.fix_time, r.border_distance_m, r.previous_owner_id,
                  Fortification(r.prev_progress, r.prev_last_claim_day, r.prev_fortified), list(r.flags or []),
                  r.undone_by)
+
+
+def _take_record(r: Any) -> rules.TakeRecord:
+    return rules.TakeRecord(r.id, r.kind, r.player_id, r.previous_owner_id, r.at, undone=r.undone_by is not None,
+                            fort_before=Fortification(r.prev_progress, r.prev_last_claim_day, r.prev_fortified))
 
 
 def _protection(r: Any) -> Protection:
@@ -271,12 +280,7 @@ class SqlClaimsTx:
         row = (await self.conn.execute(select(t.claims).where(
             c.territory_id == territory_id, c.player_id == owner_id, c.kind != "reinforce",
         ).order_by(c.at.desc(), c.seq.desc()).limit(1))).first()   # R14: ties at one instant by log order
-        if row is None:
-            return None
-        return rules.TakeRecord(row.id, row.kind, row.player_id, row.previous_owner_id, row.at,
-                                undone=row.undone_by is not None,
-                                fort_before=Fortification(row.prev_progress, row.prev_last_claim_day,
-                                                          row.prev_fortified))
+        return None if row is None else _take_record(row)
 
     async def normal_claims(self, player_id: str, day: date) -> int:
         return int((await self.conn.execute(select(func.count()).where(
@@ -382,6 +386,57 @@ class SqlClaimsTx:
         if player_id is not None:
             q = q.where(t.claims.c.player_id == player_id)
         return [_claim(r) for r in (await self.conn.execute(q)).all()]
+
+
+    async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
+        c, w, ter = t.claims.c, t.war_windows.c, t.territories.c
+        owned = [_territory(r) for r in (await self.conn.execute(
+            select(t.territories).where(ter.owner_id == player_id).order_by(ter.id))).all()]
+        ids = [o.id for o in owned]
+        claimed: set[str] = set()
+        locked: set[str] = set()
+        frozen: set[str] = set()
+        if day is not None and ids:
+            for r in (await self.conn.execute(select(c.territory_id, c.player_id, c.kind, c.normal).where(
+                    c.game_day == day, c.territory_id.in_(ids), _not_excluded))).all():
+                if r.normal:
+                    locked.add(r.territory_id)                     # R10
+                if r.player_id == player_id and (r.normal or r.kind == "war_reclaim"):
+                    claimed.add(r.territory_id)                    # R8.7 (amended)
+            claimed |= set((await self.conn.execute(select(t.joker_awards.c.territory_id).where(
+                t.joker_awards.c.player_id == player_id, t.joker_awards.c.game_day == day,
+                t.joker_awards.c.territory_id.in_(ids)))).scalars().all())
+            frozen = set((await self.conn.execute(select(_p.territory_id).where(
+                _p.kind == "freeze", _p.player_id == player_id, _p.day == day, _p.state == "active",
+                _p.territory_id.in_(ids)))).scalars().all())      # R15
+        # R14: open reclaim windows on the player's territories (the latest per territory, as R8.2) or held by them
+        on_mine: dict[str, tuple[str | None, datetime | None]] = {}
+        held: list[HeldWindow] = []
+        for r in (await self.conn.execute(
+                select(w.territory_id, w.holder_id, w.until, ter.owner_id)
+                .join(t.territories, ter.id == w.territory_id)
+                .where(w.state == "open", w.until > now,
+                       (w.holder_id == player_id) | w.territory_id.in_(ids))
+                .order_by(w.opened_at, w.id))).all():
+            if r.territory_id in ids:
+                on_mine[r.territory_id] = (r.holder_id, r.until)
+            if r.holder_id == player_id:
+                held.append(HeldWindow(r.territory_id, r.owner_id, r.until))
+        # how the player got each territory: their latest take of it (R14, ties by log order)
+        takes = {r.territory_id: _take_record(r) for r in (await self.conn.execute(
+            select(t.claims).where(c.territory_id.in_(ids), c.player_id == player_id, c.kind != "reinforce")
+            .distinct(c.territory_id).order_by(c.territory_id, c.at.desc(), c.seq.desc()))).all()} if ids else {}
+        # territories stolen from the player by a steal that stands: their owner's latest take of each
+        stolen_ids = select(c.territory_id).where(c.previous_owner_id == player_id, c.kind == "steal",
+                                                  c.undone_by.is_(None))
+        stolen = [StolenFacts(r.territory_id, r.player_id, _take_record(r)) for r in (await self.conn.execute(
+            select(t.claims).join(t.territories, and_(ter.id == c.territory_id, ter.owner_id == c.player_id))
+            .where(c.territory_id.in_(stolen_ids), c.kind != "reinforce")
+            .distinct(c.territory_id).order_by(c.territory_id, c.at.desc(), c.seq.desc()))).all()]
+        return OutlookFacts(
+            owned=[OwnedFacts(o, o.id in claimed, o.id in locked, o.id in frozen, on_mine.get(o.id, (None, None))[0],
+                              on_mine.get(o.id, (None, None))[1], takes.get(o.id)) for o in owned],
+            stolen=stolen, held=held)
 
 
 class SqlClaimsStore:

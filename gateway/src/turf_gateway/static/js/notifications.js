@@ -1,0 +1,207 @@
+// The play page's notifications (issue 18, API.md "Notifications and announcements"): an unread badge and the list,
+// read with GET /me/notifications?after=<id> every 15 s and whenever a feed message may concern me; marked read
+// with POST /me/notifications/read {up_to}. A server without these routes (404) shows nothing at all, and is not
+// asked again until the page loads again.
+
+import { api, ApiError, gameTime, h, session } from "./api.js";
+
+const POLL_MS = 15000;
+const KEEP = 50; // notifications shown
+
+function readKey() {
+  return "turf.notifications.read." + (session()?.player_id || "");
+}
+
+export class Notifications {
+  // onRead(items): the notifications just marked read (the page hides an announcement read so)
+  constructor({ button, count, panel, list, markRead, onRead = () => {} }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead });
+    this.items = []; // oldest first
+    this.enabled = false;
+    this.stopped = false;
+    this.timer = null;
+    this.busy = null;
+    button.addEventListener("click", () => this.toggle());
+    markRead.addEventListener("click", () => this.readAll());
+  }
+
+  lastId() {
+    return this.items.length ? this.items[this.items.length - 1].id : null;
+  }
+
+  unread() {
+    const seen = localStorage.getItem(readKey());
+    if (seen === null) return this.items.filter((n) => !n.read).length;
+    const i = this.items.findIndex((n) => String(n.id) === seen);
+    return this.items.slice(i + 1).filter((n) => !n.read).length;
+  }
+
+  async start() {
+    if (this.stopped || !session()) return;
+    await this.fetch();
+    clearInterval(this.timer);
+    if (!this.stopped) this.timer = setInterval(() => this.fetch(), POLL_MS);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.items = [];
+    this.enabled = false;
+    this.render();
+  }
+
+  // a feed message arrived: maybe something for me
+  poke() {
+    if (this.enabled) this.fetch();
+  }
+
+  async fetch() {
+    if (this.stopped || !session()) return;
+    if (this.busy) return this.busy; // one request at a time, so none of them misses or repeats an item
+    this.busy = (async () => {
+      const after = this.lastId();
+      try {
+        const out = await api("/me/notifications" + (after === null ? "" : `?after=${encodeURIComponent(after)}`));
+        const fresh = (out && out.notifications) || [];
+        const known = new Set(this.items.map((n) => String(n.id)));
+        this.items.push(...fresh.filter((n) => !known.has(String(n.id))));
+        this.items = this.items.slice(-KEEP);
+        this.enabled = true;
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+          this.stopped = true; // this server has no notifications yet: silent, no badge
+          clearInterval(this.timer);
+          this.enabled = false;
+        }
+        // anything else (offline, 503): keep what is shown, the next poll tries again
+      } finally {
+        this.busy = null;
+      }
+      this.render();
+    })();
+    return this.busy;
+  }
+
+  render() {
+    this.button.hidden = !this.enabled;
+    if (!this.enabled) this.panel.hidden = true;
+    const n = this.unread();
+    this.count.textContent = n ? String(n) : "";
+    this.count.hidden = !n;
+    this.button.setAttribute("aria-label", n ? `Notifications, ${n} unread` : "Notifications");
+    this.button.dataset.unread = String(n);
+    const seen = localStorage.getItem(readKey());
+    let unreadFrom = seen === null ? 0 : this.items.findIndex((x) => String(x.id) === seen) + 1;
+    if (unreadFrom < 0) unreadFrom = 0;
+    const rows = this.items.map((x, i) => h("li", { class: i >= unreadFrom && !x.read ? "unread" : "",
+      dataset: { kind: x.kind, id: x.id } }, h("span", { class: "when" }, gameTime(x.at)), " ", x.message)).reverse();
+    this.list.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted small" }, "Nothing yet.")]));
+  }
+
+  toggle() {
+    this.panel.hidden = !this.panel.hidden;
+    this.button.setAttribute("aria-expanded", String(!this.panel.hidden));
+    if (!this.panel.hidden) this.panel.scrollIntoView({ block: "nearest" });
+  }
+
+  async readAll() {
+    const last = this.lastId();
+    if (last === null) return;
+    localStorage.setItem(readKey(), String(last));
+    this.render();
+    this.onRead(this.items);
+    try {
+      await api("/me/notifications/read", { method: "POST", body: { up_to: last } });
+    } catch {
+      // read here already; the server learns it at the next reading
+    }
+  }
+}
+
+// ---- Web Push: "notify me on this phone" ----
+
+function keyBytes(b64) {
+  const pad = "=".repeat((4 - (b64.length % 4)) % 4);
+  const raw = atob((b64 + pad).replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(raw, (ch) => ch.charCodeAt(0));
+}
+
+export function pushSupported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window
+    && window.isSecureContext !== false;
+}
+
+// The service worker lives at /sw.js, so its scope covers every page (/, /watch)
+async function registration() {
+  return navigator.serviceWorker.register("/sw.js", { scope: "/" });
+}
+
+export class PushToggle {
+  constructor(button, out) {
+    this.button = button;
+    this.out = out;
+    this.key = null;
+    button.addEventListener("click", () => this.click());
+  }
+
+  // shown only when the browser can and the server has a VAPID key (GET /push/key)
+  async start() {
+    this.button.hidden = true;
+    if (!pushSupported() || !session()) return;
+    try {
+      this.key = (await api("/push/key", { auth: false }))?.key || null;
+    } catch {
+      this.key = null; // 404 before the notifications service: no button
+    }
+    if (!this.key) return;
+    const reg = await navigator.serviceWorker.getRegistration("/");
+    const sub = reg ? await reg.pushManager.getSubscription() : null;
+    this.label(!!sub);
+    this.button.hidden = false;
+  }
+
+  label(on) {
+    this.on = on;
+    this.button.textContent = on ? "Stop notifications on this phone" : "Notify me on this phone";
+    this.button.setAttribute("aria-pressed", String(on));
+  }
+
+  async click() {
+    this.button.disabled = true;
+    try {
+      const reg = await registration();
+      if (this.on) {
+        const sub = await reg.pushManager.getSubscription();
+        if (sub) {
+          await api("/me/push", { method: "DELETE", body: { endpoint: sub.endpoint } });
+          await sub.unsubscribe();
+        }
+        this.label(false);
+        this.say("This phone will not be notified any more.");
+        return;
+      }
+      if (await Notification.requestPermission() !== "granted") {
+        this.say("Notifications are blocked for this site: allow them in the browser's settings first.");
+        return;
+      }
+      await navigator.serviceWorker.ready;
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(this.key) });
+      const j = sub.toJSON();
+      await api("/me/push", { method: "PUT", body: { endpoint: j.endpoint, keys: { p256dh: j.keys.p256dh,
+        auth: j.keys.auth } } });
+      this.label(true);
+      this.say("This phone will be notified of steals, wars and trades, even with the page closed.");
+    } catch (e) {
+      this.say(e instanceof ApiError ? e.message : "This browser could not subscribe to notifications.");
+    } finally {
+      this.button.disabled = false;
+    }
+  }
+
+  say(text) {
+    if (!this.out) return;
+    this.out.className = "msg info";
+    this.out.textContent = text;
+    this.out.hidden = !text;
+  }
+}

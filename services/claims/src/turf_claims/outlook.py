@@ -1,0 +1,63 @@
+"""``claims.outlook`` (issue 18): a player's territories with their streak, Freeze, lock and War state, the War
+deadlines on the steals of their territories and the reclaim windows they hold, at the game clock's instant. A read:
+it locks nothing and changes nothing (the pure rules are turf_common.rules.outlook)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from turf_claims.ports import ClaimsStore, Clock
+from turf_common.contracts.outlook import OutlookReply, ReclaimWindow, TerritoryOutlook, WarDeadline
+from turf_common.rules import gametime
+from turf_common.rules import outlook as rules
+
+
+@dataclass
+class Outlooks:
+    store: ClaimsStore
+    clock: Clock
+    season: gametime.SeasonConfig
+    names: dict[str, str]
+
+    async def outlook(self, player_id: str) -> OutlookReply:
+        now = await self.clock.now()
+        cfg = self.season
+
+        def local(at: datetime) -> datetime:
+            """Instants read from the store come back in UTC; the API shows game times in the season's zone (R1)."""
+            return at.astimezone(cfg.tz)
+
+        today = gametime.game_day_at(cfg, now)
+        async with self.store.connect() as tx:
+            facts = await tx.outlook_facts(player_id, today, now)
+        territories = []
+        for f in facts.owned:
+            ter = f.territory
+            s = rules.streak(cfg, now, ter.fort, f.claimed_today)
+            victim = f.take.previous_owner_id if f.take is not None else None
+            # R14: the victim's War window on a territory the player stole
+            war_until = rules.war_deadline(cfg, now, f.take, victim, player_id) if victim else None
+            territories.append(TerritoryOutlook(
+                id=ter.id, name=self.names.get(ter.id, ter.id), progress=ter.progress, fortified=ter.fortified,
+                streak=s.state, claim_day=s.claim_day, claim_opens=s.opens, claim_closes=s.closes,
+                next_progress=s.next_progress, claimed_today=f.claimed_today,
+                keeps_streak_today=s.state == "keeps" and s.claim_day == today,
+                frozen_today=f.frozen_today, locked_today=f.locked_today,
+                reclaim_holder_id=f.reclaim_holder, reclaim_until=local(f.reclaim_until) if f.reclaim_until else None,
+                war_by=victim if war_until else None, war_until=war_until))
+        deadlines = []
+        for st in facts.stolen:
+            until = rules.war_deadline(cfg, now, st.take, player_id, st.owner_id)
+            if until is not None and st.take is not None and st.owner_id is not None:
+                deadlines.append(WarDeadline(territory_id=st.territory_id,
+                                             name=self.names.get(st.territory_id, st.territory_id), by=st.owner_id,
+                                             stolen_at=local(st.take.at), war_until=until,
+                                             game_hours_left=gametime.game_hours_between(cfg, now, until)))
+        windows = [ReclaimWindow(territory_id=w.territory_id, name=self.names.get(w.territory_id, w.territory_id),
+                                 owner_id=w.owner_id, until=local(w.until),
+                                 game_hours_left=gametime.game_hours_between(cfg, now, w.until))
+                   for w in facts.held]
+        return OutlookReply(player_id=player_id, now=now.astimezone(cfg.tz), territories=territories,
+                            war_deadlines=sorted(deadlines, key=lambda d: (d.war_until, d.territory_id)),
+                            reclaim_windows=sorted(windows, key=lambda w: (w.until, w.territory_id)))
