@@ -29,11 +29,14 @@ export class Notifications {
     return this.items.length ? this.items[this.items.length - 1].id : null;
   }
 
-  unread() {
+  // ids grow (API.md: after=<id>); everything after the read mark is unread
+  isUnread(n) {
     const seen = localStorage.getItem(readKey());
-    if (seen === null) return this.items.filter((n) => !n.read).length;
-    const i = this.items.findIndex((n) => String(n.id) === seen);
-    return this.items.slice(i + 1).filter((n) => !n.read).length;
+    return !n.read && (seen === null || Number(n.id) > Number(seen));
+  }
+
+  unread() {
+    return this.items.filter((n) => this.isUnread(n)).length;
   }
 
   async start() {
@@ -66,6 +69,11 @@ export class Notifications {
         const known = new Set(this.items.map((n) => String(n.id)));
         this.items.push(...fresh.filter((n) => !known.has(String(n.id))));
         this.items = this.items.slice(-KEEP);
+        // the server's read mark (POST /me/notifications/read) counts on every device
+        const seen = localStorage.getItem(readKey());
+        if (out && typeof out.read_up_to === "number" && (seen === null || out.read_up_to > Number(seen))) {
+          localStorage.setItem(readKey(), String(out.read_up_to));
+        }
         this.enabled = true;
       } catch (e) {
         if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
@@ -90,10 +98,7 @@ export class Notifications {
     this.count.hidden = !n;
     this.button.setAttribute("aria-label", n ? `Notifications, ${n} unread` : "Notifications");
     this.button.dataset.unread = String(n);
-    const seen = localStorage.getItem(readKey());
-    let unreadFrom = seen === null ? 0 : this.items.findIndex((x) => String(x.id) === seen) + 1;
-    if (unreadFrom < 0) unreadFrom = 0;
-    const rows = this.items.map((x, i) => h("li", { class: i >= unreadFrom && !x.read ? "unread" : "",
+    const rows = this.items.map((x) => h("li", { class: this.isUnread(x) ? "unread" : "",
       dataset: { kind: x.kind, id: x.id } }, h("span", { class: "when" }, gameTime(x.at)), " ", x.message)).reverse();
     this.list.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted small" }, "Nothing yet.")]));
   }
