@@ -137,11 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
-    notifications,
-    outlook,
-    players,
-    public,
-    season,
+              exports.router, season.router, spectators.router, notifications.router, outlook.router):
         api.include_router(r)
     app.include_router(api)
 

@@ -29,6 +29,13 @@ export function saveSession(s) {
   localStorage.setItem(SESSION_KEY, JSON.stringify(s));
 }
 
+// The Organize link is for the organizer alone: shown on a device where the organize page has a session
+// (its own key, "turf.admin"), hidden from players.
+export function showOrganizeLink() {
+  const link = document.querySelector("#organize-link");
+  if (link) link.hidden = !localStorage.getItem("turf.admin");
+}
+
 export function clearSession() {
   localStorage.removeItem(SESSION_KEY);
 }

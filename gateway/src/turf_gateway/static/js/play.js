@@ -4,7 +4,7 @@
 import {
   $, act, api, ApiError, applyScoreDelta, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
   signOut,
-  playerName, renderClock, saveSession, say, session,
+  playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
 import { Announcement } from "./announcements.js";
@@ -12,6 +12,7 @@ import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
+import { renderHowTo } from "./howto.js";
 
 const state = {
   me: null, // GET /me
@@ -578,6 +579,8 @@ async function start() {
   } catch {
     /* the real clock's rate */
   }
+  showOrganizeLink();
+  renderHowTo($("#howto"));
   refreshClock();
   setInterval(() => {
     refreshClock();

@@ -1,6 +1,8 @@
 // The watch page (/watch): live map, leaderboard and feed from WS /ws/scores; reconnects by itself.
 
-import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
+import {
+  $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock, showOrganizeLink,
+} from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { renderPodium } from "./podium.js";
 import { isTv, TvDirector } from "./tv.js";
@@ -140,6 +142,7 @@ function onState(s) {
 }
 
 async function start() {
+  showOrganizeLink();
   if (isTv()) tv = new TvDirector(board);
   refreshClock();
   setInterval(refreshClock, 30000);

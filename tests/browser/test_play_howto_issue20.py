@@ -1,0 +1,36 @@
+"""Issue 20 on the play page: "How to play" with this season's dates, hours and limits from the server; the Discord
+name said to be public on the registration form; the Organize link hidden from players and shown on the
+organizer's device."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.browser.test_pages import open_page, until
+from tests.support.stackfix import ORGANIZER
+from turfwar.stack import Stack
+
+
+def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack: Stack,
+                                                                          phone: Callable[..., Any]) -> None:
+    page = phone()
+    open_page(page, stack.base_url + "/")
+    page.wait_for_selector("#howto:not([hidden]) dl.howto")
+    text = page.inner_text("#howto")
+    # R2/R3 from GET /season, R7's limits as configured
+    assert "Mon, Oct 5 – Sat, Oct 24: 18 game days, Monday to Saturday, 06:00–22:00 New York time" in text, text
+    assert "accurate to 100 m and at most 120 s old (R7)" in text and "5 game hours to play War" in text
+    assert page.locator("#organize-link").is_hidden()
+    page.click("#tab-register")
+    assert "Your Discord name is public" in page.inner_text("#register-form")
+
+    # the organizer's own device: signed in on /admin, the link shows on the other pages
+    open_page(page, stack.base_url + "/admin")
+    page.fill("#signin-form [name=email]", ORGANIZER[0])
+    page.fill("#signin-form [name=password]", ORGANIZER[1])
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#console:not([hidden])")
+    for path in ("/", "/watch"):
+        open_page(page, stack.base_url + path)
+        until(page, "!document.querySelector('#organize-link').hidden")
