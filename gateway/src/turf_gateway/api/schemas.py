@@ -17,8 +17,8 @@ class Point(BaseModel):
     lon: float
 
 
-class Me(BaseModel):
-    """The caller's own profile, private fields included (R27)."""
+class PrivateProfile(BaseModel):
+    """A player's profile with its private fields: only the player and the organizer see it (R27)."""
 
     id: str
     name: str
@@ -26,6 +26,11 @@ class Me(BaseModel):
     email: str
     discord: str
     home_address: str | None
+
+
+class Me(PrivateProfile):
+    """The caller's own profile."""
+
     role: Literal["player", "organizer"]
     status: str = Field(description="pending, verified, rejected or disqualified (R27, R28)")
     status_reason: str | None = Field(description="null or a code such as not_in_board")
@@ -165,13 +170,7 @@ class PlayerStatus(BaseModel):
     status: str
 
 
-class AdminPlayer(BaseModel):
-    id: str
-    name: str
-    display_name: str
-    email: str
-    discord: str
-    home_address: str | None
+class AdminPlayer(PrivateProfile):
     status: str
     status_reason: str | None
     created_at: str
