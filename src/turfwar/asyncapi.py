@@ -92,9 +92,12 @@ def _with_replies(doc: dict[str, Any], broker: NatsBroker) -> dict[str, Any]:
 
 
 class Snapshot(BaseModel):
-    """First message on the spectator websocket: the leaderboard and the recent feed stories (oldest first)."""
+    """First message on the spectator websocket (unless ``?since=`` could resend what the client missed): the
+    leaderboard and the recent feed stories (oldest first), and ``seq``, the stream sequence of the last event it
+    reflects (every later message follows it)."""
 
     type: str = "snapshot"
+    seq: int
     leaderboard: dict[str, Any]
     recent: list[dict[str, Any]]
 
@@ -127,7 +130,10 @@ def _with_websocket(doc: dict[str, Any]) -> dict[str, Any]:
         refs[name] = {"$ref": f"#/components/messages/{name}"}
     doc["channels"]["spectator feed"] = {
         "address": "/api/v1/ws/scores", "servers": [{"$ref": "#/servers/gateway"}], "messages": refs,
-        "description": "WS /api/v1/ws/scores: a snapshot, then one message per public change, in order."}
+        "description": "WS /api/v1/ws/scores: a snapshot, then one message per public change, in order, each with "
+                       "`seq` (its event's stream sequence, strictly increasing). `?since=<seq>` first resends "
+                       "every message after seq (up to TURF_WS_RESEND_MAX stream sequences back; further back: a "
+                       "snapshot), then goes live."}
     doc["operations"]["spectator feed"] = {
         "action": "receive", "channel": {"$ref": "#/channels/spectator feed"},
         "messages": [{"$ref": f"#/channels/spectator feed/messages/{n}"} for n in refs]}

@@ -18,7 +18,7 @@ from sqlalchemy import delete, insert, select, text, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
-from turf_common.bus import EventPublisher, clock_kv, ensure_stream, make_broker, quiet_faststream
+from turf_common.bus import EventPublisher, clock_kv, ensure_stream, jetstream, make_broker, quiet_faststream
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
@@ -99,7 +99,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.turf = state
         await ensure_organizer(state)
         await players.purge_expired_sessions(state, datetime.now(UTC))   # and at sign-ins, once a minute at most
-        broker.include_router(feed.feed_router(state, settings.stream))
+        # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
+        # reflects that sequence, and every later event reaches it (issue 19)
+        state.hub.last_seq = (await jetstream(broker).stream_info(settings.stream)).state.last_seq
+        broker.include_router(feed.feed_router(state, settings.stream, after_seq=state.hub.last_seq))
         await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request
         # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
