@@ -154,3 +154,23 @@ def test_the_replay_pages_through_a_period_in_stream_order(http: httpx.Client, s
 def test_bad_replay_parameters_are_422(http: httpx.Client, query: str) -> None:
     r = http.get("/api/v1/replay?" + query)
     assert r.status_code == 422 and r.json()["reason"] == "invalid_input", r.text
+
+
+def test_the_board_is_cached_per_ownership_version_with_etag_and_gzip(
+        http: httpx.Client, season: dict[str, Player]) -> None:
+    """Issue 19, cheap reads: one body per ownership version, gzip when accepted, 304 for the same ETag, and a
+    claim answered by this gateway shows on the very next read (no waiting for its event)."""
+    first = http.get("/api/v1/board", headers={"Accept-Encoding": "gzip"})
+    assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"
+    etag = first.headers["etag"]
+    plain = http.get("/api/v1/board", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.headers["etag"] == etag
+    assert plain.json() == first.json()
+    again = http.get("/api/v1/board", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["etag"] == etag and again.content == b""
+    newark = "3401351000"
+    assert ok(claim(season["w"], newark, D3_FIX), 201)["owner_id"] == season["w"].id
+    after = http.get("/api/v1/board", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["etag"] != etag
+    props = {f["id"]: f["properties"] for f in after.json()["features"]}
+    assert props[newark]["owner_id"] == season["w"].id and props[HOBOKEN]["owner_id"] is None

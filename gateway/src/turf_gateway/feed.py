@@ -141,6 +141,8 @@ async def forward(state: AppState, m: Msg) -> None:
         seq = state.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
     if m.subject == subjects.SCORE_UPDATED:
         state.score_updates += 1   # snapshot requests sent before this one are no longer shared
+    elif m.subject == subjects.TERRITORY_CHANGED:
+        state.board_version += 1   # GET /board's cached body is out of date
     story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
     msg = None
     if state.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising

@@ -35,6 +35,7 @@ from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
 from turf_gateway import docs, errors, feed, history_store, readiness, security, tables
 from turf_gateway.api.routes import admin, cards, claims, corrections, history, players, public, spectators
+from turf_gateway.board_cache import WritesMoveTheBoard
 from turf_gateway.compression import PublicGzip
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
@@ -176,6 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     pages.install(app)
     app.add_middleware(PublicGzip)  # type: ignore[arg-type]
+    app.add_middleware(WritesMoveTheBoard)  # type: ignore[arg-type]
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     security.install(app, settings.cors_origins, settings.allowed_hosts)
     app.add_middleware(TraceRequests)  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 /* global L */
 
 import { API, knownName } from "./api.js";
+import { storyElement } from "./history.js";
 
 // Owners are coloured by a hash of their player id (FNV-1a → hue), stable across pages and reloads.
 export function colourFor(playerId) {
@@ -156,8 +157,17 @@ export class BoardMap {
     const html = `<b>${escapeHtml(p.name)}</b><br>${escapeHtml(p.county)} County, ${p.state}<br>`
       + `Owner: ${escapeHtml(owner)}${fort}`;
     if (layer.getPopup()) layer.setPopupContent(html);
-    else layer.bindPopup(html, { autoPan: !pan });
+    else layer.bindPopup(html, { autoPan: !pan, maxWidth: 280 });
     layer.openPopup();
+    // then the town's story (issue 19), unless another town was selected meanwhile
+    const asked = (this.storyAsked = (this.storyAsked || 0) + 1);
+    storyElement(id, this.me()).then((story) => {
+      if (asked !== this.storyAsked) return;
+      const box = document.createElement("div");
+      box.innerHTML = html;
+      box.append(story);
+      layer.setPopupContent(box);
+    }).catch(() => {});
     if (this.onSelect) this.onSelect(p);
   }
 

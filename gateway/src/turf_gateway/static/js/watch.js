@@ -2,8 +2,10 @@
 
 import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { Replay } from "./replay.js";
 
 const board = new BoardMap($("#map"));
+const replay = new Replay(board, $("#replay"));
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
   hungry_hungry_hippo: ["Hungry Hungry Hippo", (v) => `${(v / 1e6).toFixed(1)} km² of land`],
@@ -94,8 +96,10 @@ function handle(msg) {
       renderLeaderboard(standings);
       break;
     case "territory.changed":
-      board.apply(msg);
-      board.flash(msg.territory_id);
+      if (!replay.active) { // the map shows the past while replaying; "Live" re-reads the board
+        board.apply(msg);
+        board.flash(msg.territory_id);
+      }
       addFeed(msg);
       break;
     case "season.final_results":
@@ -128,7 +132,7 @@ async function start() {
   refreshClock();
   setInterval(refreshClock, 30000);
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
-  window.turf = { board, socket: sock }; // for the browser tests (they drop the socket) and the curious
+  window.turf = { board, socket: sock, replay }; // for the browser tests (they drop the socket) and the curious
   sock.start();
   await board.init();
   for (const m of early.splice(0)) handle(m);
