@@ -200,6 +200,7 @@ export class LiveSocket {
     this.opened = 0;
     this.closed = false;
     this.seq = null; // the last seq seen: where a reconnect resumes
+    this.snapshots = 0; // snapshots received (a resumed reconnect gets none)
   }
 
   start() {
@@ -227,6 +228,7 @@ export class LiveSocket {
         return;
       }
       if (msg.type === "snapshot") {
+        this.snapshots += 1;
         if (this.opened > 1) this.onReconnect(); // not resumed: the board may have changed meanwhile
       } else if (typeof msg.seq === "number" && this.seq !== null && msg.seq <= this.seq) {
         return; // seen already (the server sends none twice; this keeps a page right if one ever did)

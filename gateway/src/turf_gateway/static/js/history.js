@@ -1,10 +1,11 @@
 // A town's story (issue 19): GET /territories/{id}/history as ownership periods — who held it, from when to when,
 // for how long — with the longest holder named, for the map's popup on the play and watch pages.
 
-import { API, knownName, playerName } from "./api.js";
+import { API, gameTime, knownName, playerName } from "./api.js";
 
 // history: [{at, player_id, …}] oldest first; now: Date (the end of the period still running).
-// → [{owner, from: Date, to: Date|null, ms}] for every stretch the town had an owner, oldest first; `to` null while
+// → [{owner, from: Date, to: Date|null, ms, fromText, toText}] (the texts: the ISO times as the server wrote
+// them, in the game's offset) for every stretch the town had an owner, oldest first; `to` null while
 // it runs. A reinforcement or a fortification by the owner continues the stretch.
 export function ownershipPeriods(history, now) {
   const out = [];
@@ -14,9 +15,10 @@ export function ownershipPeriods(history, now) {
     const at = new Date(e.at);
     if (cur) {
       cur.to = at;
+      cur.toText = e.at;
       cur.ms = at - cur.from;
     }
-    cur = e.player_id ? { owner: e.player_id, from: at, to: null, ms: 0 } : null;
+    cur = e.player_id ? { owner: e.player_id, from: at, to: null, ms: 0, fromText: e.at, toText: null } : null;
     if (cur) out.push(cur);
   }
   if (cur) cur.ms = Math.max(0, now - cur.from);
@@ -39,10 +41,6 @@ export function formatDuration(ms) {
   if (d) return `${d} d ${hr} h`;
   if (hr) return `${hr} h ${m % 60} min`;
   return `${m} min`;
-}
-
-function when(d) {
-  return d.toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 // The popup's story block as a DOM element: the last periods (newest first) and the longest holder.
@@ -72,7 +70,7 @@ export async function storyElement(territoryId, me) {
   for (const p of periods.slice(-5).reverse()) {
     const li = document.createElement("li");
     li.dataset.owner = p.owner;
-    li.textContent = `${who(p.owner)}: ${when(p.from)} – ${p.to ? when(p.to) : "now"} (${formatDuration(p.ms)})`;
+    li.textContent = `${who(p.owner)}: ${gameTime(p.fromText)} – ${p.to ? gameTime(p.toText) : "now"} (${formatDuration(p.ms)})`;
     list.append(li);
   }
   box.append(head, list);

@@ -1,7 +1,7 @@
 // The watch page's season replay (issue 19): the public feed of the season from GET /replay (paged), and the map's
 // ownership and the standings at any instant of it; a time slider and a play button (a game day a second).
 
-import { API, applyScoreDelta, h, knownName, learnNames } from "./api.js";
+import { API, applyScoreDelta, gameTime, h, knownName, learnNames } from "./api.js";
 
 const DAY = 86400000;
 const TICK = 100; // ms between frames while playing: a tenth of a day each
@@ -20,6 +20,14 @@ export function stateAt(events, t) {
     }
   }
   return { owners, standings };
+}
+
+// t (ms) as an ISO text in the offset the events are written in (the game's zone), for gameTime
+function inOffsetOf(t, events) {
+  const m = events.length ? /([+-])(\d{2}):(\d{2})$/.exec(events[events.length - 1].at) : null;
+  const off = m ? (m[1] === "-" ? -1 : 1) * (+m[2] * 60 + +m[3]) : 0;
+  const wall = new Date(t + off * 60000).toISOString().slice(0, 16);
+  return wall + (m ? m[0] : "Z");
 }
 
 async function loadAll() {
@@ -77,8 +85,7 @@ export class Replay {
     learnNames(standings.standings);
     const at = new Date(t);
     const label = this.root.querySelector("#replay-at");
-    label.textContent = at.toLocaleString("en-US", { weekday: "short", month: "short", day: "numeric",
-      hour: "2-digit", minute: "2-digit" });
+    label.textContent = gameTime(inOffsetOf(t, this.events));
     label.dataset.at = at.toISOString();
     const rows = standings.standings.slice(0, 10).map((s) => h("li", { dataset: { playerId: s.player_id } },
       `${s.rank}. ${s.display_name || knownName(s.player_id) || "a player"} — ${s.total}`));
