@@ -3,15 +3,16 @@ storm of spectators neither asks the claims service for every territory nor re-s
 and a 304 costs a comparison.
 
 The version (``AppState.board_version``) moves on with every ``territory.changed`` this gateway's feed sees and
-with every write request this gateway answered (:class:`WritesMoveTheBoard`): a player who claimed through this
-gateway reads the board with the claim, even before the claim's event has come back over the feed. Another
-replica's writes reach this one's board with their events, a few milliseconds later."""
+with every request this gateway answered that may have changed ownership (:class:`WritesMoveTheBoard`): a player
+who claimed through this gateway reads the board with the claim, even before the claim's event has come back over
+the feed. Another replica's writes reach this one's board with their events, a few milliseconds later."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import hashlib
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -55,15 +56,21 @@ class BoardCache:
         return body
 
 
+#: the requests that may change ownership: a claim, a card, an accepted trade, a correction, a disqualification, a
+#: clock move (day-start effects). Not the others (a claim check, a sign-in), which would only empty the cache.
+OWNERSHIP_WRITES = re.compile(r"^/api/v1/(claims|cards/play|trades/[^/]+/accept|admin/corrections|"
+                              r"admin/players/[^/]+/disqualify|admin/clock)$")
+
+
 class WritesMoveTheBoard:
-    """Moves ``app.state.turf.board_version`` on after every write request (not GET/HEAD/OPTIONS) answered below
-    400: it may have changed ownership (a claim, a card, a trade, a correction)."""
+    """Moves ``app.state.turf.board_version`` on for every :data:`OWNERSHIP_WRITES` request (POST) answered below
+    400, as its answer starts."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http" or scope["method"] != "POST" or not OWNERSHIP_WRITES.match(scope["path"]):
             await self.app(scope, receive, send)
             return
         state = getattr(scope["app"].state, "turf", None)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import gzip
 
-from turf_gateway.board_cache import BoardCache
+import pytest
+
+from turf_gateway.board_cache import OWNERSHIP_WRITES, BoardCache
 
 
 async def test_concurrent_reads_of_one_version_share_one_build_and_a_new_version_builds_again() -> None:
@@ -39,3 +41,14 @@ async def test_a_failed_build_is_not_cached() -> None:
     except RuntimeError:
         pass
     assert cache.fresh(1) is None and (await cache.get(1, fine)).raw == b"{}"
+
+
+@pytest.mark.parametrize(("path", "moves"), [
+    ("/api/v1/claims", True), ("/api/v1/cards/play", True), ("/api/v1/trades/t1/accept", True),
+    ("/api/v1/admin/corrections", True), ("/api/v1/admin/players/p1/disqualify", True),
+    ("/api/v1/admin/clock", True),
+    ("/api/v1/claims/check", False), ("/api/v1/sessions", False), ("/api/v1/trades/t1/decline", False),
+    ("/api/v1/trades", False), ("/api/v1/players", False),
+])
+def test_only_requests_that_may_change_ownership_move_the_board_on(path: str, moves: bool) -> None:
+    assert bool(OWNERSHIP_WRITES.match(path)) is moves
