@@ -21,7 +21,7 @@ CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-1
 
 
 def gateway_state() -> Any:
-    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={})
+    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={}, board_version=0)
 
 
 async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_published() -> None:
@@ -35,6 +35,7 @@ async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_p
     assert list(state.hub.recent) == [want]
     seq, text = client.queue.get_nowait()
     assert (seq, json.loads(text)) == (1, want) and state.hub.last_seq == 1
+    assert state.board_version == 1   # GET /board's cached body is out of date
 
 
 async def test_a_card_play_is_relayed_without_its_target() -> None:
