@@ -22,11 +22,13 @@ import psycopg
 
 from bench.common import Row, Section, percentile
 from bench.stackbench import API, BenchStack
+from turf_common.contracts.cards import CardDrawn
 
 NAME = "6. history, replay, resume, cached board (issue 19)"
 EVENTS = 10_000
 MISSED = 1_000
 SPECTATORS = 200
+UNCACHED = 50       # concurrent uncached builds for the anchor: 200 at once time out in claims.state on 2 cores
 BASE_SEQ = 10**12   # the synthetic rows' sequences, far above the stream's own
 
 
@@ -69,10 +71,10 @@ async def _resume(bs: BenchStack, stream: str, player: str) -> tuple[float, floa
     nc = await nats.connect(bs.stack.env["TURF_NATS_URL"])
     js = nc.jetstream()
     for k in range(MISSED):
-        ev = {"type": "card.drawn", "event_id": uuid.uuid4().hex, "occurred_at": "2026-10-05T06:00:00-04:00",
-              "season_id": "2026", "player_id": player, "card_id": uuid.uuid4().hex, "card_type": "freeze",
-              "draw_index": k}
-        await js.publish("card.drawn", json.dumps(ev).encode(), stream=stream)
+        ev = CardDrawn(occurred_at=datetime.fromisoformat("2026-10-05T06:00:00-04:00"), season_id="2026",
+                       player_id=player, card_id=uuid.uuid4().hex, card_type="freeze", draw_index=k,
+                       reason="correction")
+        await js.publish("card.drawn", ev.model_dump_json().encode(), stream=stream)
     await asyncio.sleep(0.5)   # the gateway's live feed has them too: the resume reads them back
     t0 = time.perf_counter()
     got = 0
@@ -128,7 +130,7 @@ async def _uncached_board_work(nats_url: str, n: int) -> float:
     nc = await nats.connect(nats_url)
 
     async def one() -> None:
-        rep = json.loads((await nc.request("claims.state", b"{}", timeout=30)).data)
+        rep = json.loads((await nc.request("claims.state", b"{}", timeout=120)).data)
         own = {x["id"]: x for x in rep["territories"]}
         out = [{"type": "Feature", "id": f["properties"]["id"],
                 "properties": board.feature_properties(f["properties"]["id"]) | own.get(f["properties"]["id"], {}),
@@ -184,9 +186,10 @@ def run(small: bool = False) -> Section:
         base = bs.stack.base_url
         asyncio.run(_board_burst(base, {}))   # warm: the cache holds this version
         wall, lat = asyncio.run(_board_burst(base, {"Accept-Encoding": "gzip"}))
-        uncached = asyncio.run(_uncached_board_work(bs.stack.env["TURF_NATS_URL"], SPECTATORS))
+        uncached = asyncio.run(_uncached_board_work(bs.stack.env["TURF_NATS_URL"], UNCACHED))
         sec.rows.append(Row(NAME, f"GET /board, {SPECTATORS} concurrent spectators (gzip), all answered", wall, "ms",
-                            f"uncached: {SPECTATORS} concurrent builds' work", uncached, higher_is_better=False,
+                            f"uncached: {UNCACHED} concurrent builds' work (a quarter of the load; 200 time out)",
+                            uncached, higher_is_better=False,
                             note=f"per request p50 {percentile(lat, 50):.1f} ms, p99 {percentile(lat, 99):.1f} ms"))
         etag = httpx.get(base + API + "/board").headers["etag"]
         wall, lat = asyncio.run(_board_burst(base, {"If-None-Match": etag}))

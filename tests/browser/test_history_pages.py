@@ -1,7 +1,8 @@
 """Issue 19 in a real browser, under the gateway's CSP (the phone fixture fails on a page error or a CSP
 violation): a town's popup on the watch page tells its story as ownership periods with the longest holder; the
-season replay's slider and play button move the map's ownership and the standings through the season; and a
-watch page whose socket was down resumes with ``since`` (what it missed, no snapshot)."""
+season replay's slider and play button move the map's ownership and the standings through the season; a player's
+season (daily totals) opens from the leaderboard; and a watch page whose socket was down resumes with ``since``
+(what it missed, no snapshot)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,13 @@ def test_a_towns_story_the_season_replay_and_a_resumed_feed(stack: Stack, http: 
     shot(watch, "watch-replay", at="#replay")
     watch.click("#replay-live")
     until(watch, f"turf.board.layers.get('{HOBOKEN}').options.fillColor === '{colour_of(watch, b.id)}'")
+
+    # --- a rival's season from the leaderboard: Ada took Hoboken on day 1 and had it stolen on day 2 ---
+    watch.click(f"#leaderboard tr[data-player-id='{a.id}']")
+    watch.wait_for_selector(f"#season[data-player='{a.id}']:not([hidden])")
+    days = watch.eval_on_selector_all("#season tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    assert days == [["10-05", "1", "0", "0", "0", "0", "0"], ["10-06", "0", "0", "1", "0", "0", "0"]], days
+    assert watch.inner_text("#season h2") == f"{name_of(http, a)}'s season"
 
     # --- the socket is down while Ada takes Jersey City; back with since=, the page gets it without a snapshot ---
     snapshots = watch.evaluate("turf.socket.snapshots")

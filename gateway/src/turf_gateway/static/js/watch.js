@@ -2,6 +2,7 @@
 
 import { $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
 
 const board = new BoardMap($("#map"));
@@ -18,7 +19,8 @@ let standings = null; // the leaderboard: the snapshot with every score.updated 
 function renderLeaderboard(lb) {
   learnNames(lb.standings);
   const body = $("#leaderboard tbody");
-  const rows = (lb.standings || []).map((s) => h("tr", { dataset: { playerId: s.player_id } },
+  const rows = (lb.standings || []).map((s) => h("tr", { dataset: { playerId: s.player_id }, class: "link",
+    onclick: () => showSeason($("#season"), s.player_id, s.display_name || "A player").catch(() => {}) },
     h("td", { class: "n" }, s.rank),
     h("td", { class: "name" }, h("span", { class: "swatch", style: `background:${colourFor(s.player_id)}` }),
       s.display_name || "player"),
