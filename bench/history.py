@@ -107,8 +107,11 @@ async def _board_burst(base: str, headers: dict[str, str]) -> tuple[float, list[
 
         async def one() -> None:
             t0 = time.perf_counter()
-            r = await c.get(API + "/board", headers=headers)
-            assert r.status_code in (200, 304), r.status_code
+            # the bytes as sent (not decompressed here: the client shares the 2 cores with the gateway)
+            async with c.stream("GET", API + "/board", headers=headers) as r:
+                assert r.status_code in (200, 304), r.status_code
+                async for _ in r.aiter_raw():
+                    pass
             lat.append((time.perf_counter() - t0) * 1000)
 
         t0 = time.perf_counter()
@@ -187,14 +190,18 @@ def run(small: bool = False) -> Section:
         asyncio.run(_board_burst(base, {}))   # warm: the cache holds this version
         wall, lat = asyncio.run(_board_burst(base, {"Accept-Encoding": "gzip"}))
         uncached = asyncio.run(_uncached_board_work(bs.stack.env["TURF_NATS_URL"], UNCACHED))
-        sec.rows.append(Row(NAME, f"GET /board, {SPECTATORS} concurrent spectators (gzip), all answered", wall, "ms",
-                            f"uncached: {UNCACHED} concurrent builds' work (a quarter of the load; 200 time out)",
-                            uncached, higher_is_better=False,
-                            note=f"per request p50 {percentile(lat, 50):.1f} ms, p99 {percentile(lat, 99):.1f} ms"))
+        sec.rows.append(Row(NAME, f"GET /board, {SPECTATORS} concurrent spectators (gzip): wall per spectator answered",
+                            wall / SPECTATORS, "ms",
+                            f"uncached: wall per build of {UNCACHED} concurrent (claims.state + serialise + ETag, "
+                            "no HTTP; 200 at once time out)", uncached / UNCACHED, higher_is_better=False,
+                            note=f"{SPECTATORS} answered in {wall:.0f} ms; per request p50 "
+                                 f"{percentile(lat, 50):.1f} ms, p99 {percentile(lat, 99):.1f} ms"))
         etag = httpx.get(base + API + "/board").headers["etag"]
         wall, lat = asyncio.run(_board_burst(base, {"If-None-Match": etag}))
-        sec.rows.append(Row(NAME, f"GET /board 304s, {SPECTATORS} concurrent (If-None-Match)", wall, "ms",
-                            note=f"per request p50 {percentile(lat, 50):.1f} ms, p99 {percentile(lat, 99):.1f} ms"))
+        sec.rows.append(Row(NAME, f"GET /board 304s, {SPECTATORS} concurrent (If-None-Match): wall per spectator",
+                            wall / SPECTATORS, "ms",
+                            note=f"{SPECTATORS} answered in {wall:.0f} ms; per request p50 "
+                                 f"{percentile(lat, 50):.1f} ms, p99 {percentile(lat, 99):.1f} ms"))
     finally:
         bs.stop()
     sec.seconds = time.perf_counter() - started
