@@ -31,7 +31,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_cards import entrypoints as cards
     from turf_claims import entrypoints as claims
     from turf_clock import entrypoints as clock
-    from turf_gateway import feed
+    from turf_gateway import feed, history_store
     from turf_geo import entrypoints as geo
     from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
@@ -40,8 +40,9 @@ def routers() -> list[tuple[str, NatsRouter]]:
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
-           ("gateway", feed.feed_router(none, STREAM))]
-    return out + [(f"{name} health", health_router(name)) for name, _ in out if name != "gateway"]
+           ("gateway", feed.feed_router(none, STREAM)),
+           ("gateway history", history_store.history_router(none, STREAM))]
+    return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]
 
 
 def build() -> tuple[NatsBroker, AsyncAPI]:
@@ -95,9 +96,12 @@ def _with_replies(doc: dict[str, Any], broker: NatsBroker) -> dict[str, Any]:
 
 
 class Snapshot(BaseModel):
-    """First message on the spectator websocket: the leaderboard and the recent feed stories (oldest first)."""
+    """First message on the spectator websocket (unless ``?since=`` could resend what the client missed): the
+    leaderboard and the recent feed stories (oldest first), and ``seq``, the stream sequence of the last event it
+    reflects (every later message follows it)."""
 
     type: str = "snapshot"
+    seq: int
     leaderboard: dict[str, Any]
     recent: list[dict[str, Any]]
 
@@ -131,7 +135,10 @@ def _with_websocket(doc: dict[str, Any]) -> dict[str, Any]:
         refs[name] = {"$ref": f"#/components/messages/{name}"}
     doc["channels"]["spectator feed"] = {
         "address": "/api/v1/ws/scores", "servers": [{"$ref": "#/servers/gateway"}], "messages": refs,
-        "description": "WS /api/v1/ws/scores: a snapshot, then one message per public change, in order."}
+        "description": "WS /api/v1/ws/scores: a snapshot, then one message per public change, in order, each with "
+                       "`seq` (its event's stream sequence, strictly increasing). `?since=<seq>` first resends "
+                       "every message after seq (up to TURF_WS_RESEND_MAX stream sequences back; further back: a "
+                       "snapshot), then goes live."}
     doc["operations"]["spectator feed"] = {
         "action": "receive", "channel": {"$ref": "#/channels/spectator feed"},
         "messages": [{"$ref": f"#/channels/spectator feed/messages/{n}"} for n in refs]}

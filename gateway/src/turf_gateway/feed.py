@@ -12,8 +12,10 @@ from typing import Any
 
 import structlog
 from faststream.message import StreamMessage
-from faststream.nats import NatsRouter
+from faststream.middlewares import AckPolicy
+from faststream.nats import JStream, NatsRouter
 from nats.aio.msg import Msg
+from nats.js import api as jsapi
 from pydantic import BaseModel, ValidationError
 
 from turf_common.contracts import cards as card_events
@@ -49,26 +51,40 @@ PUBLISHES = {subjects.PLAYER_VERIFIED: PlayerVerified, subjects.PLAYER_DISQUALIF
 
 
 async def as_received(msg: StreamMessage[Any]) -> Msg:
-    """The feed subscribers' decoder: the NATS message as it came (subject, bytes)."""
+    """The feed subscriber's decoder: the NATS message as it came (subject, bytes, JetStream metadata)."""
     return msg.raw_message  # type: ignore[no-any-return]
 
 
-def feed_router(state: AppState, stream: str) -> NatsRouter:
-    """One core-NATS subscriber per feed subject, without a queue group (every gateway replica relays every event
-    to its own spectators), each in arrival order. ``stream`` is unused (the feed reads no durable consumer);
-    it keeps the signature every service's ``entrypoints.router`` has.
+def feed_subjects() -> list[str]:
+    """Every subject the spectators see, in one list (one consumer reads them all, in stream order)."""
+    return FEED + cards.FEED
+
+
+def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> NatsRouter:
+    """One JetStream ordered consumer of every feed subject (:func:`feed_subjects`), ephemeral and unacked, so
+    each event comes with its stream sequence and all of them in stream order: the ``seq`` of every feed message
+    (API.md), which a client resumes from (``WS /ws/scores?since=``). It starts right after ``after_seq`` (the
+    stream's last sequence when the gateway starts, which the hub also starts from), or with the next new event.
+    nats-py's ordered consumer re-creates itself from the last sequence it delivered when it misses a message or
+    a heartbeat (a NATS node gone), so the feed has neither gaps nor duplicates. Every gateway replica has its
+    own consumer and relays every event to its own spectators.
 
     The handler's argument is the body that :func:`as_received` makes the raw message, not a ``NatsMessage``
     context parameter: FastStream resolves context parameters in a worker thread, which doubled the CPU per event
-    (0.36 against 0.15 ms, measured). ``no_reply``: an event published to JetStream carries its publisher's ack
-    inbox as reply subject, which the feed must never answer."""
+    (0.36 against 0.15 ms, measured). ``no_reply``: the feed never answers an event."""
     r = NatsRouter()
-    for subject in FEED + cards.FEED:
-        async def relay(m: Any) -> None:
-            await forward(state, m)
+    start = ({"deliver_policy": jsapi.DeliverPolicy.NEW} if after_seq is None else
+             {"deliver_policy": jsapi.DeliverPolicy.BY_START_SEQUENCE, "opt_start_seq": after_seq + 1})
+    config = jsapi.ConsumerConfig(filter_subjects=feed_subjects(), **start)   # type: ignore[arg-type]
 
-        r.subscriber(subject, decoder=as_received, no_reply=True, title=f"gateway feed: {subject}",
-                     description="Relayed to the spectators of WS /api/v1/ws/scores.")(relay)
+    async def relay(m: Any) -> None:
+        await forward(state, m)
+
+    # an ordered consumer takes no acks (AckPolicy.MANUAL: FastStream sends none)
+    r.subscriber("", stream=JStream(stream, declare=False), config=config, ordered_consumer=True,
+                 ack_policy=AckPolicy.MANUAL, decoder=as_received, no_reply=True, title="gateway feed",
+                 description="Relayed in stream order, with its stream sequence (seq), to the spectators of "
+                             "WS /api/v1/ws/scores (one ordered consumer of every feed subject).")(relay)
     for subject, model in PUBLISHES.items():
         r.publisher(subject, schema=model, title=subject,
                     description="Published by the gateway through its outbox (Nats-Msg-Id = event_id).")
@@ -92,23 +108,50 @@ def validated(subject: str, raw: bytes) -> dict[str, Any] | None:
     return {k: v for k, v in ev.model_dump(mode="json").items() if k in sent}
 
 
+def stream_seq(m: Msg) -> int | None:
+    """The JetStream stream sequence of ``m``; None for a message that did not come through a consumer."""
+    try:
+        return int(m.metadata.sequence.stream)
+    except Exception:   # nats-py raises on a message without a JetStream reply subject
+        return None
+
+
+async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> dict[str, Any] | None:
+    """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
+    contract, only its fields (issue 15: :func:`validated`), card and trade events without private fields,
+    display names added to score changes; None for a message that is no such event. The live feed and the
+    resend of missed messages (:mod:`turf_gateway.resend`) both make theirs here, so a resent message is the one
+    the client would have got live."""
+    data = validated(subject, raw)
+    if data is None:
+        log.warning("feed_message_dropped", subject=subject, size=len(raw))
+        return None
+    if subject in cards.PUBLIC_FIELDS:  # card and trade events, private data left out
+        data = cards.public_view(subject, data)
+    msg = {"type": subject, "at": data.get("occurred_at"), "seq": seq} | data
+    if subject == subjects.SCORE_UPDATED:
+        msg["changes"] = await public.named_changes(state, data.get("changes") or [])
+    return msg
+
+
 async def forward(state: AppState, m: Msg) -> None:
-    """Relay one bus event to the spectators: only what fits the subject's contract, only its fields (issue 15:
-    :func:`validated`), card and trade events without private fields, display names added to score changes."""
+    """Relay one bus event to the spectators (:func:`feed_message`) and move the hub's ``last_seq`` on. Events
+    come one at a time, in stream order (one subscription, handled in order), and the hub's sequence moves in the
+    same step as the broadcast, so a client joining between two events knows exactly which come to it."""
+    seq = stream_seq(m)
+    if seq is None:
+        seq = state.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
     if m.subject == subjects.SCORE_UPDATED:
         state.score_updates += 1   # snapshot requests sent before this one are no longer shared
+    elif m.subject == subjects.TERRITORY_CHANGED:
+        state.board_version += 1   # GET /board's cached body is out of date
     story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
-    if not state.hub.clients and not story:
-        return   # nobody listening and nothing to keep for later: skip decoding and serialising
-    data = validated(m.subject, m.data)
-    if data is None:
-        log.warning("feed_message_dropped", subject=m.subject, size=len(m.data))
+    msg = None
+    if state.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising
+        msg = await feed_message(state, m.subject, m.data, seq)
+    state.hub.last_seq = max(state.hub.last_seq, seq)
+    if msg is None:
         return
-    if m.subject in cards.PUBLIC_FIELDS:  # card and trade events, private data left out
-        data = cards.public_view(m.subject, data)
-    msg = {"type": m.subject, "at": data.get("occurred_at")} | data
-    if m.subject == subjects.SCORE_UPDATED:
-        msg["changes"] = await public.named_changes(state, data.get("changes") or [])
     if story:
         state.hub.remember(msg)
-    state.hub.broadcast(msg)
+    state.hub.broadcast(seq, msg)

@@ -18,20 +18,29 @@ from sqlalchemy import delete, insert, select, text, update
 
 from turf_common import metrics, redisconn, tracing
 from turf_common.board import load_board
-from turf_common.bus import EventPublisher, clock_kv, ensure_stream, make_broker, quiet_faststream
+from turf_common.bus import (
+    EventPublisher,
+    clock_kv,
+    ensure_stream,
+    jetstream,
+    make_broker,
+    quiet_faststream,
+    retire_consumers,
+)
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
-from turf_gateway import docs, errors, feed, readiness, security, tables
+from turf_gateway import docs, errors, feed, history_store, readiness, security, tables
 from turf_gateway.api.routes import (
     admin,
     cards,
     claims,
     corrections,
     exports,
+    history,
     notifications,
     outlook,
     players,
@@ -39,6 +48,8 @@ from turf_gateway.api.routes import (
     season,
     spectators,
 )
+from turf_gateway.board_cache import WritesMoveTheBoard
+from turf_gateway.compression import PublicGzip
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.http_metrics import HttpMetrics
@@ -111,7 +122,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.turf = state
         await ensure_organizer(state)
         await players.purge_expired_sessions(state, datetime.now(UTC))   # and at sign-ins, once a minute at most
-        broker.include_router(feed.feed_router(state, settings.stream))
+        # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
+        # reflects that sequence, and every later event reaches it (issue 19)
+        state.hub.last_seq = (await jetstream(broker).stream_info(settings.stream)).state.last_seq
+        broker.include_router(feed.feed_router(state, settings.stream, after_seq=state.hub.last_seq))
+        # the feed log's consumer, recreated (reading the stream from its start again) when the feed's subjects
+        # changed; its rows are keyed by sequence, so what was stored stays once
+        await retire_consumers(jetstream(broker), settings.stream, history_store.DURABLE, feed.feed_subjects())
+        broker.include_router(history_store.history_router(state, settings.stream))
         await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request
         # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
@@ -137,7 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install_fallbacks(app)
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
-              exports.router, season.router, spectators.router, notifications.router, outlook.router):
+              exports.router, season.router, spectators.router, notifications.router, outlook.router,
+              history.router):
         api.include_router(r)
     app.include_router(api)
 
@@ -171,6 +190,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from turf_gateway import pages  # the web pages: /watch, /admin, /static (issue #7)
 
     pages.install(app)
+    app.add_middleware(PublicGzip)  # type: ignore[arg-type]
+    app.add_middleware(WritesMoveTheBoard)  # type: ignore[arg-type]
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
     security.install(app, settings.cors_origins, settings.allowed_hosts)
     app.add_middleware(TraceRequests)  # type: ignore[arg-type]

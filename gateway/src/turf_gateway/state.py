@@ -14,6 +14,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
+from turf_gateway.board_cache import BoardCache
 from turf_gateway.correction_log import CorrectionLog
 from turf_gateway.geocoding import Geocoder
 from turf_gateway.ratelimit import RateLimiter
@@ -39,3 +40,6 @@ class AppState:
     score_updates: int = 0
     sessions_purged_at: float = float("-inf")   # time.monotonic() of the last purge of expired sessions
     ws_per_ip: dict[str, int] = field(default_factory=dict)   # open spectator websockets by client address
+    # issue 19: GET /board's cached body, and the ownership version it must be of (board_cache.py)
+    board_cache: BoardCache = field(default_factory=BoardCache)
+    board_version: int = 0

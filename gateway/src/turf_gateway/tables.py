@@ -1,4 +1,5 @@
-"""The gateway's tables (schema ``gateway``): players, sessions, and the organizer's action log."""
+"""The gateway's tables (schema ``gateway``): players, sessions, the organizer's action log, and the public feed's
+history (issue 19, a read model of the event stream)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from sqlalchemy import (
     DateTime,
     Float,
     Identity,
+    Index,
     MetaData,
     String,
     Table,
     Text,
     UniqueConstraint,
 )
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 
 from turf_common.outbox import outbox_table
 
@@ -92,6 +95,23 @@ correction_requests = Table(
     Column("refusal", JSON, nullable=True),                      # {reason, message} when refused
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("by", "idempotency_key", name="correction_requests_key"),
+)
+
+# Issue 19: every public feed message as spectators got it (public fields only), by its stream sequence: the read
+# model of GET /territories/{id}/history, /players/{id}/history and /replay, projected from the event stream by the
+# gateway's durable consumer (history_store.py). ``players``: the players it concerns (owner and previous owner,
+# card player, trade parties), for a journal.
+feed_log = Table(
+    "feed_log", metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),   # the event's stream sequence
+    Column("type", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),              # game time of the event (occurred_at)
+    Column("territory_id", String(16), nullable=True),
+    Column("players", ARRAY(String(64)), nullable=False),
+    Column("body", JSONB, nullable=False),                              # the feed message, ``seq`` included
+    Index("feed_log_territory", "territory_id", "seq", postgresql_where="territory_id IS NOT NULL"),
+    Index("feed_log_at", "at", "seq"),
+    Index("feed_log_players", "players", postgresql_using="gin"),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

@@ -1,5 +1,7 @@
 """Spectator hub: one bounded queue per websocket client, so a slow client never delays the others.
-A client whose queue overflows is told to resync and disconnected (it reconnects and gets a fresh snapshot)."""
+A client whose queue overflows is told to resync and disconnected (it reconnects with ``since`` and is resent what
+it missed, or gets a fresh snapshot). Each queued message is ``(seq, text)``: the JetStream stream sequence of the
+event it comes from, so a resuming client can skip what it was already resent."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ HISTORY = 50   # recent feed stories (steals, fortifications, wars, corrections,
 
 class Client:
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_SIZE)
+        self.queue: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue(QUEUE_SIZE)
         self.dropped = False
         self.gone = False   # the spectator closed the socket
 
@@ -30,6 +32,9 @@ class Hub:
         # kept in this gateway's memory (a restart starts it empty): what a spectator who opens the page now
         # would have seen scroll by in the last minutes
         self.recent: deque[dict[str, Any]] = deque(maxlen=HISTORY)
+        # the stream sequence of the last event this gateway's feed consumer has handled (relayed or not): a
+        # client that joins now gets every feed message after it through its queue
+        self.last_seq = 0
 
     def join(self) -> Client:
         c = Client()
@@ -43,13 +48,14 @@ class Hub:
         """Keep a feed story for spectators who join later (sent with their snapshot, oldest first)."""
         self.recent.append(message)
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, seq: int, message: dict[str, Any]) -> None:
+        """Queue ``message`` (of stream sequence ``seq``) for every client; a full queue drops its client."""
         if not self.clients:
             return  # nobody listening: skip serialising (a score.updated carries the whole leaderboard)
         text = json.dumps(message, default=str)
         for c in list(self.clients):
             try:
-                c.queue.put_nowait(text)
+                c.queue.put_nowait((seq, text))
             except asyncio.QueueFull:
                 c.dropped = True
                 self.clients.discard(c)

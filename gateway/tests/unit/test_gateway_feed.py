@@ -1,5 +1,6 @@
-"""The spectator feed's subscribers (turf_gateway.feed) on FastStream's TestNatsBroker: events reach the hub as they
-were published (type, at, fields), card events without private fields, and nothing is decoded for nobody."""
+"""The spectator feed's subscriber (turf_gateway.feed) on FastStream's TestNatsBroker: events reach the hub as they
+were published (type, at, seq, fields), card events without private fields, and nothing is decoded for nobody.
+(TestNatsBroker delivers plain messages, so ``seq`` counts them here; on a server it is the stream's sequence.)"""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-1
 
 
 def gateway_state() -> Any:
-    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={})
+    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={}, board_version=0)
 
 
 async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_published() -> None:
@@ -30,9 +31,11 @@ async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_p
     broker.include_router(feed_router(state, "TURF"))
     async with TestNatsBroker(broker) as br:
         await br.publish(json.dumps(CHANGED).encode(), subjects.TERRITORY_CHANGED)
-    want = {"type": "territory.changed", "at": CHANGED["occurred_at"]} | CHANGED
+    want = {"type": "territory.changed", "at": CHANGED["occurred_at"], "seq": 1} | CHANGED
     assert list(state.hub.recent) == [want]
-    assert json.loads(client.queue.get_nowait()) == want
+    seq, text = client.queue.get_nowait()
+    assert (seq, json.loads(text)) == (1, want) and state.hub.last_seq == 1
+    assert state.board_version == 1   # GET /board's cached body is out of date
 
 
 async def test_a_card_play_is_relayed_without_its_target() -> None:
@@ -45,8 +48,8 @@ async def test_a_card_play_is_relayed_without_its_target() -> None:
               "play_id": "p1", "effect": {"territory_id": "3401732250"}}
     async with TestNatsBroker(broker) as br:
         await br.publish(json.dumps(played).encode(), subjects.CARD_PLAYED)
-    assert json.loads(client.queue.get_nowait()) == {
-        "type": "card.played", "at": played["occurred_at"], "player_id": "ada", "card_type": "freeze",
+    assert json.loads(client.queue.get_nowait()[1]) == {
+        "type": "card.played", "at": played["occurred_at"], "seq": 1, "player_id": "ada", "card_type": "freeze",
         "state": "reserved", "occurred_at": played["occurred_at"]}
 
 
@@ -56,7 +59,8 @@ async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> N
     broker.include_router(feed_router(state, "TURF"))
     async with TestNatsBroker(broker) as br:
         await br.publish(b"not json: never parsed", subjects.SCORE_UPDATED)
-    assert state.score_updates == 1 and list(state.hub.recent) == []
+    # not decoded, yet counted in the hub's sequence: a spectator joining now starts after it
+    assert state.score_updates == 1 and list(state.hub.recent) == [] and state.hub.last_seq == 1
 
 
 async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
@@ -78,6 +82,7 @@ async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() ->
             await br.publish(raw, subject)
         await br.publish(json.dumps(CHANGED | {"home_address": "1 Main St", "email": "ada@example.org"}).encode(),
                          subjects.TERRITORY_CHANGED)
-    relayed = [json.loads(client.queue.get_nowait()) for _ in range(client.queue.qsize())]
-    assert relayed == [{"type": "territory.changed", "at": CHANGED["occurred_at"]} | CHANGED]   # extras dropped
+    relayed = [json.loads(client.queue.get_nowait()[1]) for _ in range(client.queue.qsize())]
+    # extras dropped; the forged messages' sequences (1-4) are skipped, not reused
+    assert relayed == [{"type": "territory.changed", "at": CHANGED["occurred_at"], "seq": 5} | CHANGED]
     assert list(state.hub.recent) == relayed

@@ -15,3 +15,13 @@ def _iso_text_only(v: Any) -> Any:
 
 
 IsoTime = Annotated[AwareDatetime, BeforeValidator(_iso_text_only)]
+
+
+def _iso_query_only(v: Any) -> Any:
+    # a query parameter is always text: pydantic would read "1700000000" as seconds since 1970 too
+    if isinstance(v, str) and v.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError("must be an ISO 8601 date-time with a UTC offset, e.g. 2026-10-05T07:00:00-04:00")
+    return _iso_text_only(v)
+
+
+IsoQueryTime = Annotated[AwareDatetime, BeforeValidator(_iso_query_only)]

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # issue 15: spectator websockets per client address and in all, per gateway process (over: closed 1008)
     ws_max_per_ip: int = 50
     ws_max_total: int = 5000
+    # issue 19: how far back WS /ws/scores?since= resends, in stream sequences (every event counts, not only the
+    # feed's); a client further behind gets a snapshot instead
+    ws_resend_max: int = 10000
     # issue 15: where a service's metrics listen (TURF_METRICS_PORT); the gateway's /metrics answers loopback
     # clients only. A deployment whose Prometheus scrapes across the network sets 0.0.0.0
     metrics_host: str = "127.0.0.1"

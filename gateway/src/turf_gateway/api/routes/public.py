@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from datetime import datetime
 from typing import Any
@@ -51,7 +50,23 @@ class GeoJSONResponse(JSONResponse):
     304: {"description": "Not modified since the ETag sent in If-None-Match"}})
 async def board(request: Request, state: State) -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
-    Cached with an ETag over its content."""
+    Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
+    content, 304 for a client that has it."""
+    version = state.board_version
+    cached = state.board_cache.fresh(version)
+    if cached is not None and request.headers.get("if-none-match") == cached.etag:
+        return Response(status_code=304, headers={"ETag": cached.etag})
+    body = cached or await state.board_cache.get(version, lambda: board_json(state))
+    if request.headers.get("if-none-match") == body.etag:
+        return Response(status_code=304, headers={"ETag": body.etag})
+    headers = {"ETag": body.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(body.gz, media_type="application/geo+json", headers=headers | {"Content-Encoding": "gzip"})
+    return Response(body.raw, media_type="application/geo+json", headers=headers)
+
+
+async def board_json(state: Any) -> bytes:
+    """The board's FeatureCollection as JSON bytes, with the ownership the claims service has now."""
     own = await ownership(state)
     feats = []
     for f in display_features(state):
@@ -59,11 +74,7 @@ async def board(request: Request, state: State) -> Response:
         props = state.board.feature_properties(tid) | own.get(tid, {"owner_id": None, "progress": 0,
                                                                      "fortified": False})
         feats.append({"type": "Feature", "id": tid, "properties": props, "geometry": f["geometry"]})
-    data = json.dumps({"type": "FeatureCollection", "features": feats}, separators=(",", ":")).encode()
-    etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
-    if request.headers.get("if-none-match") == etag:
-        return Response(status_code=304, headers={"ETag": etag})
-    return Response(data, media_type="application/geo+json", headers={"ETag": etag, "Cache-Control": "no-cache"})
+    return json.dumps({"type": "FeatureCollection", "features": feats}, separators=(",", ":")).encode()
 
 
 @router.get("/territories/{territory_id}", response_model=S.TerritoryDetail)

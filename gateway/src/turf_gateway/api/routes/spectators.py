@@ -1,4 +1,5 @@
-"""``WS /ws/scores``: a snapshot of the leaderboard and the recent feed, then one message per change."""
+"""``WS /ws/scores``: a snapshot of the leaderboard and the recent feed (or, with ``?since=<seq>``, every message the
+client missed), then one message per change, each with its stream ``seq``."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import asyncio
 import contextlib
 import json
 
+import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from turf_gateway import resend
 from turf_gateway.api.routes.public import leaderboard_body
 from turf_gateway.state import AppState
 from turf_gateway.ws import Client
 
+log = structlog.get_logger(__name__)
 router = APIRouter(tags=["spectators"])
 
 
@@ -20,8 +24,14 @@ POLICY = 1008
 
 
 @router.websocket("/ws/scores")
-async def scores(ws: WebSocket) -> None:
-    """Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
+async def scores(ws: WebSocket, since: str | None = None) -> None:
+    """Issue 19: every message after the first carries ``seq``, the stream sequence of its event, strictly
+    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.resend.resumable`) the first
+    message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
+    after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
+    stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
+
+    Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
     gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason."""
     state: AppState = ws.app.state.turf
     ip = ws.client.host if ws.client else "unknown"
@@ -34,19 +44,28 @@ async def scores(ws: WebSocket) -> None:
     state.ws_per_ip[ip] = per_ip + 1
     client = state.hub.join()
     watch = asyncio.create_task(_until_gone(ws, client))
+    # joined before reading the hub's sequence, in one step: every message after ``upto`` is in the queue
+    upto = state.hub.last_seq
     try:
-        # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
-        await ws.send_text(json.dumps({"type": "snapshot", "leaderboard": await leaderboard_body(state),
-                                       "recent": list(state.hub.recent)}, default=str))
+        sent = await _resend(ws, state, _sequence(since), upto)
+        if sent is None:
+            # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
+            await ws.send_text(json.dumps({"type": "snapshot", "seq": upto,
+                                           "leaderboard": await leaderboard_body(state),
+                                           "recent": list(state.hub.recent)}, default=str))
+            sent = upto
         while True:
-            msg = await client.queue.get()
+            item = await client.queue.get()
             if client.gone:
                 return
-            if msg is None:
+            if item is None:
                 await ws.send_text(json.dumps({"type": "resync", "message": "You fell behind; reconnect."}))
                 await ws.close(code=4000)
                 return
-            await ws.send_text(msg)
+            seq, text = item
+            if seq > sent:   # a client resuming ahead of this gateway was sent these already
+                await ws.send_text(text)
+                sent = seq
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -58,6 +77,30 @@ async def scores(ws: WebSocket) -> None:
             state.ws_per_ip.pop(ip, None)
         with contextlib.suppress(Exception):
             await ws.close()
+
+
+def _sequence(since: str | None) -> int | None:
+    """``since`` as a stream sequence, or None (absent or not a non-negative integer: the client gets a snapshot)."""
+    if since is None or not since.isdigit() or len(since) > 19:
+        return None
+    return int(since)
+
+
+async def _resend(ws: WebSocket, state: AppState, since: int | None, upto: int) -> int | None:
+    """Send the messages after ``since`` up to ``upto``; the last sequence the client has then (``since`` when
+    it is ahead), or None when they cannot be resent (the client needs a snapshot)."""
+    if since is None:
+        return None
+    try:
+        missed = await resend.missed(state, since, upto)
+    except Exception:   # the stream does not answer: a snapshot is always possible
+        log.warning("ws_resend_failed", since=since, upto=upto, exc_info=True)
+        return None
+    if missed is None:
+        return None
+    for _, text in missed:
+        await ws.send_text(text)
+    return max(since, upto)
 
 
 async def _until_gone(ws: WebSocket, client: Client) -> None:

@@ -2,6 +2,7 @@
 /* global L */
 
 import { API, knownName } from "./api.js";
+import { storyElement } from "./history.js";
 
 // Owners are coloured by a hash of their player id (FNV-1a → hue), stable across pages and reloads.
 export function colourFor(playerId) {
@@ -156,8 +157,17 @@ export class BoardMap {
     const html = `<b>${escapeHtml(p.name)}</b><br>${escapeHtml(p.county)} County, ${p.state}<br>`
       + `Owner: ${escapeHtml(owner)}${fort}`;
     if (layer.getPopup()) layer.setPopupContent(html);
-    else layer.bindPopup(html, { autoPan: !pan });
+    else layer.bindPopup(html, { autoPan: !pan, maxWidth: 280 });
     layer.openPopup();
+    // then the town's story (issue 19), unless another town was selected meanwhile
+    const asked = (this.storyAsked = (this.storyAsked || 0) + 1);
+    storyElement(id, this.me()).then((story) => {
+      if (asked !== this.storyAsked) return;
+      const box = document.createElement("div");
+      box.innerHTML = html;
+      box.append(story);
+      layer.setPopupContent(box);
+    }).catch(() => {});
     if (this.onSelect) this.onSelect(p);
   }
 
@@ -177,8 +187,10 @@ export function escapeHtml(s) {
     "'": "&#39;" })[c]);
 }
 
-// WS /ws/scores with automatic reconnection (backoff 0.5 s → 10 s). onMessage(msg); onState("live"|"connecting").
-// After a reconnect the server's snapshot brings the leaderboard back; onReconnect lets a page re-read the board.
+// WS /ws/scores with automatic reconnection (jittered backoff 0.5 s → 10 s). onMessage(msg); onState("live"|
+// "connecting"). Issue 19: every message carries the stream's seq (the snapshot the one it reflects), so a reconnect
+// asks ?since=<the last seq seen> and the server resends what was missed, in order; only when that is too old does
+// it answer a snapshot, and then onReconnect lets a page re-read what the snapshot does not bring (the board).
 export class LiveSocket {
   constructor({ onMessage, onState, onReconnect }) {
     this.onMessage = onMessage;
@@ -187,10 +199,13 @@ export class LiveSocket {
     this.delay = 500;
     this.opened = 0;
     this.closed = false;
+    this.seq = null; // the last seq seen: where a reconnect resumes
+    this.snapshots = 0; // snapshots received (a resumed reconnect gets none)
   }
 
   start() {
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + API + "/ws/scores";
+    const since = this.seq === null ? "" : `?since=${this.seq}`;
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + API + "/ws/scores" + since;
     this.onState("connecting");
     let ws;
     try {
@@ -204,7 +219,6 @@ export class LiveSocket {
       this.delay = 500;
       this.opened += 1;
       this.onState("live");
-      if (this.opened > 1) this.onReconnect();
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -213,6 +227,13 @@ export class LiveSocket {
       } catch {
         return;
       }
+      if (msg.type === "snapshot") {
+        this.snapshots += 1;
+        if (this.opened > 1) this.onReconnect(); // not resumed: the board may have changed meanwhile
+      } else if (typeof msg.seq === "number" && this.seq !== null && msg.seq <= this.seq) {
+        return; // seen already (the server sends none twice; this keeps a page right if one ever did)
+      }
+      if (typeof msg.seq === "number") this.seq = msg.seq;
       this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -232,7 +253,8 @@ export class LiveSocket {
     this.onState("connecting");
     const d = this.delay;
     this.delay = Math.min(this.delay * 2, 10000);
-    setTimeout(() => this.start(), d);
+    // jitter: spectators dropped together (a gateway restart) come back spread over the wait, not all at once
+    setTimeout(() => this.start(), d / 2 + Math.random() * (d / 2));
   }
 
   // for tests and for the "reconnect" link: drop the socket as a network failure would

@@ -7,9 +7,12 @@ import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { renderPodium } from "./podium.js";
 import { isTv, TvDirector } from "./tv.js";
 import { Announcement } from "./announcements.js";
+import { showSeason } from "./journal.js";
+import { Replay } from "./replay.js";
 
 const board = new BoardMap($("#map"));
 const announcement = new Announcement($("#announcement"));
+const replay = new Replay(board, $("#replay"));
 let tv = null;   // the TV mode's director (/watch?tv=1)
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
@@ -23,7 +26,8 @@ let standings = null; // the leaderboard: the snapshot with every score.updated 
 function renderLeaderboard(lb) {
   learnNames(lb.standings);
   const body = $("#leaderboard tbody");
-  const rows = (lb.standings || []).map((s) => h("tr", { dataset: { playerId: s.player_id } },
+  const rows = (lb.standings || []).map((s) => h("tr", { dataset: { playerId: s.player_id }, class: "link",
+    onclick: () => showSeason($("#season"), s.player_id, s.display_name || "A player").catch(() => {}) },
     h("td", { class: "n" }, s.rank),
     h("td", { class: "name" }, h("span", { class: "swatch", style: `background:${colourFor(s.player_id)}` }),
       s.display_name || "player"),
@@ -102,8 +106,10 @@ function handle(msg) {
       renderLeaderboard(standings);
       break;
     case "territory.changed":
-      board.apply(msg);
-      board.flash(msg.territory_id);
+      if (!replay.active) { // the map shows the past while replaying; "Live" re-reads the board
+        board.apply(msg);
+        board.flash(msg.territory_id);
+      }
       addFeed(msg);
       tv?.story(msg);
       break;
@@ -148,7 +154,7 @@ async function start() {
   setInterval(refreshClock, 30000);
   announcement.start();
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
-  window.turf = { board, socket: sock }; // for the browser tests (they drop the socket) and the curious
+  window.turf = { board, socket: sock, replay }; // for the browser tests (they drop the socket) and the curious
   sock.start();
   await board.init();
   for (const m of early.splice(0)) handle(m);
