@@ -1,14 +1,13 @@
-"""Issue 18's notifications UI in a real browser, written against API.md's contract before the notifications service
-lands: its routes (``GET /me/notifications?after=``, ``POST /me/notifications/read``, ``GET /announcements``) are
-answered here by the test, in exactly the contract's shapes, while everything else is the real stack. The badge counts
-the unread, a feed message about me makes the page read ``after=`` the last id at once, "Mark all read" posts
-``{up_to}``, and the latest announcement shows on the play and watch pages until dismissed. When the service lands,
-this test should run against it instead (the route fakes go)."""
+"""Issue 18's notifications UI in a real browser against the real stack (the notifications service, no route
+fakes): the organizer announces a rule change and a rival steals my territory on the manual clock. The badge counts
+my real unread notifications; a feed message about me (the steal) makes the page read ``after=`` the last id at once
+and the new notification shows without a reload; "Mark all read" posts ``{up_to}`` and the server's read mark
+(``read_up_to``) is then that id, so another browser of mine shows nothing unread; the latest announcement shows on
+the play and watch pages until dismissed."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -20,97 +19,116 @@ import pytest
 
 from tests.browser.test_countdowns_safety_issue18 import console_errors, text, verified
 from tests.browser.test_pages import open_page, until
+from tests.support.cards import claim
 from tests.support.client import Player, move_clock
+from tests.support.client import until as settled
 
 pytestmark = pytest.mark.timeout(600)
 
-HOBOKEN = (40.744, -74.032)
-NOTES = [
-    {"id": "1", "at": "2026-10-05T06:30:00-04:00", "kind": "cards_dealt", "message": "You were dealt 3 cards.",
-     "data": {}},
-    {"id": "2", "at": "2026-10-05T06:40:00-04:00", "kind": "trade_proposed",
-     "message": "p_rival offers Bayonne for your Hoboken.", "data": {}},
-    {"id": "3", "at": "2026-10-05T07:00:00-04:00", "kind": "announcement", "message": "Rule change: ferries do not "
-     "connect territories.", "data": {"announcement_id": "a1"}},
-    {"id": "4", "at": "2026-10-05T07:00:00-04:00", "kind": "fortified", "message": "Hoboken is fortified.",
-     "data": {"territory_id": "3401732250"}},
-]
-ANNOUNCEMENT = {"id": "a1", "at": "2026-10-05T05:30:00-04:00", "title": "Rule change",
-                "body": "Ferries do not connect territories."}
+HOBOKEN = "3401732250"
+MONDAY, TUESDAY = datetime.fromisoformat("2026-10-05T07:00:00-04:00"), datetime.fromisoformat(
+    "2026-10-06T12:00:00-04:00")
+TITLE, BODY = "Rule change", "Ferries do not connect territories."
 
 
-class FakeNotifications:
-    """The contract's notification routes for one page: the first two notifications at first, all four once
-    ``more`` is set; every request is kept."""
+def notes(pl: Player) -> dict[str, Any]:
+    r = pl.get("/me/notifications")
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
 
-    def __init__(self) -> None:
-        self.more = False
-        self.gets: list[str | None] = []     # the after= of each GET
+
+def kinds(pl: Player) -> list[str]:
+    return [n["kind"] for n in notes(pl)["notifications"]]
+
+
+class Requests:
+    """The page's requests to the notification routes, as they go to the real gateway (observed, not answered)."""
+
+    def __init__(self, page: Any) -> None:
+        self.gets: list[str | None] = []     # the after= of each GET /me/notifications
         self.reads: list[Any] = []           # the bodies of POST /me/notifications/read
+        page.on("request", self.seen)
 
-    def install(self, page: Any) -> None:
-        page.route(re.compile(r".*/api/v1/me/notifications(\?.*)?$"), self.list)
-        page.route(re.compile(r".*/api/v1/me/notifications/read$"), self.read)
-        page.route(re.compile(r".*/api/v1/announcements$"), lambda route: route.fulfill(
-            status=200, content_type="application/json", body=json.dumps({"announcements": [ANNOUNCEMENT]})))
-
-    def list(self, route: Any) -> None:
-        assert route.request.headers.get("authorization", "").startswith("Bearer ")
-        after = parse_qs(urlsplit(route.request.url).query).get("after", [None])[0]
-        self.gets.append(after)
-        shown = NOTES if self.more else NOTES[:2]
-        fresh = shown if after is None else shown[[n["id"] for n in shown].index(after) + 1:]
-        route.fulfill(status=200, content_type="application/json", body=json.dumps({"notifications": fresh}))
-
-    def read(self, route: Any) -> None:
-        assert route.request.method == "POST"
-        self.reads.append(json.loads(route.request.post_data))
-        route.fulfill(status=204, body="")
+    def seen(self, r: Any) -> None:
+        u = urlsplit(r.url)
+        if u.path == "/api/v1/me/notifications" and r.method == "GET":
+            self.gets.append(parse_qs(u.query).get("after", [None])[0])
+        elif u.path == "/api/v1/me/notifications/read":
+            assert r.method == "POST"
+            self.reads.append(json.loads(r.post_data))
 
 
-def test_badge_list_live_update_mark_read_and_the_announcement(
-        http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
-    base = http.base_url
-    move_clock(org, datetime.fromisoformat("2026-10-05T07:00:00-04:00"))
-    me, email, password = verified(http, org, "Notified")
-    fake = FakeNotifications()
-    page = phone()
-    errors = console_errors(page)
-    fake.install(page)
+def sign_in(page: Any, base: str, email: str, password: str) -> None:
     open_page(page, f"{base}/")
     page.fill("#signin-form [name=email]", email)
     page.fill("#signin-form [name=password]", password)
     page.click("#signin-form button[type=submit]")
     page.wait_for_selector("#notif-btn:not([hidden])")
-    until(page, "document.querySelector('#notif-count').textContent === '2'")
-    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 2 unread"
-    assert fake.gets[0] is None
+
+
+def test_badge_list_live_update_mark_read_and_the_announcement(
+        http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
+    base = http.base_url
+    me, email, password = verified(http, org, "Notified")
+    rival, _, _ = verified(http, org, "Rival")
+    move_clock(org, MONDAY)
+    assert claim(me, HOBOKEN, MONDAY).status_code == 201
+    move_clock(org, TUESDAY)
+    r = org.post("/admin/announcements", {"title": TITLE, "body": BODY})
+    assert r.status_code == 201, r.text
+    ann = r.json()
+    # what the server holds for me before the page opens: the two mornings' deals and the announcement
+    want = ["cards_dealt", "cards_dealt", "announcement"]
+    assert settled(lambda: kinds(me), lambda ks: ks == want, timeout=20) == want
+    before = notes(me)
+    assert before["read_up_to"] is None
+    first = before["notifications"]
+    assert first[-1]["data"] == {"announcement_id": ann["id"]}
+
+    page = phone()
+    errors = console_errors(page)
+    seen = Requests(page)
+    sign_in(page, base, email, password)
+    until(page, "document.querySelector('#notif-count').textContent === '3'")
+    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 3 unread"
+    assert seen.gets[0] is None
 
     # the announcement shows on the play page
     page.wait_for_selector("#announcement:not([hidden])")
-    assert text(page, "#announcement") == "Rule change Ferries do not connect territories. Dismiss"
+    assert text(page, "#announcement") == f"{TITLE} {BODY} Dismiss"
 
-    # a feed message about me (my claim's territory.changed): the page reads after the last id at once; the
-    # 15-second poll is stopped first, so only the feed can bring the new ones (the timeout allows a loaded machine)
+    # a feed message about me (the steal's territory.changed): the page reads after the last id at once; the
+    # 15-second poll is stopped first, so only the feed can bring the new one (the timeout allows a loaded machine)
     page.evaluate("clearInterval(turf.notifications.timer)")
-    fake.more = True
-    assert me.claim(*HOBOKEN, datetime.fromisoformat("2026-10-05T07:00:00-04:00")).status_code == 201
+    r = claim(rival, HOBOKEN, TUESDAY)
+    assert r.status_code == 201 and r.json()["kind"] == "steal", r.text
     until(page, "document.querySelector('#notif-count').textContent === '4'", timeout=40)
-    assert "2" in fake.gets
+    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 4 unread"
+    assert str(first[-1]["id"]) in seen.gets
+    after = notes(me)["notifications"]
+    assert [n["kind"] for n in after] == [*want, "territory_stolen"]
+    last = after[-1]["id"]
+    rival_name = http.get(f"/api/v1/players/{rival.id}").json()["display_name"]
+    stolen = f"{rival_name} stole Hoboken from you. You may play War until Tue 17:00 (5 game hours)."
+    assert after[-1]["message"] == stolen
 
     page.click("#notif-btn")
     page.wait_for_selector("#notifications:not([hidden])")
     assert page.get_attribute("#notif-btn", "aria-expanded") == "true"
     items = page.locator("#notif-list li")
     assert items.count() == 4
-    assert "Hoboken is fortified." in items.nth(0).inner_text()          # newest first
-    assert items.nth(0).get_attribute("class") == "unread"
+    assert [items.nth(i).get_attribute("data-id") for i in range(4)] == [str(n["id"]) for n in reversed(after)]
+    assert items.nth(0).inner_text().endswith(" " + stolen)          # newest first
+    assert items.nth(1).inner_text().endswith(f" Announcement: {TITLE}")
+    assert page.locator("#notif-list li.unread").count() == 4
     shot(page, "play-notifications", at="#notifications")
     page.click("#notif-read")
     until(page, "document.querySelector('#notif-count').hidden")
     until(page, "document.querySelectorAll('#notif-list li.unread').length === 0")
-    assert fake.reads == [{"up_to": "4"}]
     assert page.get_attribute("#notif-btn", "aria-label") == "Notifications"
+    assert seen.reads == [{"up_to": last}]
+    # the read mark is on the server
+    assert settled(lambda: notes(me)["read_up_to"], lambda x: x == last) == last
     # its notification read, the announcement goes, and stays away after a reload; what was read stays read
     assert page.is_hidden("#announcement")
     page.reload()
@@ -119,20 +137,30 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     until(page, "document.querySelector('#notif-btn').dataset.unread === '0'")
     page.wait_for_timeout(300)
     assert page.is_hidden("#announcement")
+    assert page.locator("#notif-list li").count() == 4
+
+    # another browser of mine (its own storage): the server's read mark counts there too
+    other = phone()
+    other_errors = console_errors(other)
+    sign_in(other, base, email, password)
+    until(other, "document.querySelectorAll('#notif-list li').length === 4")
+    until(other, "document.querySelector('#notif-btn').dataset.unread === '0'")
+    assert other.is_hidden("#notif-count")
+    assert other.get_attribute("#notif-btn", "aria-label") == "Notifications"
+    assert other.locator("#notif-list li.unread").count() == 0
 
     # a spectator's watch page shows the announcement too
     watch = phone()
     watch_errors = console_errors(watch)
-    fake.install(watch)
     open_page(watch, f"{base}/watch")
     watch.wait_for_selector("#announcement:not([hidden])")
-    assert "Rule change" in watch.inner_text("#announcement")
+    assert text(watch, "#announcement") == f"{TITLE} {BODY} Dismiss"
     watch.click("#announcement button")       # dismissed on this device
     assert watch.is_hidden("#announcement")
     open_page(watch, f"{base}/watch")
     watch.wait_for_timeout(500)
     assert watch.is_hidden("#announcement")
-    assert not errors and not watch_errors, (errors, watch_errors)
+    assert not errors and not other_errors and not watch_errors, (errors, other_errors, watch_errors)
 
 
 def test_the_service_worker_registers_at_the_root_under_the_csp(http: httpx.Client, phone: Callable[..., Any]) -> None:

@@ -20,6 +20,7 @@ export class Notifications {
     this.enabled = false;
     this.stopped = false;
     this.timer = null;
+    this.again = null;
     this.busy = null;
     button.addEventListener("click", () => this.toggle());
     markRead.addEventListener("click", () => this.readAll());
@@ -48,6 +49,7 @@ export class Notifications {
 
   stop() {
     clearInterval(this.timer);
+    clearTimeout(this.again);
     this.items = [];
     this.enabled = false;
     this.render();
@@ -55,7 +57,15 @@ export class Notifications {
 
   // a feed message arrived: maybe something for me
   poke() {
-    if (this.enabled) this.fetch();
+    if (!this.enabled) return;
+    const before = this.lastId();
+    Promise.resolve(this.fetch()).then(() => {
+      // the feed and the notifications service read the same events apart: the notification a message is about may
+      // be stored a moment after the message arrives, so a reading that found nothing new is made once more
+      if (this.lastId() !== before || this.stopped) return;
+      clearTimeout(this.again);
+      this.again = setTimeout(() => this.fetch(), 2000);
+    });
   }
 
   async fetch() {
