@@ -34,3 +34,30 @@ def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack
     for path in ("/", "/watch"):
         open_page(page, stack.base_url + path)
         until(page, "!document.querySelector('#organize-link').hidden")
+
+
+def test_issue19_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, phone: Callable[..., Any]) -> None:
+    from datetime import datetime
+
+    from tests.support.client import move_clock, register
+
+    monday = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+    move_clock(org, monday)
+    pid, email, password = register(http, "Season Player")
+    assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
+    page = phone()
+    open_page(page, stack.base_url + "/")
+    page.fill("#signin-form [name=email]", email)
+    page.fill("#signin-form [name=password]", password)
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#my-season:not([hidden])")
+    assert page.inner_text("#my-season h2") == "My season"
+    assert "Nothing yet this season." in page.inner_text("#my-season table")
+    body = {"lat": 40.7440, "lon": -74.0320, "accuracy_m": 8.0, "fix_time": monday.isoformat()}
+    token = http.post("/api/v1/sessions", json={"email": email, "password": password}).json()["token"]
+    r = http.post("/api/v1/claims", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.text
+    # the take comes in on the feed; the panel reads the journal again (within 5 s)
+    until(page, "document.querySelector('#my-season tr[data-day=\"2026-10-05\"]') !== null", timeout=30)
+    cells = page.locator("#my-season tr[data-day='2026-10-05'] td").all_inner_texts()
+    assert cells[:3] == ["10-05", "1", "0"], cells   # day, claims, steals

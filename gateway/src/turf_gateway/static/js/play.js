@@ -13,6 +13,7 @@ import { GameClock } from "./gameclock.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
+import { showSeason } from "./journal.js";
 
 const state = {
   me: null, // GET /me
@@ -105,7 +106,7 @@ $("#signout").addEventListener("click", async () => {
 function showSignedOut() {
   showTab("signin");
   $("#auth").hidden = false;
-  for (const id of ["#me", "#claim", "#cards", "#trades", "#countdowns"]) $(id).hidden = true;
+  for (const id of ["#me", "#claim", "#cards", "#trades", "#countdowns", "#my-season"]) $(id).hidden = true;
   notifications.stop();
   $("#push-btn").hidden = true;
 }
@@ -144,9 +145,21 @@ async function refreshMe() {
   return true;
 }
 
+// "My season" (issue 19): my public record's daily totals, read again at most every 5 s as my towns change
+let seasonTimer = null;
+function refreshSeason(me) {
+  if (seasonTimer) return;
+  seasonTimer = setTimeout(() => {
+    seasonTimer = null;
+    if (session()?.player_id === me) showSeason($("#my-season"), me, "", "My season").catch(() => {});
+  }, 5000);
+}
+
 async function refreshMine() {
   const me = session()?.player_id;
   if (!me || !board.loaded) return;
+  if ($("#my-season").hidden) showSeason($("#my-season"), me, "", "My season").catch(() => {});
+  else refreshSeason(me);
   const mine = board.owned(me).map((p) => p.id);
   state.cluster = await largestCluster(mine);
   $("#my-count").textContent = mine.length ? `${mine.length}` : "none yet";
