@@ -21,3 +21,15 @@ def test_issue20_the_season_route_gives_the_configured_calendar_and_limits(http:
                        "closes": "2026-10-10T22:00:00-04:00"}                # a Saturday
     assert days[6]["date"] == "2026-10-12"                                   # Sunday skipped
     assert s["limits"] == {"max_accuracy_m": 100.0, "max_fix_age_s": 120.0, "max_travel_kmh": 200.0}
+
+
+def test_issue19_the_adjacency_graph_in_one_body_with_an_etag(http: httpx.Client) -> None:
+    r = http.get(f"{API}/adjacency")
+    assert r.status_code == 200, r.text
+    graph = r.json()["neighbours"]
+    hoboken = http.get(f"{API}/territories/3401732250").json()
+    assert graph["3401732250"] == sorted(hoboken["neighbours"]) and len(graph) == len(http.get(f"{API}/board")
+                                                                                         .json()["features"])
+    assert all(a in graph[b] for a, ns in graph.items() for b in ns)     # R22: adjacency is symmetric
+    again = http.get(f"{API}/adjacency", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""

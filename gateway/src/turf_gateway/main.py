@@ -35,6 +35,7 @@ from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
 from turf_gateway import docs, errors, feed, history_store, readiness, security, tables
 from turf_gateway.api.routes import (
+    adjacency,
     admin,
     cards,
     claims,
@@ -156,7 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               exports.router, season.router, spectators.router, notifications.router, outlook.router,
-              history.router):
+              history.router, adjacency.router):
         api.include_router(r)
     app.include_router(api)
 

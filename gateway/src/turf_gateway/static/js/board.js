@@ -263,17 +263,17 @@ export class LiveSocket {
   }
 }
 
-// Largest connected cluster of my territories, from each territory's neighbours (GET /territories/{id}).
-const neighbourCache = new Map();
+// Largest connected cluster of my territories, from the board's adjacency graph (GET /adjacency: one small body,
+// read once, instead of each territory's full geometry from GET /territories/{id}).
+let graph = null;
 
 export async function neighbours(id) {
-  if (!neighbourCache.has(id)) {
-    neighbourCache.set(id, fetch(`${API}/territories/${encodeURIComponent(id)}`)
-      .then((r) => (r.ok ? r.json() : { neighbours: [] }))
-      .then((t) => t.neighbours || [])
-      .catch(() => []));
+  if (!graph) {
+    graph = fetch(`${API}/adjacency`).then((r) => (r.ok ? r.json() : { neighbours: {} }))
+      .then((g) => g.neighbours || {})
+      .catch(() => { graph = null; return {}; });
   }
-  return neighbourCache.get(id);
+  return (await graph)[id] || [];
 }
 
 export async function largestCluster(ids) {
