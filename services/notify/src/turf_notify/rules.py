@@ -68,7 +68,8 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
       when the proposer withdrew, else both.
     * ``protection.activated`` / ``lapsed`` → the card's player (R15, R16).
     * ``card.dealt`` → every player dealt at least one card (R12).
-    * ``correction.applied`` naming a player → that player (R28).
+    * ``correction.applied`` naming a player → that player (R28); ``territory.changed`` cause ``correction`` → the
+      previous owner it took the territory from (``correction_id`` null: the change does not carry it).
     """
     if isinstance(ev, ClaimAccepted):
         town = names.town(ev.territory_id)
@@ -90,6 +91,15 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
                           f"{names.player(ev.owner_id)} played War on you: {names.town(ev.territory_id)} went back "
                           f"to them. You alone may reclaim it by GPS until {_clock_text(until, cfg)}.",
                           {"territory_id": ev.territory_id, "by": ev.owner_id, "reclaim_until": _iso(until)})]
+        if ev.cause == "correction" and ev.previous_owner_id and ev.previous_owner_id != ev.owner_id:
+            # R28: correction.applied names set_owner's new owner only (nobody for reverse_claim); the player the
+            # correction took the territory from learns it from the change itself (it carries no correction id)
+            now = f"now {names.player(ev.owner_id)}'s" if ev.owner_id else "open land again"
+            return [Draft(ev.previous_owner_id, "correction", ev.occurred_at,
+                          f"The organizer made a correction that concerns you: {names.town(ev.territory_id)} is no "
+                          f"longer yours ({now}).",
+                          {"correction_id": None, "action": "reverse_claim" if ev.claim_id else "set_owner",
+                           "territory_id": ev.territory_id})]
         return []
     if isinstance(ev, TradeEvent):
         return _trade(ev, names)
@@ -143,7 +153,10 @@ def _trade(ev: TradeEvent, names: Names) -> list[Draft]:
 
 REASONS = {"territory_lost": "a territory changed hands", "no_trade_card": "a party has no Trade card left",
            "trade_no_longer_valid": "it can no longer succeed", "season_ended": "the season ended",
-           "disqualified": "a party was disqualified", "cancelled": "the card's play was cancelled"}
+           "disqualified": "a party was disqualified", "cancelled": "the card's play was cancelled",
+           # R15/R16 lapses (claims' day start): the Freeze's territory changed owner before its day; a schedule
+           # whose day passed unresolved
+           "not_owner": "the territory was no longer yours", "missed": "its day passed"}
 
 
 def _reason(reason: str | None) -> str:

@@ -123,3 +123,37 @@ def test_the_final_results_post_names_places_and_prizes() -> None:
         FinalStanding(place=2, player_id="a", base=5, bonuses=0, total=5, prize="0.00")]))
     assert rules.commentary(ev, NAMES) == ("🏆 The season is over. Final results:\n1. victor — 12 pts, $100.00\n"
                                            "2. alice — 5 pts, $0.00")
+
+
+def test_r15_a_freeze_lapsed_for_a_lost_territory_says_so_in_words() -> None:
+    from datetime import date
+
+    from turf_common.contracts.effects import ProtectionResolved
+
+    lapsed = ProtectionResolved(occurred_at=at("2026-10-07T06:00:00-04:00"), type="protection.lapsed",
+                                card_id="k3", player_id="a", kind="freeze", day=date(2026, 10, 7),
+                                territory_id=HOBOKEN, state="lapsed", reason="not_owner")
+    (d,) = rules.notifications(lapsed, NAMES, SEASON)
+    assert (d.player_id, d.kind, d.data["reason"]) == ("a", "protection_lapsed", "not_owner")
+    assert d.message == ("Your Freeze on Hoboken lapsed (the territory was no longer yours); the card is back in "
+                         "your hand.")
+
+
+def test_r28_a_correction_taking_a_territory_away_tells_its_previous_owner() -> None:
+    """``correction.applied`` names one player (set_owner's new owner, none for reverse_claim): the player whose
+    territory the correction took is told from the correction's ``territory.changed``."""
+    moved = TerritoryChanged(occurred_at=at("2026-10-08T09:00:00-04:00"), territory_id=HOBOKEN, owner_id="a",
+                             previous_owner_id="v", progress=1, fortified=False, version=4, cause="correction")
+    (d,) = rules.notifications(moved, NAMES, SEASON)
+    assert (d.player_id, d.kind, d.at, d.data) == (
+        "v", "correction", moved.occurred_at,
+        {"correction_id": None, "action": "set_owner", "territory_id": HOBOKEN})
+    assert d.message == "The organizer made a correction that concerns you: Hoboken is no longer yours (now alice's)."
+    undone = moved.model_copy(update={"owner_id": None, "claim_id": "c9"})   # a reversed take: open land again
+    (d,) = rules.notifications(undone, NAMES, SEASON)
+    assert (d.player_id, d.data["action"], d.message) == (
+        "v", "reverse_claim", "The organizer made a correction that concerns you: Hoboken is no longer yours "
+                              "(open land again).")
+    assert rules.notifications(moved.model_copy(update={"previous_owner_id": None}), NAMES, SEASON) == []
+    assert rules.notifications(moved.model_copy(update={"previous_owner_id": "a"}), NAMES, SEASON) == []
+    assert rules.notifications(moved.model_copy(update={"cause": "trade"}), NAMES, SEASON) == []
