@@ -61,3 +61,29 @@ def test_issue19_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, p
     until(page, "document.querySelector('#my-season tr[data-day=\"2026-10-05\"]') !== null", timeout=30)
     cells = page.locator("#my-season tr[data-day='2026-10-05'] td").all_inner_texts()
     assert cells[:3] == ["10-05", "1", "0"], cells   # day, claims, steals
+
+
+def test_issue19_a_simulations_event_log_opens_in_the_season_replay(stack: Stack, phone: Callable[..., Any]) -> None:
+    import gzip
+    import json
+    from pathlib import Path
+
+    log = Path(__file__).resolve().parents[2] / "docs" / "season" / "events.jsonl.gz"
+    lines = [json.loads(x) for x in gzip.decompress(log.read_bytes()).decode().splitlines() if x.strip()]
+    replayed = [x for x in lines if x["subject"] in ("territory.changed", "score.updated")]
+    owners: dict[str, str | None] = {}
+    for x in lines:
+        if x["subject"] == "territory.changed":
+            owners[x["data"]["territory_id"]] = x["data"]["owner_id"]
+    page = phone()
+    open_page(page, stack.base_url + "/watch")
+    page.set_input_files("#replay-file", str(log))
+    until(page, "document.querySelector('#replay').dataset.source === 'file'", timeout=30)
+    assert page.evaluate("document.querySelector('#replay').dataset.events") == str(len(replayed))
+    # the slider's end: the map's owners are the log's last owners
+    page.evaluate("() => { const s = document.querySelector('#replay-slider'); s.value = s.max; "
+                  "s.dispatchEvent(new Event('input')); }")
+    until(page, "window.turf.replay.active")
+    shown = page.evaluate("Object.fromEntries([...window.turf.board.props].map(([id, p]) => [id, p.owner_id]))")
+    assert {t: o for t, o in shown.items() if o} == {t: o for t, o in owners.items() if o}
+    assert page.locator("#replay-standings li").count() == 10

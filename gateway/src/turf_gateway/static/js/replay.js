@@ -45,6 +45,39 @@ async function loadAll() {
   }
 }
 
+// A `turfwar simulate` event log (events.jsonl: one stream message a line, {seq, subject, data}) as the replay's
+// messages: territory changes, and each score.updated as the delta the feed would have sent (an older log's full
+// leaderboard becomes a delta that replaces the standings).
+export function fromEventLog(text) {
+  const out = [];
+  let known = new Set();
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const { seq, subject, data } = JSON.parse(line);
+    const at = data.at || data.occurred_at;
+    if (subject === "territory.changed") {
+      out.push({ seq, type: subject, at, ms: Date.parse(at), territory_id: data.territory_id, owner_id: data.owner_id,
+        progress: data.progress, fortified: data.fortified });
+    } else if (subject === "score.updated") {
+      let msg = { changes: data.changes || [], removed: data.removed || [], side_quests: data.side_quests };
+      if (data.leaderboard) {
+        const now = new Set(data.leaderboard.standings.map((s) => s.player_id));
+        msg = { changes: data.leaderboard.standings, removed: [...known].filter((id) => !now.has(id)),
+          side_quests: data.leaderboard.side_quests };
+        known = now;
+      }
+      out.push({ seq, type: subject, at, ms: Date.parse(at), ...msg });
+    }
+  }
+  return out.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
+}
+
+// a File the spectator picked: events.jsonl, or events.jsonl.gz as `turfwar simulate` keeps it
+export async function readEventLog(file) {
+  const stream = file.name.endsWith(".gz") ? file.stream().pipeThrough(new DecompressionStream("gzip")) : file.stream();
+  return fromEventLog(await new Response(stream).text());
+}
+
 export class Replay {
   // board: the BoardMap; root: the panel with #replay-slider, #replay-play, #replay-live, #replay-at,
   // #replay-standings
@@ -59,16 +92,32 @@ export class Replay {
     this.slider.addEventListener("input", () => this.ready().then(() => this.show(+this.slider.value)));
     this.playBtn.addEventListener("click", () => this.toggle());
     root.querySelector("#replay-live").addEventListener("click", () => this.live());
+    const file = root.querySelector("#replay-file");
+    if (file) {
+      file.addEventListener("change", async () => {
+        if (!file.files.length) return;
+        this.use(await readEventLog(file.files[0]));
+        this.root.dataset.source = "file";
+        this.show(+this.slider.min);
+      });
+    }
   }
 
   async ready() {
     if (this.events) return;
-    this.events = await loadAll();
+    this.use(await loadAll());
+  }
+
+  // replay these messages (the season's from GET /replay, or a simulation's event log) from their start
+  use(events) {
+    this.stop();
+    this.events = events;
     const first = this.events.length ? this.events[0].ms : Date.now();
     const last = this.events.length ? this.events[this.events.length - 1].ms : first;
     this.slider.min = String(first);
     this.slider.max = String(last);
     this.slider.step = "60000";
+    this.slider.value = this.slider.min;
     this.root.dataset.events = String(this.events.length);
   }
 
