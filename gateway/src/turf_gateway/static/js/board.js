@@ -171,6 +171,13 @@ export class BoardMap {
     if (this.onSelect) this.onSelect(p);
   }
 
+  // outline a territory (the one I stand in) without opening its popup or moving the map
+  mark(id) {
+    const old = this.highlight;
+    this.highlight = id;
+    this.restyle([old, id].filter(Boolean));
+  }
+
   // a short flash of a territory that just changed
   flash(id) {
     const layer = this.layers.get(id);

@@ -14,6 +14,7 @@ import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
+import { WhereAmI } from "./whereami.js";
 
 const state = {
   me: null, // GET /me
@@ -230,6 +231,30 @@ function onPosition(pos) {
   if (first) board.map.setView(ll, 13);
   motion.update(pos);
   renderSafety();
+  if (session()) whereAmI().moved(pos.coords);
+}
+
+// the page's "where am I" (whereami.js): the check's answer as a sentence, the re-centre button on the map
+let where = null;
+function whereAmI() {
+  if (where) return where;
+  const recentre = h("button", { type: "button", id: "recentre", class: "recentre secondary", hidden: true },
+    "◎ Re-centre on me");
+  const Control = L.Control.extend({ onAdd: () => { L.DomEvent.disableClickPropagation(recentre); return recentre; } });
+  new Control({ position: "bottomright" }).addTo(board.map);
+  where = new WhereAmI({ board, el: $("#where"), recentre,
+    check: async () => api("/claims/check", { method: "POST", body: await fixBody() }),
+    describe: whereText });
+  return where;
+}
+
+async function whereText(r) {
+  if (!r.territory) return r.message || "You are not inside any territory of the board.";
+  const owner = r.territory.owner_id
+    ? (r.territory.owner_id === session()?.player_id ? "you" : await playerName(r.territory.owner_id))
+    : "nobody";
+  const here = `You are in ${r.territory.name} (owner: ${owner}).`;
+  return r.allowed ? `${here} You can claim it now.` : `${here} You cannot claim it: ${r.message}`;
 }
 
 // Rule 11: the warning shows while the fixes say the player moves faster than walking or cycling (safety.js)
@@ -264,12 +289,7 @@ $("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-ms
     return null;
   }
   board.select(r.territory.id);
-  const owner = r.territory.owner_id
-    ? (r.territory.owner_id === session()?.player_id ? "you" : await playerName(r.territory.owner_id))
-    : "nobody";
-  const where = `You are in ${r.territory.name} (owner: ${owner}).`;
-  if (r.allowed) say(out, "ok", `${where} You can claim it now.`);
-  else say(out, "error", `${where} You cannot claim it: ${r.message}`);
+  say(out, r.allowed ? "ok" : "error", await whereText(r));
   out.dataset.reason = r.reason || "";
   return null;
 }));
@@ -306,6 +326,7 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
   state.lastClaim = { claim_id: r.claim_id, territory_id: r.territory_id, day };
   localStorage.setItem("turf.lastClaim." + session()?.player_id, JSON.stringify(state.lastClaim));
   await Promise.all([refreshMe(), refreshMine(), refreshCards()]);
+  where?.refresh();   // the town I stand in is mine now: say so
   const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
   switch (r.kind) {

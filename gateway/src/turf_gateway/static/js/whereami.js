@@ -1,0 +1,74 @@
+// "Where am I, always" (issue 20): whenever the position changes meaningfully, the play page asks
+// POST /claims/check (which changes nothing) and says which town I stand in, its owner and whether I may claim it
+// now, or the rule that stops me in its sentence — without pressing anything. The map follows me until I pan it
+// away; a re-centre button brings it back.
+
+const MIN_GAP_MS = 10000;   // at most one automatic check every 10 s (the server allows 30 a minute, R7.1 trails)
+const MOVED_M = 25;         // a move shorter than this (GPS jitter) asks nothing new
+
+function metres(a, b) {
+  const rad = Math.PI / 180;
+  const x = (b.lon - a.lon) * rad * Math.cos(((a.lat + b.lat) / 2) * rad);
+  const y = (b.lat - a.lat) * rad;
+  return Math.hypot(x, y) * 6371000;
+}
+
+export class WhereAmI {
+  // board: BoardMap; el: the sentence's element; recentre: the button; check: async () → the /claims/check answer;
+  // describe: async (answer) → the sentence
+  constructor({ board, el, recentre, check, describe }) {
+    Object.assign(this, { board, el, recentre, check, describe });
+    this.last = null;       // {lat, lon} of the last check
+    this.lastAt = 0;
+    this.timer = null;
+    this.following = true;
+    this.here = null;       // the territory I stand in
+    this.pos = null;
+    // a pan by the player (not by us) stops the following; Leaflet's dragstart fires only for the user's drag
+    board.map.on("dragstart", () => this.follow(false));
+    recentre.addEventListener("click", () => this.follow(true));
+  }
+
+  follow(on) {
+    this.following = on;
+    this.recentre.hidden = on;
+    if (on && this.pos) {
+      this.board.map.setView([this.pos.lat, this.pos.lon], Math.max(this.board.map.getZoom(), 13), { animate: false });
+    }
+  }
+
+  // every fix from watchPosition
+  moved(coords) {
+    this.pos = { lat: coords.latitude, lon: coords.longitude };
+    if (this.following) this.board.map.panTo([this.pos.lat, this.pos.lon], { animate: false });
+    if (this.last && metres(this.last, this.pos) < MOVED_M) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), Math.max(0, this.lastAt + MIN_GAP_MS - Date.now()));
+  }
+
+  // after a claim or a card play: the answer may have changed where I stand
+  refresh() {
+    this.last = null;
+    if (this.pos) this.moved({ latitude: this.pos.lat, longitude: this.pos.lon });
+  }
+
+  async run() {
+    if (!this.pos) return;
+    const at = { ...this.pos };
+    this.lastAt = Date.now();
+    let r;
+    try {
+      r = await this.check();
+    } catch {
+      return;   // offline or rate-limited: the next move asks again
+    }
+    this.last = at;
+    this.here = r.territory ? r.territory.id : null;
+    this.board.mark(this.here);
+    this.el.textContent = await this.describe(r);
+    this.el.dataset.territoryId = this.here || "";
+    this.el.dataset.allowed = String(!!r.allowed);
+    this.el.dataset.reason = r.reason || "";
+    this.el.hidden = false;
+  }
+}
