@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from turf_common.contracts import subjects
 from turfwar.down import alive
 from turfwar.stack import Stack
 
@@ -25,8 +26,9 @@ def test_status_is_zero_only_while_every_part_is_healthy_and_down_stops_what_was
     stack.write_manifest()   # as `turfwar up` does; no supervisor: the stack is "left behind"
     ok = turfwar(stack, "status")
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    # 3 servers, 5 services and the gateway, each ok
-    assert "not healthy" not in ok.stdout and ok.stdout.count(" ok ") == 9, ok.stdout
+    # 3 servers, every service and the gateway, each ok
+    parts = 3 + len(subjects.SERVICES) + 1
+    assert "not healthy" not in ok.stdout and ok.stdout.count(" ok ") == parts, ok.stdout
 
     stack.kill("scoring")
     r = turfwar(stack, "status")
