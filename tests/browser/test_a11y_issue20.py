@@ -12,19 +12,13 @@ import httpx
 
 from tests.browser.a11y import serious_violations
 from tests.browser.conftest import HOBOKEN_FIX
-from tests.browser.test_pages import open_page
+from tests.browser.test_pages import open_page, sign_in_page
 from tests.support.client import Player as ApiPlayer
 from tests.support.client import move_clock, register
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
 OPEN = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
-
-
-def sign_in(page: Any, email: str, password: str) -> None:
-    page.fill("#signin-form [name=email]", email)
-    page.fill("#signin-form [name=password]", password)
-    page.click("#signin-form button[type=submit]")
 
 
 def test_issue20_no_serious_accessibility_violations_on_the_three_pages(
@@ -35,7 +29,7 @@ def test_issue20_no_serious_accessibility_violations_on_the_three_pages(
 
     play = phone(geolocation=HOBOKEN_FIX, permissions=["geolocation"])
     open_page(play, stack.base_url + "/")
-    sign_in(play, email, password)
+    sign_in_page(play, email, password)
     play.wait_for_selector("#map[data-located='1']")
     assert serious_violations(play) == []
 
@@ -45,7 +39,7 @@ def test_issue20_no_serious_accessibility_violations_on_the_three_pages(
 
     admin = phone()
     open_page(admin, stack.base_url + "/admin")
-    sign_in(admin, *ORGANIZER)
+    sign_in_page(admin, *ORGANIZER)
     admin.wait_for_selector("#console:not([hidden])")
     assert serious_violations(admin) == []
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_pages import message, open_page, until
+from tests.browser.test_pages import message, open_page, sign_in_page, until
 from tests.support.client import API, Player, move_clock, register, verified_player
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
@@ -55,9 +55,7 @@ def test_issue20_the_organizers_desk(stack: Stack, http: httpx.Client, org: Play
 
     admin = phone(accept_downloads=True, timezone_id="Europe/Berlin")   # the desk shows New York time anywhere
     open_page(admin, stack.base_url + "/admin")
-    admin.fill("#signin-form [name=email]", ORGANIZER[0])
-    admin.fill("#signin-form [name=password]", ORGANIZER[1])
-    admin.click("#signin-form button[type=submit]")
+    sign_in_page(admin, ORGANIZER[0], ORGANIZER[1])
 
     # the dashboard: one waiting, two claims today by two players, no flags, the game open
     until(admin, "document.querySelector('#dash-claims').textContent === '2'")

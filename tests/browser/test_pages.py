@@ -44,6 +44,13 @@ def open_page(page: Any, url: str) -> None:
     page.wait_for_selector("body[data-ready='1']")
 
 
+def sign_in_page(page: Any, email: str, password: str) -> None:
+    """Sign in through the page's own form (play or organize page)."""
+    page.fill("#signin-form [name=email]", email)
+    page.fill("#signin-form [name=password]", password)
+    page.click("#signin-form button[type=submit]")
+
+
 def until(page: Any, expression: str, timeout: float = 20.0) -> None:
     """Poll a JS expression until it is true. (Playwright's wait_for_function evaluates strings with eval, which
     the gateway's Content-Security-Policy rightly forbids; page.evaluate is not subject to it.)"""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.browser.test_pages import open_page, until
+from tests.browser.test_pages import open_page, sign_in_page, until
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
@@ -27,9 +27,7 @@ def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack
 
     # the organizer's own device: signed in on /admin, the link shows on the other pages
     open_page(page, stack.base_url + "/admin")
-    page.fill("#signin-form [name=email]", ORGANIZER[0])
-    page.fill("#signin-form [name=password]", ORGANIZER[1])
-    page.click("#signin-form button[type=submit]")
+    sign_in_page(page, ORGANIZER[0], ORGANIZER[1])
     page.wait_for_selector("#console:not([hidden])")
     for path in ("/", "/watch"):
         open_page(page, stack.base_url + path)
@@ -47,9 +45,7 @@ def test_issue19_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, p
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
     page = phone()
     open_page(page, stack.base_url + "/")
-    page.fill("#signin-form [name=email]", email)
-    page.fill("#signin-form [name=password]", password)
-    page.click("#signin-form button[type=submit]")
+    sign_in_page(page, email, password)
     page.wait_for_selector("#my-season:not([hidden])")
     assert page.inner_text("#my-season h2") == "My season"
     assert "Nothing yet this season." in page.inner_text("#my-season table")

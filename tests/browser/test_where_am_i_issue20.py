@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_pages import open_page, until
+from tests.browser.test_pages import open_page, sign_in_page, until
 from tests.support.client import Player, move_clock, register
 
 pytestmark = pytest.mark.timeout(600)
@@ -33,9 +33,7 @@ def test_issue20_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
     page = phone(geolocation=HOBOKEN, permissions=["geolocation"])
     open_page(page, stack.base_url + "/")
-    page.fill("#signin-form [name=email]", email)
-    page.fill("#signin-form [name=password]", password)
-    page.click("#signin-form button[type=submit]")
+    sign_in_page(page, email, password)
 
     # no button pressed: the first fix is checked
     until(page, f"document.querySelector('#where').dataset.territoryId === '{HOBOKEN_ID}'", timeout=30)
