@@ -140,7 +140,8 @@ def test_a_spectator_gone_too_long_gets_a_snapshot(stack: Stack, http: httpx.Cli
         now = now_seq()
     back = Spectator(stack.base_url.replace("http", "ws", 1) + f"/api/v1/ws/scores?since={since}")
     first = back.wait_for(lambda m: True)
-    assert first["type"] == "snapshot" and first["seq"] == now
+    # >=: a day's trailing events (scores, notifications) may land between the probe and this socket
+    assert first["type"] == "snapshot" and first["seq"] >= now
     assert {s["player_id"] for s in first["leaderboard"]["standings"]} >= {p.id for p in world["players"]}
     # a sequence the stream never reached (another stream's, a restore): a snapshot too
     future = Spectator(stack.base_url.replace("http", "ws", 1) + f"/api/v1/ws/scores?since={now + 10**6}")
