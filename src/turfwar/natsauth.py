@@ -23,9 +23,9 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
         "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.outlook", "clock.set", "clock.get", "scoring.>",
-                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>"],
+                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>"],
+                      "announcement.>", "gateway.sessions.revoked"],
     },
     "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
     "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"], "subscribe": ["claims.>"]},

@@ -175,10 +175,11 @@ class Stack:
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = open(logs / f"{name}.log", "ab")
-        env = self.child_env() | self.proc_env.get(name.split("#")[0], {})
+        # a replica's own settings (e.g. ``gateway#2``'s HTTP port) come on top of its service's
+        env = self.child_env() | self.proc_env.get(name.split("#")[0], {}) | self.proc_env.get(name, {})
         if "nats" in self.servers:   # issue 15: its own NATS user, allowed its own subjects only
             env["TURF_NATS_URL"] = self.nats_url_for(name.split("#")[0])
-        if name != "gateway":
+        if not name.startswith("gateway"):
             self.metrics_ports[name] = embedded.free_port()
             env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
         proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,

@@ -18,7 +18,7 @@ import pytest
 from faststream.nats import NatsBroker, NatsRouter
 from pydantic import Field
 
-from turf_common.bus import Batch, durable, ensure_stream, jetstream, make_broker, settle, wait_idle
+from turf_common.bus import Batch, durable, ensure_stream, jetstream, make_broker, settle, settle_batch, wait_idle
 from turf_common.contracts.base import Event, Message
 from turfwar.embedded import Server, start_nats
 
@@ -134,6 +134,45 @@ async def test_an_event_that_keeps_failing_holds_back_the_later_ones_until_it_su
         assert seen == [1, 2, 3, 4, 5]
         assert failures[2] == 0
         assert loop.time() - began < 10
+
+
+async def test_issue21_a_batch_is_one_unit_of_work_and_a_failed_one_is_applied_event_by_event(
+        nats_server: Server) -> None:
+    """settle_batch: events published together arrive as batches, each applied by one call (all or nothing); a
+    batch holding an event that fails counts for nothing and is applied one event at a time, in order, the
+    failing event retried alone. Every event is applied exactly once, in stream order."""
+    stream = "B" + uuid.uuid4().hex[:8].upper()
+    applied: list[int] = []
+    batches: list[list[int]] = []
+    failures = {7: 2}
+
+    async def handle(ev: Pinged | Ponged) -> None:
+        if failures.get(ev.n, 0) > 0:
+            failures[ev.n] -= 1
+            raise RuntimeError(f"event {ev.n} fails")
+        applied.append(ev.n)
+
+    async def handle_all(evs: list[Pinged | Ponged]) -> None:
+        if any(failures.get(ev.n, 0) > 0 for ev in evs):   # all or nothing: a failure applies none
+            failures[next(ev.n for ev in evs if failures.get(ev.n, 0) > 0)] -= 1
+            raise RuntimeError("the batch fails")
+        batches.append([ev.n for ev in evs])
+        applied.extend(ev.n for ev in evs)
+
+    router = NatsRouter()
+
+    @router.subscriber(**durable(stream, "batched", ["player.verified", "player.disqualified"]))
+    async def on_events(events: list[Either], batch: Batch) -> None:
+        await settle_batch(batch, events, handle_all, handle, "batched")
+
+    async with started(nats_server.url, router, stream) as broker:
+        await asyncio.sleep(0.3)   # the consumer waits: the 20 events below come as few batches
+        await publish(broker, stream, [Pinged(occurred_at="2026-10-05T10:00:00Z", n=n) for n in range(1, 21)])
+        await wait_idle(broker, stream, timeout=15)
+    assert applied == list(range(1, 21))
+    assert failures[7] == 0
+    assert any(len(b) > 1 for b in batches)                  # batches were applied as one
+    assert all(7 not in b for b in batches)                  # 7's batch was applied event by event
 
 
 async def test_request_handlers_run_with_bounded_concurrency(nats_server: Server) -> None:

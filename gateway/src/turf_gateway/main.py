@@ -33,7 +33,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
-from turf_gateway import docs, errors, feed, history_store, readiness, security, tables
+from turf_gateway import docs, errors, feed, history_store, readiness, security, session_revocation, tables
 from turf_gateway.api.routes import (
     adjacency,
     admin,
@@ -56,6 +56,7 @@ from turf_gateway.geocoding import make_geocoder
 from turf_gateway.http_metrics import HttpMetrics
 from turf_gateway.passwords import hash_password, verify_password
 from turf_gateway.ratelimit import RateLimiter, parse_limits
+from turf_gateway.session_cache import SessionCache
 from turf_gateway.state import AppState
 from turf_gateway.tracing_mw import TraceRequests
 from turf_gateway.ws import Hub
@@ -71,6 +72,7 @@ async def ensure_organizer(state: AppState) -> None:
     password changed because it leaked also shuts out whoever signed in with it)."""
     s = state.settings
     pw_hash = await hash_password(s.organizer_password)
+    revoked = None
     async with state.engine.begin() as conn:
         # gateways start together (two replicas on a new database): one at a time, so the second finds the account
         # the first made instead of failing its start on the unique email
@@ -80,13 +82,16 @@ async def ensure_organizer(state: AppState) -> None:
         if row is not None:
             if not await verify_password(row.password_hash, s.organizer_password):
                 await conn.execute(delete(tables.sessions).where(tables.sessions.c.player_id == row.id))
+                revoked = row.id
             await conn.execute(update(tables.players).where(tables.players.c.id == row.id).values(
                 role="organizer", status="verified", password_hash=pw_hash))
-            return
-        await conn.execute(insert(tables.players).values(
-            id=uuid.uuid4().hex, name="Organizer", email=s.organizer_email, email_norm=s.organizer_email.lower(),
-            discord="organizer", discord_norm="organizer", home_address="-", password_hash=pw_hash,
-            status="verified", role="organizer", created_at=datetime.now(UTC)))
+        else:
+            await conn.execute(insert(tables.players).values(
+                id=uuid.uuid4().hex, name="Organizer", email=s.organizer_email, email_norm=s.organizer_email.lower(),
+                discord="organizer", discord_norm="organizer", home_address="-", password_hash=pw_hash,
+                status="verified", role="organizer", created_at=datetime.now(UTC)))
+    if revoked is not None:   # issue 21: a replica not restarted yet forgets the organizer's sessions too
+        await session_revocation.revoke(state, player_id=revoked)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -118,7 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
                          geocoder=make_geocoder(settings.geocoder),
                          corrections=SqlCorrectionLog(engine, season.tz),
-                         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix))
+                         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
+                         sessions=SessionCache(settings.session_cache_s))
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)
@@ -131,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # changed; its rows are keyed by sequence, so what was stored stays once
         await retire_consumers(jetstream(broker), settings.stream, history_store.DURABLE, feed.feed_subjects())
         broker.include_router(history_store.history_router(state, settings.stream))
+        broker.include_router(session_revocation.revocations_router(state))
         await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request
         # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the

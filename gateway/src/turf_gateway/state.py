@@ -18,6 +18,7 @@ from turf_gateway.board_cache import BoardCache
 from turf_gateway.correction_log import CorrectionLog
 from turf_gateway.geocoding import Geocoder
 from turf_gateway.ratelimit import RateLimiter
+from turf_gateway.session_cache import SessionCache
 from turf_gateway.ws import Hub
 
 
@@ -43,3 +44,5 @@ class AppState:
     # issue 19: GET /board's cached body, and the ownership version it must be of (board_cache.py)
     board_cache: BoardCache = field(default_factory=BoardCache)
     board_version: int = 0
+    # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
+    sessions: SessionCache[Any] = field(default_factory=SessionCache)

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
+    # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
+    session_cache_s: float = 5.0
     log_level: str = "INFO"
     access_log: bool = True   # the gateway's one JSON line per HTTP request (uvicorn's, with the trace id)
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from faststream.nats import NatsRouter
 
-from turf_common.bus import Batch, durable, settle
+from turf_common.bus import Batch, durable, settle_batch
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import (
@@ -77,7 +77,7 @@ def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
 
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[NotifyEvent], batch: Batch) -> None:
-        await settle(batch, events, h.on_event, DURABLE)
+        await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)   # issue 21: a transaction a batch
 
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)

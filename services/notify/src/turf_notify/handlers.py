@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
@@ -93,31 +93,42 @@ class NotifyHandlers:
 
     # ---- events ---------------------------------------------------------------------------------------------------
     async def on_event(self, ev: NotifyEvent) -> None:
-        """Apply one event of the stream once (inbox record in the same transaction), then publish what it staged.
-        Reminders due by the event's game instant are made first, so they keep their order with the stream."""
+        """Apply one event of the stream once (inbox record in the same transaction), then publish what it staged."""
+        await self.on_events([ev])
+
+    async def on_events(self, events: Sequence[NotifyEvent]) -> None:
+        """Apply a batch of the stream's events in order, each once, in one transaction (issue 21: one commit and
+        one outbox flush per batch), then publish what they staged. All or nothing: should one fail, none counts
+        (turf_common.bus.settle_batch then applies them one at a time)."""
         async with self.store.tx() as tx:
-            if not await tx.first_time(ev.event_id, ev.type):
-                return
-            await self._remind(tx, ev.occurred_at)
-            if isinstance(ev, PlayerVerified):
-                await tx.save_player(ev.player_id, ev.display_name, "verified")
-            elif isinstance(ev, PlayerDisqualified):
-                await tx.save_player(ev.player_id, None, "disqualified")
-            elif isinstance(ev, ScoreUpdated):
-                await tx.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
-            standings = await tx.scores() if isinstance(ev, DayClosed) else None
-            names = await self._names(tx, ev, standings)
-            for draft in rules.notifications(ev, names, self.season):
-                await self._notify(tx, draft)
-            if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
-                until = rules.reclaim_until(self.season, ev.occurred_at)
-                await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id,
-                                               rules.reminder_due(self.season, ev.occurred_at), until))
-            elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
-                await tx.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
-            if self.discord is not None and (line := rules.commentary(ev, names, standings)):
-                await tx.queue_post(line)
+            for ev in events:
+                await self._apply(tx, ev)
         await self.publisher.flush()
+
+    async def _apply(self, tx: NotifyTx, ev: NotifyEvent) -> None:
+        """One event in the caller's transaction; nothing if its id was applied before. Reminders due by the
+        event's game instant are made first, so they keep their order with the stream."""
+        if not await tx.first_time(ev.event_id, ev.type):
+            return
+        await self._remind(tx, ev.occurred_at)
+        if isinstance(ev, PlayerVerified):
+            await tx.save_player(ev.player_id, ev.display_name, "verified")
+        elif isinstance(ev, PlayerDisqualified):
+            await tx.save_player(ev.player_id, None, "disqualified")
+        elif isinstance(ev, ScoreUpdated):
+            await tx.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
+        standings = await tx.scores() if isinstance(ev, DayClosed) else None
+        names = await self._names(tx, ev, standings)
+        for draft in rules.notifications(ev, names, self.season):
+            await self._notify(tx, draft)
+        if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
+            until = rules.reclaim_until(self.season, ev.occurred_at)
+            await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id,
+                                           rules.reminder_due(self.season, ev.occurred_at), until))
+        elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
+            await tx.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
+        if self.discord is not None and (line := rules.commentary(ev, names, standings)):
+            await tx.queue_post(line)
 
     async def _names(self, tx: NotifyTx, ev: object, standings: dict[str, int] | None) -> TableNames:
         ids = {v for k in PLAYER_FIELDS if isinstance(v := getattr(ev, k, None), str)}

@@ -15,7 +15,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
 from turf_common.rules import gametime
-from turf_gateway import correction_log
+from turf_gateway import correction_log, session_revocation
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status, log_action
 from turf_gateway.api import schemas as S
@@ -74,6 +74,8 @@ async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str
                 post_season=gametime.season_state(state.season, now) == "closed",
                 request={"player_id": player_id} | ({"note": note} if note else {}), before={"status": before},
                 after={"status": new}, player_id=player_id)
+    if before != new:   # issue 21: no gateway answers the old status (or a dead session) from its cache
+        await session_revocation.revoke(state, player_id=player_id)
     await state.relay.flush()
     return {"id": player_id, "status": new}
 

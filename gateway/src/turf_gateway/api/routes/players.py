@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
+from turf_gateway import session_revocation
 from turf_gateway import tables as t
 from turf_gateway.accounts import change_status
 from turf_gateway.api import schemas as S
@@ -180,8 +181,10 @@ async def sign_in(cred: Credentials, state: State, request: Request) -> SessionO
 @router.delete("/sessions", status_code=204)
 async def sign_out(caller: CurrentPlayer, state: State, request: Request) -> Response:
     """Sign out: 204, and the token is refused from then on (401). 401 for a token already unknown."""
+    h = token_hash(bearer_token(request))
     async with state.engine.begin() as conn:
-        await conn.execute(delete(t.sessions).where(t.sessions.c.token_hash == token_hash(bearer_token(request))))
+        await conn.execute(delete(t.sessions).where(t.sessions.c.token_hash == h))
+    await session_revocation.revoke(state, token_hash=h)   # issue 21: refused from now on by every gateway
     return Response(status_code=204)
 
 

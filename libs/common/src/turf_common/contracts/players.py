@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime
 
-from turf_common.contracts.base import Event
+from turf_common.contracts.base import Event, Message
 
 
 class PlayerVerified(Event):
@@ -39,3 +39,12 @@ class CorrectionApplied(Event):
     player_id: str | None = None
     reason: str
     post_season: bool = False
+
+
+class SessionsRevoked(Message):
+    """``gateway.sessions.revoked`` (core NATS, to every gateway; not an event of the stream): forget the cached
+    session of ``token_hash`` (a sign-out), or every cached session of ``player_id`` (a status or role change).
+    Cached sessions end after a few seconds anyway; this makes the change true at once on every replica."""
+
+    player_id: str | None = None
+    token_hash: str | None = None

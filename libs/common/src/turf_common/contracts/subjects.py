@@ -16,6 +16,8 @@ SCORING_RESULTS = "scoring.results"
 SCORING_ADJUST = "scoring.adjust"      # organizer correction adjust_score (R28)
 CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28)
 CORRECTION_APPLIED = "correction.applied"
+# core NATS, every gateway (no queue group): drop cached sessions (issue 21, turf_gateway.session_cache)
+GATEWAY_SESSIONS_REVOKED = "gateway.sessions.revoked"
 
 
 def health(service: str) -> str:
