@@ -382,7 +382,7 @@ async def settle_batch(msg: NatsBatchMessage, events: Sequence[E], handle_all: C
                        handle: Callable[[E], Awaitable[None]], durable_name: str) -> None:
     """Handle a fetched batch as one unit of work (issue 21: one transaction, one publish, one Redis round trip per
     batch instead of per event), acking every event once ``handle_all`` returns. ``handle_all`` must apply the
-    events in order and be all-or-nothing (one transaction), and idempotent per event like ``handle``. Should it
+    events in order, either all or nothing (one transaction) or idempotently per event, like ``handle``. Should it
     raise, nothing of it counts and the batch is handled again one event at a time by :func:`settle`, so a
     failing event is retried alone, in order, and never holds back the ones before it."""
     if len(events) > 1:

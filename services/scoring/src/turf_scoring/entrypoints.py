@@ -7,7 +7,7 @@ from typing import Annotated
 from faststream.nats import NatsRouter
 from pydantic import Field
 
-from turf_common.bus import Batch, durable, settle
+from turf_common.bus import Batch, durable, settle_batch
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
@@ -39,10 +39,10 @@ def router(h: ScoringHandlers, stream: str) -> NatsRouter:
 
     # one consumer for the four subjects, so a season's close, a verification (R25: the player enters the
     # standings at 0) and a disqualification are applied in stream order with the ownership changes around them;
-    # one event at a time (each score.updated names one territory)
+    # a batch at a time (issue 21): consecutive ownership changes make one rescore and one score.updated
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[ScoringEvent], batch: Batch) -> None:
-        await settle(batch, events, h.on_event, DURABLE)
+        await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)
 
     # one worker each: the handlers are a few Redis round trips and some CPU, and one adjustment at a time keeps
     # a repeated command_id from being applied twice

@@ -9,7 +9,7 @@ standings that changed. The whole ranked leaderboard is built only when someone 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -88,20 +88,47 @@ class ScoringHandlers:
         else:
             await self.disqualify(ev)
 
+    async def on_events(self, events: Sequence[ScoringFact]) -> None:
+        """A batch of the durable consumer, in stream order (issue 21): each run of consecutive territory changes
+        is applied as one (:meth:`apply_all`: one rescore, one ``score.updated``), the other events one by one.
+        Idempotent like :meth:`on_event`, so a batch applied again one event at a time after a failure
+        (turf_common.bus.settle_batch) ends in the same state."""
+        run: list[TerritoryChanged] = []
+        for ev in events:
+            if isinstance(ev, TerritoryChanged):
+                run.append(ev)
+                continue
+            if run:
+                await self.apply_all(run)
+                run = []
+            await self.on_event(ev)
+        if run:
+            await self.apply_all(run)
+
     async def apply(self, ev: TerritoryChanged) -> bool:
         """Apply one change; True if it was new. Recomputes only the previous and the new owner."""
-        prev = await self.store.apply_change(ev.territory_id, ev.version, ev.owner_id)
-        new = prev is not None
-        if prev is None:
-            # Already applied (a redelivery, perhaps after a crash before the publish below): rescoring and
-            # re-publishing is harmless, the stream drops the duplicate by its Nats-Msg-Id.
-            prev = ev.previous_owner_id
-        touched = sorted({p for p in (prev, ev.owner_id) if p})
-        log.info("territory_scored", territory_id=ev.territory_id, version=ev.version, players=touched, new=new)
-        await self.rescore(*touched)
-        closed = await self._publish_update(touched, ev.territory_id, ev.occurred_at, ev.event_id)
+        return await self.apply_all([ev]) == 1
+
+    async def apply_all(self, changes: Sequence[TerritoryChanged]) -> int:
+        """Apply consecutive changes in order, then rescore every player they touched (R23) and publish one
+        ``score.updated`` for them all (its ``territory_ids``; message id ``score:<the last change's id>``).
+        Returns how many changes were new. A change applied before (a redelivery, perhaps after a crash before the
+        publish) changes nothing, and rescoring and re-publishing is harmless."""
+        touched: set[str] = set()
+        new = 0
+        for ev in changes:
+            prev = await self.store.apply_change(ev.territory_id, ev.version, ev.owner_id)
+            new += prev is not None
+            touched |= {p for p in (ev.previous_owner_id if prev is None else prev, ev.owner_id) if p}
+        players = sorted(touched)
+        last = changes[-1]
+        log.info("territories_scored", changes=len(changes), new=new, players=len(players),
+                 territory_id=last.territory_id, version=last.version)
+        await self.rescore(*players)
+        closed = await self._publish_update(players, last.territory_id, last.occurred_at, last.event_id,
+                                            territory_ids=[ev.territory_id for ev in changes])
         if closed:
-            await self._publish_final(ev.event_id, ev.occurred_at)  # a post-season correction (R28)
+            await self._publish_final(last.event_id, last.occurred_at)  # a post-season correction (R28)
         return new
 
     async def rescore(self, *pids: str) -> None:
@@ -157,11 +184,13 @@ class ScoringHandlers:
         return out
 
     async def _publish_update(self, touched: list[str], territory_id: str, at: datetime, source_id: str,
-                              removed: list[str] | None = None) -> bool:
+                              removed: list[str] | None = None, territory_ids: list[str] | None = None) -> bool:
         """Compute and publish the ``score.updated`` of one event or command (message id ``score:<source>``);
         True when the season has closed."""
         async with self.publishing:
             upd, closed = await self._update(touched, territory_id, at, source_id, removed)
+            if territory_ids is not None:
+                upd = upd.model_copy(update={"territory_ids": territory_ids})
             await self.publisher.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(),
                                          "score:" + source_id)
         return closed

@@ -225,3 +225,26 @@ async def test_the_consumer_dispatches_each_event_by_its_type() -> None:
     assert g.store.own == {"a": "ann"}
     await g.h.on_event(season_ended())
     assert g.store.closed == AT and g.bus.sent[-1][0] == subjects.SEASON_FINAL_RESULTS
+
+
+async def test_issue21_r23_r24_a_batch_of_changes_makes_one_delta_equal_to_applying_them_one_by_one() -> None:
+    """Consecutive territory changes of one batch: one rescore and one score.updated naming every territory, with
+    the same standings and side quests as the last delta of the same changes applied one at a time."""
+    one, many = Game(), Game()
+    script = [("a", "ann"), ("b", "ann"), ("e", "ben"), ("d", "ben"), ("c", "ben"), ("c", "ann")]
+    for tid, pid in script:
+        await one.claim(tid, pid)
+    evs = [many.change(tid, pid) for tid, pid in script]
+    await many.h.on_events(evs)
+    deltas = [p for s, p, _ in many.bus.sent if s == subjects.SCORE_UPDATED]
+    assert len(deltas) == 1
+    upd, ref = deltas[0], one.bus.last(subjects.SCORE_UPDATED)
+    assert upd["territory_ids"] == ["a", "b", "e", "d", "c", "c"] and upd["territory_id"] == "c"
+    assert upd["players"] == ["ann", "ben"]
+    assert upd["side_quests"] == ref["side_quests"]
+    assert (await many.h.leaderboard()) == (await one.h.leaderboard())
+    # ann: {a, b, c} a cluster of 3; ben: {d, e} (c taken back): both in the delta, absolute figures
+    assert [(c["player_id"], c["base"], c["territories"]) for c in upd["changes"]] == [("ann", 3, 3), ("ben", 2, 2)]
+    # the batch again (a redelivery): nothing new, the same figures
+    assert await many.h.apply_all(evs) == 0
+    assert many.bus.last(subjects.SCORE_UPDATED)["changes"] == upd["changes"]

@@ -50,7 +50,8 @@ class ScoreUpdated(Event):
 
     type: Literal["score.updated"] = "score.updated"
     players: list[str]
-    territory_id: str
+    territory_id: str   # the (last) territory whose change this follows; "" for a verification, adjustment …
+    territory_ids: list[str] = []   # issue 21: every territory of the batch of changes it follows, in order
     changes: list[ScoreChange]
     removed: list[str] = []
     side_quests: dict[str, QuestStanding]
