@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.include_router(session_revocation.revocations_router(state))
         await broker.start()
         public.display_features(state)   # the board for the map, parsed now rather than on the first request
+        state.board.locate(0.0, 0.0)      # and its point index (claims are located here, issue 21), built now
         # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
         # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
         gc.collect()

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 from faststream.nats import TestNatsBroker
 
+from turf_common.board import load_board
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
-from turf_common.contracts.geo import Located, LocatePoint
 from turf_common.settings import Settings
 from turf_gateway.api import deps
 from turf_gateway.main import create_app
@@ -43,19 +43,15 @@ class State:
 
     settings = Settings()
     limiter = Limiter()
+    board = load_board()
 
 
 @asynccontextmanager
 async def gateway(caller: deps.Caller) -> AsyncIterator[tuple[httpx.AsyncClient, list[str]]]:
     """The gateway app with ``caller`` signed in; every command subject a route asks is recorded (and answered
-    for geo.locate and claims.check only)."""
+    for claims.check only; the fix is located on the gateway's own board index)."""
     broker = make_broker("nats://test", "gateway")
     asked: list[str] = []
-
-    @broker.subscriber(subjects.GEO_LOCATE)
-    async def locate(cmd: LocatePoint) -> Located:
-        asked.append(subjects.GEO_LOCATE)
-        return Located(territory_id=None, border_distance_m=None)
 
     @broker.subscriber(subjects.CLAIMS_CHECK)
     async def check(cmd: dict[str, Any]) -> dict[str, Any]:
@@ -85,4 +81,5 @@ async def test_r27_the_organizer_may_still_check_a_point_which_changes_nothing()
     async with gateway(ORG) as (http, asked):
         r = await http.post("/api/v1/claims/check", json=FIX)
     assert r.status_code == 200, r.text
-    assert r.json()["reason"] == "not_in_board" and asked == [subjects.GEO_LOCATE, subjects.CLAIMS_CHECK]
+    # issue 21: the gateway locates the fix on its own board index, then asks claims
+    assert r.json()["reason"] == "not_in_board" and asked == [subjects.CLAIMS_CHECK]
