@@ -74,10 +74,10 @@ def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns
     claim_on(org, keeper, 8, JERSEY_CITY)
     until(page, "document.querySelectorAll('#turf-cluster li[data-territory-id]').length === 2", timeout=30)
     assert items(page, "#turf-cluster") == [
-        "Hoboken · 2/3 Show on map Streak broken: the next claim restarts at 1/3.",   # last claimed Tuesday (R9)
-        "Jersey City · 1/3 locked today Show on map Claimed today."]                  # R10 lock
+        "Hoboken · 2/3 Show Hoboken on map Streak broken: the next claim restarts at 1/3.",   # last claimed Tue (R9)
+        "Jersey City · 1/3 locked today Show Jersey City on map Claimed today."]              # R10 lock
     assert items(page, "#turf-outposts") == [
-        "Princeton · 1/3 Show on map Claim it again today to keep the streak (2/3)."]  # claimed Wednesday
+        "Princeton · 1/3 Show Princeton on map Claim it again today to keep the streak (2/3)."]  # claimed Wednesday
     assert page.inner_text("#turf-cluster-n") == "2" and page.inner_text("#turf-outposts-n") == "1"
     until(page, "document.querySelector('#claims-left').textContent === '0'")
     mine = next(s for s in leaderboard(http, lambda lb: any(s["player_id"] == pid and s["base"] == 2
@@ -152,7 +152,7 @@ def test_issue20_the_town_list_works_with_the_keyboard_alone(stack: Stack, phone
     page.keyboard.type("princeton")
     until(page, "document.querySelector('#towns').dataset.results === '1'")
     page.keyboard.press("Tab")   # straight to the match's button, named after its town
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Show Princeton on the map"
+    assert page.evaluate("document.activeElement.textContent") == "Show Princeton on map"
     page.keyboard.press("Enter")
     shown(page, PRINCETON_ID)
 

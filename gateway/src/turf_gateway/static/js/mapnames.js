@@ -5,6 +5,7 @@
 // only those in view exist at a time.
 /* global L */
 
+import { h } from "./api.js";
 import { escapeHtml } from "./board.js";
 
 const M_PER_PX_Z0 = 156543.034; // metres per pixel at zoom 0 on the equator (Web Mercator, 256-px tiles)
@@ -21,6 +22,13 @@ export function fits(p, zoom) {
   const metresPerPx = (M_PER_PX_Z0 * Math.cos(lat)) / 2 ** zoom;
   const townPx = Math.sqrt(p.land_area_m2 || 0) / metresPerPx;
   return townPx >= p.name.length * fontPx(zoom) * CHAR_EM * ROOM;
+}
+
+// "Show on map" for a town in a list; a screen reader hears the town's name in it too ("Show Hoboken on map"),
+// from text rather than an aria-label, so the name it hears contains the words it sees
+export function mapButton(name) {
+  return h("button", { type: "button", class: "secondary" }, "Show ", h("span", { class: "sr-only" }, `${name} `),
+    "on map");
 }
 
 export class MapNames {

@@ -5,6 +5,7 @@
 // War deadline, R14), from GET /me/territories; its button shows it on the map.
 
 import { $, gameTime, h, playerName } from "./api.js";
+import { mapButton } from "./mapnames.js";
 
 function badge(text, cls = "") {
   return [" ", h("span", { class: `badge ${cls}`.trim() }, text)];
@@ -69,8 +70,7 @@ export class MyTurf {
     const fights = await disputes(t);
     if (fights.length) chips.push(...badge("in dispute", "dispute"));
     const hint = streakHint(t);
-    const button = h("button", { type: "button", class: "secondary", "aria-label": `Show ${t.name} on the map` },
-      "Show on map");
+    const button = mapButton(t.name);
     button.addEventListener("click", () => this.show(t.id));
     return h("li", { dataset: { territoryId: t.id, progress: t.progress, keeps: String(!!t.keeps_streak_today) } },
       h("div", { class: "row" },

@@ -4,6 +4,7 @@
 // the first match. Only a page of matches is drawn at a time, "Show more" adds the next.
 
 import { $, h, knownName, playerName } from "./api.js";
+import { mapButton } from "./mapnames.js";
 
 const PAGE = 25;
 const TYPING_MS = 200; // the count is said once typing pauses, not at every key
@@ -83,8 +84,7 @@ export class TownList {
 
   async item(p) {
     const fort = p.fortified ? ", fortified" : p.owner_id ? `, ${p.progress}/3` : "";
-    const button = h("button", { type: "button", class: "secondary", "aria-label": `Show ${p.name} on the map` },
-      "Show on map");
+    const button = mapButton(p.name);
     button.addEventListener("click", () => this.show(p.id));
     return h("li", { dataset: { territoryId: p.id } },
       h("div", { class: "row" },
