@@ -40,6 +40,7 @@ export class BoardMap {
     this.etag = null;
     this.geo = null;
     this.highlight = null;
+    this.here = null; // the territory I stand in (where-am-I), outlined in its own style
     this.loaded = false;
   }
 
@@ -103,6 +104,12 @@ export class BoardMap {
       s.dashArray = "5 4";
       s.weight = Math.max(s.weight, 2.6);
       if (!(me && p.owner_id === me)) s.color = "#000";
+    }
+    if (this.here === p.id) {
+      // the "me" blue of the position dot, so "where I am" reads as one thing on the map
+      s.color = "#1a73e8";
+      s.weight = 4.5;
+      s.dashArray = null;
     }
     if (this.highlight === p.id) {
       s.color = "#e8175d";
@@ -171,11 +178,14 @@ export class BoardMap {
     if (this.onSelect) this.onSelect(p);
   }
 
-  // outline a territory (the one I stand in) without opening its popup or moving the map
+  // outline the territory I stand in without opening its popup or moving the map; the map fires "turf:here" so
+  // its town names (mapnames.js) can keep that one's name shown
   mark(id) {
-    const old = this.highlight;
-    this.highlight = id;
+    const old = this.here;
+    this.here = id;
     this.restyle([old, id].filter(Boolean));
+    if (id) this.layers.get(id)?.bringToFront(); // its outline drawn over its neighbours'
+    if (old !== id) this.map.fire("turf:here", { id, old });
   }
 
   // a short flash of a territory that just changed

@@ -71,11 +71,12 @@ async function territoryItem(t) {
 
 export class Countdowns {
   // onDrift(): called when an answer's `now` is not the clock's (the organizer moved a manual clock, say): the
-  // page reads GET /clock again
-  constructor(root, clock, onDrift = () => {}) {
+  // page reads GET /clock again; onData(answer): each GET /me/territories answer, for My turf (myturf.js)
+  constructor(root, clock, onDrift = () => {}, onData = () => {}) {
     this.root = root;
     this.clock = clock;
     this.onDrift = onDrift;
+    this.onData = onData;
     this.available = true;
     setInterval(() => this.tick(), 1000);
   }
@@ -103,6 +104,7 @@ export class Countdowns {
       this.available = false;
       return;
     }
+    Promise.resolve(this.onData(out)).catch(() => {}); // My turf keeps its last list; the next answer redraws it
     const drift = this.clock.until(out.now);
     if (drift === null || Math.abs(drift) > 2000) await this.onDrift();
     const wars = await Promise.all((out.war_deadlines || []).map(async (d) => h("li",

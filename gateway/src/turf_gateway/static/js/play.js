@@ -10,10 +10,13 @@ import { BoardMap, LiveSocket, largestCluster } from "./board.js";
 import { Announcement } from "./announcements.js";
 import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
+import { MapNames } from "./mapnames.js";
+import { MyTurf } from "./myturf.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
+import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
 
 const state = {
@@ -26,14 +29,17 @@ const state = {
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
 const clock = new GameClock(); // its rate comes from /pages/config.json at start
-const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock());
+const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns);
+const names = new MapNames(board);
+const myTurf = new MyTurf($("#my-turf"), showOnMap);
+const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
 const motion = new Motion();
 const announcement = new Announcement($("#announcement"));
 const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
   panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
   onRead: (items) => announcement.read(items) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
-window.turf = { board, state, clock, motion, notifications }; // for the browser tests and the curious
+window.turf = { board, state, clock, motion, notifications, names }; // for the browser tests and the curious
 let posMarker = null;
 let accCircle = null;
 let watchId = null;
@@ -53,6 +59,22 @@ async function refreshClock() {
   }
 }
 
+// ---------- the map from the lists (My turf, every town) ----------
+// fits the map to the town and opens its popup; the map stops following me, or my next fix would pan it away
+function showOnMap(id) {
+  where?.follow(false);
+  board.select(id);
+  $("#map").scrollIntoView({ block: "nearest" });
+  const p = board.props.get(id);
+  if (p) $("#map-status").textContent = `${p.name} shown on the map.`;
+}
+
+// My turf's list from the countdowns' GET /me/territories answer (one read for both panels)
+async function showMyTowns(out) {
+  const list = out.territories || [];
+  myTurf.showTowns(list, await largestCluster(list.map((t) => t.id)));
+}
+
 // ---------- sign in / register ----------
 function showTab(which) {
   $("#tab-signin").setAttribute("aria-selected", String(which === "signin"));
@@ -60,6 +82,12 @@ function showTab(which) {
   $("#signin-form").hidden = which !== "signin";
   $("#register-form").hidden = which !== "register";
 }
+
+// the skip link's target is the search box: focused, so typing starts there (a fragment alone only scrolls)
+$("#skip-towns").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  $("#town-search").focus();
+});
 
 $("#tab-signin").addEventListener("click", () => showTab("signin"));
 $("#tab-register").addEventListener("click", () => showTab("register"));
@@ -101,13 +129,14 @@ $("#signout").addEventListener("click", async () => {
   state.me = null;
   state.cluster = new Set();
   board.restyle();
+  towns.changed(); // "Owner: you" no longer
   showSignedOut();
 });
 
 function showSignedOut() {
   showTab("signin");
   $("#auth").hidden = false;
-  for (const id of ["#me", "#claim", "#cards", "#trades", "#countdowns", "#my-season"]) $(id).hidden = true;
+  for (const id of ["#me", "#my-turf", "#claim", "#cards", "#trades", "#countdowns", "#my-season"]) $(id).hidden = true;
   notifications.stop();
   $("#push-btn").hidden = true;
 }
@@ -179,10 +208,12 @@ async function signedIn() {
   }
   $("#auth").hidden = true;
   $("#me").hidden = false;
+  $("#my-turf").hidden = false;
   $("#claim").hidden = false;
   $("#countdowns").hidden = false;
   countdowns.available = true;
   startLocation();
+  towns.changed();
   notifications.start();
   push.start();
   await Promise.all([refreshMine(), refreshCards(), refreshTrades(), refreshStandings()]);
@@ -565,6 +596,7 @@ async function refreshStandings() {
     const lb = await api("/leaderboard", { auth: false });
     state.standings = lb.standings || [];
     learnNames(state.standings);
+    myTurf.showScore(state.standings, session()?.player_id);
   } catch {
     /* names fall back to GET /players/{id} */
   }
@@ -582,11 +614,14 @@ function live(msg) {
   if (msg.type === "snapshot") {
     state.standings = msg.leaderboard?.standings || state.standings;
     learnNames(state.standings);
+    myTurf.showScore(state.standings, me);
   } else if (msg.type === "score.updated") {
     state.standings = applyScoreDelta({ standings: state.standings }, msg).standings;
     learnNames(state.standings);
+    myTurf.showScore(state.standings, me);
   } else if (msg.type === "territory.changed") {
     board.apply(msg);
+    towns.changed();
     const me = session()?.player_id;
     if (me && (msg.owner_id === me || msg.previous_owner_id === me)) schedule();
   } else if (msg.type && (msg.type.startsWith("card.") || msg.type.startsWith("trade."))) {
@@ -623,10 +658,13 @@ async function start() {
   announcement.start();
   try {
     await board.init();
+    names.schedule();
+    towns.render();
   } catch (e) {
     say($("#claim-msg"), "error", errorText(e));
   }
-  new LiveSocket({ onMessage: live, onReconnect: () => board.load().then(refreshMine) }).start();
+  new LiveSocket({ onMessage: live, onReconnect: () => board.load().then(refreshMine).then(() => towns.changed()) })
+    .start();
   if (session()) {
     try {
       await signedIn();
