@@ -80,6 +80,7 @@ class MyTerritories(BaseModel):
 async def my_territories(caller: CurrentPlayer, state: State) -> MyTerritories:
     """The caller's territories with their fortification streak (R9, R11), Freeze (R15), same-day lock (R10) and
     War state (R14); the War deadlines on steals of their territories (5 game hours, R4/R14) and the reclaim
-    windows they hold; today's claims a Mulligan may undo (R19). Changes nothing; the organizer, who owns nothing, gets empty lists."""
+    windows they hold; today's claims a Mulligan may undo (R19). Changes nothing; the organizer, who owns nothing,
+    gets empty lists."""
     out = await ask_model(state, subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=caller.id), OutlookReply)
     return MyTerritories.model_validate(out.model_dump(exclude={"ok", "player_id", "schema_version"}))
