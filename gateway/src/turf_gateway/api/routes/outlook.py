@@ -56,7 +56,7 @@ class MyReclaimWindow(BaseModel):
 
 
 class MyMulliganClaim(BaseModel):
-    """R19: one of today's claims a Mulligan may undo now (issue 20; docs/cards-forms.md)."""
+    """R19: one of today's claims a Mulligan may undo now (issue 20; docs/card-forms.md)."""
 
     claim_id: str
     territory_id: str
