@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.browser.a11y import serious_violations
 from tests.browser.test_pages import message, open_page, sign_in_page, until
-from tests.support.cards import claim, give, hand
+from tests.support.cards import claim, hand
 from tests.support.client import Player, move_clock, register, sign_in
 from turfwar.stack import Stack
 
@@ -46,6 +48,13 @@ def options(page: Any, card_type: str, name: str) -> list[str]:
     return [" ".join(t.split()) for t in page.locator(sel).all_inner_texts()]
 
 
+def adjust_hand(org: Player, player_id: str, add: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> None:
+    """The organizer's ``adjust_hand`` correction (R28, API.md) over HTTP: Playwright's loop forbids asyncio here."""
+    r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": player_id, "add": list(add),
+                                        "remove": list(remove), "reason": "browser test hand"})
+    assert r.status_code == 201, r.text
+
+
 def rgb(hex_colour: str) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return f"rgb({r}, {g}, {b})"
@@ -70,10 +79,10 @@ def world(stack: Stack, http: httpx.Client, org: Player) -> dict[str, Any]:
     set_owner(org, BAYONNE, other.id)
     set_owner(org, WEEHAWKEN, me.id)
     for p in (me, thief, holder, other):   # the day starts' random draws (R12) out: each hand is what we give
-        give(stack, p.id, remove=tuple(c["type"] for c in hand(p)))
-    give(stack, holder.id, "trade")
-    give(stack, other.id, "freeze")
-    give(stack, me.id, "war", "mulligan", "mulligan", "mulligan", "trade", "blockade", "joker")
+        adjust_hand(org, p.id, remove=tuple(c["type"] for c in hand(p)))
+    adjust_hand(org, holder.id, add=("trade",))
+    adjust_hand(org, other.id, add=("freeze",))
+    adjust_hand(org, me.id, add=("war", "mulligan", "mulligan", "mulligan", "trade", "blockade", "joker"))
     names = {p.id: http.get(f"/api/v1/players/{p.id}").json()["display_name"] for p in (me, thief, holder, other)}
     return {"me": me, "thief": thief, "holder": holder, "other": other, "email": email, "password": password,
             "names": names}
@@ -88,7 +97,7 @@ def signed_in(phone: Callable[..., Any], stack: Stack, w: dict[str, Any], **opts
 
 
 def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
-        stack: Stack, phone: Callable[..., Any], world: dict[str, Any]) -> None:
+        stack: Stack, phone: Callable[..., Any], world: dict[str, Any], shot: Callable[..., Path]) -> None:
     w, names = world, world["names"]
     page = signed_in(phone, stack, w)
 
@@ -115,6 +124,7 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
     assert page.locator("#hand li[data-card-type='joker'] input[name=mode]").evaluate_all(
         "els => els.map(e => e.value)") == ["cluster_edge", "random"]
     assert all("random" in t for t in joker.all_inner_texts())
+    shot(page, "play-card-forms", at="#cards")
 
     # the Mulligan list comes from the server, not this browser: after a reload (and with nothing stored) it is there
     assert page.evaluate("Object.keys(localStorage).filter(k => k.includes('lastClaim'))") == []
@@ -145,7 +155,8 @@ def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_c
                 f" === '{rgb(fill)}'")
 
 
-def test_issue20_dark_mode_follows_the_system(stack: Stack, phone: Callable[..., Any]) -> None:
+def test_issue20_dark_mode_follows_the_system(stack: Stack, phone: Callable[..., Any],
+                                             shot: Callable[..., Path]) -> None:
     background = "getComputedStyle(document.documentElement).backgroundColor"
     light = phone()
     open_page(light, stack.base_url + "/")
@@ -156,6 +167,7 @@ def test_issue20_dark_mode_follows_the_system(stack: Stack, phone: Callable[...,
     # the panels follow: light text on a dark card
     assert dark.evaluate("getComputedStyle(document.querySelector('section.panel')).backgroundColor") \
         == "rgb(28, 35, 41)"
+    shot(dark, "play-dark")
 
 
 def test_issue20_a_popup_near_the_screen_edge_stays_inside_the_viewport(
@@ -180,3 +192,20 @@ def test_issue20_a_popup_near_the_screen_edge_stays_inside_the_viewport(
     m = page.locator("#map").bounding_box()
     assert m["x"] <= box["x"] and box["x"] + box["width"] <= m["x"] + m["width"], (box, m)
     assert m["y"] <= box["y"] and box["y"] + box["height"] <= m["y"] + m["height"], (box, m)
+
+    # a long popup (a town with a long story) scrolls inside the map instead of running off the screen
+    page.evaluate("""id => { turf.board.layers.get(id).setPopupContent(
+      '<b>Hoboken</b>' + '<p>a long story line</p>'.repeat(60)); }""", HOBOKEN)
+    page.wait_for_selector(".leaflet-popup.leaflet-popup-scrolled, .leaflet-popup .leaflet-popup-scrolled")
+    page.wait_for_timeout(800)
+    box = page.locator(".leaflet-popup-content-wrapper").bounding_box()
+    assert m["y"] <= box["y"] and box["y"] + box["height"] <= m["y"] + m["height"], (box, m)
+    assert m["x"] <= box["x"] and box["x"] + box["width"] <= m["x"] + m["width"], (box, m)
+
+
+def test_issue20_the_card_forms_in_dark_mode_pass_the_accessibility_check(
+        stack: Stack, phone: Callable[..., Any], world: dict[str, Any]) -> None:
+    # axe-core (tests/browser/a11y.py): labels of every form, contrast of the dark palette
+    page = signed_in(phone, stack, world, color_scheme="dark")
+    page.wait_for_selector("#hand li[data-card-type='joker'] label.choice")
+    assert serious_violations(page) == []

@@ -31,10 +31,12 @@ export function knowsPlayer(playerId) {
   return joinIndex.has(playerId);
 }
 
-// GET /players → [{id, display_name, join_index}], read at most every 5 s (a player met for the first time asks
-// again: they may have just joined). Resolves to the list; never rejects.
-export function loadRoster({ fresh = false } = {}) {
-  if (roster && !(fresh && Date.now() - askedAt > 5000)) return roster;
+// GET /players → [{id, display_name, join_index}]. ``fresh``: a player met for the first time may have just joined,
+// so the roster is read again, at most once every 5 s (a later call waits for the next read). Never rejects.
+const MIN_GAP_MS = 5000;
+let next = null; // the coming re-read, when one was asked within MIN_GAP_MS of the last
+
+function read() {
   askedAt = Date.now();
   roster = fetch(`${API}/players`).then((r) => (r.ok ? r.json() : { players: [] }))
     .then((out) => {
@@ -45,6 +47,15 @@ export function loadRoster({ fresh = false } = {}) {
     })
     .catch(() => []);
   return roster;
+}
+
+export function loadRoster({ fresh = false } = {}) {
+  if (!roster) return read();
+  if (!fresh) return roster;
+  const wait = askedAt + MIN_GAP_MS - Date.now();
+  if (wait <= 0 && !next) return read();
+  next = next || new Promise((done) => setTimeout(done, Math.max(0, wait))).then(() => { next = null; return read(); });
+  return next;
 }
 
 // The legend's "mine" swatch in my real colour (the one my towns are filled with): CSS reads --mine. A player who

@@ -351,11 +351,11 @@ async function playCard(card, form, button) {
       return `Trade proposed: ${board.name(f.offer_territory_id)} for ${board.name(f.want_territory_id)} (${t.state}).`;
     }
     const r = await api("/cards/play", { method: "POST", body });
-    await Promise.all([refreshCards(), refreshMe()]);
     if (r.effect && r.effect.territory_id) {
       await board.load();
       await refreshMine();
     }
+    await Promise.all([refreshCards(), refreshMe()]);   // after the board: the forms list the towns as they are now
     return describeEffect(r);
   });
 }
