@@ -41,8 +41,12 @@ def test_a_take_shows_progress_claimed_today_and_the_lock(org: Player, p: dict[s
     now = at("2026-10-05T07:00:00-04:00")
     move_clock(org, now)
     assert mine(p["V"]) == {"now": "2026-10-05T07:00:00-04:00", "territories": [], "war_deadlines": [],
-                            "reclaim_windows": []}
-    assert claim(p["V"], HOBOKEN, now).status_code == 201
+                            "reclaim_windows": [], "mulligan_claims": []}
+    r = claim(p["V"], HOBOKEN, now)
+    assert r.status_code == 201
+    # issue 20 (R19): today's claim is what a Mulligan may undo
+    assert mine(p["V"])["mulligan_claims"] == [{"claim_id": r.json()["claim_id"], "territory_id": HOBOKEN,
+                                                "name": "Hoboken", "kind": "take", "at": "2026-10-05T07:00:00-04:00"}]
     assert mine(p["V"])["territories"] == [{
         "id": HOBOKEN, "name": "Hoboken", "progress": 1, "fortified": False, "streak": "claimed",
         "claim_day": "2026-10-05", "claim_opens": "2026-10-05T06:00:00-04:00",
@@ -82,7 +86,7 @@ def test_the_war_opens_the_attackers_reclaim_window(stack: Stack, p: dict[str, P
     until = r.json()["effect"]["reclaim_until"]
     assert until == "2026-10-08T07:00:00-04:00"
     v = mine(p["V"])
-    assert v["war_deadlines"] == []
+    assert v["war_deadlines"] == [] and v["mulligan_claims"] == []   # R19: a War gives no claim to undo
     (t,) = v["territories"]
     assert (t["progress"], t["reclaim_holder_id"], t["reclaim_until"]) == (1, p["A"].id, until)
     a = mine(p["A"])
@@ -93,4 +97,4 @@ def test_the_war_opens_the_attackers_reclaim_window(stack: Stack, p: dict[str, P
 
 def test_the_organizer_owns_nothing(org: Player) -> None:
     o = org.get("/me/territories").json()
-    assert (o["territories"], o["war_deadlines"], o["reclaim_windows"]) == ([], [], [])
+    assert (o["territories"], o["war_deadlines"], o["reclaim_windows"], o["mulligan_claims"]) == ([], [], [], [])

@@ -46,6 +46,7 @@ from turf_gateway.api.routes import (
     outlook,
     players,
     public,
+    roster,
     season,
     spectators,
 )
@@ -165,7 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               exports.router, season.router, spectators.router, notifications.router, outlook.router,
-              history.router, adjacency.router):
+              history.router, adjacency.router, roster.router):
         api.include_router(r)
     app.include_router(api)
 

@@ -30,6 +30,7 @@ from turf_common.rules.cards import (
     joker_entropy,
     joker_pick,
     largest_clusters,
+    mulligan_undoable,
     pick_index,
     protection_activates,
     replay_joker,
@@ -261,6 +262,22 @@ def test_r19_mulligan_eligibility() -> None:
 ])
 def test_r19_mulligan_refusals(c: ClaimRecord | None, owner: str, code: str) -> None:
     assert reason(check_mulligan("A", TUE_D, c, owner)) == code
+
+
+def test_r19_mulligan_undoable_lists_only_todays_own_standing_normal_claims_still_owned() -> None:
+    # R19: the claims the play page's Mulligan form offers; the others would be refused as above
+    ok = claim(claim_id="ok", territory_id="T1")
+    take = claim(claim_id="take", territory_id="T2", kind="take", previous_owner_id=None)
+    claims = [ok, take,
+              claim(claim_id="lost", territory_id="T3"),                         # stolen from me since
+              claim(claim_id="yday", territory_id="T1", game_day=MON_D),         # not today
+              claim(claim_id="rec", territory_id="T4", kind="war_reclaim", normal=False),
+              claim(claim_id="done", territory_id="T5", undone_by="mulligan"),
+              claim(claim_id="war", territory_id="T6", undone_by="war"),
+              claim(claim_id="theirs", territory_id="T7", player_id="B")]
+    owners: dict[str, str | None] = {"T1": "A", "T2": "A", "T3": "C", "T4": "A", "T5": "A", "T6": "A", "T7": "A"}
+    assert mulligan_undoable("A", TUE_D, claims, owners) == [ok, take]
+    assert mulligan_undoable("A", TUE_D, claims, {}) == []
 
 
 # ---- R20 Joker ---------------------------------------------------------------------------------------

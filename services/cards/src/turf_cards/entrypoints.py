@@ -30,6 +30,8 @@ from turf_common.contracts.cards import (
     SeedRevealed,
     TradeAction,
     TradeEvent,
+    TradeHoldersReply,
+    TradeHoldersRequest,
     TradeReply,
     TradesReply,
     TradesRequest,
@@ -97,6 +99,10 @@ def router(h: CardsHandlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.TRADES_LIST, queue=QUEUE, title=subjects.TRADES_LIST)
     async def trades(q: TradesRequest) -> TradesReply:
         return await h.trades.list(q.player_id)
+
+    @r.subscriber(subjects.CARDS_TRADE_HOLDERS, queue=QUEUE, title=subjects.CARDS_TRADE_HOLDERS)
+    async def trade_holders(q: TradeHoldersRequest) -> TradeHoldersReply:
+        return await h.trades.holders(q.player_id)
 
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[CardsEvent], batch: Batch) -> None:

@@ -219,6 +219,10 @@ class CardsStore(Protocol):
         """The player's open proposals, both directions, oldest first."""
         ...
 
+    async def trade_holders(self) -> list[str]:
+        """R18: ids of the verified players holding a ready Trade card, sorted."""
+        ...
+
     async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:
         """Whether :meth:`CardsTx.trades_lost_for_update` would find anything (a read that locks nothing)."""
         ...

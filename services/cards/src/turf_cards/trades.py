@@ -24,6 +24,7 @@ from turf_common.contracts.cards import (
     ProposeTrade,
     TradeAction,
     TradeEvent,
+    TradeHoldersReply,
     TradeOut,
     TradeReply,
     TradesReply,
@@ -51,6 +52,11 @@ class Trades:
     async def list(self, player_id: str) -> TradesReply:
         """``trades.list``: the player's open proposals, both directions, oldest first."""
         return TradesReply(trades=[trade_out(r) for r in await self.cx.store.open_trades(player_id)])
+
+    async def holders(self, player_id: str) -> TradeHoldersReply:
+        """``cards.trade_holders``: R18's possible partners for ``player_id``: the other verified players holding a
+        ready Trade card (the play page lists their towns)."""
+        return TradeHoldersReply(player_ids=[p for p in await self.cx.store.trade_holders() if p != player_id])
 
     async def propose(self, cmd: ProposeTrade) -> TradeReply | Refusal:
         """``trades.propose``: R18's checks on claims' facts about the two territories and on both parties' Trade

@@ -162,3 +162,14 @@ async def test_r18_issue15_one_open_proposal_per_pair_of_territories() -> None:
     w.claims.facts = FACTS
     await w.h.trades.withdraw(act("ann", tid))
     assert await propose(w) != tid
+
+
+async def test_r18_trade_holders_are_the_other_verified_players_with_a_ready_trade_card() -> None:
+    # issue 20's Trade form: R18 asks the partner to hold a Trade card, so only those are offered
+    w = await two_traders()
+    await w.verify("cat", at=BEFORE)
+    await w.give("cat", "freeze")                                   # no Trade card: not a partner
+    assert (await w.h.trades.holders("ann")).player_ids == ["bob"]
+    assert (await w.h.trades.holders("cat")).player_ids == ["ann", "bob"]
+    await w.h.on_event(PlayerDisqualified(occurred_at=OPEN, player_id="bob", at=OPEN))
+    assert (await w.h.trades.holders("ann")).player_ids == []        # R28: out of the game

@@ -1,16 +1,27 @@
 """``claims.outlook`` (issue 18): a player's territories with their streak, Freeze, lock and War state, the War
-deadlines on the steals of their territories and the reclaim windows they hold, at the game clock's instant. A read:
+deadlines on the steals of their territories, the reclaim windows they hold and (issue 20) today's claims a Mulligan
+may undo, at the game clock's instant. A read:
 it locks nothing and changes nothing (the pure rules are turf_common.rules.outlook)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
-from turf_claims.ports import ClaimsStore, Clock
-from turf_common.contracts.outlook import OutlookReply, ReclaimWindow, TerritoryOutlook, WarDeadline
-from turf_common.rules import gametime
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock
+from turf_common.contracts.outlook import (
+    MulliganClaim,
+    OutlookReply,
+    ReclaimWindow,
+    TerritoryOutlook,
+    WarDeadline,
+)
+from turf_common.rules import cards, gametime
 from turf_common.rules import outlook as rules
+
+#: a bound on one day's claims read for the Mulligan list: far above any allowance (R6: 1 + Double Trouble +
+#: one per Mulligan), War reclaims included
+MAX_CLAIMS_A_DAY = 200
 
 
 @dataclass
@@ -31,6 +42,7 @@ class Outlooks:
         today = gametime.game_day_at(cfg, now)
         async with self.store.connect() as tx:
             facts = await tx.outlook_facts(player_id, today, now)
+            undoable = await self._mulligan_claims(tx, player_id, today, {f.territory.id for f in facts.owned})
         territories = []
         for f in facts.owned:
             ter = f.territory
@@ -60,4 +72,19 @@ class Outlooks:
                    for w in facts.held]
         return OutlookReply(player_id=player_id, now=now.astimezone(cfg.tz), territories=territories,
                             war_deadlines=sorted(deadlines, key=lambda d: (d.war_until, d.territory_id)),
-                            reclaim_windows=sorted(windows, key=lambda w: (w.until, w.territory_id)))
+                            reclaim_windows=sorted(windows, key=lambda w: (w.until, w.territory_id)),
+                            mulligan_claims=[MulliganClaim(claim_id=c.id, territory_id=c.territory_id,
+                                                           name=self.names.get(c.territory_id, c.territory_id),
+                                                           kind=c.kind, at=local(c.at)) for c in undoable])
+
+    async def _mulligan_claims(self, tx: ClaimsTx, player_id: str, today: date | None,
+                               owned: set[str]) -> list[Claim]:
+        """R19: today's claims of the player a Mulligan may undo now, in the order they were made."""
+        if today is None:
+            return []
+        log = await tx.claims_log(today, player_id, MAX_CLAIMS_A_DAY)
+        records = {c.id: cards.ClaimRecord(c.id, c.player_id, c.territory_id, c.kind, c.normal, c.game_day,
+                                           c.undone_by, c.previous_owner_id, c.fort_before) for c in log}
+        owners: dict[str, str | None] = {t: player_id for t in owned}
+        keep = {r.claim_id for r in cards.mulligan_undoable(player_id, today, list(records.values()), owners)}
+        return [c for c in log if c.id in keep]

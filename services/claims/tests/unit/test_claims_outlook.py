@@ -116,3 +116,20 @@ async def test_outlook_frozen_today() -> None:
     assert not (await w.h.outlook.outlook("V")).territories[0].frozen_today   # scheduled for tomorrow (R15)
     await w.start(DAY2)
     assert (await w.h.outlook.outlook("V")).territories[0].frozen_today
+
+
+async def test_outlook_lists_todays_claims_a_mulligan_may_undo() -> None:
+    # R19: today's own normal claims still owned; a claim stolen since, or yesterday's, is not offered
+    w = await world()
+    await w.claim("V", "hoboken", "take")
+    (m,) = (await w.h.outlook.outlook("V")).mulligan_claims
+    assert (m.territory_id, m.name, m.kind, m.at) == ("hoboken", "Hoboken", "take", w.clock.at)
+    assert m.claim_id in w.store.state.claims
+    await w.start(DAY2)
+    assert (await w.h.outlook.outlook("V")).mulligan_claims == []       # yesterday's
+    await w.claim("A", "hoboken", "steal")
+    assert [c.kind for c in (await w.h.outlook.outlook("A")).mulligan_claims] == ["steal"]
+    await w.start(DAY3)
+    await w.claim("V", "hoboken", "steal")
+    assert (await w.h.outlook.outlook("A")).mulligan_claims == []       # A no longer owns it
+    assert (await w.h.outlook.outlook("V")).mulligan_claims[0].kind == "steal"

@@ -55,6 +55,16 @@ class MyReclaimWindow(BaseModel):
     game_hours_left: float
 
 
+class MyMulliganClaim(BaseModel):
+    """R19: one of today's claims a Mulligan may undo now (issue 20; docs/card-forms.md)."""
+
+    claim_id: str
+    territory_id: str
+    name: str
+    kind: str = Field(description="take, steal or reinforce")
+    at: AwareDatetime
+
+
 class MyTerritories(BaseModel):
     """The caller's territories and deadlines at the game clock's ``now``."""
 
@@ -62,12 +72,15 @@ class MyTerritories(BaseModel):
     territories: list[MyTerritory]
     war_deadlines: list[MyWarDeadline]
     reclaim_windows: list[MyReclaimWindow]
+    mulligan_claims: list[MyMulliganClaim] = Field(
+        description="today's own normal claims a Mulligan may undo now (R19), oldest first")
 
 
 @router.get("/me/territories", response_model=MyTerritories)
 async def my_territories(caller: CurrentPlayer, state: State) -> MyTerritories:
     """The caller's territories with their fortification streak (R9, R11), Freeze (R15), same-day lock (R10) and
     War state (R14); the War deadlines on steals of their territories (5 game hours, R4/R14) and the reclaim
-    windows they hold. Changes nothing; the organizer, who owns nothing, gets empty lists."""
+    windows they hold; today's claims a Mulligan may undo (R19). Changes nothing; the organizer, who owns nothing,
+    gets empty lists."""
     out = await ask_model(state, subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=caller.id), OutlookReply)
     return MyTerritories.model_validate(out.model_dump(exclude={"ok", "player_id", "schema_version"}))

@@ -3,18 +3,16 @@
 
 import { API, knownName } from "./api.js";
 import { storyElement } from "./history.js";
+import { colourFor, knowsPlayer, loadRoster } from "./palette.js";
 
-// Owners are coloured by a hash of their player id (FNV-1a → hue), stable across pages and reloads.
-export function colourFor(playerId) {
-  let x = 0x811c9dc5;
-  for (let i = 0; i < playerId.length; i++) {
-    x ^= playerId.charCodeAt(i);
-    x = Math.imul(x, 0x01000193) >>> 0;
-  }
-  const hue = x % 360;
-  const light = 38 + ((x >>> 9) % 3) * 7; // 38, 45 or 52 %: more distinct neighbours
-  return `hsl(${hue}, 72%, ${light}%)`;
-}
+// Owners are coloured from a colour-blind-safe palette in join order (palette.js, issue 20); re-exported for the
+// watch page and the tests.
+export { colourFor };
+
+// Outlines that stand out on the light or the dark map (issue 20: dark mode follows the system)
+const DARK = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : { matches: false };
+const outline = () => (DARK.matches ? { mine: "#f4f6f8", rival: "#c5ccd3", fort: "#fff" }
+  : { mine: "#111", rival: "#2f3640", fort: "#000" });
 
 const FREE = { fillColor: "#cfd5da", fillOpacity: 0.35, color: "#7b8794", weight: 0.7, dashArray: null };
 
@@ -45,7 +43,7 @@ export class BoardMap {
   }
 
   async init() {
-    const cfg = await pageConfig();
+    const [cfg] = await Promise.all([pageConfig(), loadRoster()]);
     if (cfg.tile_url) {
       L.tileLayer(cfg.tile_url, { attribution: cfg.tile_attribution || "", maxZoom: 19 }).addTo(this.map);
     } else {
@@ -86,11 +84,13 @@ export class BoardMap {
 
   style(p) {
     const me = this.me();
+    const line = outline();
     let s = { ...FREE };
     if (p.owner_id) {
-      s = { fillColor: colourFor(p.owner_id), fillOpacity: 0.62, color: "#2f3640", weight: 0.8, dashArray: null };
+      this.learnOwner(p.owner_id);
+      s = { fillColor: colourFor(p.owner_id), fillOpacity: 0.62, color: line.rival, weight: 0.8, dashArray: null };
       if (me && p.owner_id === me) {
-        s.color = "#111";
+        s.color = line.mine;
         s.weight = 2.2;
         s.fillOpacity = 0.75;
         if (this.cluster().has(p.id)) {
@@ -103,7 +103,7 @@ export class BoardMap {
     if (p.fortified) {
       s.dashArray = "5 4";
       s.weight = Math.max(s.weight, 2.6);
-      if (!(me && p.owner_id === me)) s.color = "#000";
+      if (!(me && p.owner_id === me)) s.color = line.fort;
     }
     if (this.here === p.id) {
       // the "me" blue of the position dot, so "where I am" reads as one thing on the map
@@ -116,6 +116,16 @@ export class BoardMap {
       s.weight = 4;
     }
     return s;
+  }
+
+  // an owner not in the roster may have joined since the page loaded: read the roster again (once per owner), then
+  // give their towns their join-order colour
+  learnOwner(playerId) {
+    if (knowsPlayer(playerId)) return;
+    this.asked = this.asked || new Set();
+    if (this.asked.has(playerId)) return;
+    this.asked.add(playerId);
+    loadRoster({ fresh: true }).then(() => { if (knowsPlayer(playerId)) this.restyle(); });
   }
 
   restyle(ids) {
@@ -158,13 +168,14 @@ export class BoardMap {
     const layer = this.layers.get(id);
     const p = this.props.get(id);
     if (!layer || !p) return;
-    if (pan) this.map.fitBounds(layer.getBounds(), { maxZoom: 14, padding: [24, 24] });
+    // not animated: the view is set before the popup opens, so the popup's own pan (autoPan) has the last word
+    if (pan) this.map.fitBounds(layer.getBounds(), { maxZoom: 14, padding: [24, 24], animate: false });
     const owner = !p.owner_id ? "nobody" : p.owner_id === this.me() ? "you" : knownName(p.owner_id) || "a player";
     const fort = p.fortified ? " · fortified" : p.owner_id ? ` · progress ${p.progress}/3` : "";
     const html = `<b>${escapeHtml(p.name)}</b><br>${escapeHtml(p.county)} County, ${p.state}<br>`
       + `Owner: ${escapeHtml(owner)}${fort}`;
     if (layer.getPopup()) layer.setPopupContent(html);
-    else layer.bindPopup(html, { autoPan: !pan, maxWidth: 280 });
+    else layer.bindPopup(html, this.popupOptions());
     layer.openPopup();
     // then the town's story (issue 19), unless another town was selected meanwhile
     const asked = (this.storyAsked = (this.storyAsked || 0) + 1);
@@ -176,6 +187,14 @@ export class BoardMap {
       layer.setPopupContent(box);
     }).catch(() => {});
     if (this.onSelect) this.onSelect(p);
+  }
+
+  // Issue 20: a popup is never clipped: the map pans to show it whole (with padding) and a long one (a town's
+  // story) scrolls within the map's height, on a phone as on a desk
+  popupOptions() {
+    const size = this.map.getSize();
+    return { autoPan: true, autoPanPadding: [12, 12], maxWidth: Math.max(160, Math.min(280, size.x - 48)),
+      maxHeight: Math.max(120, size.y - 72), className: "turf-popup" };
   }
 
   // outline the territory I stand in without opening its popup or moving the map; the map fires "turf:here" so

@@ -8,10 +8,12 @@ import {
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
 import { Announcement } from "./announcements.js";
+import { CardForms, groupCards } from "./cardforms.js";
 import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
 import { MapNames } from "./mapnames.js";
 import { MyTurf } from "./myturf.js";
+import { paintMine } from "./palette.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
@@ -24,7 +26,6 @@ const state = {
   pos: null, // last GeolocationPosition
   cluster: new Set(),
   standings: [],
-  lastClaim: null, // {claim_id, territory_id, day}
 };
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
@@ -196,16 +197,12 @@ async function refreshMine() {
   const names = [...state.cluster].map((id) => board.name(id)).sort();
   $("#my-cluster").textContent = mine.length ? `${state.cluster.size} (${names.join(", ")})` : "—";
   board.restyle(mine);
+  paintMine(document.documentElement, me);   // the legend's swatch in my towns' colour (issue 20)
   await countdowns.refresh();
 }
 
 async function signedIn() {
   if (!(await refreshMe())) return;
-  try {
-    state.lastClaim = JSON.parse(localStorage.getItem("turf.lastClaim." + state.me.id) || "null");
-  } catch {
-    state.lastClaim = null;
-  }
   $("#auth").hidden = true;
   $("#me").hidden = false;
   $("#my-turf").hidden = false;
@@ -353,9 +350,6 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
   const r = await api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
   board.apply(r);
   board.select(r.territory_id, { pan: false, mark: false });
-  const day = (await refreshClock())?.game_day;
-  state.lastClaim = { claim_id: r.claim_id, territory_id: r.territory_id, day };
-  localStorage.setItem("turf.lastClaim." + session()?.player_id, JSON.stringify(state.lastClaim));
   await Promise.all([refreshMe(), refreshMine(), refreshCards()]);
   where?.refresh();   // the town I stand in is mine now: say so
   const name = board.name(r.territory_id);
@@ -369,32 +363,11 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
 });
 
 // ---------- cards ----------
-const CARD_HELP = {
-  freeze: "No one may take one of your territories for the whole next game day.",
-  blockade: "One rival cannot take any of your territories next game day.",
-  war: "Take back a territory stolen from you in the last 5 game hours.",
-  double_trouble: "Two claims today instead of one.",
-  trade: "Propose a swap of territories with another Trade holder.",
-  mulligan: "Undo your claim of today and get a replacement claim.",
-  joker: "Win an unclaimed territory without going there.",
-};
+// each card's form offers only what the rules allow now (cardforms.js, issue 20)
+const forms = new CardForms({ board, me: () => session()?.player_id || null, submit: playCard });
 
 function cardLabel(type) {
   return type.replace(/_/g, " ");
-}
-
-function territoryOptions(list, empty) {
-  const opts = list.slice().sort((a, b) => a.name.localeCompare(b.name))
-    .map((p) => h("option", { value: p.id }, `${p.name} (${p.county})`));
-  return opts.length ? opts : [h("option", { value: "" }, empty)];
-}
-
-function rivals() {
-  const me = session()?.player_id;
-  const ids = new Set(state.standings.map((s) => s.player_id));
-  for (const p of board.props.values()) if (p.owner_id) ids.add(p.owner_id);
-  ids.delete(me);
-  return [...ids];
 }
 
 async function playCard(card, form, button) {
@@ -409,11 +382,11 @@ async function playCard(card, form, button) {
       return `Trade proposed: ${board.name(f.offer_territory_id)} for ${board.name(f.want_territory_id)} (${t.state}).`;
     }
     const r = await api("/cards/play", { method: "POST", body });
-    await Promise.all([refreshCards(), refreshMe()]);
     if (r.effect && r.effect.territory_id) {
       await board.load();
       await refreshMine();
     }
+    await Promise.all([refreshCards(), refreshMe()]);   // after the board: the forms list the towns as they are now
     return describeEffect(r);
   });
 }
@@ -429,63 +402,6 @@ function describeEffect(r) {
     case "joker": return `Joker: you won ${board.name(e.territory_id)}!`;
     default: return `${name} played.`;
   }
-}
-
-async function cardForm(card) {
-  const me = session()?.player_id;
-  const form = h("form", { class: "cardform", dataset: { cardType: card.type } });
-  const mine = board.owned(me);
-  switch (card.type) {
-    case "freeze":
-      form.append(h("label", {}, "Territory to freeze",
-        h("select", { name: "territory_id", required: true }, territoryOptions(mine, "you own no territory"))));
-      break;
-    case "war": {
-      const others = [...board.props.values()].filter((p) => p.owner_id && p.owner_id !== me);
-      form.append(h("label", {}, "Stolen territory to take back",
-        h("select", { name: "territory_id", required: true }, territoryOptions(others, "no territory to take back"))));
-      break;
-    }
-    case "blockade": {
-      const opts = await Promise.all(rivals().map(async (id) => h("option", { value: id }, await playerName(id))));
-      form.append(h("label", {}, "Rival to blockade",
-        h("select", { name: "rival_id", required: true }, opts.length ? opts : h("option", { value: "" }, "no rival yet"))));
-      break;
-    }
-    case "mulligan": {
-      const last = state.lastClaim;
-      if (last) {
-        form.append(h("p", { class: "small" }, `Undoes your last claim: ${board.name(last.territory_id)}.`),
-          h("input", { type: "hidden", name: "claim_id", value: last.claim_id }));
-      } else {
-        form.append(h("label", {}, "Claim id to undo", h("input", { name: "claim_id", required: true })));
-      }
-      break;
-    }
-    case "joker":
-      form.append(h("label", {}, "Where",
-        h("select", { name: "mode" }, h("option", { value: "cluster_edge" }, "next to my largest cluster"),
-          h("option", { value: "random" }, "anywhere on the board"))));
-      break;
-    case "trade": {
-      const others = [...board.props.values()].filter((p) => p.owner_id && p.owner_id !== me);
-      form.append(
-        h("label", {}, "I offer", h("select", { name: "offer_territory_id", required: true },
-          territoryOptions(mine, "you own no territory"))),
-        h("label", {}, "I want", h("select", { name: "want_territory_id", required: true },
-          territoryOptions(others, "no rival territory yet"))));
-      break;
-    }
-    default:
-      break;
-  }
-  const button = h("button", { type: "submit" }, card.type === "trade" ? "Propose trade" : `Play ${cardLabel(card.type)}`);
-  form.append(button);
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    playCard(card, form, button);
-  });
-  return form;
 }
 
 async function refreshCards() {
@@ -507,7 +423,9 @@ async function refreshCards() {
     return;
   }
   const cards = hand.cards || [];
-  const ready = [];
+  const readyCards = cards.filter((c) => c.state !== "reserved");
+  await forms.refresh(readyCards.map((c) => c.type));
+  const ready = groupCards(readyCards).map((g) => forms.item(g));
   const scheduled = [];
   for (const c of cards) {
     if (c.state === "reserved") {
@@ -520,11 +438,6 @@ async function refreshCards() {
       scheduled.push(h("li", { dataset: { cardId: c.id, cardType: c.type } },
         h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type)), h("span", { class: "badge" }, "scheduled")),
         cancel));
-    } else {
-      ready.push(h("li", { dataset: { cardId: c.id, cardType: c.type } },
-        h("div", {}, h("span", { class: "cardname" }, cardLabel(c.type))),
-        h("div", { class: "muted small" }, CARD_HELP[c.type] || ""),
-        await cardForm(c)));
     }
   }
   // replaced in one go, so overlapping refreshes never mix their lists

@@ -112,6 +112,18 @@ class TradesReply(Message):
     trades: list[TradeOut]
 
 
+class TradeHoldersRequest(Message):
+    """``cards.trade_holders`` (issue 20): the verified players a Trade may be proposed to now (R18: the partner
+    holds a ready Trade card), ``player_id`` (the asker) left out."""
+
+    player_id: str
+
+
+class TradeHoldersReply(Message):
+    ok: Literal[True] = True
+    player_ids: list[str]   # sorted; nothing else of their hands
+
+
 class AdjustHand(Message):
     """``cards.adjust`` (R28, organizer correction ``adjust_hand``): add cards of the given types; remove cards of
     the given types, ready ones first, then reserved (scheduled) ones, whose schedule is withdrawn. Idempotent by

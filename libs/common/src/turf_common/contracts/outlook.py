@@ -59,6 +59,16 @@ class ReclaimWindow(Message):
     game_hours_left: float
 
 
+class MulliganClaim(Message):
+    """R19: a claim of today a Mulligan may undo now (turf_common.rules.cards.mulligan_undoable)."""
+
+    claim_id: str
+    territory_id: str
+    name: str
+    kind: str                 # take, steal or reinforce
+    at: AwareDatetime
+
+
 class OutlookReply(Message):
     ok: Literal[True] = True
     player_id: str
@@ -66,3 +76,4 @@ class OutlookReply(Message):
     territories: list[TerritoryOutlook]
     war_deadlines: list[WarDeadline]
     reclaim_windows: list[ReclaimWindow]
+    mulligan_claims: list[MulliganClaim] = []   # issue 20, additive: older repliers send none

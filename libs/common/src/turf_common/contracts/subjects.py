@@ -52,6 +52,7 @@ TRADES_ACCEPT = "trades.accept"
 TRADES_DECLINE = "trades.decline"
 TRADES_WITHDRAW = "trades.withdraw"
 TRADES_LIST = "trades.list"
+CARDS_TRADE_HOLDERS = "cards.trade_holders"   # R18: who may be asked for a trade (issue 20's Trade form)
 # card effects served by the claims service (the cards service's sagas ask; idempotent by command_id)
 CLAIMS_EFFECT_DOUBLE_TROUBLE = "claims.effect.double_trouble"
 CLAIMS_EFFECT_MULLIGAN = "claims.effect.mulligan"

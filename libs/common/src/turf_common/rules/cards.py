@@ -303,6 +303,15 @@ def check_mulligan(player_id: str, today: date, claim: ClaimRecord | None, owner
     return None
 
 
+def mulligan_undoable(player_id: str, today: date, claims: list[ClaimRecord],
+                      owners: dict[str, str | None]) -> list[ClaimRecord]:
+    """R19: the claims a Mulligan may undo now, in the order given: those :func:`check_mulligan` accepts (the
+    player's own normal claims of ``today``, not undone nor reversed by War, not War reclaims) on a territory the
+    player still owns (``owners``: territory id → owner id; a territory missing from it is not the player's).
+    Joker awards are not claims, so they never appear. The play page's Mulligan form offers exactly these."""
+    return [c for c in claims if check_mulligan(player_id, today, c, owners.get(c.territory_id)) is None]
+
+
 # --------------------------------------------------------------------------- Joker (R20)
 
 

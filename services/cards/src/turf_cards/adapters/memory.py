@@ -85,6 +85,11 @@ class MemoryCardsStore:
     async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:
         return bool(_lost(self.state, territory_id, owner_id))
 
+    async def trade_holders(self) -> list[str]:
+        verified = {p for p, row in self.state.players.items() if row.status == "verified"}
+        return sorted({c.player_id for c, _ in self.state.cards.values()
+                       if c.card_type == "trade" and c.state == "ready"} & verified)
+
     async def traded_territories(self, territory_ids: Iterable[str]) -> set[str]:
         ids = set(territory_ids)
         return {tid for t, _ in self.state.trades.values() if t.state == "open"

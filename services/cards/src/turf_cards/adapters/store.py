@@ -80,6 +80,13 @@ class SqlCardsStore:
                 .order_by(t.trades.c.created_at, t.trades.c.id))).all()
         return [_trade(r) for r in rows]
 
+    async def trade_holders(self) -> list[str]:
+        c, p = t.cards.c, t.players.c
+        q = (select(c.player_id).distinct().join(t.players, p.player_id == c.player_id)
+             .where(c.card_type == "trade", c.state == "ready", p.status == "verified").order_by(c.player_id))
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(q)).scalars().all())
+
     async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:
         async with self.engine.connect() as conn:
             hit = _lost(territory_id, owner_id).with_only_columns(t.trades.c.id).limit(1)

@@ -1,0 +1,61 @@
+"""Issue 20: who the play page's card forms and colours may name. ``GET /players``: the verified players with their
+join order (the map's colour is picked by it); ``GET /me/trade-partners``: R18's possible Trade partners, asked of
+the cards service (``cards.trade_holders``). Public names only, never email or address (R27). Documented in
+docs/card-forms.md."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+
+from turf_common.contracts import subjects
+from turf_common.contracts.cards import TradeHoldersReply, TradeHoldersRequest
+from turf_gateway import tables as t
+from turf_gateway.api.deps import PlayerOnly, State
+from turf_gateway.commands import ask_model
+from turf_gateway.names import display_names
+
+router = APIRouter(tags=["players"])
+
+
+class RosterEntry(BaseModel):
+    id: str
+    display_name: str
+    join_index: int = Field(ge=0, description="0 for the first player who registered, 1 for the next, …; never "
+                                              "changes, so a player's colour is the same on every page and day")
+
+
+class Roster(BaseModel):
+    players: list[RosterEntry]
+
+
+class TradePartner(BaseModel):
+    player_id: str
+    display_name: str
+
+
+class TradePartners(BaseModel):
+    partners: list[TradePartner]
+
+
+@router.get("/players", response_model=Roster)
+async def roster(state: State) -> Roster:
+    """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
+    ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later."""
+    p = t.players.c
+    async with state.engine.connect() as conn:
+        rows = (await conn.execute(select(p.id, p.discord, p.status).where(p.role == "player")
+                                   .order_by(p.created_at, p.id))).all()
+    return Roster(players=[RosterEntry(id=r.id, display_name=r.discord, join_index=i)
+                           for i, r in enumerate(rows) if r.status == "verified"])
+
+
+@router.get("/me/trade-partners", response_model=TradePartners)
+async def trade_partners(caller: PlayerOnly, state: State) -> TradePartners:
+    """R18: the other verified players holding a ready Trade card now, the only ones a proposal may name
+    (``invalid_target`` otherwise). Nothing else of their hands is told."""
+    out = await ask_model(state, subjects.CARDS_TRADE_HOLDERS, TradeHoldersRequest(player_id=caller.id),
+                          TradeHoldersReply)
+    names = await display_names(state, out.player_ids)
+    return TradePartners(partners=[TradePartner(player_id=i, display_name=names[i]) for i in out.player_ids])
