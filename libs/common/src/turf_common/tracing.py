@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import structlog
+from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.propagate import extract, inject
 from opentelemetry.sdk.resources import Resource
@@ -55,3 +56,23 @@ def span(name: str, headers: Mapping[str, str] | None = None) -> Iterator[trace.
             yield s
         finally:
             structlog.contextvars.reset_contextvars(**tokens)
+
+
+def current_context() -> otel_context.Context:
+    """The current trace context, to continue it later in another task (:func:`continued`)."""
+    return otel_context.get_current()
+
+
+@contextmanager
+def continued(ctx: otel_context.Context) -> Iterator[None]:
+    """Run the block in ``ctx`` (from :func:`current_context`), with its trace id in the log context: work done for
+    several requests in one task (issue 21's group commit) stamps each request's events with its own trace."""
+    token = otel_context.attach(ctx)
+    sc = trace.get_current_span(ctx).get_span_context()
+    bound = structlog.contextvars.bind_contextvars(trace_id=format(sc.trace_id, "032x")) if sc.is_valid else {}
+    try:
+        yield
+    finally:
+        if bound:
+            structlog.contextvars.reset_contextvars(**bound)
+        otel_context.detach(token)

@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Annotated
 
 import structlog
+from opentelemetry.context import Context
 from pydantic import Field
 
 from turf_claims.corrections import Corrections
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
+from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
 from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
-from turf_common import metrics
+from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import (
@@ -59,6 +62,15 @@ log = structlog.get_logger(__name__)
 ClaimsEvent = Annotated[DayStarted | PlayerDisqualified, Field(discriminator="type")]
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A claim waiting for its transaction: the command, the game clock's instant it arrived at, its trace."""
+
+    cmd: SubmitClaim
+    now: datetime
+    trace: Context
+
+
 @dataclass
 class ClaimsService:
     """``claims.submit`` / ``check`` / ``state`` / ``player`` / ``flags``."""
@@ -75,6 +87,10 @@ class ClaimsService:
     _flush_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _flush_ticket: int = 0
     _flush_done: int = 0
+    group: GroupCommit[Pending, ClaimAcceptedReply | Refusal] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.group = GroupCommit(self._submit_one, self._submit_many)
 
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
@@ -143,12 +159,46 @@ class ClaimsService:
     async def submit(self, cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
         """Decide and record one GPS claim. Decisions are serialised per player (advisory lock) and per
         territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
-        (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim."""
+        (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim. Claims that
+        arrive while others are being decided share their transaction (issue 21, :mod:`turf_claims.group`); the
+        answer is the same either way."""
         now = await self.clock.now()
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
+        return await self.group.submit(Pending(cmd, now, tracing.current_context()))
+
+    async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
         async with self.store.begin() as tx:
-            await tx.lock("player:" + cmd.player_id)
+            await tx.lock("player:" + p.cmd.player_id)
+            reply = await self._decide_and_record(tx, p)
+        await self._after_commit()
+        return reply
+
+    async def _submit_many(self, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
+        """Several claims in one transaction, each decided as if alone, in arrival order. Every lock is taken
+        first, in the one order every writer uses (players sorted, then territory rows sorted), so concurrent
+        batches and single claims queue for each other but never deadlock."""
+        async with self.store.begin() as tx:
+            await tx.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            await tx.lock_territories(sorted({tid for p in ps if (tid := p.cmd.located.territory_id) in self.names}))
+            replies = [await self._decide_and_record(tx, p) for p in ps]
+        await self._after_commit()
+        return replies
+
+    async def _after_commit(self) -> None:
+        crash_point("claims.after_commit")
+        try:
+            await self._publish_committed()  # reply only after commit; publishing now keeps the feed fast
+        except Exception as e:
+            # The decision is committed and its events wait in the outbox, which the relay's sweep publishes once
+            # JetStream answers again (a stream electing a leader, a reconnect): answer what was decided rather
+            # than "unavailable", which would make the client believe nothing happened.
+            log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
+
+    async def _decide_and_record(self, tx: ClaimsTx, p: Pending) -> ClaimAcceptedReply | Refusal:
+        """One claim inside the caller's transaction, its player's lock held; its events carry its own trace."""
+        cmd, now = p.cmd, p.now
+        with tracing.continued(p.trace):
             if cmd.idempotency_key:
                 prev = await tx.idempotent_reply(cmd.player_id, cmd.idempotency_key)
                 if prev is not None:
@@ -169,15 +219,7 @@ class ClaimsService:
                 metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
                 await tx.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
-        crash_point("claims.after_commit")
-        try:
-            await self._publish_committed()  # reply only after commit; publishing now keeps the feed fast
-        except Exception as e:
-            # The decision is committed and its events wait in the outbox, which the relay's sweep publishes once
-            # JetStream answers again (a stream electing a leader, a reconnect): answer what was decided rather
-            # than "unavailable", which would make the client believe nothing happened.
-            log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
-        return reply
+            return reply
 
     async def _day_started(self, now: datetime) -> bool:
         """R5: in open hours, wait until the day start of ``now``'s game day is done (False if it is not done

@@ -7,6 +7,7 @@ transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -174,6 +175,15 @@ class ClaimsTx(Protocol):
     async def lock(self, key: str) -> None:
         """Hold ``key`` (``player:<id>``, ``freeze:<territory>:<day>`` …) until the transaction ends; concurrent
         holders queue. Locks are taken players first (sorted), then territory rows."""
+        ...
+
+    async def lock_all(self, keys: Sequence[str]) -> None:
+        """:meth:`lock` of every key, in the order given (sorted by the caller), in one round trip."""
+        ...
+
+    async def lock_territories(self, territory_ids: Sequence[str]) -> None:
+        """Lock the territories' rows until the transaction ends, in the order given (sorted by the caller), in one
+        round trip (issue 21's group commit takes every row lock of its batch before deciding any claim)."""
         ...
 
     async def first_time(self, event_id: str, subject: str) -> bool:

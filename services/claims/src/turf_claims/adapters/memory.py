@@ -5,7 +5,7 @@ as it found it."""
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -71,6 +71,12 @@ class MemoryClaimsTx:
 
     # ---- serialisation, idempotency and events
     async def lock(self, key: str) -> None:
+        return None
+
+    async def lock_all(self, keys: Sequence[str]) -> None:
+        return None
+
+    async def lock_territories(self, territory_ids: Sequence[str]) -> None:
         return None
 
     async def first_time(self, event_id: str, subject: str) -> bool:

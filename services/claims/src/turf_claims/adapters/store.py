@@ -4,7 +4,7 @@ them per call costs more CPU than running them)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
 from typing import Any
@@ -115,6 +115,12 @@ _SET_TERRITORY = (update(t.territories).where(t.territories.c.id == bindparam("t
 #: an accepted claim's writes in one round trip: the claim row, the territory's new state and both events
 _RECORD = _SET_TERRITORY.add_cte(_NEW_CLAIM, _NEW_EVENTS)
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(hashtext(:k))")
+#: several keys in the order given (WITH ORDINALITY keeps it; the lock is taken row by row in that order)
+_ADVISORY_LOCKS = text("SELECT pg_advisory_xact_lock(hashtext(k)) FROM unnest(CAST(:keys AS text[])) "
+                       "WITH ORDINALITY AS u(k, n) ORDER BY n")
+#: several territory rows, locked in id order (the order every writer takes them in)
+_TERRITORIES_FOR_UPDATE = text("SELECT id FROM claims.territories WHERE id = ANY(CAST(:ids AS text[])) "
+                               "ORDER BY id FOR UPDATE")
 
 
 def _territory(r: Any) -> Territory:
@@ -161,6 +167,14 @@ class SqlClaimsTx:
     # ---- serialisation, idempotency and events
     async def lock(self, key: str) -> None:
         await self.conn.execute(_ADVISORY_LOCK, {"k": key})
+
+    async def lock_all(self, keys: Sequence[str]) -> None:
+        if keys:
+            await self.conn.execute(_ADVISORY_LOCKS, {"keys": list(keys)})
+
+    async def lock_territories(self, territory_ids: Sequence[str]) -> None:
+        if territory_ids:
+            await self.conn.execute(_TERRITORIES_FOR_UPDATE, {"ids": list(territory_ids)})
 
     async def first_time(self, event_id: str, subject: str) -> bool:
         return await first_time(self.conn, t.inbox, event_id, subject)
