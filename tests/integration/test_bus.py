@@ -18,7 +18,17 @@ import pytest
 from faststream.nats import NatsBroker, NatsRouter
 from pydantic import Field
 
-from turf_common.bus import Batch, durable, ensure_stream, jetstream, make_broker, settle, settle_batch, wait_idle
+from turf_common.bus import (
+    Batch,
+    EventPublisher,
+    durable,
+    ensure_stream,
+    jetstream,
+    make_broker,
+    settle,
+    settle_batch,
+    wait_idle,
+)
 from turf_common.contracts.base import Event, Message
 from turfwar.embedded import Server, start_nats
 
@@ -173,6 +183,24 @@ async def test_issue21_a_batch_is_one_unit_of_work_and_a_failed_one_is_applied_e
     assert failures[7] == 0
     assert any(len(b) > 1 for b in batches)                  # batches were applied as one
     assert all(7 not in b for b in batches)                  # 7's batch was applied event by event
+
+
+async def test_issue21_an_outbox_flush_sends_its_rows_in_order_and_a_repeat_adds_nothing(
+        nats_server: Server) -> None:
+    """EventPublisher.publish_many: 50 rows published with their acknowledgements awaited together are stored in
+    the order given; the same rows again (a flush retried after a lost ack) are dropped by their Nats-Msg-Id."""
+    stream = "B" + uuid.uuid4().hex[:8].upper()
+    rows = [("player.verified", Pinged(occurred_at="2026-10-05T10:00:00Z", n=n).model_dump_json().encode(),
+             f"ev-{n}", None) for n in range(50)]
+    async with started(nats_server.url, NatsRouter(), stream) as broker:
+        pub = EventPublisher(broker, stream)
+        await pub.publish_many(rows)
+        await pub.publish_many(rows)
+        js = jetstream(broker)
+        assert (await js.stream_info(stream)).state.messages == 50
+        sub = await js.pull_subscribe("player.verified", stream=stream)
+        got = [m.headers["Nats-Msg-Id"] for m in await sub.fetch(50, timeout=5)]
+    assert got == [f"ev-{n}" for n in range(50)]
 
 
 async def test_request_handlers_run_with_bounded_concurrency(nats_server: Server) -> None:

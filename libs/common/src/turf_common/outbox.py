@@ -129,9 +129,14 @@ class OutboxRelay:
                 async with self.engine.begin() as conn:
                     rows = sorted((await conn.execute(self._take, {"now": datetime.now(UTC)})).all(),
                                   key=lambda r: r.seq)
-                    for r in rows:
-                        await self.bus.publish(r.subject, r.payload.encode(), r.event_id,
-                                               traceparent=_traceparent_of(r.payload))
+                    many = getattr(self.bus, "publish_many", None)
+                    if many is not None and len(rows) > 1:   # acknowledgements awaited together (issue 21)
+                        await many([(r.subject, r.payload.encode(), r.event_id, _traceparent_of(r.payload))
+                                    for r in rows])
+                    else:
+                        for r in rows:
+                            await self.bus.publish(r.subject, r.payload.encode(), r.event_id,
+                                                   traceparent=_traceparent_of(r.payload))
                     sent += len(rows)
                 if len(rows) < BATCH:
                     return sent
