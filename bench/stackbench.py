@@ -60,6 +60,7 @@ class Round:
     wall_s: float
     latencies_ms: list[float]
     refusals: dict[str, int] = field(default_factory=dict)
+    gateways: int = 1
 
     @property
     def rate(self) -> float:
@@ -84,6 +85,7 @@ class BenchStack:
         self.day_i = 0
         self.players: list[Player] = []
         self.extra: list[subprocess.Popen[bytes]] = []
+        self.ports = [self.stack.http_port]   # the gateways claims are sent to (issue 21: one or two)
         self.cpu_used: dict[str, float] = {}  # CPU seconds per process during claim rounds (clock moves excluded)
         self.org_token = ""
         # one point per territory, well inside it
@@ -161,6 +163,27 @@ class BenchStack:
             time.sleep(0.2)
         time.sleep(1.0)
 
+    def add_gateway(self) -> None:
+        """A second gateway (issue 21's scale-out row) on a port of its own, sharing everything else."""
+        port = free_port()
+        self.stack.proc_env["gateway#2"] = {"TURF_HTTP_PORT": str(port)}
+        self.stack.start_process("gateway#2")
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                    self.ports.append(port)
+                    return
+            time.sleep(0.2)
+        raise RuntimeError("second gateway did not answer /health")
+
+    def remove_gateway(self) -> None:
+        p = self.stack.procs.pop("gateway#2", None)
+        if p is not None:
+            p.terminate()
+            p.wait(10)
+        self.ports[1:] = []
+
     def remove_claims_replica(self) -> None:
         for p in self.extra:
             p.terminate()
@@ -199,7 +222,7 @@ class BenchStack:
         day = self.day_i
         reqs = self.claim_requests(at, day, count)
         cpu0 = self.cpu()
-        results, wall = asyncio.run(loadgen.run("127.0.0.1", self.stack.http_port, reqs, concurrency, rate))
+        results, wall = asyncio.run(self._send(reqs, concurrency, rate))
         time.sleep(0.5)  # let the consumers (scoring, cards, gateway feed) finish this round's events
         cpu1 = self.cpu()
         for n, v in cpu1.items():
@@ -214,7 +237,18 @@ class BenchStack:
                 key = f"{r.status}:{code}"
                 refusals[key] = refusals.get(key, 0) + 1
         return Round(day, replicas, len(results), sum(r.status == 201 for r in results), wall,
-                     [r.latency_s * 1000 for r in results], refusals)
+                     [r.latency_s * 1000 for r in results], refusals, gateways=len(self.ports))
+
+    async def _send(self, reqs: list[loadgen.Request], concurrency: int,
+                    rate: float | None) -> tuple[list[loadgen.Result], float]:
+        """The requests shared out among the gateways (every n-th to the n-th), the connections too."""
+        n = len(self.ports)
+        if n == 1:
+            return await loadgen.run("127.0.0.1", self.ports[0], reqs, concurrency, rate)
+        parts = await asyncio.gather(*(loadgen.run("127.0.0.1", port, reqs[k::n], max(1, concurrency // n),
+                                                   None if rate is None else rate / n)
+                                       for k, port in enumerate(self.ports)))
+        return [r for res, _ in parts for r in res], max(w for _, w in parts)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -650,9 +684,16 @@ def run(small: bool = False) -> list[Section]:
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 1))
         used = dict(bs.cpu_used)
+        # issue 21: latency at 80 % of the rate just measured (open loop), where queueing no longer dominates
+        rate_1 = sum(r.accepted for r in rounds) / (sum(r.wall_s for r in rounds) or 1.0)
+        at80 = bs.claims_round(per_round, conc, 1, rate=0.8 * rate_1)
         bs.add_claims_replica()
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 2))
+        bs.add_gateway()   # issue 21: two claims replicas behind two gateways
+        for _ in range(rounds_each):
+            rounds.append(bs.claims_round(per_round, conc, 2))
+        bs.remove_gateway()
         bs.remove_claims_replica()
         accepted_1 = sum(r.accepted for r in rounds if r.replicas == 1) or 1
         wall_1 = sum(r.wall_s for r in rounds if r.replicas == 1) or 1.0
@@ -691,18 +732,28 @@ def run(small: bool = False) -> list[Section]:
             return acc / wall if wall else 0.0, percentile(lat, 50), percentile(lat, 99), acc, ref
 
         one = agg([r for r in rounds if r.replicas == 1])
-        two = agg([r for r in rounds if r.replicas == 2])
+        two = agg([r for r in rounds if r.replicas == 2 and r.gateways == 1])
+        two_gw = agg([r for r in rounds if r.gateways == 2])
         pg16 = pg.get(16)
         claims_sec.rows += [
             Row("claims", "accepted claims/s, 1 claims replica", one[0], "/s", "pgbench 16 clients, tps", pg16,
-                goal="≥ 1,000/s and ≥ 10 % of pgbench-16",
-                met=one[0] >= 1000 and (pg16 is None or one[0] >= 0.1 * pg16),
+                goal="≥ 350/s (issue 21)", met=one[0] >= 350,
                 note=f"{one[3]:,} accepted in {rounds_each} game days × {per_round} territories, "
                      f"{conc} connections"),
             Row("claims", "latency p50, 1 replica", one[1], "ms"),
-            Row("claims", "latency p99, 1 replica", one[2], "ms", goal="< 100 ms", met=one[2] < 100),
+            Row("claims", "latency p99, 1 replica, at full load", one[2], "ms",
+                note="closed loop: every connection sends again at once, so this is mostly queueing"),
+            Row("claims", "latency p99 at 80 % of that rate (open loop)", percentile(at80.latencies_ms, 99), "ms",
+                goal="< 100 ms", met=percentile(at80.latencies_ms, 99) < 100,
+                note=f"{0.8 * rate_1:,.0f} claims/s offered, {at80.rate:,.0f}/s accepted, "
+                     f"p50 {percentile(at80.latencies_ms, 50):.1f} ms"),
+            Row("claims", "CPU per accepted claim, whole stack (1 replica)", sum(ms for _, ms in per_claim), "ms",
+                goal="≤ 5 ms", met=sum(ms for _, ms in per_claim) <= 5.0,
+                note="from /proc, every process of the stack; the split is in the notes"),
             Row("claims", "accepted claims/s, 2 claims replicas", two[0], "/s", "1 replica", one[0],
                 note=f"p50 {two[1]:.1f} ms, p99 {two[2]:.1f} ms"),
+            Row("claims", "accepted claims/s, 2 claims replicas behind 2 gateways", two_gw[0], "/s", "1 replica",
+                one[0], note=f"p50 {two_gw[1]:.1f} ms, p99 {two_gw[2]:.1f} ms; load split evenly between them"),
             Row("claims", "pgbench single-row update, 1 / 4 / 16 clients", pg.get(1), "tps",
                 note=" / ".join(f"{pg.get(c, 0):,.0f}" for c in (1, 4, 16)) if pg else "pgbench missing"),
         ]
@@ -714,7 +765,8 @@ def run(small: bool = False) -> list[Section]:
             "clock one game day per round (clock moves not timed). Refusals in measured rounds: "
             f"{one[4] or 'none'} (1 replica), {two[4] or 'none'} (2 replicas).")
         claims_sec.notes.append("Per-round rates: " + ", ".join(
-            f"day {r.day} ({r.replicas}r) {r.rate:,.0f}/s" for r in rounds))
+            f"day {r.day} ({r.replicas}r{f', {r.gateways}gw' if r.gateways > 1 else ''}) {r.rate:,.0f}/s"
+            for r in rounds))
 
         # ---- scoring / feed latency at a paced rate ----
         probe = FeedProbe(nats_url, ws_url)

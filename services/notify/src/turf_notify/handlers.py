@@ -100,8 +100,11 @@ class NotifyHandlers:
         """Apply a batch of the stream's events in order, each once, in one transaction (issue 21: one commit and
         one outbox flush per batch), then publish what they staged. All or nothing: should one fail, none counts
         (turf_common.bus.settle_batch then applies them one at a time)."""
+        todo = [ev for ev in events if rules.matters(ev)]
+        if not todo:
+            return   # plain takes and reinforcements: nothing to tell, store or publish
         async with self.store.tx() as tx:
-            for ev in events:
+            for ev in todo:
                 await self._apply(tx, ev)
         await self.publisher.flush()
 

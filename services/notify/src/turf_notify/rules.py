@@ -217,6 +217,18 @@ def push_text(kinds_messages: Iterable[tuple[str, str]]) -> tuple[str, str]:
     return title, "\n".join(lines)
 
 
+def matters(ev: object) -> bool:
+    """Whether ``ev`` can change anything here: a notification (:func:`notifications`), a Discord line
+    (:func:`commentary`), a reminder made or dropped, a player or the standings stored. Issue 21: most events of a
+    busy day are plain takes and reinforcements (a ``claim.accepted`` and a ``territory.changed`` each) that tell
+    nobody anything; they are passed over without a transaction. Types not named here all matter."""
+    if isinstance(ev, ClaimAccepted):
+        return ev.kind in ("steal", "war_reclaim") or (ev.kind == "reinforce" and ev.fortified and ev.progress == 3)
+    if isinstance(ev, TerritoryChanged):
+        return ev.cause in ("war", "correction")
+    return True
+
+
 def commentary(ev: object, names: Names, standings: Mapping[str, int] | None = None) -> str | None:
     """The public Discord line of ``ev``, or None. Names only towns and display names, never private data.
     ``standings`` (player id → total points) is the leaderboard at a ``clock.day_closed``."""

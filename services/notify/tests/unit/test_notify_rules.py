@@ -157,3 +157,22 @@ def test_r28_a_correction_taking_a_territory_away_tells_its_previous_owner() -> 
     assert rules.notifications(moved.model_copy(update={"previous_owner_id": None}), NAMES, SEASON) == []
     assert rules.notifications(moved.model_copy(update={"previous_owner_id": "a"}), NAMES, SEASON) == []
     assert rules.notifications(moved.model_copy(update={"cause": "trade"}), NAMES, SEASON) == []
+
+
+def test_issue21_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None:
+    """rules.matters: a plain take, a reinforcement short of fortification (R11) and a claim's territory.changed
+    neither notify, post nor store anything; a steal (R14), a fortification, a War reclaim (its reminder is
+    dropped), a War and a correction (R28) do. Checked against notifications() and commentary() themselves."""
+    when = at("2026-10-07T12:00:00-04:00")
+
+    def change(cause: str) -> TerritoryChanged:
+        return TerritoryChanged(occurred_at=when, territory_id=HOBOKEN, owner_id="a", previous_owner_id="v",
+                                progress=1, fortified=False, version=2, cause=cause)  # type: ignore[arg-type]
+
+    quiet = [steal(when, "take"), steal(when, "reinforce", 2), change("claim"), change("war_reclaim")]
+    loud = [steal(when), steal(when, "reinforce", 3), steal(when, "war_reclaim"), change("war"),
+            change("correction")]
+    assert [rules.matters(ev) for ev in quiet] == [False] * 4
+    assert [rules.matters(ev) for ev in loud] == [True] * 5
+    for ev in quiet:   # what is passed over would have made nothing
+        assert rules.notifications(ev, NAMES, SEASON) == [] and rules.commentary(ev, NAMES) is None
