@@ -7,13 +7,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
 
 import httpx
 import pytest
 
 from tests.support.cards import point
-from tests.support.client import API, Player, move_clock, organizer, register, sign_in
+from tests.support.client import API, Player, move_clock, organizer, register, sign_in, until
 from tests.support.stackfix import running_stack
 from turfwar.embedded import free_port
 from turfwar.stack import Stack
@@ -56,15 +55,6 @@ def on(http: httpx.Client, p: Player) -> Player:
     return Player(http, p.token, p.id)
 
 
-def soon(fetch: Any, pred: Any, within: float = 2.0) -> Any:
-    deadline = time.monotonic() + within
-    while True:
-        r = fetch()
-        if pred(r) or time.monotonic() > deadline:
-            return r
-        time.sleep(0.05)
-
-
 def test_issue21_a_sign_out_on_one_gateway_is_refused_at_once_by_the_other(
         http: httpx.Client, http2: httpx.Client) -> None:
     _, email, pw = register(http)
@@ -72,7 +62,7 @@ def test_issue21_a_sign_out_on_one_gateway_is_refused_at_once_by_the_other(
     assert on(http2, p).get("/me").status_code == 200        # now in the second gateway's cache
     assert on(http2, other).get("/me").status_code == 200
     assert p.delete("/sessions").status_code == 204           # signed out through the first
-    gone = soon(lambda: on(http2, p).get("/me"), lambda r: r.status_code == 401)
+    gone = until(lambda: on(http2, p).get("/me"), lambda r: r.status_code == 401, timeout=2.0)
     assert gone.status_code == 401 and gone.json()["reason"] == "unauthenticated"
     assert p.get("/me").status_code == 401
     assert on(http2, other).get("/me").status_code == 200     # only that token: the other session goes on
@@ -87,7 +77,7 @@ def test_issue21_r28_a_disqualification_ends_the_cached_sessions_on_every_gatewa
     assert p.get("/me").status_code == 200 and on(http2, p).get("/me").status_code == 200
     assert org.post(f"/admin/players/{pid}/disqualify", {"reason": "spoofing"}).status_code == 200
     for via in (p, on(http2, p)):
-        gone = soon(lambda v=via: v.get("/me"), lambda r: r.status_code == 401)
+        gone = until(lambda v=via: v.get("/me"), lambda r: r.status_code == 401, timeout=2.0)
         assert gone.status_code == 401, gone.text
 
 
@@ -103,8 +93,8 @@ def test_issue21_r27_a_verification_is_seen_at_once_by_the_other_gateway(
     assert before.status_code == 200 and before.json()["allowed"] is False, before.text
     refused_for = before.json()["reason"]
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "t"}).status_code == 200
-    after = soon(lambda: p2.claim(*point(HOBOKEN), MONDAY_0700, check=True),
-                 lambda r: r.status_code == 200 and r.json()["allowed"] is True)
+    after = until(lambda: p2.claim(*point(HOBOKEN), MONDAY_0700, check=True),
+                  lambda r: r.status_code == 200 and r.json()["allowed"] is True, timeout=2.0)
     assert after.json() == {"territory": after.json()["territory"], "allowed": True, "reason": None,
                             "message": None}, (refused_for, after.text)
 
