@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from tests.browser.a11y import serious_violations
-from tests.browser.test_pages import message, open_page, sign_in_page, until
+from tests.browser.test_pages import PALETTE, message, open_page, rgb, sign_in_page, until
 from tests.support.cards import claim, hand
 from tests.support.client import Player, move_clock, register, sign_in
 from turfwar.stack import Stack
@@ -26,8 +26,6 @@ MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 TUE = datetime.fromisoformat("2026-10-06T07:00:00-04:00")
 HOBOKEN, JERSEY_CITY, WEST_NEW_YORK = "3401732250", "3401736000", "3401779610"
 UNION_CITY, BAYONNE, WEEHAWKEN = "3401774630", "3401703580", "3401777930"
-#: Paul Tol's muted palette, as js/palette.js gives it out in join order
-PALETTE = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499"]
 
 
 def verified(http: httpx.Client, org: Player, name: str) -> tuple[Player, str, str]:
@@ -53,11 +51,6 @@ def adjust_hand(org: Player, player_id: str, add: tuple[str, ...] = (), remove: 
     r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": player_id, "add": list(add),
                                         "remove": list(remove), "reason": "browser test hand"})
     assert r.status_code == 201, r.text
-
-
-def rgb(hex_colour: str) -> str:
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,21 @@ def colour_of(page: Any, player_id: str) -> str:
     return page.evaluate("""async pid => (await import("/static/js/board.js")).colourFor(pid)""", player_id)  # type: ignore[no-any-return]
 
 
+#: Paul Tol's muted palette, as js/palette.js gives it out in join order (issue 20)
+PALETTE = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499"]
+
+
+def palette_colour(http: httpx.Client, player_id: str) -> str:
+    """The map colour a verified player has on every page: the palette's colour of their join_index."""
+    order = {p["id"]: p["join_index"] for p in http.get("/api/v1/players").json()["players"]}
+    return PALETTE[order[player_id] % len(PALETTE)]
+
+
+def rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
 def open_page(page: Any, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
@@ -144,8 +159,11 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     until(play, "document.querySelector('#claim-msg').textContent.includes('You can claim it now')")
     play.click("#claim-btn")
     until(play, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
-    mine = colour_of(play, player_id)
-    assert fill_of(play, HOBOKEN_ID) == mine != FREE_FILL
+    # my colour is the server's, not whatever either page drew first: the palette's colour of my join_index
+    # (issue 20), on the play page as on the watch page, the watch's leaderboard swatch and my legend
+    mine = palette_colour(http, player_id)
+    until(play, f"turf.board.layers.get('{HOBOKEN_ID}').options.fillColor === '{mine}'")
+    assert colour_of(play, player_id) == mine
     until(play, "document.querySelector('#claims-left').textContent === '0'")
     until(play, "document.querySelector('#my-cluster').textContent.includes('Hoboken')")
     shot(play, "play")
@@ -155,6 +173,10 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     lb_row = watch.locator(f"#leaderboard tr[data-player-id='{player_id}']")
     lb_row.wait_for()
     assert lb_row.locator("td.base").inner_text() == "1" and discord in lb_row.inner_text()
+    until(watch, f"getComputedStyle(document.querySelector(\"#leaderboard tr[data-player-id='{player_id}'] "
+                 f".swatch\")).backgroundColor === '{rgb(mine)}'")
+    until(play, f"getComputedStyle(document.querySelector('.legend .mine'), '::before').backgroundColor"
+                f" === '{rgb(mine)}'")
     until(watch, "document.querySelector('#feed').textContent.includes('took Hoboken')")
     assert watch.evaluate("window.__sameDocument") == "yes"
     watch.click("#feed li.link:has-text('took Hoboken')")  # a feed line shows its territory on the map

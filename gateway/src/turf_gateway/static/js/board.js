@@ -3,7 +3,7 @@
 
 import { API, knownName } from "./api.js";
 import { storyElement } from "./history.js";
-import { colourFor, knowsPlayer, loadRoster } from "./palette.js";
+import { colourFor, knowsPlayer, loadRoster, onRoster } from "./palette.js";
 
 // Owners are coloured from a colour-blind-safe palette in join order (palette.js, issue 20); re-exported for the
 // watch page and the tests.
@@ -40,6 +40,11 @@ export class BoardMap {
     this.highlight = null;
     this.here = null; // the territory I stand in (where-am-I), outlined in its own style
     this.loaded = false;
+    // the towns of players a roster read has just learnt, drawn until then in a fallback colour, take their own
+    onRoster((ids) => {
+      const learnt = new Set(ids);
+      this.restyle([...this.props.values()].filter((p) => learnt.has(p.owner_id)).map((p) => p.id));
+    });
   }
 
   async init() {
@@ -118,14 +123,17 @@ export class BoardMap {
     return s;
   }
 
-  // an owner not in the roster may have joined since the page loaded: read the roster again (once per owner), then
-  // give their towns their join-order colour
-  learnOwner(playerId) {
+  // an owner not in the roster may have joined since the page loaded: read the roster again (the read's onRoster
+  // restyles their towns); a read that still misses them (failed, or answered just before) is tried twice more,
+  // each at least 5 s after the last
+  learnOwner(playerId, tries = 0) {
     if (knowsPlayer(playerId)) return;
     this.asked = this.asked || new Set();
-    if (this.asked.has(playerId)) return;
+    if (!tries && this.asked.has(playerId)) return;
     this.asked.add(playerId);
-    loadRoster({ fresh: true }).then(() => { if (knowsPlayer(playerId)) this.restyle(); });
+    loadRoster({ fresh: true }).then(() => {
+      if (!knowsPlayer(playerId) && tries < 2) this.learnOwner(playerId, tries + 1);
+    });
   }
 
   restyle(ids) {

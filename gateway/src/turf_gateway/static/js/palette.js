@@ -32,25 +32,43 @@ export function knowsPlayer(playerId) {
 }
 
 // GET /players → [{id, display_name, join_index}]. ``fresh``: a player met for the first time may have just joined,
-// so the roster is read again, at most once every 5 s (a later call waits for the next read). Never rejects.
+// so the roster is read again, at most once every 5 s (a later call waits for the next read). ``force``: read now
+// whatever the gap (a page that knows a player was just verified: its own player, once). Never rejects.
+// Whatever a read learns that was not known before is told to every onRoster listener, so a page redraws what it
+// drew in a fallback colour (map, leaderboard, legend) however the read was asked for.
 const MIN_GAP_MS = 5000;
 let next = null; // the coming re-read, when one was asked within MIN_GAP_MS of the last
+const listeners = new Set();
+
+export function onRoster(fn) {
+  listeners.add(fn);
+}
 
 function read() {
   askedAt = Date.now();
   roster = fetch(`${API}/players`).then((r) => (r.ok ? r.json() : { players: [] }))
     .then((out) => {
       const players = out.players || [];
+      const learnt = players.filter((p) => joinIndex.get(p.id) !== p.join_index).map((p) => p.id);
       for (const p of players) joinIndex.set(p.id, p.join_index);
       learnNames(players.map((p) => ({ player_id: p.id, display_name: p.display_name })));
+      if (learnt.length) {
+        for (const fn of listeners) {
+          try {
+            fn(learnt);
+          } catch {
+            /* one page part's redraw never stops another's */
+          }
+        }
+      }
       return players;
     })
     .catch(() => []);
   return roster;
 }
 
-export function loadRoster({ fresh = false } = {}) {
-  if (!roster) return read();
+export function loadRoster({ fresh = false, force = false } = {}) {
+  if (!roster || force) return read();
   if (!fresh) return roster;
   const wait = askedAt + MIN_GAP_MS - Date.now();
   if (wait <= 0 && !next) return read();

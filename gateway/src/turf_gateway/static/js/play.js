@@ -13,7 +13,7 @@ import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
 import { MapNames } from "./mapnames.js";
 import { MyTurf } from "./myturf.js";
-import { paintMine } from "./palette.js";
+import { knowsPlayer, loadRoster, onRoster, paintMine } from "./palette.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
@@ -153,6 +153,13 @@ const REASON_NOTE = {
   geocoder_unavailable: "Your address could not be checked automatically.",
 };
 
+const rosterForced = new Set(); // my player ids whose roster read was forced once
+// the roster has learnt me (a read asked by the map, the legend or the line above): the legend takes my colour
+onRoster((ids) => {
+  const me = session()?.player_id;
+  if (me && ids.includes(me)) paintMine(document.documentElement, me);
+});
+
 async function refreshMe() {
   try {
     state.me = await api("/me");
@@ -167,6 +174,12 @@ async function refreshMe() {
   }
   const m = state.me;
   learnNames([{ player_id: m.id, display_name: m.display_name }]);
+  // just verified (since this page read the roster): my colour is read at once, not after the roster's 5-s gap,
+  // so my first town is drawn in my own colour from the start
+  if (m.status === "verified" && !knowsPlayer(m.id) && !rosterForced.has(m.id)) {
+    rosterForced.add(m.id);
+    loadRoster({ force: true });
+  }
   $("#me-name").textContent = m.display_name || m.name;
   $("#me-status").textContent = m.status;
   const note = [STATUS_NOTE[m.status], REASON_NOTE[m.status_reason]].filter(Boolean).join(" ");

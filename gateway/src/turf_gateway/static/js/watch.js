@@ -4,6 +4,7 @@ import {
   $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { onRoster } from "./palette.js";
 import { renderPodium } from "./podium.js";
 import { isTv, TvDirector } from "./tv.js";
 import { Announcement } from "./announcements.js";
@@ -48,6 +49,14 @@ function renderLeaderboard(lb) {
   $("#leaderboard").dataset.updates = String(+($("#leaderboard").dataset.updates || 0) + 1);
   tv?.standings(lb);
 }
+
+// a player the roster has just learnt was drawn in a fallback colour: their swatch takes their own, as their towns do
+onRoster((ids) => {
+  for (const id of ids) {
+    const swatch = $(`#leaderboard tr[data-player-id="${CSS.escape(id)}"] .swatch`);
+    if (swatch) swatch.style.background = colourFor(id);
+  }
+});
 
 const shown = new Set(); // event ids already in the feed: a reconnect's snapshot repeats recent stories
 
