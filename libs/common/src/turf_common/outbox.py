@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -85,6 +86,17 @@ async def first_time(conn: AsyncConnection, inbox: Table, event_id: str, subject
         pg_insert(inbox).values(event_id=event_id, subject=subject, handled_at=datetime.now(UTC))
         .on_conflict_do_nothing().returning(inbox.c.event_id))
     return res.first() is not None
+
+
+async def first_times(conn: AsyncConnection, inbox: Table, events: Sequence[tuple[str, str]]) -> set[str]:
+    """:func:`first_time` for a batch of ``(event_id, subject)`` in one statement: the ids recorded now."""
+    if not events:
+        return set()
+    at = datetime.now(UTC)
+    rows = await conn.execute(
+        pg_insert(inbox).values([{"event_id": eid, "subject": subj, "handled_at": at} for eid, subj in events])
+        .on_conflict_do_nothing().returning(inbox.c.event_id))
+    return {r.event_id for r in rows}
 
 
 def _traceparent_of(payload: str) -> str | None:

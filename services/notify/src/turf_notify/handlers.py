@@ -72,6 +72,25 @@ class TableNames:
         return self.towns.get(territory_id or "", "a territory")
 
 
+@dataclass
+class _Batch:
+    """What the events of one batch share: the names read for them, the next reminder's due instant."""
+
+    names: TableNames
+    next_due: datetime | None
+    asked: set[str] = field(default_factory=set)   # ids already looked up, named or not
+
+
+def _named(events: Sequence[object], standings: dict[str, int] | None = None) -> set[str]:
+    """The ids of the players ``events`` (and ``standings``) name, whose display names the texts use."""
+    ids = {v for ev in events for k in PLAYER_FIELDS if isinstance(v := getattr(ev, k, None), str)}
+    ids |= set(standings or {})
+    for ev in events:
+        if isinstance(ev, SeasonFinalResults):
+            ids |= {s.player_id for s in ev.results.standings}
+    return ids
+
+
 def _wall() -> datetime:
     """Wall time: only for grouping steals within a real minute (the player's phone lives in real time)."""
     return datetime.now(UTC)
@@ -104,41 +123,45 @@ class NotifyHandlers:
         if not todo:
             return   # plain takes and reinforcements: nothing to tell, store or publish
         async with self.store.tx() as tx:
+            fresh = await tx.first_times([(ev.event_id, ev.type) for ev in todo])
+            # issue 21: what every event of the batch needs is read once: the names it mentions, the next reminder
+            named = _named(todo)
+            b = _Batch(TableNames(await tx.player_names(named), self.towns), await tx.next_reminder_due(), named)
             for ev in todo:
-                await self._apply(tx, ev)
+                if ev.event_id in fresh:
+                    fresh.discard(ev.event_id)   # a batch may hold one event twice (a redelivery)
+                    await self._apply(tx, ev, b)
         await self.publisher.flush()
 
-    async def _apply(self, tx: NotifyTx, ev: NotifyEvent) -> None:
-        """One event in the caller's transaction; nothing if its id was applied before. Reminders due by the
-        event's game instant are made first, so they keep their order with the stream."""
-        if not await tx.first_time(ev.event_id, ev.type):
-            return
-        await self._remind(tx, ev.occurred_at)
+    async def _apply(self, tx: NotifyTx, ev: NotifyEvent, b: _Batch) -> None:
+        """One new event in the caller's transaction. Reminders due by the event's game instant are made first, so
+        they keep their order with the stream."""
+        if b.next_due is not None and b.next_due <= ev.occurred_at:
+            await self._remind(tx, ev.occurred_at)
+            b.next_due = await tx.next_reminder_due()
         if isinstance(ev, PlayerVerified):
             await tx.save_player(ev.player_id, ev.display_name, "verified")
+            if ev.display_name:
+                b.names.players[ev.player_id] = ev.display_name
         elif isinstance(ev, PlayerDisqualified):
             await tx.save_player(ev.player_id, None, "disqualified")
         elif isinstance(ev, ScoreUpdated):
             await tx.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
         standings = await tx.scores() if isinstance(ev, DayClosed) else None
-        names = await self._names(tx, ev, standings)
-        for draft in rules.notifications(ev, names, self.season):
+        if missing := _named([ev], standings) - b.asked:
+            b.names.players.update(await tx.player_names(missing))   # the day's standings
+            b.asked |= missing
+        for draft in rules.notifications(ev, b.names, self.season):
             await self._notify(tx, draft)
         if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
             until = rules.reclaim_until(self.season, ev.occurred_at)
-            await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id,
-                                           rules.reminder_due(self.season, ev.occurred_at), until))
+            due = rules.reminder_due(self.season, ev.occurred_at)
+            await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id, due, until))
+            b.next_due = due if b.next_due is None else min(b.next_due, due)
         elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
             await tx.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
-        if self.discord is not None and (line := rules.commentary(ev, names, standings)):
+        if self.discord is not None and (line := rules.commentary(ev, b.names, standings)):
             await tx.queue_post(line)
-
-    async def _names(self, tx: NotifyTx, ev: object, standings: dict[str, int] | None) -> TableNames:
-        ids = {v for k in PLAYER_FIELDS if isinstance(v := getattr(ev, k, None), str)}
-        ids |= set(standings or {})
-        if isinstance(ev, SeasonFinalResults):
-            ids |= {s.player_id for s in ev.results.standings}
-        return TableNames(await tx.player_names(ids), self.towns)
 
     async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
         n = await tx.add(draft)

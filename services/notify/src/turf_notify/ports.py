@@ -7,6 +7,7 @@ replica holds, so two replicas never send one push or post twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -62,8 +63,9 @@ class Post:
 class NotifyTx(Protocol):
     """One transaction of the store."""
 
-    async def first_time(self, event_id: str, subject: str) -> bool:
-        """Record ``event_id`` as handled; False when it already was (a redelivery: apply nothing)."""
+    async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
+        """Record each ``(event_id, subject)`` as handled, in one round trip; the ids recorded now (an id handled
+        before, a redelivery, is not among them: apply nothing for it)."""
 
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None: ...
 
@@ -90,7 +92,11 @@ class NotifyTx(Protocol):
     async def take_due_reminders(self, now: datetime) -> list[Reminder]:
         """Reminders due at game instant ``now``, removed (the caller notifies in the same transaction)."""
 
-    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None: ...
+    async def next_reminder_due(self) -> datetime | None:
+        """The earliest game instant a stored reminder is due at; None when there is none."""
+
+    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
+        """Upsert the players' totals and drop ``removed`` (one statement each at most)."""
 
     async def scores(self) -> dict[str, int]: ...
 

@@ -162,3 +162,29 @@ async def test_r25_each_close_posts_the_days_standings_from_the_score_updates() 
     assert [p.content for p in w.store.state.posts] == [
         "🌙 Day 1 is closed. Standings:\n1. victor — 4 pts\n2. alice — 2 pts"]
     assert w.store.state.notifications == []   # standings are public commentary, nobody's notification
+
+
+async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_issue21_r14(monkeypatch) -> None:
+    """Issue 21: a batch reads its players' names once, skips a redelivered event inside it, names a player verified
+    earlier in the same batch, and makes a reminder falling due between two of its events between them (R14)."""
+    from turf_common.contracts.players import PlayerVerified
+    from turf_notify.adapters.memory import MemoryTx
+
+    asked: list[set[str]] = []
+    names = MemoryTx.player_names
+
+    async def player_names(self: MemoryTx, ids: set[str]) -> dict[str, str]:
+        asked.append(set(ids))
+        return await names(self, ids)
+    monkeypatch.setattr(MemoryTx, "player_names", player_names)
+    w = world()
+    t0 = at("2026-10-12T10:00:00-04:00")
+    verified = PlayerVerified(occurred_at=t0, player_id="v", at=t0, display_name="victor")
+    war = TerritoryChanged(occurred_at=t0, territory_id=HOBOKEN, owner_id="v", previous_owner_id="a", progress=1,
+                           fortified=False, version=3, cause="war")
+    later = steal(JERSEY_CITY, "2026-10-13T12:00:00-04:00", "e2", by="v", victim="a")   # after the reminder's hour
+    await w.h.on_events([verified, war, war, later])
+    assert asked == [{"a", "v"}]   # one lookup for the whole batch
+    assert [k for k, _, _ in w.of("a")] == ["war_declared", "reclaim_ending", "territory_stolen"]
+    assert w.of("a")[2][1].startswith("victor stole Jersey City from you.")
+    assert len([1 for s, _ in w.store.state.staged if s == subjects.NOTIFICATION_CREATED]) == 3

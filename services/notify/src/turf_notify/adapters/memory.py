@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,11 +38,10 @@ class MemoryTx:
     def __init__(self, s: State) -> None:
         self.s = s
 
-    async def first_time(self, event_id: str, subject: str) -> bool:
-        if event_id in self.s.inbox:
-            return False
-        self.s.inbox.add(event_id)
-        return True
+    async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
+        new = {eid for eid, _ in events} - self.s.inbox
+        self.s.inbox |= new
+        return new
 
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None:
         old = self.s.players.get(player_id, (None, status))[0]
@@ -83,6 +82,9 @@ class MemoryTx:
         for r in due:
             del self.s.reminders[r.id]
         return due
+
+    async def next_reminder_due(self) -> datetime | None:
+        return min((r.due for r in self.s.reminders.values()), default=None)
 
     async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
         self.s.scores.update(totals)

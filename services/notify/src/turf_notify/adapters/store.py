@@ -4,7 +4,7 @@ Core, one statement per method where it can."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
-from turf_common.outbox import first_time, stage
+from turf_common.outbox import first_times, stage
 from turf_notify.adapters import tables as t
 from turf_notify.ports import PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
@@ -39,8 +39,8 @@ class SqlTx:
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
 
-    async def first_time(self, event_id: str, subject: str) -> bool:
-        return await first_time(self.conn, t.inbox, event_id, subject)
+    async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
+        return await first_times(self.conn, t.inbox, events)
 
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None:
         values: dict[str, Any] = {"status": status}
@@ -95,10 +95,14 @@ class SqlTx:
         return sorted((Reminder(r.id, r.player_id, r.territory_id, r.due, r.until) for r in rows),
                       key=lambda r: (r.due, r.id))
 
+    async def next_reminder_due(self) -> datetime | None:
+        return (await self.conn.execute(select(func.min(t.reminders.c.due)))).scalar_one()  # type: ignore[no-any-return]
+
     async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
-        for pid, total in totals.items():
-            await self.conn.execute(pg_insert(t.scores).values(player_id=pid, total=total)
-                                    .on_conflict_do_update(index_elements=["player_id"], set_={"total": total}))
+        if totals:
+            ins = pg_insert(t.scores).values([{"player_id": p, "total": v} for p, v in totals.items()])
+            await self.conn.execute(ins.on_conflict_do_update(index_elements=["player_id"],
+                                                              set_={"total": ins.excluded.total}))
         if removed:
             await self.conn.execute(delete(t.scores).where(t.scores.c.player_id.in_(removed)))
 
