@@ -1,8 +1,9 @@
 """Issue 20 in a real browser on a 390×844 phone, against the real stack with its manual clock: each card's form
 offers only what the rules allow now (War: the steals of my towns still inside their 5 game hours, R14; Mulligan:
 today's claims, from the server, R19; Blockade: the rivals, R16; Joker: both modes, R20; Trade: the towns of Trade
-card holders, R18), cards of one type grouped "×N"; the map's colour-blind-safe palette in join order, the legend
-in my own colour; dark mode from the system; a popup near the screen's edge kept in view. Under our CSP."""
+card holders, R18, never one in a War dispute, R14), cards of one type grouped "×N"; the map's colour-blind-safe
+palette in join order, the legend in my own colour; dark mode from the system; a popup near the screen's edge kept
+in view. Under our CSP."""
 
 from __future__ import annotations
 
@@ -55,8 +56,9 @@ def adjust_hand(org: Player, player_id: str, add: tuple[str, ...] = (), remove: 
 
 @pytest.fixture(scope="module")
 def world(stack: Stack, http: httpx.Client, org: Player) -> dict[str, Any]:
-    """Me, a thief who stole Hoboken from me on Tuesday at 07:00 and holds West New York (never mine), a Trade
-    card holder with Union City, a player without one with Bayonne; my claim of Jersey City today; my hand."""
+    """Me, a thief who stole Hoboken from me on Tuesday at 07:00 and holds West New York (never mine), both with a
+    Trade card as a holder with Union City, a player without one with Bayonne; my claim of Jersey City today; my
+    hand."""
     move_clock(org, MON)
     me, email, password = verified(http, org, "Forms Me")
     thief, _, _ = verified(http, org, "Forms Thief")
@@ -74,6 +76,7 @@ def world(stack: Stack, http: httpx.Client, org: Player) -> dict[str, Any]:
     for p in (me, thief, holder, other):   # the day starts' random draws (R12) out: each hand is what we give
         adjust_hand(org, p.id, remove=tuple(c["type"] for c in hand(p)))
     adjust_hand(org, holder.id, add=("trade",))
+    adjust_hand(org, thief.id, add=("trade",))
     adjust_hand(org, other.id, add=("freeze",))
     adjust_hand(org, me.id, add=("war", "mulligan", "mulligan", "mulligan", "trade", "blockade", "joker"))
     names = {p.id: http.get(f"/api/v1/players/{p.id}").json()["display_name"] for p in (me, thief, holder, other)}
@@ -105,8 +108,10 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
     assert page.inner_text("#hand li[data-card-type='war'] .cardname") == "War"
     for kind in ("war", "mulligan", "trade", "blockade", "joker"):
         assert page.inner_text(f"#hand li[data-card-type='{kind}'] .rule").strip()
-    # R18: only the Trade card holder's town is asked for; my own towns are offered
-    assert options(page, "trade", "want_territory_id") == [f"Union City ({names[w['holder'].id]})"]
+    # R18: only Trade card holders' towns are asked for, not Bayonne (no card), nor Hoboken, in dispute while my
+    # War window is open (R14 territory_in_dispute); my own towns are offered
+    assert sorted(options(page, "trade", "want_territory_id")) == [
+        f"Union City ({names[w['holder'].id]})", f"West New York ({names[w['thief'].id]})"]
     assert options(page, "trade", "offer_territory_id") == ["Jersey City (Hudson)", "Weehawken (Hudson)"]
     # R16: every rival by name, never myself
     assert sorted(options(page, "blockade", "rival_id")) == sorted(
@@ -131,6 +136,13 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
                 " === 'Mulligan ×2'")
     assert page.inner_text("#hand li[data-card-type='mulligan'] .none") == "No claim of yours today can be undone."
 
+    # War takes Hoboken back; the thief's reclaim window keeps it in dispute, so the Trade form does not offer it
+    page.locator("#hand li[data-card-type='war'] button[type=submit]").click()
+    until(page, "document.querySelector('#cards-msg').textContent.includes('War! Hoboken is yours again')")
+    until(page, "document.querySelector(\"#hand li[data-card-type='trade'] select[name=offer_territory_id]\")"
+                " && !document.querySelector(\"#hand li[data-card-type='war']\")")
+    assert options(page, "trade", "offer_territory_id") == ["Weehawken (Hudson)"]
+
 
 def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_colour(
         stack: Stack, http: httpx.Client, phone: Callable[..., Any], world: dict[str, Any]) -> None:
@@ -141,7 +153,7 @@ def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_c
     page = signed_in(phone, stack, w)
     until(page, "document.querySelector('#my-count').textContent !== '—'")
     fill = page.evaluate("id => turf.board.layers.get(id).options.fillColor", WEEHAWKEN)
-    rival = page.evaluate("id => turf.board.layers.get(id).options.fillColor", HOBOKEN)
+    rival = page.evaluate("id => turf.board.layers.get(id).options.fillColor", WEST_NEW_YORK)
     assert fill == PALETTE[order[me] % len(PALETTE)] and rival == PALETTE[order[thief] % len(PALETTE)]
     assert fill != rival
     until(page, "getComputedStyle(document.querySelector('.legend .mine'), '::before').backgroundColor"

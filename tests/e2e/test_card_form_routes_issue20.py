@@ -43,4 +43,5 @@ def test_trade_partners_are_the_other_holders_of_a_trade_card(stack: Stack, http
     assert {"player_id": holder.id, "display_name": name} in partners
     ids = {p["player_id"] for p in partners}
     assert me.id not in ids and other.id not in ids                  # R18: not myself, not one without a card
+    assert r.json()["in_dispute"] == []                                # R14: no steal, no War dispute
     assert org.get("/me/trade-partners").status_code == 403          # R27: the organizer never trades

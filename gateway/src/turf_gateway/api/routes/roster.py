@@ -5,12 +5,15 @@ docs/card-forms.md."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import TradeHoldersReply, TradeHoldersRequest
+from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_gateway import tables as t
 from turf_gateway.api.deps import PlayerOnly, State
 from turf_gateway.commands import ask_model
@@ -37,6 +40,10 @@ class TradePartner(BaseModel):
 
 class TradePartners(BaseModel):
     partners: list[TradePartner]
+    in_dispute: list[str] = Field(
+        description="the caller's and these partners' territories that cannot be traded now (R14 "
+                    "territory_in_dispute: a War window open on the thief's town, or a reclaim window on the "
+                    "victim's), sorted")
 
 
 @router.get("/players", response_model=Roster)
@@ -54,8 +61,15 @@ async def roster(state: State) -> Roster:
 @router.get("/me/trade-partners", response_model=TradePartners)
 async def trade_partners(caller: PlayerOnly, state: State) -> TradePartners:
     """R18: the other verified players holding a ready Trade card now, the only ones a proposal may name
-    (``invalid_target`` otherwise). Nothing else of their hands is told."""
+    (``invalid_target`` otherwise), and the territories of the caller and of those players that are in a War
+    dispute now (R14, ``territory_in_dispute``). Nothing else of their hands is told."""
     out = await ask_model(state, subjects.CARDS_TRADE_HOLDERS, TradeHoldersRequest(player_id=caller.id),
                           TradeHoldersReply)
     names = await display_names(state, out.player_ids)
-    return TradePartners(partners=[TradePartner(player_id=i, display_name=names[i]) for i in out.player_ids])
+    # the towns of either side that a proposal would find in dispute, from each one's outlook (claims.outlook,
+    # asked together: the holders of a Trade card are few); the play page's Trade form leaves them out
+    outlooks = await asyncio.gather(*(ask_model(state, subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=i),
+                                                OutlookReply) for i in [caller.id, *out.player_ids]))
+    disputed = sorted({t.id for o in outlooks for t in o.territories if t.reclaim_until or t.war_until})
+    return TradePartners(partners=[TradePartner(player_id=i, display_name=names[i]) for i in out.player_ids],
+                         in_dispute=disputed)

@@ -61,7 +61,7 @@ export class CardForms {
     this.board = board;
     this.me = me;
     this.submit = submit;
-    this.facts = { war: [], mulligan: [], rivals: [], partners: [] };
+    this.facts = { war: [], mulligan: [], rivals: [], partners: [], disputed: new Set() };
   }
 
   // read what the hand's forms need, in parallel, only for the types in hand; a failed read leaves that list empty
@@ -77,6 +77,7 @@ export class CardForms {
       mulligan: o?.mulligan_claims || [],
       rivals: (r?.players || []).filter((x) => x.id !== me),
       partners: p?.partners || [],
+      disputed: new Set(p?.in_dispute || []),   // R14: towns either side may not trade away now
     };
     await Promise.all(this.facts.war.map((d) => playerName(d.by)));   // the thieves' names, for the War form
   }
@@ -165,16 +166,22 @@ export class CardForms {
     return { nodes: [h("fieldset", { class: "modes" }, h("legend", {}, "Where"), ...radios)] };
   }
 
-  // R18: my towns for a town of a player holding a Trade card (GET /me/trade-partners)
+  // R18: my towns for a town of a player holding a Trade card (GET /me/trade-partners), neither in a War dispute
+  // (R14 territory_in_dispute: a War or reclaim window open on it)
   trade() {
-    const mine = this.mine();
-    if (!mine.length) return { nodes: [], none: "You own no territory to offer yet." };
+    const tradable = (towns) => towns.filter((t) => !this.facts.disputed.has(t.id));
+    const owned = this.mine();
+    const mine = tradable(owned);
+    if (!owned.length) return { nodes: [], none: "You own no territory to offer yet." };
+    if (!mine.length) return { nodes: [], none: "Every town of yours is in a War dispute: none can be traded now." };
     const groups = this.facts.partners.map((p) => {
-      const towns = byName(this.board.owned(p.player_id));
+      const towns = tradable(byName(this.board.owned(p.player_id)));
       return towns.length ? h("optgroup", { label: p.display_name },
         towns.map((t) => option(t.id, `${t.name} (${p.display_name})`))) : null;
     }).filter(Boolean);
-    if (!groups.length) return { nodes: [], none: "No other player holding a Trade card owns a town yet." };
+    if (!groups.length) {
+      return { nodes: [], none: "No other player holding a Trade card owns a town that can be traded now." };
+    }
     return { nodes: [
       h("label", {}, "I offer", select("offer_territory_id", mine.map((p) => option(p.id, `${p.name} (${p.county})`)))),
       h("label", {}, "I want", h("select", { name: "want_territory_id", required: true }, groups))] };
