@@ -1,5 +1,6 @@
 """Issue 20, "pages players would choose", on a 390×844 phone against the real stack and its manual clock: the play
-page's town names on the map (sized by the zoom, the town I stand in outlined in its own style), the My turf panel
+page's town names on the map (sized by the zoom, never over each other, the town I stand in outlined in its own
+style), the My turf panel
 (score, rank, claims left, my largest cluster and outposts with each town's progress and streak, live from the
 feed after real claims, each a tap from the map) and the searchable list of every town, used by keyboard alone."""
 
@@ -53,6 +54,19 @@ def labels(page: Any) -> list[str]:
     return page.evaluate("[...document.querySelectorAll('.town-label')].map((e) => e.dataset.territoryId)")  # type: ignore[no-any-return]
 
 
+def overlapping_labels(page: Any) -> list[list[str]]:
+    """Pairs of town names whose boxes on the screen overlap (none should: a name that would is left out)."""
+    return page.evaluate("""(() => {
+      const boxes = [...document.querySelectorAll('.town-label span')]
+        .map((e) => [e.textContent, e.getBoundingClientRect()]);
+      const out = [];
+      boxes.forEach(([n, a], i) => boxes.slice(i + 1).forEach(([m, b]) => {
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push([n, m]);
+      }));
+      return out;
+    })()""")  # type: ignore[no-any-return]
+
+
 def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns(
         stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     pid, email, password = register(http, "Turf Keeper")
@@ -96,11 +110,17 @@ def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns
     assert HOBOKEN_ID in near and JERSEY_CITY_ID in near
     assert page.locator(".town-label.here").evaluate("e => e.dataset.territoryId") == HOBOKEN_ID
     assert page.evaluate("getComputedStyle(document.querySelector('.town-label span')).fontSize") == "13px"
+    assert overlapping_labels(page) == []
     shot(page, "play-town-names")
+    # a zoom where Hudson's many small towns would crowd: the larger ones named, none over another
+    page.evaluate("void window.turf.board.map.setView([40.75, -74.05], 11.5, { animate: false })")
+    crowded = labels(page)
+    assert len(crowded) >= 5 and HOBOKEN_ID in crowded and overlapping_labels(page) == [], crowded
     # the whole board: a handful of the widest towns named, not 448
     page.evaluate("void window.turf.board.map.fitBounds(window.turf.board.bounds, { animate: false })")
     far = labels(page)
     assert HOBOKEN_ID in far and JERSEY_CITY_ID not in far and len(far) <= 12, far
+    assert overlapping_labels(page) == []
 
     # an outpost a tap away: the map fits to it, opens its popup and stops following me
     page.click(f"#turf-outposts li[data-territory-id='{PRINCETON_ID}'] button")

@@ -1,7 +1,7 @@
-"""Issue 20, the watch page on a TV (1920×1080, ``/watch?tv=1``) and at the end of the season: the map flies to a
-story and back, the ticker carries it, the standings show who moved, the next closing is counted down from the
-server's clock; once the season is closed, the final results stand as a podium with the adjustments shown (R25,
-R26, R28). Under our Content-Security-Policy."""
+"""Issue 20, the watch page on a TV (1920×1080, ``/watch?tv=1``) and at the end of the season: the map, its towns
+named in large type, flies to a story and back, the ticker carries it, the standings show who moved, the next
+closing is counted down from the server's clock; once the season is closed, the final results stand as a podium
+with the adjustments shown (R25, R26, R28). Under our Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.test_my_turf_issue20 import overlapping_labels
 from tests.browser.test_pages import open_page, until
 from tests.support.client import API, Player, move_clock, verified_player
 
@@ -40,6 +41,10 @@ def test_issue20_tv_mode_flies_to_a_story_and_back_and_counts_down(
     until(tv, f"document.body.dataset.tvFocus === '{HOBOKEN_ID}'")
     assert "Hoboken" in tv.inner_text("#feed li:first-child")
     tv.wait_for_timeout(1600)   # the flight (1.2 s) has landed
+    # a labelled map, in large type, no name over another
+    until(tv, f"!!document.querySelector(\".town-label[data-territory-id='{HOBOKEN_ID}']\")")
+    assert tv.evaluate("parseFloat(getComputedStyle(document.querySelector('.town-label span')).fontSize)") >= 18
+    assert overlapping_labels(tv) == []
     shot(tv, "watch-tv")
     until(tv, "document.body.dataset.tvFocus === ''", timeout=30)   # back to the whole board
 

@@ -1,7 +1,8 @@
 // Town names on the board map (issue 20): each town's name at its label point (GET /board `label_point`), shown
 // only once the town is wide enough on screen to hold its name, so the state-wide view is not 448 names on top of
 // each other, with a font that grows with the zoom. The town I stand in (BoardMap.mark, where-am-I) always shows its
-// name, in its own style. Labels are non-interactive DOM markers (a tap goes through to the town underneath), and
+// name, in its own style. A name whose box would overlap one already placed is left out, the larger towns placed
+// first. Labels are non-interactive DOM markers (a tap goes through to the town underneath), and
 // only those in view exist at a time.
 /* global L */
 
@@ -16,12 +17,13 @@ export function fontPx(zoom) {
   return Math.max(10, Math.min(15, Math.round(9 + (zoom - 8) * 0.75)));
 }
 
-// does the town, seen at this zoom, have room for its name? (its width taken as the square root of its area)
-export function fits(p, zoom) {
+// does the town, seen at this zoom, have room for its name in a px font? (its width taken as the square root of
+// its area)
+export function fits(p, zoom, px = fontPx(zoom)) {
   const lat = p.label_point.lat * Math.PI / 180;
   const metresPerPx = (M_PER_PX_Z0 * Math.cos(lat)) / 2 ** zoom;
   const townPx = Math.sqrt(p.land_area_m2 || 0) / metresPerPx;
-  return townPx >= p.name.length * fontPx(zoom) * CHAR_EM * ROOM;
+  return townPx >= p.name.length * px * CHAR_EM * ROOM;
 }
 
 // "Show on map" for a town in a list; a screen reader hears the town's name in it too ("Show Hoboken on map"),
@@ -31,10 +33,18 @@ export function mapButton(name) {
     "on map");
 }
 
+// do two label boxes {x0, x1, y0, y1} overlap?
+export function overlaps(a, b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
 export class MapNames {
-  constructor(board) {
+  // options.scale: the names' size against the phone's (the watch page's TV mode reads them across a room)
+  constructor(board, { scale = 1 } = {}) {
     this.board = board;
+    this.scale = scale;
     this.markers = new Map(); // territory id → its label marker, for the labels shown now
+    this.widths = new Map();  // "font px|name" → the name's width in pixels
     this.pending = false;
     board.map.on("zoomend moveend", () => this.schedule());
     board.map.on("turf:here", (e) => {
@@ -54,19 +64,67 @@ export class MapNames {
     });
   }
 
+  // the labels to show: the town I stand in first, then the larger towns before the smaller, each skipped when its
+  // box would overlap one already placed, so names never print over each other
   render() {
     const map = this.board.map;
     const zoom = map.getZoom();
+    const px = Math.round(fontPx(zoom) * this.scale);
     const view = map.getBounds().pad(0.2);
-    map.getContainer().style.setProperty("--town-label-px", `${fontPx(zoom)}px`);
-    for (const p of this.board.props.values()) {
-      if (!p.label_point) continue;
-      const here = p.id === this.board.here;
-      const show = here || (view.contains([p.label_point.lat, p.label_point.lon]) && fits(p, zoom));
-      if (show && !this.markers.has(p.id)) this.add(p, here);
-      else if (!show) this.drop(p.id);
+    map.getContainer().style.setProperty("--town-label-px", `${px}px`);
+    const here = this.board.here;
+    const placed = [];
+    const show = new Set();
+    for (const p of this.bySize()) {
+      const isHere = p.id === here;
+      if (!isHere && !(view.contains([p.label_point.lat, p.label_point.lon]) && fits(p, zoom, px))) continue;
+      const box = this.box(p, px, isHere);
+      if (!isHere && placed.some((b) => overlaps(b, box))) continue;
+      placed.push(box);
+      show.add(p.id);
     }
+    for (const id of [...this.markers.keys()]) if (!show.has(id)) this.drop(id);
+    for (const id of show) if (!this.markers.has(id)) this.add(this.board.props.get(id), id === here);
     map.getContainer().dataset.labels = String(this.markers.size);
+  }
+
+  // the towns with a label point, the town I stand in first, then by land area, largest first (kept while the
+  // board's towns are the same ones)
+  bySize() {
+    const here = this.board.here;
+    if (!this.sorted || this.sorted.length !== this.board.props.size - this.unlabelled) {
+      const all = [...this.board.props.values()];
+      this.sorted = all.filter((p) => p.label_point).sort((a, b) => (b.land_area_m2 || 0) - (a.land_area_m2 || 0));
+      this.unlabelled = all.length - this.sorted.length;
+    }
+    const first = here && this.board.props.get(here);
+    return first && first.label_point ? [first, ...this.sorted.filter((p) => p !== first)] : this.sorted;
+  }
+
+  // the label's box in the map's pixels, centred on its label point (as the CSS centres it), a little margin
+  // around; the text's width measured once per name and font size
+  box(p, px, here) {
+    const c = this.board.map.latLngToContainerPoint([p.label_point.lat, p.label_point.lon]);
+    const w = this.textWidth(p.name, px) + (here ? 12 : 0) + 4;   // the here label's padding: .35rem a side
+    const hgt = px * 1.25 + (here ? 2 : 0) + 2;
+    return { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - hgt / 2, y1: c.y + hgt / 2 };
+  }
+
+  textWidth(name, px) {
+    const key = `${px}|${name}`;
+    let w = this.widths.get(key);
+    if (w === undefined) {
+      this.ctx = this.ctx || document.createElement("canvas").getContext("2d");
+      if (this.ctx) {
+        this.family = this.family || getComputedStyle(this.board.map.getContainer()).fontFamily || "sans-serif";
+        this.ctx.font = `600 ${px}px ${this.family}`;
+        w = this.ctx.measureText(name).width;
+      } else {
+        w = name.length * px * CHAR_EM;
+      }
+      this.widths.set(key, w);
+    }
+    return w;
   }
 
   add(p, here) {

@@ -4,6 +4,7 @@ import {
   $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
+import { MapNames } from "./mapnames.js";
 import { onRoster } from "./palette.js";
 import { renderPodium } from "./podium.js";
 import { isTv, TvDirector } from "./tv.js";
@@ -15,6 +16,7 @@ const board = new BoardMap($("#map"));
 const announcement = new Announcement($("#announcement"));
 const replay = new Replay(board, $("#replay"));
 let tv = null;   // the TV mode's director (/watch?tv=1)
+let names = null; // the map's town names
 const QUESTS = {
   lord_of_the_seas: ["Lord of the Seas", (v) => `${v} ${v === 1 ? "territory" : "territories"} on the water`],
   hungry_hungry_hippo: ["Hungry Hungry Hippo", (v) => `${(v / 1e6).toFixed(1)} km² of land`],
@@ -159,11 +161,12 @@ function onState(s) {
 async function start() {
   showOrganizeLink();
   if (isTv()) tv = new TvDirector(board);
+  names = new MapNames(board, { scale: tv ? 1.6 : 1 });   // town names (issue 20), large across a room
   refreshClock();
   setInterval(refreshClock, 30000);
   announcement.start();
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
-  window.turf = { board, socket: sock, replay }; // for the browser tests (they drop the socket) and the curious
+  window.turf = { board, socket: sock, replay, names }; // for the browser tests (they drop the socket) and the curious
   sock.start();
   await board.init();
   for (const m of early.splice(0)) handle(m);
