@@ -93,9 +93,9 @@ async def first_times(conn: AsyncConnection, inbox: Table, events: Sequence[tupl
     if not events:
         return set()
     at = datetime.now(UTC)
-    rows = await conn.execute(
-        pg_insert(inbox).values([{"event_id": eid, "subject": subj, "handled_at": at} for eid, subj in events])
-        .on_conflict_do_nothing().returning(inbox.c.event_id))
+    # executemany of one cached statement (SQLAlchemy sends it as one multi-row INSERT: "insertmanyvalues")
+    rows = await conn.execute(pg_insert(inbox).on_conflict_do_nothing().returning(inbox.c.event_id),
+                              [{"event_id": eid, "subject": subj, "handled_at": at} for eid, subj in events])
     return {r.event_id for r in rows}
 
 

@@ -100,9 +100,10 @@ class SqlTx:
 
     async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
         if totals:
-            ins = pg_insert(t.scores).values([{"player_id": p, "total": v} for p, v in totals.items()])
+            ins = pg_insert(t.scores)   # executemany: one cached statement, sent as one multi-row INSERT
             await self.conn.execute(ins.on_conflict_do_update(index_elements=["player_id"],
-                                                              set_={"total": ins.excluded.total}))
+                                                              set_={"total": ins.excluded.total}),
+                                    [{"player_id": p, "total": v} for p, v in totals.items()])
         if removed:
             await self.conn.execute(delete(t.scores).where(t.scores.c.player_id.in_(removed)))
 
