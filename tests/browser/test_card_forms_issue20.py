@@ -142,6 +142,10 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
     until(page, "document.querySelector(\"#hand li[data-card-type='trade'] select[name=offer_territory_id]\")"
                 " && !document.querySelector(\"#hand li[data-card-type='war']\")")
     assert options(page, "trade", "offer_territory_id") == ["Weehawken (Hudson)"]
+    # and My turf says so: in dispute, the thief may reclaim it until a time
+    hoboken = f"#my-turf li[data-territory-id='{HOBOKEN}']"
+    until(page, f"!!document.querySelector(\"{hoboken} .badge.dispute\")")
+    assert f"{names[w['thief'].id]} may reclaim it until" in page.inner_text(f"{hoboken} .warn")
 
 
 def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_colour(

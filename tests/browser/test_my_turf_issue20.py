@@ -1,7 +1,7 @@
 """Issue 20, "pages players would choose", on a 390×844 phone against the real stack and its manual clock: the play
 page's town names on the map (sized by the zoom, never over each other, the town I stand in outlined in its own
 style), the My turf panel
-(score, rank, claims left, my largest cluster and outposts with each town's progress and streak, live from the
+(score, rank, claims left, my largest cluster and outposts with each town's progress, streak and Freeze, live from the
 feed after real claims, each a tap from the map) and the searchable list of every town, used by keyboard alone."""
 
 from __future__ import annotations
@@ -76,6 +76,12 @@ def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns
     claim_on(org, keeper, 5, HOBOKEN)
     claim_on(org, keeper, 6, HOBOKEN)
     claim_on(org, keeper, 7, PRINCETON)
+    # a Freeze on Hoboken scheduled on Wednesday is active on Thursday (R15): "frozen today"
+    r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": pid, "add": ["freeze"],
+                                        "reason": "browser test: a Freeze"})
+    assert r.status_code == 201, r.text
+    r = keeper.post("/cards/play", {"type": "freeze", "territory_id": HOBOKEN_ID})
+    assert r.status_code == 200 and r.json()["state"] == "reserved", r.text
     move_clock(org, day(8))
 
     page = phone(geolocation=HOBOKEN_FIX, permissions=["geolocation"])
@@ -87,8 +93,9 @@ def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns
     # Thursday's claim of Jersey City joins Hoboken: the panel follows from the feed, without a reload
     claim_on(org, keeper, 8, JERSEY_CITY)
     until(page, "document.querySelectorAll('#turf-cluster li[data-territory-id]').length === 2", timeout=30)
+    until(page, f"!!document.querySelector(\"#turf-cluster li[data-territory-id='{HOBOKEN_ID}'] .badge.frozen\")")
     assert items(page, "#turf-cluster") == [
-        "Hoboken · 2/3 Show Hoboken on map Streak broken: the next claim restarts at 1/3.",   # last claimed Tue (R9)
+        "Hoboken · 2/3 frozen today Show Hoboken on map Streak broken: the next claim restarts at 1/3.",   # R9, R15
         "Jersey City · 1/3 locked today Show Jersey City on map Claimed today."]              # R10 lock
     assert items(page, "#turf-outposts") == [
         "Princeton · 1/3 Show Princeton on map Claim it again today to keep the streak (2/3)."]  # claimed Wednesday

@@ -4,6 +4,7 @@ until I pan it away, and the re-centre control brings it back. Under our Content
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -32,6 +33,9 @@ def test_issue20_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     pid, email, password = register(http, "Walker")
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
     page = phone(geolocation=HOBOKEN, permissions=["geolocation"])
+    checks: list[float] = []   # when (ms, the browser's clock) the page asked POST /claims/check, by itself
+    page.on("requestfinished", lambda r: checks.append(r.timing["startTime"])
+            if r.url.endswith("/claims/check") else None)
     open_page(page, stack.base_url + "/")
     sign_in_page(page, email, password)
 
@@ -64,3 +68,7 @@ def test_issue20_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     page.wait_for_selector("#recentre", state="hidden")
     centre = page.evaluate("(() => { const c = window.turf.board.map.getCenter(); return [c.lat, c.lng]; })()")
     assert abs(centre[0] - JERSEY_CITY["latitude"]) < 0.01 and abs(centre[1] - JERSEY_CITY["longitude"]) < 0.01
+
+    # rate-limited by the page: a check per meaningful move, never two within 10 s
+    checks.sort()
+    assert len(checks) >= 3 and all(b - a >= 9_900 for a, b in itertools.pairwise(checks)), checks
