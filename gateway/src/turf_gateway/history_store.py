@@ -66,8 +66,8 @@ async def store(state: AppState, events: list[tuple[int, str, bytes]]) -> None:
                      "territory_id": msg.get("territory_id"), "players": history.players_of(msg), "body": msg})
     if not rows:
         return
-    async with state.engine.begin() as conn:
-        await conn.execute(insert(log_t).values(rows).on_conflict_do_nothing(index_elements=["seq"]))
+    async with state.engine.begin() as conn:   # executemany of one cached statement (issue 21), one round trip
+        await conn.execute(insert(log_t).on_conflict_do_nothing(index_elements=["seq"]), rows)
 
 
 async def territory_changes(state: AppState, territory_id: str) -> list[dict[str, Any]]:
