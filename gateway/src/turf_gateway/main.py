@@ -162,8 +162,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await redis.aclose()
         await engine.dispose()
 
+    # FastAPI's native OpenTelemetry is off: TraceRequests already makes the request's span (continuing the
+    # caller's traceparent, answering ours) and HttpMetrics counts requests by route; the native layer made a
+    # second span per request and one per dependency, endpoint and serialization (issue 21: about a tenth of the
+    # gateway's CPU per claim)
     app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json",
-                  docs_url=None, redoc_url=None)   # /docs: docs.py, served from the package under our CSP
+                  docs_url=None, redoc_url=None,   # /docs: docs.py, served from the package under our CSP
+                  telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False})
     docs.install(app)
     errors.install(app)
     errors.install_fallbacks(app)
