@@ -157,6 +157,8 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
 
     play.click("#check")
     until(play, "document.querySelector('#claim-msg').textContent.includes('You can claim it now')")
+    # issue 20: where I stand says the same, not what it said while I was pending
+    assert play.inner_text("#where") == "You are in Hoboken (owner: nobody). You can claim it now."
     play.click("#claim-btn")
     until(play, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
     # my colour is the server's, not whatever either page drew first: the palette's colour of my join_index
@@ -166,6 +168,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     assert colour_of(play, player_id) == mine
     until(play, "document.querySelector('#claims-left').textContent === '0'")
     until(play, "document.querySelector('#my-cluster').textContent.includes('Hoboken')")
+    until(play, "document.querySelector('#where').textContent.startsWith('You are in Hoboken (owner: you).')")
     shot(play, "play")
 
     # --- the spectator's page follows without a reload: map colour, leaderboard, feed ---

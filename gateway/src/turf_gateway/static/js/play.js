@@ -131,6 +131,7 @@ $("#signout").addEventListener("click", async () => {
   state.cluster = new Set();
   board.restyle();
   towns.changed(); // "Owner: you" no longer
+  where?.clear();
   showSignedOut();
 });
 
@@ -223,6 +224,7 @@ async function signedIn() {
   $("#countdowns").hidden = false;
   countdowns.available = true;
   startLocation();
+  where?.refresh();   // signed in again (perhaps as another player, or newly verified): asked afresh
   towns.changed();
   notifications.start();
   push.start();
@@ -330,6 +332,7 @@ $("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-ms
     return null;
   }
   board.select(r.territory.id);
+  where?.answered(r);   // the same answer: where I stand says it too
   say(out, r.allowed ? "ok" : "error", await whereText(r));
   out.dataset.reason = r.reason || "";
   return null;
@@ -398,6 +401,7 @@ async function playCard(card, form, button) {
     if (r.effect && r.effect.territory_id) {
       await board.load();
       await refreshMine();
+      where?.refresh();   // a town changed hands: perhaps the one I stand in
     }
     await Promise.all([refreshCards(), refreshMe()]);   // after the board: the forms list the towns as they are now
     return describeEffect(r);

@@ -24,6 +24,7 @@ export class WhereAmI {
     this.following = true;
     this.here = null;       // the territory I stand in
     this.pos = null;
+    this.asked = 0;         // answers asked for so far: only the newest is shown
     // a pan by the player (not by us) stops the following; Leaflet's dragstart fires only for the user's drag
     board.map.on("dragstart", () => this.follow(false));
     recentre.addEventListener("click", () => this.follow(true));
@@ -46,15 +47,39 @@ export class WhereAmI {
     this.timer = setTimeout(() => this.run(), Math.max(0, this.lastAt + MIN_GAP_MS - Date.now()));
   }
 
-  // after a claim or a card play: the answer may have changed where I stand
+  // after a claim, a card play or a sign-in: what I may do where I stand has changed. Asked at once rather than
+  // after the 10-s gap: these follow the player's own actions, which are few, and the sentence must not stay wrong
   refresh() {
     this.last = null;
-    if (this.pos) this.moved({ latitude: this.pos.lat, longitude: this.pos.lon });
+    if (!this.pos) return;
+    clearTimeout(this.timer);
+    this.run();
+  }
+
+  // an answer the page asked for itself (the Check button): shown here too, and counted as the last check
+  answered(r) {
+    if (!this.pos) return;
+    this.asked += 1;   // an automatic check still on its way is older: its answer is dropped
+    this.last = { ...this.pos };
+    this.lastAt = Date.now();
+    clearTimeout(this.timer);
+    this.show(r);
+  }
+
+  // signed out: nothing to say, no town outlined
+  clear() {
+    clearTimeout(this.timer);
+    this.asked += 1;
+    this.last = null;
+    this.here = null;
+    this.board.mark(null);
+    this.el.hidden = true;
   }
 
   async run() {
     if (!this.pos) return;
     const at = { ...this.pos };
+    const asked = ++this.asked;
     this.lastAt = Date.now();
     let r;
     try {
@@ -62,10 +87,17 @@ export class WhereAmI {
     } catch {
       return;   // offline or rate-limited: the next move asks again
     }
+    if (asked !== this.asked) return;   // a newer answer is (or will be) shown
     this.last = at;
+    await this.show(r, asked);
+  }
+
+  async show(r, asked = this.asked) {
     this.here = r.territory ? r.territory.id : null;
     this.board.mark(this.here);
-    this.el.textContent = await this.describe(r);
+    const text = await this.describe(r);
+    if (asked !== this.asked) return;
+    this.el.textContent = text;
     this.el.dataset.territoryId = this.here || "";
     this.el.dataset.allowed = String(!!r.allowed);
     this.el.dataset.reason = r.reason || "";
