@@ -54,6 +54,22 @@ def rgb(hex_colour: str) -> str:
     return f"rgb({r}, {g}, {b})"
 
 
+def overflowing(page: Any) -> list[str]:
+    """Visible elements that stick out of their panel sideways (on a phone, a control cut off at the screen's edge)."""
+    return page.evaluate("""(() => {
+      const out = [];
+      for (const panel of document.querySelectorAll('section.panel:not([hidden])')) {
+        const p = panel.getBoundingClientRect();
+        for (const el of panel.querySelectorAll('button, input, select, label, table, a')) {
+          const r = el.getBoundingClientRect();
+          if (r.width && (r.left < p.left - 1 || r.right > p.right + 1)) out.push(`${panel.id || 'panel'}: `
+            + `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} ${(el.textContent || '').trim().slice(0, 30)}`);
+        }
+      }
+      return out;
+    })()""")  # type: ignore[no-any-return]
+
+
 def open_page(page: Any, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
@@ -135,6 +151,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     if row.count():
         assert "pending" in row.inner_text() and email in row.inner_text()
         shot(admin, "admin")
+        assert overflowing(admin) == []
         row.locator("button[data-verb='verify']").click()
     else:  # a server without GET /admin/players: the by-id form
         shot(admin, "admin")
@@ -170,6 +187,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     until(play, "document.querySelector('#my-cluster').textContent.includes('Hoboken')")
     until(play, "document.querySelector('#where').textContent.startsWith('You are in Hoboken (owner: you).')")
     shot(play, "play")
+    assert overflowing(play) == []
 
     # --- the spectator's page follows without a reload: map colour, leaderboard, feed ---
     until(watch, f"turf.board.layers.get('{HOBOKEN_ID}').options.fillColor === '{mine}'")
@@ -186,6 +204,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     watch.wait_for_selector(".leaflet-popup-content:has-text('Hoboken')")
     watch.wait_for_timeout(400)  # the map's zoom animation
     shot(watch, "watch")
+    assert overflowing(watch) == []
 
     # --- a rival's refused claim (R10 lock) shows the rule's sentence ---
     rival_id, rival_email, rival_password = register(http, "Rival")
