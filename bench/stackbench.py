@@ -552,15 +552,18 @@ async def _paced_with_probe(bs: BenchStack, probe: FeedProbe, count: int, rate: 
 
 
 async def slow_client_burst(nats_url: str, ws_url: str, messages: int, size: int) -> dict[str, Any]:
-    """One reading and one non-reading spectator; a burst of large feed messages (``season.final_results``,
-    which only the gateway listens to). The reader must get every message; the other must be dropped and told
-    to resync once released."""
+    """One reading and one non-reading spectator; a burst of large feed messages (``announcement.published`` with
+    a long body: only the gateway consumes it, and it passes the feed's contract check, issue 15). The reader must
+    get every message; the other must be dropped and told to resync once released."""
     probe = FeedProbe(nats_url, ws_url)
     await probe.start(1, 1)
-    body = json.dumps({"occurred_at": datetime.now(UTC).isoformat(), "bench_padding": "x" * size}).encode()
+    now = datetime.now(UTC).isoformat()
     t0 = time.perf_counter()
-    for _ in range(messages):
-        await probe.nc.publish("season.final_results", body)
+    for k in range(messages):
+        body = json.dumps({"type": "announcement.published", "event_id": uuid.uuid4().hex, "occurred_at": now,
+                           "announcement_id": f"bench-{k}", "at": now, "title": "Bench burst",
+                           "body": "x" * size}).encode()
+        await probe.nc.publish("announcement.published", body)
     await probe.nc.flush()
     for _ in range(2400):  # up to 120 s
         if probe.received[0] >= messages:
