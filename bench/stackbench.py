@@ -318,6 +318,18 @@ class FeedProbe:
     """Listens on NATS (territory.changed, score.updated) and on spectator websockets; records arrival times."""
 
     TID = re.compile(rb'"territory_id": ?"([^"]*)"')
+    TIDS = re.compile(rb'"territory_ids": ?\[([^\]]*)\]')
+
+    @classmethod
+    def territories(cls, data: bytes) -> list[str]:
+        """The territories a ``score.updated`` follows: since issue 21 one event may follow a batch of changes
+        (``territory_ids``, in order; ``territory_id`` is the batch's last)."""
+        head = data[:4000]
+        many = cls.TIDS.search(head)
+        if many and many.group(1).strip():
+            return [t.strip().strip(b'"').decode() for t in many.group(1).split(b",")]
+        one = cls.TID.search(head)
+        return [one.group(1).decode()] if one and one.group(1) else []
     TYPE = re.compile(rb'"type": ?"([^"]*)"')
 
     def __init__(self, nats_url: str, ws_url: str) -> None:
@@ -351,9 +363,8 @@ class FeedProbe:
 
         async def on_scored(m: Any) -> None:
             t = time.perf_counter()
-            hit = self.TID.search(m.data[:400])
-            if hit:
-                self.scored.setdefault(hit.group(1).decode(), t)
+            for tid in self.territories(m.data):
+                self.scored.setdefault(tid, t)
 
         await self.nc.subscribe("territory.changed", cb=on_changed)
         await self.nc.subscribe("score.updated", cb=on_scored)
@@ -479,9 +490,8 @@ async def _read_feed(ws: Any, times: dict[str, float], seen: Any) -> bool:
         score = bool(ty and ty.group(1) == b"score.updated")
         seen(data, score)
         if score:
-            hit = FeedProbe.TID.search(head)
-            if hit and hit.group(1):
-                times.setdefault(hit.group(1).decode(), t)
+            for tid in FeedProbe.territories(data):
+                times.setdefault(tid, t)
 
 
 def _spectator_worker(ws_url: str, n: int, conn: Any) -> None:
