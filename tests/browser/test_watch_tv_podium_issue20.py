@@ -56,6 +56,9 @@ def test_issue20_tv_mode_flies_to_a_story_and_back_and_counts_down(
     until(tv, f"document.querySelector('#leaderboard tr[data-player-id=\"{bo.id}\"]')?.dataset.moved === '1'")
     assert "▲1" in tv.inner_text(f"#leaderboard tr[data-player-id='{bo.id}'] td:first-child")
     assert tv.inner_text(f"#leaderboard tr[data-player-id='{ann.id}'] td:first-child").endswith("▼1")
+    # the names are read whole across the room, not cut to "p_0…"
+    assert tv.evaluate("[...document.querySelectorAll('#leaderboard td.name')]"
+                       ".every((td) => td.scrollWidth <= td.clientWidth)")
 
 
 def test_issue20_the_podium_at_the_close(stack: Any, http: httpx.Client, org: Player,
