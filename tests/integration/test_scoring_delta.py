@@ -234,3 +234,20 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
         await store.redis.aclose()
 
     asyncio.run(main())
+
+
+def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip_issue21(redis_url: str) -> None:
+    """Issue 21: apply_changes pipelines the APPLY script per change: each answer is what apply_change would have
+    said in that order (the previous owner, "" for none, None for a change not newer than the stored one), and the
+    players' sets end as after one-at-a-time application."""
+
+    async def main() -> None:
+        store = RedisScoreStore(redisconn.connect(redis_url), prefix="batch:")
+        answers = await store.apply_changes([(HOBOKEN, 1, "ann"), (NEWARK, 1, "ben"), (HOBOKEN, 1, "cat"),
+                                             (HOBOKEN, 2, "ben"), (NEWARK, 2, None)])
+        assert answers == ["", "", None, "ann", "ben"]
+        sets = {s.player_id: s.territories for s in await store.territory_sets(["ann", "ben", "cat"])}
+        assert sets == {"ann": set(), "ben": {HOBOKEN}, "cat": set()}
+        await store.redis.aclose()
+
+    asyncio.run(main())

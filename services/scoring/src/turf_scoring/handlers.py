@@ -116,8 +116,8 @@ class ScoringHandlers:
         publish) changes nothing, and rescoring and re-publishing is harmless."""
         touched: set[str] = set()
         new = 0
-        for ev in changes:
-            prev = await self.store.apply_change(ev.territory_id, ev.version, ev.owner_id)
+        prevs = await self.store.apply_changes([(ev.territory_id, ev.version, ev.owner_id) for ev in changes])
+        for ev, prev in zip(changes, prevs, strict=True):
             new += prev is not None
             touched |= {p for p in (ev.previous_owner_id if prev is None else prev, ev.owner_id) if p}
         players = sorted(touched)

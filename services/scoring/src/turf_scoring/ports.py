@@ -47,6 +47,11 @@ class ScoreStore(Protocol):
         ``version`` is not newer than the stored one (a redelivery or a reordering): then nothing changed."""
         ...
 
+    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
+        """:meth:`apply_change` for each ``(territory_id, version, owner_id)`` in order, in one round trip (issue
+        21); the answers in the same order."""
+        ...
+
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
         """The players' territory sets and their versions, read at one instant, in the order asked."""
         ...

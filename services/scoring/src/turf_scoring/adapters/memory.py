@@ -29,6 +29,9 @@ class MemoryScoreStore:
     closed: datetime | None = None
     final_results: FinalResults | None = None
 
+    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
+        return [await self.apply_change(*c) for c in changes]
+
     async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
         if version <= self.ver.get(territory_id, -1):
             return None

@@ -1,6 +1,7 @@
-"""The read model in Redis (keys under one prefix, default ``turf:``). Round trips per ``territory.changed``: the
-APPLY script, one transaction reading the touched players' sets, one WRITE_SCORES script, then for the delta one
-pipelined read, the SWAP_BONUS script and one pipelined read of the changed standings (six in all).
+"""The read model in Redis (keys under one prefix, default ``turf:``). Round trips per batch of
+``territory.changed`` (issue 21): the APPLY script of each change (pipelined, one round trip), one transaction
+reading the touched players' sets, one WRITE_SCORES script, then for the delta one pipelined read, the SWAP_BONUS
+script and one pipelined read of the changed standings (six in all).
 
 Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>`` the player's territory set; ``pv``
 player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
@@ -95,6 +96,14 @@ class RedisScoreStore:
         prev = await self.redis.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"),  # type: ignore[misc]
                                      territory_id, version, owner_id or "", self.k("p:"))
         return None if prev is None else _text(prev)
+
+    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
+        # a pipeline without MULTI: the scripts run one after another in order, each atomic, in one round trip
+        async with self.redis.pipeline(transaction=False) as p:
+            for territory_id, version, owner_id in changes:
+                p.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"), territory_id, version, owner_id or "",
+                       self.k("p:"))
+            return [None if prev is None else _text(prev) for prev in await p.execute()]
 
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
         async with self.redis.pipeline(transaction=True) as p:
