@@ -62,8 +62,15 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     admin.check("#show-cleared")
     admin.wait_for_selector(f"#flag-list li[data-flag-id='{on_check['id']}'][data-state='cleared']")
 
-    # the claim's flag: reverse the claim (R28), which clears the flag too
+    # the claim's flag: disqualifying from it confirms first (issue 20); cancelled, nothing changes
     row = admin.locator(f"#flag-list li[data-flag-id='{on_claim['id']}']")
+    row.locator("button:has-text('Disqualify player')").click()
+    admin.wait_for_selector("dialog#confirm[open]")
+    assert "Disqualify " in admin.inner_text("#confirm-title")
+    admin.click("#confirm-cancel")
+    admin.wait_for_selector("dialog#confirm:not([open])", state="attached")
+    assert org.get(f"/players/{jumper.id}").json()["status"] == "verified"
+    # then reverse the claim (R28), which clears the flag too
     row.locator("input[aria-label=reason]").fill("teleported from Hoboken")
     row.locator("button:has-text('Reverse claim')").click()
     admin.wait_for_selector("dialog#confirm[open]")   # issue 20: a destructive action confirms first
