@@ -156,11 +156,15 @@ class OutboxRelay:
     async def run(self, interval: float = 0.5) -> None:
         """Sweep forever; also keeps the ``turf_outbox_lag`` gauge current (unpublished rows)."""
         while True:
+            drained = False
             with contextlib.suppress(Exception):
                 await self.flush()
-            # measured whether or not the flush worked: a stuck outbox (NATS down) is when the gauge matters
+                drained = True
+            # a flush that worked left nothing behind it but rows committed meanwhile, which their own committers
+            # flush: the gauge reads 0 without a count (issue 21: half of every idle sweep's work). After a failed
+            # one it is counted: a stuck outbox (NATS down) is when the gauge matters
             with contextlib.suppress(Exception):
-                metrics.OUTBOX_LAG.labels(metrics.SERVICE["name"]).set(await self.lag())
+                metrics.OUTBOX_LAG.labels(metrics.SERVICE["name"]).set(0 if drained else await self.lag())
             await asyncio.sleep(interval)
 
     async def lag(self) -> int:
