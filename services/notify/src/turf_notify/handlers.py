@@ -170,12 +170,15 @@ class NotifyHandlers:
         hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)
         await tx.queue_push(n, draft.player_id, rules.push_not_before(self.season, draft.kind, draft.at), hold)
 
-    async def _remind(self, tx: NotifyTx, now: datetime) -> None:
-        for r in await tx.take_due_reminders(now):
+    async def _remind(self, tx: NotifyTx, now: datetime) -> int:
+        """Notify the reminders due at game instant ``now``; how many there were."""
+        due = await tx.take_due_reminders(now)
+        for r in due:
             names = TableNames({}, self.towns)
             tz = self.season.tz   # the store answers UTC; texts and data speak the season's zone
             await self._notify(tx, rules.reminder(r.player_id, r.territory_id, r.until.astimezone(tz), names,
                                                   r.due.astimezone(tz)))
+        return len(due)
 
     # ---- commands -------------------------------------------------------------------------------------------------
     async def notifications(self, player_id: str, after: int | None, limit: int) -> NotificationsReply:
@@ -215,8 +218,9 @@ class NotifyHandlers:
         async with self._lock:
             now = await self.clock.now()
             async with self.store.tx() as tx:
-                await self._remind(tx, now)
-            await self.publisher.flush()
+                reminded = await self._remind(tx, now)
+            if reminded:   # nothing staged otherwise: the relay's own sweep is the safety net
+                await self.publisher.flush()
             await self.send_pushes(now)
             await self.send_posts()
 
