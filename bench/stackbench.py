@@ -87,6 +87,7 @@ class BenchStack:
         self.extra: list[subprocess.Popen[bytes]] = []
         self.ports = [self.stack.http_port]   # the gateways claims are sent to (issue 21: one or two)
         self.cpu_used: dict[str, float] = {}  # CPU seconds per process during claim rounds (clock moves excluded)
+        self.cpu_refused: dict[str, float] = {}   # the same during the refused rounds
         self.org_token = ""
         # one point per territory, well inside it
         self.points: dict[str, tuple[float, float]] = {}
@@ -217,21 +218,29 @@ class BenchStack:
         return reqs
 
     def claims_round(self, count: int, concurrency: int, replicas: int,
-                     rate: float | None = None) -> Round:
-        at = self.next_day()
-        day = self.day_i
-        reqs = self.claim_requests(at, day, count)
+                     rate: float | None = None, refused: bool = False) -> Round:
+        """One game day of claims, one per territory. ``refused``: on the day just played instead, by other
+        players, so every claim is refused ``locked_today`` (R10): the season-opening crowd after the first claims,
+        whose CPU goes to ``cpu_refused`` instead of ``cpu_used``."""
+        if refused:
+            at, day = self.days[self.day_i - 1], self.day_i
+            reqs = self.claim_requests(at, day + 7, count)   # other players than the day's claimants
+        else:
+            at = self.next_day()
+            day = self.day_i
+            reqs = self.claim_requests(at, day, count)
         cpu0 = self.cpu()
         results, wall = asyncio.run(self._send(reqs, concurrency, rate))
         time.sleep(0.5)  # let the consumers (scoring, cards, gateway feed) finish this round's events
         cpu1 = self.cpu()
+        used = self.cpu_refused if refused else self.cpu_used
         for n, v in cpu1.items():
-            self.cpu_used[n] = self.cpu_used.get(n, 0.0) + v - cpu0.get(n, v)
+            used[n] = used.get(n, 0.0) + v - cpu0.get(n, v)
         refusals: dict[str, int] = {}
         for r in results:
             if r.status != 201:
                 try:
-                    code = json.loads(r.body).get("error", {}).get("code") or json.loads(r.body).get("code")
+                    code = json.loads(r.body).get("reason")   # API.md: every error body is {reason, message}
                 except ValueError:
                     code = None
                 key = f"{r.status}:{code}"
@@ -697,6 +706,9 @@ def run(small: bool = False) -> list[Section]:
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 1))
         used = dict(bs.cpu_used)
+        # issue 21: the opening bell's crowd after the first claim of each town: every claim refused (R10)
+        bs.cpu_refused.clear()
+        refused = bs.claims_round(per_round, conc, 1, refused=True)
         # issue 21: latency at 80 % of the rate just measured (open loop), where queueing no longer dominates
         rate_1 = sum(r.accepted for r in rounds) / (sum(r.wall_s for r in rounds) or 1.0)
         at80 = bs.claims_round(per_round, conc, 1, rate=0.8 * rate_1)
@@ -763,6 +775,14 @@ def run(small: bool = False) -> list[Section]:
             Row("claims", "CPU per accepted claim, whole stack (1 replica)", sum(ms for _, ms in per_claim), "ms",
                 goal="≤ 5 ms", met=sum(ms for _, ms in per_claim) <= 5.0,
                 note="from /proc, every process of the stack; the split is in the notes"),
+            Row("claims", "refused claims/s (R10 locked_today), 1 claims replica", refused.sent / refused.wall_s,
+                "/s", "accepted, 1 replica", one[0],
+                note=f"{refused.refusals.get('409:locked_today', 0):,} of {refused.sent:,} refused locked_today, "
+                     f"p50 {percentile(refused.latencies_ms, 50):.0f} ms"),
+            Row("claims", "CPU per refused claim, whole stack (1 replica)",
+                sum(bs.cpu_refused.values()) * 1000 / max(refused.sent, 1), "ms",
+                note=", ".join(f"{n} {v * 1000 / max(refused.sent, 1):.1f}" for n, v in sorted(
+                    bs.cpu_refused.items(), key=lambda x: -x[1]) if v * 1000 / max(refused.sent, 1) >= 0.05)),
             Row("claims", "accepted claims/s, 2 claims replicas", two[0], "/s", "1 replica", one[0],
                 note=f"p50 {two[1]:.1f} ms, p99 {two[2]:.1f} ms"),
             Row("claims", "accepted claims/s, 2 claims replicas behind 2 gateways", two_gw[0], "/s", "1 replica",
