@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.a11y import serious_violations
 from tests.browser.test_my_turf_issue20 import overlapping_labels
 from tests.browser.test_pages import open_page, until
 from tests.support.client import API, Player, move_clock, verified_player
@@ -45,6 +46,7 @@ def test_issue20_tv_mode_flies_to_a_story_and_back_and_counts_down(
     until(tv, f"!!document.querySelector(\".town-label[data-territory-id='{HOBOKEN_ID}']\")")
     assert tv.evaluate("parseFloat(getComputedStyle(document.querySelector('.town-label span')).fontSize)") >= 18
     assert overlapping_labels(tv) == []
+    assert serious_violations(tv) == []   # axe-core on the TV as it shows a story
     shot(tv, "watch-tv")
     until(tv, "document.body.dataset.tvFocus === ''", timeout=30)   # back to the whole board
 

@@ -98,7 +98,7 @@ export class MapNames {
       this.unlabelled = all.length - this.sorted.length;
     }
     const first = here && this.board.props.get(here);
-    return first && first.label_point ? [first, ...this.sorted.filter((p) => p !== first)] : this.sorted;
+    return first && first.label_point ? [first, ...this.sorted.filter((p) => p.id !== here)] : this.sorted;
   }
 
   // the label's box in the map's pixels, centred on its label point (as the CSS centres it), a little margin
