@@ -237,9 +237,9 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
 
 
 def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip_issue21(redis_url: str) -> None:
-    """Issue 21: apply_changes pipelines the APPLY script per change: each answer is what apply_change would have
-    said in that order (the previous owner, "" for none, None for a change not newer than the stored one), and the
-    players' sets end as after one-at-a-time application."""
+    """Issue 21: apply_changes pipelines the APPLY script per change: each answer is what applying the changes one
+    at a time would have said in that order (the previous owner, "" for none, None for a change not newer than the
+    stored one), and the players' sets end as after one-at-a-time application."""
 
     async def main() -> None:
         store = RedisScoreStore(redisconn.connect(redis_url), prefix="batch:")

@@ -82,14 +82,12 @@ async def stage(conn: AsyncConnection, outbox: Table, subject: str, event: Event
 
 async def first_time(conn: AsyncConnection, inbox: Table, event_id: str, subject: str) -> bool:
     """Record ``event_id`` as handled in the caller's transaction; False if it already was (a redelivery)."""
-    res = await conn.execute(
-        pg_insert(inbox).values(event_id=event_id, subject=subject, handled_at=datetime.now(UTC))
-        .on_conflict_do_nothing().returning(inbox.c.event_id))
-    return res.first() is not None
+    return event_id in await first_times(conn, inbox, [(event_id, subject)])
 
 
 async def first_times(conn: AsyncConnection, inbox: Table, events: Sequence[tuple[str, str]]) -> set[str]:
-    """:func:`first_time` for a batch of ``(event_id, subject)`` in one statement: the ids recorded now."""
+    """Record each ``(event_id, subject)`` as handled in the caller's transaction, in one statement: the ids
+    recorded now (one handled before, a redelivery, is not among them)."""
     if not events:
         return set()
     at = datetime.now(UTC)

@@ -41,15 +41,11 @@ class ScoreStore(Protocol):
     """The read model. Territory changes apply in version order, once each; scores are written optimistically
     (refused when the player's set changed since it was read, e.g. by another replica)."""
 
-    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
-        """Make ``owner_id`` (None: unclaimed) the owner at ``version`` and move the territory between the two
-        players' sets (bumping both set versions). Returns the previous owner (``""`` for none), or None when
-        ``version`` is not newer than the stored one (a redelivery or a reordering): then nothing changed."""
-        ...
-
     async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
-        """:meth:`apply_change` for each ``(territory_id, version, owner_id)`` in order, in one round trip (issue
-        21); the answers in the same order."""
+        """For each ``(territory_id, version, owner_id)`` in order, in one round trip (issue 21): make ``owner_id``
+        (None: unclaimed) the owner at ``version`` and move the territory between the two players' sets (bumping
+        both set versions). Answers, in the same order, the previous owner (``""`` for none), or None when
+        ``version`` is not newer than the stored one (a redelivery or a reordering): then nothing changed."""
         ...
 
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:

@@ -30,9 +30,9 @@ class MemoryScoreStore:
     final_results: FinalResults | None = None
 
     async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
-        return [await self.apply_change(*c) for c in changes]
+        return [self._apply(*c) for c in changes]
 
-    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
+    def _apply(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
         if version <= self.ver.get(territory_id, -1):
             return None
         self.ver[territory_id] = version

@@ -92,11 +92,6 @@ class RedisScoreStore:
     def k(self, name: str) -> str:
         return self.prefix + name
 
-    async def apply_change(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
-        prev = await self.redis.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"),  # type: ignore[misc]
-                                     territory_id, version, owner_id or "", self.k("p:"))
-        return None if prev is None else _text(prev)
-
     async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
         # a pipeline without MULTI: the scripts run one after another in order, each atomic, in one round trip
         async with self.redis.pipeline(transaction=False) as p:
