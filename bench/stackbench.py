@@ -328,6 +328,7 @@ class FeedProbe:
 
     TID = re.compile(rb'"territory_id": ?"([^"]*)"')
     TIDS = re.compile(rb'"territory_ids": ?\[([^\]]*)\]')
+    TYPE = re.compile(rb'"type": ?"([^"]*)"')
 
     @classmethod
     def territories(cls, data: bytes) -> list[str]:
@@ -339,7 +340,6 @@ class FeedProbe:
             return [t.strip().strip(b'"').decode() for t in many.group(1).split(b",")]
         one = cls.TID.search(head)
         return [one.group(1).decode()] if one and one.group(1) else []
-    TYPE = re.compile(rb'"type": ?"([^"]*)"')
 
     def __init__(self, nats_url: str, ws_url: str) -> None:
         self.nats_url, self.ws_url = nats_url, ws_url
