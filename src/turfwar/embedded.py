@@ -28,15 +28,20 @@ from typing import Any
 from turfwar import natsauth
 
 STANDARD_PORTS = {4222, 5432, 6379, 8000}
+_handed_out: set[int] = set()
 
 
 def free_port() -> int:
+    """A port free now, never one this process handed out before: the kernel may offer a port again once its probe
+    socket is closed, and a stack chooses its gateway's port before its services bind their metrics ports (a CI run
+    saw a service's Prometheus endpoint answer on the gateway's port)."""
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port not in STANDARD_PORTS:
-            return int(port)
+            port = int(s.getsockname()[1])
+        if port not in STANDARD_PORTS and port not in _handed_out:
+            _handed_out.add(port)
+            return port
 
 
 def wait_port(port: int, timeout: float = 30.0, proc: subprocess.Popen[bytes] | None = None) -> None:

@@ -209,7 +209,9 @@ class Stack:
         while time.monotonic() < deadline:
             self._check_alive("gateway")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base_url + "/health", timeout=1).status_code == 200:
+                r = httpx.get(self.base_url + "/health", timeout=1)
+                # the gateway's own answer, not whatever else might listen on its port
+                if r.status_code == 200 and r.headers.get("content-type", "").startswith("application/json"):
                     return
             time.sleep(0.1)
         raise TimeoutError("gateway did not answer /health")
