@@ -21,7 +21,8 @@ from typing import Annotated, Any, TypeVar
 
 import nats
 import structlog
-from faststream import Context, ExceptionMiddleware
+from faststream import ExceptionMiddleware
+from faststream._internal.context import Context as ContextField  # the class behind faststream.Context()
 from faststream.middlewares import AckPolicy, BaseMiddleware
 from faststream.nats import JStream, NatsBroker, PullSub
 from faststream.nats.message import NatsBatchMessage
@@ -54,8 +55,18 @@ BATCH_SIZE = 64
 PULL_WAIT = 0.1
 
 
+class _ContextNow(ContextField):
+    """FastStream's ``Context`` resolved on the event loop. fast_depends runs a custom field's synchronous ``use``
+    in a worker thread (anyio ``to_thread``): a thread hop for every batch, measured at 3.3 ms p50 and 11.7 ms p90
+    between the fetch and the handler in scoring at a paced 5 claims/s (the thread waits for the GIL behind the
+    event loop). A lookup in a dict needs no thread."""
+
+    async def use(self, /, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        return super().use(**kwargs)
+
+
 #: The fetched batch itself, as a durable consumer's handler parameter (``batch: Batch``), for :func:`settle`.
-Batch = Annotated[NatsBatchMessage, Context("message")]
+Batch = Annotated[NatsBatchMessage, _ContextNow("message")]
 
 
 def _normalise_fetch_timeouts() -> None:
