@@ -16,7 +16,9 @@ from turf_gateway.errors import ApiError
 from turf_gateway.state import AppState
 
 
-def get_state(request: Request) -> AppState:
+async def get_state(request: Request) -> AppState:
+    """The app's state. ``async`` although it awaits nothing: FastAPI runs a plain ``def`` dependency in its thread
+    pool, a thread hop on every request that names ``State``."""
     return request.app.state.turf  # type: ignore[no-any-return]
 
 
