@@ -237,17 +237,23 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
 
 
 def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip_issue21(redis_url: str) -> None:
-    """Issue 21: apply_changes pipelines the APPLY script per change: each answer is what applying the changes one
-    at a time would have said in that order (the previous owner, "" for none, None for a change not newer than the
-    stored one), and the players' sets end as after one-at-a-time application."""
+    """Issue 21: apply_and_read runs the APPLY script per change in one transaction: each answer is what applying
+    the changes one at a time would have said in that order (the previous owner, "" for none, None for a change not
+    newer than the stored one), and what it reads back is the state they leave: the players' sets, the owners, the
+    adjustments."""
 
     async def main() -> None:
         store = RedisScoreStore(redisconn.connect(redis_url), prefix="batch:")
-        answers = await store.apply_changes([(HOBOKEN, 1, "ann"), (NEWARK, 1, "ben"), (HOBOKEN, 1, "cat"),
-                                             (HOBOKEN, 2, "ben"), (NEWARK, 2, None)])
-        assert answers == ["", "", None, "ann", "ben"]
-        sets = {s.player_id: s.territories for s in await store.territory_sets(["ann", "ben", "cat"])}
-        assert sets == {"ann": set(), "ben": {HOBOKEN}, "cat": set()}
+        await store.add_adjustment("cat", -2)
+        got = await store.apply_and_read([(HOBOKEN, 1, "ann"), (NEWARK, 1, "ben"), (HOBOKEN, 1, "cat"),
+                                          (HOBOKEN, 2, "ben"), (NEWARK, 2, None)], ["ann", "ben", "cat"])
+        assert got.previous == ["", "", None, "ann", "ben"]
+        assert {s.player_id: s.territories for s in got.sets} == {"ann": set(), "ben": {HOBOKEN}, "cat": set()}
+        assert got.sets == await store.territory_sets(["ann", "ben", "cat"])
+        assert got.live.owned_by == {"ben": {HOBOKEN}} and not got.live.closed
+        assert got.adjustments == {"ann": 0, "ben": 0, "cat": -2}
+        nothing = await store.apply_and_read([], [])
+        assert nothing.previous == [] and nothing.sets == [] and nothing.adjustments == {}
         await store.redis.aclose()
 
     asyncio.run(main())

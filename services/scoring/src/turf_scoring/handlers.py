@@ -35,6 +35,7 @@ from turf_common.contracts.scoring import (
 )
 from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
+    PlayerScore,
     QuestResult,
     TerritoryStats,
     bonuses,
@@ -42,7 +43,7 @@ from turf_common.rules.scoring import (
     player_score,
     side_quests,
 )
-from turf_scoring.ports import Publisher, ScoreStore, StoredScore
+from turf_scoring.ports import Applied, OwnedSet, Publisher, ScoreStore, StoredScore
 
 log = structlog.get_logger(__name__)
 
@@ -59,6 +60,29 @@ def _figures(pid: str, s: StoredScore, bonus: int, adjustment: int) -> ScoreChan
     and organizer adjustment (R28): total = base + bonus + adjustment."""
     return ScoreChange(player_id=pid, base=s["base"], outposts=s["outposts"], bonuses=bonus,
                        total=s["base"] + bonus + adjustment, territories=s["territories"])
+
+
+def _stored(sc: PlayerScore) -> StoredScore:
+    return {"base": sc.base, "outposts": sc.outposts, "territories": sc.territories}
+
+
+def _changed(touched: Sequence[str], bonus: Mapping[str, int], old: Mapping[str, int],
+             disqualified: set[str]) -> list[str]:
+    """The players a delta carries (sorted): those touched and those whose side-quest bonus moved (R24), never the
+    disqualified (R28)."""
+    moved = {p for p in bonus.keys() | old.keys() if bonus.get(p, 0) != old.get(p, 0)}
+    return sorted((set(touched) | moved) - disqualified)
+
+
+def _score_updated(touched: list[str], territory_id: str, at: datetime, ids: list[str],
+                   standings: Mapping[str, tuple[StoredScore | None, int]], quests: dict[str, QuestResult],
+                   bonus: Mapping[str, int], removed: list[str] | None = None) -> ScoreUpdated:
+    """The ``score.updated`` delta: the standing of each of ``ids`` from its stored score and adjustment (a player
+    never scored has no entry: an adjustment alone creates the entry first) and the side quests."""
+    changes = [_figures(pid, sc, bonus.get(pid, 0), a) for pid in ids for sc, a in (standings[pid],)
+               if sc is not None]
+    return ScoreUpdated(occurred_at=at, players=touched, territory_id=territory_id, changes=changes,
+                        removed=removed or [], at=at, side_quests=_quest_standings(quests))
 
 
 def _quest_standings(quests: dict[str, QuestResult]) -> dict[str, QuestStanding]:
@@ -113,23 +137,48 @@ class ScoringHandlers:
         """Apply consecutive changes in order, then rescore every player they touched (R23) and publish one
         ``score.updated`` for them all (its ``territory_ids``; message id ``score:<the last change's id>``).
         Returns how many changes were new. A change applied before (a redelivery, perhaps after a crash before the
-        publish) changes nothing, and rescoring and re-publishing is harmless."""
-        touched: set[str] = set()
-        new = 0
-        prevs = await self.store.apply_changes([(ev.territory_id, ev.version, ev.owner_id) for ev in changes])
-        for ev, prev in zip(changes, prevs, strict=True):
-            new += prev is not None
-            touched |= {p for p in (ev.previous_owner_id if prev is None else prev, ev.owner_id) if p}
-        players = sorted(touched)
+        publish) changes nothing, and rescoring and re-publishing is harmless. Two store round trips in the common
+        case (issue 21): apply and read, then write and swap the bonuses."""
+        named = sorted({p for ev in changes for p in (ev.previous_owner_id, ev.owner_id) if p})
         last = changes[-1]
-        log.info("territories_scored", changes=len(changes), new=new, players=len(players),
-                 territory_id=last.territory_id, version=last.version)
-        await self.rescore(*players)
-        closed = await self._publish_update(players, last.territory_id, last.occurred_at, last.event_id,
-                                            territory_ids=[ev.territory_id for ev in changes])
-        if closed:
+        async with self.publishing:
+            got = await self.store.apply_and_read([(ev.territory_id, ev.version, ev.owner_id) for ev in changes],
+                                                  named)
+            touched: set[str] = set()
+            for ev, prev in zip(changes, got.previous, strict=True):
+                touched |= {p for p in (ev.previous_owner_id if prev is None else prev, ev.owner_id) if p}
+            players = sorted(touched)
+            new = sum(prev is not None for prev in got.previous)
+            log.info("territories_scored", changes=len(changes), new=new, players=len(players),
+                     territory_id=last.territory_id, version=last.version)
+            sets = [s for s in got.sets if s.player_id in touched]
+            unread = sorted(touched - {s.player_id for s in sets})
+            if unread:   # a previous owner other than the event's (the store had a reordering)
+                sets += await self.store.territory_sets(unread)
+            upd = await self._delta_after(players, sets, got, last)
+            await self._publish(upd, last.event_id, [ev.territory_id for ev in changes])
+        if got.live.closed:
             await self._publish_final(last.event_id, last.occurred_at)  # a post-season correction (R28)
         return new
+
+    async def _delta_after(self, players: list[str], sets: list[OwnedSet], got: Applied,
+                           last: TerritoryChanged) -> ScoreUpdated:
+        """The delta of a batch of changes from what :meth:`ScoreStore.apply_and_read` read: the touched players'
+        scores (R23) written with the new side-quest bonuses (R24) in one round trip; a score refused as stale
+        (another replica moved that player's set meanwhile) is read and computed again (:meth:`rescore`)."""
+        quests = side_quests(got.live.owned_by, self.stats)
+        bonus = bonuses(quests)
+        scores = [(s, player_score(self.graph, s.player_id, s.territories)) for s in sets]
+        stale, old = await self.store.write_scores_and_swap_bonuses(scores, bonus, last.event_id)
+        if stale:
+            await self.rescore(*stale)
+        ids = _changed(players, bonus, old, got.live.disqualified)
+        known: dict[str, tuple[StoredScore | None, int]] = {
+            sc.player_id: (_stored(sc), got.adjustments[sc.player_id]) for _, sc in scores
+            if sc.player_id not in stale and sc.player_id in got.adjustments}
+        need = [p for p in ids if p not in known]
+        known |= dict(zip(need, await self.store.standings_of(need), strict=True)) if need else {}
+        return _score_updated(players, last.territory_id, last.occurred_at, ids, known, quests, bonus)
 
     async def rescore(self, *pids: str) -> None:
         """Recompute players (R23) from their territory sets: one read of the sets and their versions, the
@@ -184,16 +233,19 @@ class ScoringHandlers:
         return out
 
     async def _publish_update(self, touched: list[str], territory_id: str, at: datetime, source_id: str,
-                              removed: list[str] | None = None, territory_ids: list[str] | None = None) -> bool:
+                              removed: list[str] | None = None) -> bool:
         """Compute and publish the ``score.updated`` of one event or command (message id ``score:<source>``);
         True when the season has closed."""
         async with self.publishing:
             upd, closed = await self._update(touched, territory_id, at, source_id, removed)
-            if territory_ids is not None:
-                upd = upd.model_copy(update={"territory_ids": territory_ids})
-            await self.publisher.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(),
-                                         "score:" + source_id)
+            await self._publish(upd, source_id)
         return closed
+
+    async def _publish(self, upd: ScoreUpdated, source_id: str, territory_ids: list[str] | None = None) -> None:
+        """Publish one delta (message id ``score:<source>``); the caller holds :attr:`publishing`."""
+        if territory_ids is not None:
+            upd = upd.model_copy(update={"territory_ids": territory_ids})
+        await self.publisher.publish(subjects.SCORE_UPDATED, upd.model_dump_json().encode(), "score:" + source_id)
 
     async def _update(self, touched: list[str], territory_id: str, at: datetime, source_id: str,
                       removed: list[str] | None = None) -> tuple[ScoreUpdated, bool]:
@@ -205,16 +257,9 @@ class ScoringHandlers:
         quests = side_quests(live.owned_by, self.stats)
         bonus = bonuses(quests)
         old = await self.store.swap_bonuses(bonus, source_id)
-        changed = set(touched) | {p for p in bonus.keys() | old.keys() if bonus.get(p, 0) != old.get(p, 0)}
-        ids = sorted(changed - live.disqualified)
-        changes: list[ScoreChange] = []
-        if ids:
-            # a player never scored has no entry (an adjustment alone creates the entry first)
-            changes = [_figures(pid, sc, bonus.get(pid, 0), a)
-                       for pid, (sc, a) in zip(ids, await self.store.standings_of(ids), strict=True)
-                       if sc is not None]
-        return ScoreUpdated(occurred_at=at, players=touched, territory_id=territory_id, changes=changes,
-                            removed=removed or [], at=at, side_quests=_quest_standings(quests)), live.closed
+        ids = _changed(touched, bonus, old, live.disqualified)
+        standings = dict(zip(ids, await self.store.standings_of(ids), strict=True)) if ids else {}
+        return _score_updated(touched, territory_id, at, ids, standings, quests, bonus, removed), live.closed
 
     async def leaderboard(self) -> Leaderboard:
         """Every player not disqualified who has a standing (every verified player from their verification on,

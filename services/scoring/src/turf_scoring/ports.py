@@ -37,15 +37,28 @@ class LiveFacts(NamedTuple):
     closed: bool
 
 
+class Applied(NamedTuple):
+    """What :meth:`ScoreStore.apply_and_read` answers, all read after the changes: the previous owner of each change
+    (``""`` for none, None for a change not newer than the stored one), the territory sets of the players asked
+    for, the live facts, and those players' organizer adjustments (R28)."""
+
+    previous: list[str | None]
+    sets: list[OwnedSet]
+    live: LiveFacts
+    adjustments: dict[str, int]
+
+
 class ScoreStore(Protocol):
     """The read model. Territory changes apply in version order, once each; scores are written optimistically
     (refused when the player's set changed since it was read, e.g. by another replica)."""
 
-    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
-        """For each ``(territory_id, version, owner_id)`` in order, in one round trip (issue 21): make ``owner_id``
-        (None: unclaimed) the owner at ``version`` and move the territory between the two players' sets (bumping
-        both set versions). Answers, in the same order, the previous owner (``""`` for none), or None when
-        ``version`` is not newer than the stored one (a redelivery or a reordering): then nothing changed."""
+    async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
+                             player_ids: Sequence[str]) -> Applied:
+        """For each ``(territory_id, version, owner_id)`` in order: make ``owner_id`` (None: unclaimed) the owner at
+        ``version`` and move the territory between the two players' sets (bumping both set versions); a change
+        whose ``version`` is not newer than the stored one (a redelivery or a reordering) changes nothing. Then read
+        what the delta needs (:class:`Applied`: the sets of ``player_ids`` as :meth:`territory_sets` reads them,
+        :meth:`live`, the adjustments). One round trip, one instant (issue 21)."""
         ...
 
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
@@ -55,6 +68,13 @@ class ScoreStore(Protocol):
     async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
         """Store each score unless its player's set version moved since ``OwnedSet`` was read; returns the ids of
         the players not written (to be read and computed again)."""
+        ...
+
+    async def write_scores_and_swap_bonuses(
+            self, scores: Sequence[tuple[OwnedSet, PlayerScore]], bonus: Mapping[str, int],
+            source_id: str) -> tuple[list[str], dict[str, int]]:
+        """:meth:`write_scores`, then :meth:`swap_bonuses`, in one round trip (issue 21): (the players not written,
+        the bonuses replaced)."""
         ...
 
     async def live(self) -> LiveFacts: ...

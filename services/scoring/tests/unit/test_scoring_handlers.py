@@ -248,3 +248,50 @@ async def test_issue21_r23_r24_a_batch_of_changes_makes_one_delta_equal_to_apply
     # the batch again (a redelivery): nothing new, the same figures
     assert await many.h.apply_all(evs) == 0
     assert many.bus.last(subjects.SCORE_UPDATED)["changes"] == upd["changes"]
+
+
+class CountingStore:
+    """A store in front of the memory store, recording the handler's calls to it (each one round trip in Redis)."""
+
+    def __init__(self, inner: MemoryScoreStore) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return await attr(*args, **kwargs)
+        return counted
+
+
+async def test_issue21_a_change_costs_two_store_round_trips_and_three_when_a_bonus_moves_elsewhere() -> None:
+    g = Game()
+    store = CountingStore(g.store)
+    g.h = bootstrap.handlers(store, g.bus, GRAPH, STATS)  # type: ignore[arg-type]
+    await g.claim("a", "ann")
+    assert store.calls == ["apply_and_read", "write_scores_and_swap_bonuses"]
+    store.calls = []
+    upd = await g.claim("d", "ben")   # R24: ann loses Social Butterfly to ben; her standing is read, not computed
+    assert store.calls == ["apply_and_read", "write_scores_and_swap_bonuses", "standings_of"]
+    assert upd["changes"] == [fig("ann", 1, 0, 6, 7, 1), fig("ben", 1, 0, 3, 4, 1)]
+
+
+async def test_issue21_r23_a_score_gone_stale_before_its_write_is_read_and_computed_again() -> None:
+    """Another replica moves ben's set between this one's read and its write: the write is refused for ben and his
+    score is computed from the set as it is now (R23), in the store and in the delta."""
+    g = Game()
+    await g.claim("b", "ben")
+    ev = g.change("c", "ben")
+    real = g.store.write_scores_and_swap_bonuses
+
+    async def racing(scores: Any, bonus: Any, source_id: str) -> Any:
+        g.store._apply("d", 1, "ben")   # the other replica's change, applied meanwhile
+        return await real(scores, bonus, source_id)
+
+    g.store.write_scores_and_swap_bonuses = racing  # type: ignore[method-assign]
+    assert await g.h.apply(ev) is True
+    assert g.store.score["ben"] == {"base": 3, "outposts": 0, "territories": 3}
+    # R24 as read before the race: ben alone, no water; Hippo and Butterfly are his (+6)
+    assert g.bus.last(subjects.SCORE_UPDATED)["changes"] == [fig("ben", 3, 0, 6, 9, 3)]

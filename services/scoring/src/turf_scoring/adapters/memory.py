@@ -9,7 +9,7 @@ from datetime import datetime
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import LiveFacts, OwnedSet, StoredScore
+from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore
 
 
 @dataclass
@@ -29,8 +29,16 @@ class MemoryScoreStore:
     closed: datetime | None = None
     final_results: FinalResults | None = None
 
-    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
-        return [self._apply(*c) for c in changes]
+    async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
+                             player_ids: Sequence[str]) -> Applied:
+        previous = [self._apply(*c) for c in changes]
+        return Applied(previous, await self.territory_sets(player_ids), await self.live(),
+                       {p: self.adj.get(p, 0) for p in player_ids})
+
+    async def write_scores_and_swap_bonuses(
+            self, scores: Sequence[tuple[OwnedSet, PlayerScore]], bonus: Mapping[str, int],
+            source_id: str) -> tuple[list[str], dict[str, int]]:
+        return await self.write_scores(scores), await self.swap_bonuses(bonus, source_id)
 
     def _apply(self, territory_id: str, version: int, owner_id: str | None) -> str | None:
         if version <= self.ver.get(territory_id, -1):

@@ -1,7 +1,8 @@
 """The read model in Redis (keys under one prefix, default ``turf:``). Round trips per batch of
-``territory.changed`` (issue 21): the APPLY script of each change (pipelined, one round trip), one transaction
-reading the touched players' sets, one WRITE_SCORES script, then for the delta one pipelined read, the SWAP_BONUS
-script and one pipelined read of the changed standings (six in all).
+``territory.changed`` (issue 21): one transaction applying every change (the APPLY script of each) and reading what
+the delta needs (the touched players' sets and adjustments, the owners, the disqualified, the close), one pipeline
+of the WRITE_SCORES and SWAP_BONUS scripts, and only when a player's side-quest bonus moved without their owning
+anything new, one read of their standings: two or three in all, where there were six.
 
 Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>`` the player's territory set; ``pv``
 player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
@@ -15,10 +16,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import LiveFacts, OwnedSet, StoredScore
+from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore
 
 # Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
 # the change is not newer than what is stored (redelivery, reordering). Each player's territory set has a version
@@ -76,6 +78,15 @@ def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
 
 
+def _score_args(scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
+    """WRITE_SCORES' ARGV: player, set version read, score JSON; repeated."""
+    args: list[str] = []
+    for owned, sc in scores:
+        args += [owned.player_id, owned.version,
+                 json.dumps({"base": sc.base, "outposts": sc.outposts, "territories": sc.territories})]
+    return args
+
+
 def _owned_from(own: dict[bytes, bytes]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for tid, pid in own.items():
@@ -92,44 +103,76 @@ class RedisScoreStore:
     def k(self, name: str) -> str:
         return self.prefix + name
 
-    async def apply_changes(self, changes: Sequence[tuple[str, int, str | None]]) -> list[str | None]:
-        # a pipeline without MULTI: the scripts run one after another in order, each atomic, in one round trip
-        async with self.redis.pipeline(transaction=False) as p:
+    async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
+                             player_ids: Sequence[str]) -> Applied:
+        # one MULTI: the scripts run in order, each atomic, and the reads see exactly the state they left
+        async with self.redis.pipeline(transaction=True) as p:
             for territory_id, version, owner_id in changes:
                 p.eval(APPLY, 3, self.k("ver"), self.k("own"), self.k("pv"), territory_id, version, owner_id or "",
                        self.k("p:"))
-            return [None if prev is None else _text(prev) for prev in await p.execute()]
+            self._read_sets(p, player_ids)
+            p.hmget(self.k("adj"), player_ids or ["-"])
+            self._read_live(p)
+            out = await p.execute()
+        n, m = len(changes), len(player_ids)
+        previous = [None if prev is None else _text(prev) for prev in out[:n]]
+        sets = self._sets(player_ids, out[n], out[n + 1:n + 1 + m])
+        adj = {pid: int(a or 0) for pid, a in zip(player_ids, out[n + 1 + m], strict=False)}
+        return Applied(previous, sets, self._live(*out[n + 2 + m:]), adj)
 
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
         async with self.redis.pipeline(transaction=True) as p:
-            p.hmget(self.k("pv"), player_ids)
-            for pid in player_ids:
-                p.smembers(self.k("p:" + pid))
+            self._read_sets(p, player_ids)
             versions, *sets = await p.execute()
+        return self._sets(player_ids, versions, sets)
+
+    def _read_sets(self, p: Pipeline, player_ids: Sequence[str]) -> None:
+        p.hmget(self.k("pv"), player_ids or ["-"])   # HMGET needs a field; "-" is no player id
+        for pid in player_ids:
+            p.smembers(self.k("p:" + pid))
+
+    @staticmethod
+    def _sets(player_ids: Sequence[str], versions: list[bytes | None], sets: Sequence[set[bytes]]) -> list[OwnedSet]:
         return [OwnedSet(pid, _text(ver) if ver is not None else "0", {_text(m) for m in members})
-                for pid, ver, members in zip(player_ids, versions, sets, strict=True)]
+                for pid, ver, members in zip(player_ids, versions, sets, strict=False)]
 
     async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
-        args: list[str] = []
-        for owned, sc in scores:
-            args += [owned.player_id, owned.version,
-                     json.dumps({"base": sc.base, "outposts": sc.outposts, "territories": sc.territories})]
-        stale = await self.redis.eval(WRITE_SCORES, 2, self.k("score"), self.k("pv"), *args)  # type: ignore[misc]
+        stale = await self.redis.eval(WRITE_SCORES, 2, self.k("score"), self.k("pv"),  # type: ignore[misc]
+                                      *_score_args(scores))
         return [_text(x) for x in stale]
+
+    async def write_scores_and_swap_bonuses(
+            self, scores: Sequence[tuple[OwnedSet, PlayerScore]], bonus: Mapping[str, int],
+            source_id: str) -> tuple[list[str], dict[str, int]]:
+        async with self.redis.pipeline(transaction=False) as p:
+            p.eval(WRITE_SCORES, 2, self.k("score"), self.k("pv"), *_score_args(scores))
+            self._swap(p, bonus, source_id)
+            stale, old_raw = await p.execute()
+        return [_text(x) for x in stale], json.loads(old_raw)
 
     async def live(self) -> LiveFacts:
         async with self.redis.pipeline(transaction=False) as p:
-            p.hgetall(self.k("own"))
-            p.smembers(self.k("dq"))
-            p.exists(self.k("closed"))
-            own, dq_raw, closed = await p.execute()
-        return LiveFacts(_owned_from(own), {_text(m) for m in dq_raw}, bool(closed))
+            self._read_live(p)
+            return self._live(*await p.execute())
+
+    def _read_live(self, p: Pipeline) -> None:
+        p.hgetall(self.k("own"))
+        p.smembers(self.k("dq"))
+        p.exists(self.k("closed"))
+
+    @staticmethod
+    def _live(own: dict[bytes, bytes], dq: set[bytes], closed: int) -> LiveFacts:
+        return LiveFacts(_owned_from(own), {_text(m) for m in dq}, bool(closed))
 
     async def swap_bonuses(self, bonus: Mapping[str, int], source_id: str) -> dict[str, int]:
-        old_raw = await self.redis.eval(SWAP_BONUS, 2, self.k("bonus"),  # type: ignore[misc]
-                                        self.k("bonus_before:" + source_id), json.dumps(bonus), BONUS_MEMORY_S)
+        async with self.redis.pipeline(transaction=False) as p:
+            self._swap(p, bonus, source_id)
+            (old_raw,) = await p.execute()
         old: dict[str, int] = json.loads(old_raw)
         return old
+
+    def _swap(self, p: Pipeline, bonus: Mapping[str, int], source_id: str) -> None:
+        p.eval(SWAP_BONUS, 2, self.k("bonus"), self.k("bonus_before:" + source_id), json.dumps(bonus), BONUS_MEMORY_S)
 
     async def standings_of(self, player_ids: Sequence[str]) -> list[tuple[StoredScore | None, int]]:
         async with self.redis.pipeline(transaction=False) as p:
