@@ -35,7 +35,6 @@ from turf_common.contracts.scoring import (
 )
 from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
-    PlayerScore,
     QuestResult,
     TerritoryStats,
     bonuses,
@@ -43,7 +42,7 @@ from turf_common.rules.scoring import (
     player_score,
     side_quests,
 )
-from turf_scoring.ports import Applied, OwnedSet, Publisher, ScoreStore, StoredScore
+from turf_scoring.ports import Applied, OwnedSet, Publisher, ScoreStore, StoredScore, stored_score
 
 log = structlog.get_logger(__name__)
 
@@ -60,10 +59,6 @@ def _figures(pid: str, s: StoredScore, bonus: int, adjustment: int) -> ScoreChan
     and organizer adjustment (R28): total = base + bonus + adjustment."""
     return ScoreChange(player_id=pid, base=s["base"], outposts=s["outposts"], bonuses=bonus,
                        total=s["base"] + bonus + adjustment, territories=s["territories"])
-
-
-def _stored(sc: PlayerScore) -> StoredScore:
-    return {"base": sc.base, "outposts": sc.outposts, "territories": sc.territories}
 
 
 def _changed(touched: Sequence[str], bonus: Mapping[str, int], old: Mapping[str, int],
@@ -174,7 +169,7 @@ class ScoringHandlers:
             await self.rescore(*stale)
         ids = _changed(players, bonus, old, got.live.disqualified)
         known: dict[str, tuple[StoredScore | None, int]] = {
-            sc.player_id: (_stored(sc), got.adjustments[sc.player_id]) for _, sc in scores
+            sc.player_id: (stored_score(sc), got.adjustments[sc.player_id]) for _, sc in scores
             if sc.player_id not in stale and sc.player_id in got.adjustments}
         need = [p for p in ids if p not in known]
         known |= dict(zip(need, await self.store.standings_of(need), strict=True)) if need else {}

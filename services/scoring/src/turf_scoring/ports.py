@@ -19,6 +19,11 @@ class StoredScore(TypedDict):
     territories: int
 
 
+def stored_score(sc: PlayerScore) -> StoredScore:
+    """What the store keeps of an R23 score (the player id is its key)."""
+    return {"base": sc.base, "outposts": sc.outposts, "territories": sc.territories}
+
+
 class OwnedSet(NamedTuple):
     """A player's territory ids as read, with the version of that set (an opaque token, bumped by every change to
     the set): a score computed from it is written only while the version still holds."""

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore
+from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore, stored_score
 
 
 @dataclass
@@ -62,8 +62,7 @@ class MemoryScoreStore:
         stale = []
         for owned, sc in scores:
             if str(self.pv.get(owned.player_id, 0)) == owned.version:
-                self.score[owned.player_id] = {"base": sc.base, "outposts": sc.outposts,
-                                               "territories": sc.territories}
+                self.score[owned.player_id] = stored_score(sc)
             else:
                 stale.append(owned.player_id)
         return stale

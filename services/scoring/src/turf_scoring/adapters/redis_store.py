@@ -20,7 +20,7 @@ from redis.asyncio.client import Pipeline
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore
+from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore, stored_score
 
 # Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
 # the change is not newer than what is stored (redelivery, reordering). Each player's territory set has a version
@@ -82,8 +82,7 @@ def _score_args(scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
     """WRITE_SCORES' ARGV: player, set version read, score JSON; repeated."""
     args: list[str] = []
     for owned, sc in scores:
-        args += [owned.player_id, owned.version,
-                 json.dumps({"base": sc.base, "outposts": sc.outposts, "territories": sc.territories})]
+        args += [owned.player_id, owned.version, json.dumps(stored_score(sc))]
     return args
 
 
