@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
@@ -17,7 +16,7 @@ import psycopg
 import pytest
 
 from tests.support.bus import submit_cmd
-from tests.support.client import Player, move_clock, organizer
+from tests.support.client import Player, move_clock, organizer, until
 from tests.support.stackfix import running_stack
 from turf_common.board import load_board
 from turf_common.contracts import subjects
@@ -104,11 +103,6 @@ def _move_clock_after_failover(org: Player, at: datetime, within: float = 60.0) 
     leader (seconds, longer on a loaded machine) the clock's publish finds no stream and the move is answered 503
     ``unavailable`` ("try again"); its boundaries are committed and the same move again emits nothing twice. A move
     still refused after ``within`` seconds fails the test."""
-    deadline = time.monotonic() + within
-    while True:
-        r = org.post("/admin/clock", {"now": at.isoformat()})
-        if r.status_code != 503 or time.monotonic() > deadline:
-            break
-        time.sleep(1.0)
+    r = until(lambda: org.post("/admin/clock", {"now": at.isoformat()}), lambda r: r.status_code != 503, within,
+              every=1.0)
     assert r.status_code == 200, r.text
-

@@ -75,15 +75,15 @@ def move_clock(org: Player, at: datetime) -> dict[str, Any]:
     return r.json()  # type: ignore[no-any-return]
 
 
-def until(fetch: Any, pred: Any, timeout: float = 10.0) -> Any:
-    """``fetch()`` again and again until ``pred`` holds of its result or ``timeout`` s pass; returns the last result.
-    For read models (leaderboard, feed) that trail an acknowledged command by a few ms."""
+def until(fetch: Any, pred: Any, timeout: float = 10.0, every: float = 0.05) -> Any:
+    """``fetch()`` again and again, ``every`` s apart, until ``pred`` holds of its result or ``timeout`` s pass;
+    returns the last result. For read models (leaderboard, feed) that trail an acknowledged command by a few ms."""
     deadline = time.monotonic() + timeout
     while True:
         got = fetch()
         if pred(got) or time.monotonic() > deadline:
             return got
-        time.sleep(0.05)
+        time.sleep(every)
 
 
 def leaderboard(http: httpx.Client, pred: Any = lambda lb: True, timeout: float = 10.0) -> dict[str, Any]:
