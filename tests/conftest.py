@@ -19,8 +19,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("stack")) as s:
+def stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The module's stack; a module's ``STACK_ENV`` (a dict of TURF_* variables) is set for it, e.g.
+    ``{"TURF_LAUNCH": "exec"}`` for services started by ``python -m`` rather than forked warm (issue 27)."""
+    with running_stack(tmp_path_factory.mktemp("stack"), **getattr(request.module, "STACK_ENV", {})) as s:
         yield s
 
 

@@ -20,6 +20,7 @@ import httpx
 
 from turf_common.bus import server_list
 from turfwar import embedded
+from turfwar.launcher import LAUNCHER, ServiceProcess
 
 SERVICES: dict[str, str] = {
     "geo-verify": "turf_geo",
@@ -44,7 +45,7 @@ class Stack:
     servers: dict[str, embedded.Server] = field(default_factory=dict)
     proc_env: dict[str, dict[str, str]] = field(default_factory=dict)  # per-process extras (fault tests)
     metrics_ports: dict[str, int] = field(default_factory=dict)         # Prometheus port of each service process
-    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    procs: dict[str, ServiceProcess] = field(default_factory=dict)
     new_organizer_password: str | None = None   # made by this start's prepare(): `up` prints it, once
     prepared: bool = False
 
@@ -169,12 +170,12 @@ class Stack:
             self.env[var] = srv.url
 
     # ---- services -----------------------------------------------------------------------------
-    def start_process(self, name: str) -> subprocess.Popen[bytes]:
-        """Start service ``name`` (or a replica, ``name#2``: same module, same queue group)."""
+    def start_process(self, name: str) -> ServiceProcess:
+        """Start service ``name`` (or a replica, ``name#2``: same module, same queue group): forked from the warm
+        process (:mod:`turfwar.launcher`), or with ``TURF_LAUNCH=exec`` as ``python -m`` (issue 27)."""
         module = SERVICES.get(name.split("#")[0], GATEWAY_MODULE)
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        out = open(logs / f"{name}.log", "ab")
         # a replica's own settings (e.g. ``gateway#2``'s HTTP port) come on top of its service's
         env = self.child_env() | self.proc_env.get(name.split("#")[0], {}) | self.proc_env.get(name, {})
         if "nats" in self.servers:   # issue 15: its own NATS user, allowed its own subjects only
@@ -182,18 +183,24 @@ class Stack:
         if not name.startswith("gateway"):
             self.metrics_ports[name] = embedded.free_port()
             env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
-        proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc: ServiceProcess
+        if env.get("TURF_LAUNCH", "fork") == "exec":
+            with open(logs / f"{name}.log", "ab") as out:
+                proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        else:
+            proc = LAUNCHER.start(module, env, logs / f"{name}.log")
         self.procs[name] = proc
         return proc
 
     def start_services(self, timeout: float = 90.0) -> None:
+        """Every service and the gateway at once (the gateway needs no service to start: it asks them per
+        request), then wait until all of them answer."""
         if not embedded.port_free(self.http_port):
             raise StackError(f"port {self.http_port} is already in use; set TURF_HTTP_PORT to a free port")
-        for name in SERVICES:
+        for name in [*SERVICES, "gateway"]:
             self.start_process(name)
         self.wait_services(list(SERVICES), timeout)
-        self.start_process("gateway")
         self.wait_gateway(timeout)
 
     def nats_url_for(self, user: str) -> str:

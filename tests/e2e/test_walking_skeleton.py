@@ -13,6 +13,9 @@ from tests.support.client import Player, move_clock, verified_player
 from tests.support.spectator import Spectator
 from turfwar.stack import Stack
 
+# issue 27: this stack's services start the plain way (python -m), as in a container, so that path stays tested
+STACK_ENV = {"TURF_LAUNCH": "exec"}
+
 HOBOKEN = (40.7440, -74.0320)        # Church Square Park, Hoboken
 JERSEY_CITY = (40.7280, -74.0770)    # Lincoln Park area, Jersey City
 HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"

@@ -26,6 +26,10 @@ from turf_common.contracts.cards import AdjustHand
 from turfwar import embedded
 from turfwar.stack import Stack
 
+# issue 27: services started by python -m, so /proc/<pid>/environ is the environment each was started with (a forked
+# service's shows the warm process's); the same variables reach a forked one (turfwar.launcher)
+STACK_ENV = {"TURF_LAUNCH": "exec"}
+
 NOW = datetime.fromisoformat("2026-10-05T10:00:00-04:00")
 
 
