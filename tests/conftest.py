@@ -16,6 +16,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = str(item.fspath)
         if any(f"/{d}/" in path for d in ("e2e", "integration", "faults")):
             item.add_marker(pytest.mark.timeout(600))
+        if any(f"/tests/{d}/" in path for d in ("faults", "browser")):   # issue 27: the whole suite only
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="module")

@@ -34,12 +34,15 @@ _handed_out: set[int] = set()
 def free_port() -> int:
     """A port free now, never one this process handed out before: the kernel may offer a port again once its probe
     socket is closed, and a stack chooses its gateway's port before its services bind their metrics ports (a CI run
-    saw a service's Prometheus endpoint answer on the gateway's port)."""
+    saw a service's Prometheus endpoint answer on the gateway's port). With ``TURF_PORT_LANE=i/n`` (the test suite's
+    worker ``i`` of ``n``, issue 27) only ports of that lane, so processes in other lanes never choose the same one
+    between its probe and its bind."""
+    lane, lanes = (int(x) for x in os.environ.get("TURF_PORT_LANE", "0/1").split("/"))
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = int(s.getsockname()[1])
-        if port not in STANDARD_PORTS and port not in _handed_out:
+        if port not in STANDARD_PORTS and port not in _handed_out and (port >> 1) % lanes == lane:
             _handed_out.add(port)
             return port
 

@@ -13,6 +13,7 @@ child per :meth:`Launcher.start`, which sets up its log, environment and session
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
 import runpy
@@ -110,12 +111,14 @@ def _serve(module: str, env: dict[str, str], log: str, cwd: str) -> None:
     start_new_session=True)`` would have set up, then the module as ``__main__``. The exit code is the module's
     (``SystemExit``); the exit handlers run as at a normal interpreter exit (multiprocessing skips them)."""
     os.setsid()
+    with contextlib.suppress(OSError):   # `ps -o comm`, top and pgrep name the service, not the forkserver
+        Path("/proc/self/comm").write_text(module.removesuffix(".__main__")[:15])
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)
-    sys.stdout = open(1, "w", buffering=1, closefd=False)   # noqa: SIM115 - the process's own stdout, line-buffered
-    sys.stderr = open(2, "w", buffering=1, closefd=False)   # noqa: SIM115
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)

@@ -3,14 +3,15 @@ gateway's modules imported, and the committed board read with its point index bu
 ``load_board()`` for it gets the cached one). Importing this module does exactly that, and starts nothing: no
 thread, no connection, no event loop, so a fork of it is safe."""
 
+import uvicorn.main
+
 import turf_cards.app
 import turf_claims.app
 import turf_clock.app
-import turf_geo.app
 import turf_gateway.main
+import turf_geo.app
 import turf_notify.app
 import turf_scoring.app
-import uvicorn.main
 from turf_common.board import load_board
 
 SERVICE_MODULES = (turf_cards.app, turf_claims.app, turf_clock.app, turf_geo.app, turf_gateway.main,

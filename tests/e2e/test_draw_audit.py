@@ -24,6 +24,8 @@ from turf_common.rules import gametime
 from turfwar.audit import read_stream
 from turfwar.stack import Stack
 
+pytestmark = [pytest.mark.slow]   # issue 27: a simulated season, audited
+
 CFG = gametime.load_season()
 
 

@@ -34,6 +34,8 @@ from turf_common.rules import gametime
 from turf_common.rules.cards import draw_card
 from turfwar.stack import Stack
 
+pytestmark = [pytest.mark.slow, pytest.mark.serial]   # issue 27: ms around an opening instant, alone on the machine
+
 FACTOR = 1800
 DAYS = 2                    # openings raced
 #: when each player's one play leaves, in real ms from the opening instant (1 ms = 1.8 game s)
@@ -46,8 +48,11 @@ ARGS: dict[str, dict[str, Any]] = {"freeze": {"territory_id": HOBOKEN}, "war": {
 
 @pytest.fixture(scope="module")
 def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    # Monday 14:00, open: a stack starts in a few real seconds (issue 27; a game hour is 2 s), so the first set-up
+    # ends before 18:00 and the first opening raced is Tuesday's, 16 game hours (32 s) on, rather than a whole game
+    # day later; a slower start only races the day after
     with running_stack(Path(tmp_path_factory.mktemp("r12race")), TURF_CLOCK=f"accelerated:{FACTOR}",
-                       TURF_CLOCK_START="2026-10-05T06:00:00-04:00") as s:
+                       TURF_CLOCK_START="2026-10-05T14:00:00-04:00") as s:
         yield s
 
 

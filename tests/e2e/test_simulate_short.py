@@ -7,12 +7,15 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.support.stackfix import ORGANIZER
 from turf_common.rules.prizes import PrizeTable, final_places
 from turfwar.cli import app
 from turfwar.stack import Stack
+
+pytestmark = [pytest.mark.slow]   # issue 27: a simulated season
 
 
 def test_short_season(stack: Stack, tmp_path: Path) -> None:

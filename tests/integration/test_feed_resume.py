@@ -20,6 +20,8 @@ from turf_common.rules import gametime
 from turf_common.settings import get_settings
 from turfwar.stack import Stack
 
+pytestmark = [pytest.mark.slow]   # issue 27: hundreds of claims while a spectator is away
+
 # TURF_WS_RESEND_MAX of this module's stack, in stream sequences: every event counts (a claim's notifications too,
 # issue 18), so 200 claims span about 1,200
 BOUND = 2000

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import httpx
 import psycopg
+import pytest
 
 from tests.support.client import Player, verified_player
 from turfwar.stack import Stack
+
+pytestmark = [pytest.mark.slow]   # issue 27: schemathesis over every route
 
 
 def _state(db: str) -> tuple:

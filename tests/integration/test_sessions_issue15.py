@@ -26,13 +26,16 @@ from tests.support.spectator import Spectator
 from tests.support.stackfix import ORGANIZER, running_stack
 from turfwar.stack import Stack
 
+pytestmark = [pytest.mark.serial]   # issue 27: bounds GET /clock's latency during argon2 bursts
+
 PROXY = "127.0.0.2"
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(tmp_path_factory.mktemp("sessions"), TURF_RATE_LIMITS="sessions_email=3/60",
-                       TURF_FORWARDED_ALLOW_IPS=PROXY, TURF_WS_MAX_PER_IP="2", TURF_WS_MAX_TOTAL="100") as s:
+                       TURF_FORWARDED_ALLOW_IPS=PROXY, TURF_WS_MAX_PER_IP="2", TURF_WS_MAX_TOTAL="100",
+                       TURF_PASSWORD_HASH="default") as s:   # argon2 at its real cost: the off-loop test needs it
         yield s
 
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import httpx
 import nats
+import pytest
 
 from tests.support.bus import request, submit_cmd
 from tests.support.client import Player, move_clock
@@ -18,6 +19,8 @@ from turf_common.contracts import subjects
 from turf_common.rules import gametime
 from turfwar.stack import Stack
 from turfwar.verify import differences
+
+pytestmark = [pytest.mark.slow]   # issue 27: random claims, steals and corrections
 
 
 def test_verify_scores_after_random_claims_steals_and_corrections(stack: Stack, http: httpx.Client,

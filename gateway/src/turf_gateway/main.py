@@ -32,7 +32,13 @@ from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
-from turf_common.settings import Settings, get_settings, organizer_password_refusal, seed_refusal
+from turf_common.settings import (
+    Settings,
+    get_settings,
+    organizer_password_refusal,
+    password_hash_refusal,
+    seed_refusal,
+)
 from turf_gateway import docs, errors, feed, history_store, readiness, security, session_revocation, tables
 from turf_gateway.api.routes import (
     adjacency,
@@ -55,7 +61,7 @@ from turf_gateway.compression import PublicGzip
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
 from turf_gateway.http_metrics import HttpMetrics
-from turf_gateway.passwords import hash_password, verify_password
+from turf_gateway.passwords import hash_password, use_profile, verify_password
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.session_cache import SessionCache
 from turf_gateway.state import AppState
@@ -103,8 +109,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # issue 15: the public seed (R12.1) and the well-known organizer password are for manual-clock rehearsals
         # only (the password on loopback only too): refused before anything is touched
         if why := (seed_refusal(settings.seed, settings.clock) or organizer_password_refusal(
-                settings.organizer_password, settings.clock, settings.http_host)):
+                settings.organizer_password, settings.clock, settings.http_host) or password_hash_refusal(
+                settings.password_hash, settings.clock, settings.http_host)):
             raise RuntimeError(why)
+        use_profile(settings.password_hash)
         configure("gateway", settings.log_level)
         metrics.SERVICE["name"] = "gateway"
         tracing.setup("gateway")

@@ -11,11 +11,32 @@ import asyncio
 import contextlib
 import os
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
-hasher = PasswordHasher()
+#: ``TURF_PASSWORD_HASH`` → argon2id parameters of new hashes. ``fast`` is argon2-cffi's test profile (one pass over
+#: 8 KiB, ~1 ms) with the default's salt and hash lengths; tests and manual rehearsals on loopback only (issue 27)
+PROFILES = {"default": profiles.RFC_9106_LOW_MEMORY,
+            "fast": replace(profiles.CHEAPEST, salt_len=16, hash_len=32)}
+hasher = PasswordHasher.from_parameters(PROFILES["default"])
+_dummy = {"hash": ""}
+
+
+def use_profile(name: str) -> None:
+    """Hash new passwords with the parameters of ``name`` (a key of :data:`PROFILES`); at the gateway's start."""
+    global hasher
+    hasher = PasswordHasher.from_parameters(PROFILES[name])
+    _dummy["hash"] = ""
+
+
+def dummy_hash() -> str:
+    """A hash of no account's password, with the current parameters: a sign-in for an unknown e-mail verifies
+    against it, so it takes as long as one for a known e-mail."""
+    if not _dummy["hash"]:
+        _dummy["hash"] = hasher.hash("not a real password, only for equal timing")
+    return _dummy["hash"]
 #: threads hashing at once: the machine's 2 cores stay shared with the loop and the services
 WORKERS = 2
 

@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
+    # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
+    # profile, ~0.2 s of CPU a hash) or "fast" (one pass over 8 KiB: for tests and manual-clock rehearsals on
+    # loopback only, see password_hash_refusal). A hash keeps its parameters, so either verifies the other's
+    password_hash: str = "default"
     # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
     session_cache_s: float = 5.0
     log_level: str = "INFO"
@@ -78,6 +82,13 @@ class Settings(BaseSettings):
     @classmethod
     def _valid_clock(cls, v: str) -> str:
         parse_clock_mode(v)
+        return v
+
+    @field_validator("password_hash")
+    @classmethod
+    def _known_profile(cls, v: str) -> str:
+        if v not in ("default", "fast"):
+            raise ValueError(f"TURF_PASSWORD_HASH must be default or fast, not {v!r}")
         return v
 
     @field_validator("clock_start")
@@ -121,6 +132,16 @@ def organizer_password_refusal(password: str, clock: str, host: str) -> str | No
     return (f"TURF_ORGANIZER_PASSWORD is the public default {DEFAULT_ORGANIZER_PASSWORD!r} (or empty) with "
             f"TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on loopback. Unset it to let "
             "`turfwar up` make a random one, or set a secret password")
+
+
+def password_hash_refusal(profile: str, clock: str, host: str) -> str | None:
+    """Issue 27: why passwords may not be hashed with ``profile`` (``TURF_PASSWORD_HASH``) on this ``clock`` and
+    ``host``, or None. ``fast`` makes a stolen hash cheap to crack, so it serves only a manual-clock rehearsal (the
+    tests) listening on loopback."""
+    if profile != "fast" or (parse_clock_mode(clock)[0] == "manual" and is_loopback(host)):
+        return None
+    return (f"TURF_PASSWORD_HASH=fast with TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on "
+            "loopback (a stolen hash would be cheap to crack). Unset it")
 
 
 def parse_clock_mode(spec: str) -> tuple[str, float]:

@@ -24,11 +24,10 @@ from turf_gateway.api.deps import CurrentPlayer, State, bearer_token, token_hash
 from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
 from turf_gateway.geocoding import GeocoderUnavailable, NoGeocoder, normalise_address
-from turf_gateway.passwords import hash_password, hasher, verify_password
+from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["players"])
-_DUMMY_HASH = hasher.hash("not a real password, only for equal timing")
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
 PURGE_EVERY_S = 60.0
 
@@ -162,7 +161,7 @@ async def sign_in(cred: Credentials, state: State, request: Request) -> SessionO
     async with state.engine.connect() as conn:
         row = (await conn.execute(select(t.players).where(t.players.c.email_norm == email))).first()
     # an unknown email costs the same hash as a known one, so timing does not tell who is registered
-    ok = await verify_password(row.password_hash if row is not None else _DUMMY_HASH, cred.password)
+    ok = await verify_password(row.password_hash if row is not None else dummy_hash(), cred.password)
     if row is None or not ok:
         await state.limiter.note(*failures[0], failures[1])
         raise ApiError("unauthenticated", "Wrong email or password.")
