@@ -27,6 +27,45 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TURF_PORT_LANE"] = f"{int(worker.removeprefix('gw'))}/{os.environ['PYTEST_XDIST_WORKER_COUNT']}"
 
 
+#: modules under these folders start no server and no stack: they take no gate and run beside a serial module
+LIGHT = ("/unit/", "/rules/", "/board/")
+
+
+def _light(path: str) -> bool:
+    return any(d in path for d in LIGHT)
+
+
+def _rank(item: pytest.Item) -> int:
+    """The order in which xdist hands out modules (``--no-loadscope-reorder``), by the module's first test:
+    0 the slow serial modules, each followed by a light one, 1 the other light ones (xdist gives one module to each
+    worker, then tops up whoever has two tests or fewer left: so one worker takes the serial modules back to back
+    while the other works through the light ones), 2 the other serial ones, 3 the slow ones (faults, browsers,
+    loads: the long ones early pack the two workers best), 4 the other stack modules."""
+    serial, slow = item.get_closest_marker("serial") is not None, item.get_closest_marker("slow") is not None
+    if serial:
+        return 0 if slow else 2
+    if _light(str(item.path)):
+        return 1
+    return 3 if slow else 4
+
+
+@pytest.hookimpl(trylast=True)   # after tests/conftest.py has marked its folders slow
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    modules: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    ranked = sorted(modules.values(), key=lambda its: _rank(its[0]))   # stable: collection order within a rank
+    serial_slow = [m for m in ranked if _rank(m[0]) == 0]
+    light = [m for m in ranked if _rank(m[0]) == 1]
+    order: list[list[pytest.Item]] = []
+    for i, module in enumerate(serial_slow):   # S0 L0 S1 L1 …, the other light ones, then the stack modules
+        order += [module, *light[i:i + 1]]
+    order += light[len(serial_slow):] + [m for m in ranked if _rank(m[0]) in (2, 3, 4)]
+    items[:] = [item for module in order for item in module]
+
+
 def _gate_dir() -> Path | None:
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if not run:
@@ -41,7 +80,7 @@ def _serial_gate(request: pytest.FixtureRequest) -> Iterator[None]:
     """Before the module's other fixtures (its stack included) and after their teardown: the room, shared or, for
     a module marked ``serial``, alone."""
     d = _gate_dir()
-    if d is None:
+    if d is None or _light(str(request.node.path)):
         yield
         return
     alone = request.node.get_closest_marker("serial") is not None

@@ -1,5 +1,6 @@
-"""Start and stop the whole stack: servers (embedded unless ``TURF_*_URL`` point elsewhere), every service as
-its own process, then the gateway. Used by ``turfwar up`` and by the end-to-end test fixtures alike."""
+"""Start and stop the whole stack: servers (embedded unless ``TURF_*_URL`` point elsewhere), then every service and
+the gateway at once, each its own process forked warm (:mod:`turfwar.launcher`). Used by ``turfwar up`` and by the
+end-to-end test fixtures alike."""
 
 from __future__ import annotations
 
