@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from websockets.sync.client import connect
 
+from tests.support.bus import consumed
 from tests.support.cards import claim, give, play
 from tests.support.client import Player, move_clock, until, verified_player
 from tests.support.stackfix import running_stack
@@ -280,7 +281,7 @@ def test_an_event_delivered_twice_is_applied_once(stack: Stack, p: dict[str, Pla
         if mine:
             break
         time.sleep(0.2)
-    time.sleep(2)   # the second copy has had time to arrive
+    consumed(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"])   # both copies handled (issue 27: a barrier)
     mine = [n for n in notes(v) if n["kind"] == "territory_stolen" and n["data"]["territory_id"] == JERSEY_CITY
             and n["at"] == t.isoformat()]
     assert len(mine) == 1, mine
@@ -355,7 +356,7 @@ def test_notify_killed_mid_stream_and_restarted_tells_once(stack: Stack, org: Pl
     finally:
         stack.restart("notify")
     got = until(lambda: kinds(a, "territory_stolen"), lambda ns: len(ns) > before)
-    time.sleep(2)
+    consumed(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"])   # and any redelivery after the restart
     got = kinds(a, "territory_stolen")
     assert [n["data"] for n in got[before:]] == [
         {"territory_id": BAYONNE, "by": c.id, "war_until": "2026-10-08T12:00:00-04:00"}]

@@ -7,14 +7,13 @@ this module share one manual clock and run in order (Monday 5 October to Thursda
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import datetime
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.bus import stream_events
+from tests.support.bus import consumed, stream_events
 from tests.support.cards import claim, give, play
 from tests.support.client import Player, move_clock, until, verified_player
 from turf_common.contracts import subjects
@@ -22,7 +21,18 @@ from turfwar.stack import Stack
 
 HOBOKEN, JERSEY_CITY, NEWARK = "3401732250", "3401736000", "3401351000"
 MON, TUE, WED, THU = (datetime.fromisoformat(f"2026-10-{d:02d}T07:00:00-04:00") for d in (5, 6, 7, 8))
-SETTLE = 2.5   # seconds for a second copy (if any) to have arrived
+#: the module's stack, for the barrier: every event so far consumed (issue 27: no fixed wait for a second copy)
+BUS: dict[str, Stack] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _bus(stack: Stack) -> None:
+    BUS["stack"] = stack
+
+
+def all_consumed() -> None:
+    """Once this returns, notify has handled every event published so far: a second copy, if any, is there."""
+    consumed(BUS["stack"].env["TURF_NATS_URL"], BUS["stack"].env["TURF_STREAM"])
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +51,9 @@ def kinds(pl: Player, kind: str) -> list[dict[str, Any]]:
 
 
 def settled(pl: Player, kind: str, n: int = 1) -> list[dict[str, Any]]:
-    """The player's notifications of ``kind`` once at least ``n`` came, and after a pause for any duplicate."""
+    """The player's notifications of ``kind`` once at least ``n`` came and every event so far was consumed."""
     until(lambda: kinds(pl, kind), lambda ns: len(ns) >= n)
-    time.sleep(SETTLE)
+    all_consumed()
     return kinds(pl, kind)
 
 
@@ -94,7 +104,7 @@ def test_r15_r16_protections_scheduled_for_tomorrow_are_told_active_at_its_day_s
     r = play(g, "blockade", rival_id=h.id)                 # R16: against H, for the next game day
     assert r.status_code == 200 and r.json()["effect"] == {"active_on": "2026-10-06"}, r.text
     blockade = r.json()["card_id"]
-    time.sleep(1)
+    all_consumed()
     assert kinds(f, "protection_active") == [] and kinds(g, "protection_active") == []   # scheduled, not active
     move_clock(org, TUE)
     got = settled(f, "protection_active")
@@ -148,7 +158,7 @@ def test_r12_day_start_draws_are_told_once_per_day_and_only_when_cards_were_draw
     for pl in p.values():
         want = [(d, e["draws"].get(pl.id, 0)) for d, e in sorted(by_day.items()) if e["draws"].get(pl.id, 0) > 0]
         got = until(lambda pl=pl: kinds(pl, "cards_dealt"), lambda ns, want=want: len(ns) >= len(want))
-        time.sleep(0.5)
+        all_consumed()
         got = kinds(pl, "cards_dealt")
         assert [(x["data"]["game_day"], x["data"]["count"]) for x in got] == want
         for x in got:
@@ -177,7 +187,7 @@ def test_r11_claiming_a_fortified_territory_again_does_not_tell_it_again(
     r = claim(f, HOBOKEN, THU)
     if r.status_code == 201:
         assert r.json()["fortified"] is True, r.text
-    time.sleep(SETTLE)
+    all_consumed()
     assert len(kinds(f, "fortified")) == 1
 
 

@@ -32,7 +32,7 @@ from turf_common.bus import (
 from turf_common.contracts.base import Event, Message
 from turfwar.embedded import Server, start_nats
 
-pytestmark = [pytest.mark.timeout(120), pytest.mark.serial]   # issue 27: bounds how soon a batch settles
+pytestmark = pytest.mark.timeout(120)
 
 
 class Pinged(Event):

@@ -47,3 +47,30 @@ async def stream_events(nats_url: str, stream: str, subject: str, wait: float = 
         return out
     finally:
         await nc.close()
+
+
+def consumed(nats_url: str, stream: str, timeout: float = 30.0) -> None:
+    """A barrier (issue 27), instead of "nothing more arrives within N s": returns once every durable consumer of
+    ``stream`` has taken and acknowledged every event published so far, twice in a row (a handler may publish a
+    follow-up just before it acks), as :func:`turf_common.bus.wait_idle` does. Each service commits what an event
+    causes before it acks, so whatever the events so far would cause (a duplicate included) is in place. Ephemeral
+    consumers (a test's own reads) are not waited for. Raises TimeoutError after ``timeout`` s."""
+    import asyncio
+    import time
+
+    async def go() -> None:
+        nc = await nats.connect(servers=server_list(nats_url))
+        try:
+            js = nc.jetstream()
+            deadline, streak = time.monotonic() + timeout, 0
+            while streak < 2:
+                infos = [ci for ci in await js.consumers_info(stream) if ci.config.durable_name]
+                idle = all(ci.num_pending == 0 and ci.num_ack_pending == 0 for ci in infos)
+                streak = streak + 1 if idle else 0
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the consumers of {stream} did not catch up in {timeout:.0f} s")
+                await asyncio.sleep(0.02)
+        finally:
+            await nc.close()
+
+    asyncio.run(go())
