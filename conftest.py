@@ -1,6 +1,6 @@
-"""Issue 27: the suite runs on two pytest-xdist workers (``./turf test``: ``-n 2 --dist loadfile``, so a module and
-its stack stay on one worker), and a module marked ``serial`` runs with no other module beside it: the races at an
-opening instant and the tests that bound a latency would measure the other worker's load, not the code.
+"""Issue 27: the suite runs on pytest-xdist workers (``./turf test``: ``-n $TURF_TEST_WORKERS --dist loadfile``, so a
+module and its stack stay on one worker), and a module marked ``serial`` runs with no other stack module beside it:
+a race at an opening instant or a bound on a latency would measure the other workers' load, not the code.
 
 The gate is a readers-writer lock across the workers, two ``flock`` files in a directory of this run: every module
 holds the room shared while it runs; a serial one holds it alone, and holds the turnstile meanwhile so that no

@@ -8,7 +8,11 @@ child per :meth:`Launcher.start`, which sets up its log, environment and session
 ``__main__``, as ``python -m`` would. What the forkserver cannot take over is what a process does after import
 (connecting, migrating), so that part stays each service's own.
 
-``TURF_LAUNCH=exec`` starts services the plain way (``python -m``), as the walking skeleton and the containers do."""
+``TURF_LAUNCH=exec`` starts services the plain way (``python -m``), as the walking skeleton and the containers do.
+
+As with any multiprocessing start method but fork, a *script* that starts a stack must keep its work under
+``if __name__ == "__main__":`` (the warm process imports the script's main module once); ``python -m`` programs,
+pytest and the ``turfwar`` command need nothing."""
 
 from __future__ import annotations
 
