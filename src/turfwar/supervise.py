@@ -11,7 +11,8 @@ from typing import Protocol
 
 
 class Proc(Protocol):
-    returncode: int | None
+    @property
+    def returncode(self) -> int | None: ...
 
     def poll(self) -> int | None: ...
 
