@@ -73,6 +73,12 @@ class WatchedGameClock(GameClockReader):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
+    async def fresh_now(self) -> datetime:
+        """:meth:`now` after reading the entry from NATS KV at this moment (the watch may be behind: its consumer
+        lost with a NATS node, the poll not yet round); the state kept moves to the entry when it is newer."""
+        self._apply(await (await self.bucket()).get(STATE_KEY))
+        return await self.now()
+
     async def _poll(self, kv: Any) -> None:
         while True:
             await asyncio.sleep(self._poll_s)

@@ -128,12 +128,25 @@ class ClaimsService:
                             territory=terr, locked_by_other_today=locked, limits=self.limits), version
 
     # ---- claims.check -------------------------------------------------------------------------------------
+    async def _now_for(self, fix_time: datetime) -> datetime:
+        """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
+        watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
+        round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
+        now = await self.clock.now()
+        fresh = getattr(self.clock, "fresh_now", None)
+        if fresh is not None and (fix_time - now).total_seconds() > self.limits.max_fix_future_s:
+            try:
+                now = await fresh()
+            except Exception as e:   # NATS unreachable: judge on the clock this process has
+                log.warning("clock_fresh_read_failed", error=f"{type(e).__name__}: {e}")
+        return now
+
     async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
         """Same decision as :meth:`submit`, without territory locks, and it changes no game state; its fix joins the
         player's trail like a claim's (R7.1: any flag it raises goes to the organizer, the answer stays the rule's).
         Like a claim, a check at or after a game day's opening instant waits for that day's start work (R5:
         Freezes and Blockades active); ``unavailable`` when it is not done within the wait."""
-        now = await self.clock.now()
+        now = await self._now_for(cmd.fix.fix_time)
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         loc = cmd.located
@@ -162,7 +175,7 @@ class ClaimsService:
         (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim. Claims that
         arrive while others are being decided share their transaction (issue 21, :mod:`turf_claims.group`); the
         answer is the same either way."""
-        now = await self.clock.now()
+        now = await self._now_for(cmd.fix.fix_time)
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         return await self.group.submit(Pending(cmd, now, tracing.current_context()))
