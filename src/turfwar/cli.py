@@ -17,7 +17,6 @@ from rich.table import Table
 from turf_common.settings import get_settings
 from turfwar.backup import Servers
 from turfwar.embedded import redact
-from turfwar.launcher import LAUNCHER
 from turfwar.stack import Stack, StackError, health_report
 from turfwar.supervise import supervise
 
@@ -62,8 +61,7 @@ def up() -> None:
                       " set TURF_ORGANIZER_PASSWORD to choose your own)", soft_wrap=True)
     try:
         console.print(f"[bold]Turf War[/] — data in {stack.data_dir}, clock {s.clock}")
-        if os.environ.get("TURF_LAUNCH", "fork") != "exec":
-            LAUNCHER.warm_up()   # issue 27: the services' imports and the board load while the servers start
+        stack.warm_up()   # issue 27: the services' imports and the board load while the servers start
         stack.start_servers(progress=True)
         console.print("  starting services …")
         try:

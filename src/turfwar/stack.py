@@ -185,7 +185,7 @@ class Stack:
             self.metrics_ports[name] = embedded.free_port()
             env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
         proc: ServiceProcess
-        if env.get("TURF_LAUNCH", "fork") == "exec":
+        if not self.forks(env):
             with open(logs / f"{name}.log", "ab") as out:
                 proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
                                         stderr=subprocess.STDOUT, start_new_session=True)
@@ -193,6 +193,16 @@ class Stack:
             proc = LAUNCHER.start(module, env, logs / f"{name}.log")
         self.procs[name] = proc
         return proc
+
+    def forks(self, env: dict[str, str] | None = None) -> bool:
+        """Whether services (with ``env``, a process's environment; by default the stack's) are forked from the warm
+        process, the default, rather than started by ``python -m`` (``TURF_LAUNCH=exec``)."""
+        return (env if env is not None else dict(os.environ) | self.env).get("TURF_LAUNCH", "fork") != "exec"
+
+    def warm_up(self) -> None:
+        """Start the warm process now (when services are forked), so that its imports overlap the servers' start."""
+        if self.forks():
+            LAUNCHER.warm_up()
 
     def start_services(self, timeout: float = 90.0) -> None:
         """Every service and the gateway at once (the gateway needs no service to start: it asks them per

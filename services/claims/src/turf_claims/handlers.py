@@ -127,20 +127,19 @@ class ClaimsService:
                             territory_id=tid, border_distance_m=loc.border_distance_m, claimant=claimant,
                             territory=terr, locked_by_other_today=locked, limits=self.limits), version
 
-    # ---- claims.check -------------------------------------------------------------------------------------
     async def _now_for(self, fix_time: datetime) -> datetime:
         """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
         watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
         round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
         now = await self.clock.now()
-        fresh = getattr(self.clock, "fresh_now", None)
-        if fresh is not None and (fix_time - now).total_seconds() > self.limits.max_fix_future_s:
+        if (fix_time - now).total_seconds() > self.limits.max_fix_future_s:
             try:
-                now = await fresh()
+                now = await self.clock.fresh_now()
             except Exception as e:   # NATS unreachable: judge on the clock this process has
                 log.warning("clock_fresh_read_failed", error=f"{type(e).__name__}: {e}")
         return now
 
+    # ---- claims.check -------------------------------------------------------------------------------------
     async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
         """Same decision as :meth:`submit`, without territory locks, and it changes no game state; its fix joins the
         player's trail like a claim's (R7.1: any flag it raises goes to the organizer, the answer stays the rule's).

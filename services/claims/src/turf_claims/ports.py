@@ -373,6 +373,11 @@ class Clock(Protocol):
 
     async def now(self) -> datetime: ...
 
+    async def fresh_now(self) -> datetime:
+        """:meth:`now` read afresh from the clock's source (a watched clock may be behind); raises when the source
+        cannot be reached."""
+        ...
+
 
 class Publisher(Protocol):
     """Publishes every outbox row committed before the call (the outbox relay); returns how many it sent."""

@@ -336,6 +336,9 @@ class MemoryClock:
     async def now(self) -> datetime:
         return self.at
 
+    async def fresh_now(self) -> datetime:
+        return self.at
+
 
 class MemoryPublisher:
     """Publishes the store's staged events: ``sent`` holds every (subject, event) published, in order."""
