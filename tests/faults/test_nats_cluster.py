@@ -92,6 +92,9 @@ def test_cluster_survives_a_node_and_a_replica_of_each_service(cluster: tuple[St
     with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:
         stored = [r[0] for r in conn.execute("SELECT player_id FROM claims.claims")]
     assert len(stored) == len(set(stored)) and acked <= set(stored)
+    # a barrier, not a pause: every committed claim's events are in the stream (the surviving relay's sweep sends
+    # what a flush cut by the dead node left), then differences() waits for every consumer, leaderless ones too
+    assert until(lambda: _unsent(stack.env["TURF_DATABASE_URL"]), lambda n: n == 0, 60, every=0.2) == 0
     assert differences(load_board(), stack.env["TURF_DATABASE_URL"], ",".join(n.url for n in nodes[1:]),
                        stack.env["TURF_STREAM"]) == []
     lb = http.get("/api/v1/leaderboard").json()
@@ -106,3 +109,9 @@ def _move_clock_after_failover(org: Player, at: datetime, within: float = 60.0) 
     r = until(lambda: org.post("/admin/clock", {"now": at.isoformat()}), lambda r: r.status_code != 503, within,
               every=1.0)
     assert r.status_code == 200, r.text
+
+
+def _unsent(database_url: str) -> int:
+    """Outbox rows of claims not yet in the stream."""
+    with psycopg.connect(database_url) as conn:
+        return int(conn.execute("SELECT count(*) FROM claims.outbox WHERE published_at IS NULL").fetchone()[0])

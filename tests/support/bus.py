@@ -9,7 +9,7 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
-from turf_common.bus import server_list
+from turf_common.bus import caught_up, server_list
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
 
@@ -61,11 +61,13 @@ def consumed(nats_url: str, stream: str, timeout: float = 30.0) -> None:
     async def go() -> None:
         nc = await nats.connect(servers=server_list(nats_url))
         try:
-            js = nc.jetstream()
             deadline, streak = time.monotonic() + timeout, 0
             while streak < 2:
-                infos = [ci for ci in await js.consumers_info(stream) if ci.config.durable_name]
-                idle = all(ci.num_pending == 0 and ci.num_ack_pending == 0 for ci in infos)
+                try:
+                    idle = caught_up((await nc.request(f"$JS.API.CONSUMER.LIST.{stream}", b"", timeout=5)).data,
+                                     durable_only=True)
+                except (TimeoutError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+                    idle = False
                 streak = streak + 1 if idle else 0
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the consumers of {stream} did not catch up in {timeout:.0f} s")
