@@ -37,15 +37,18 @@ def wire(settings: Settings) -> Wire:
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         private = settings.vapid_private_key or await store.vapid_key(new_private_key)
         discord = DiscordWebhook(settings.discord_webhook_url) if settings.discord_webhook_url else None
+        push = WebPushSender(private, f"mailto:{settings.organizer_email}",
+                             rehearsal=settings.clock.startswith("manual"))
         h = NotifyHandlers(
             store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
             publisher=relay, season=gametime.load_season(settings.season_file),
             towns=town_names(settings.board_dir),
-            push=WebPushSender(private, f"mailto:{settings.organizer_email}"), discord=discord,
+            push=push, discord=discord,
             group_seconds=settings.push_group_seconds)
         await relay.flush()   # anything a crash left behind
 
         async def close() -> None:
+            await push.close()
             if discord is not None:
                 await discord.close()
             await engine.dispose()

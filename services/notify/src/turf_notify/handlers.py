@@ -56,6 +56,7 @@ NotifyEvent = Annotated[
 #: fields of the events that name players (their display names are looked up for the texts)
 PLAYER_FIELDS = ("player_id", "previous_owner_id", "owner_id", "proposer_id", "partner_id", "rival_id")
 GONE = (404, 410)   # the push service's answer for a subscription that no longer exists: dropped
+PUSH_PARALLEL = 32   # pushes in flight at once (each bounded by its sender's deadline)
 
 
 @dataclass
@@ -227,27 +228,37 @@ class NotifyHandlers:
     async def send_pushes(self, game_now: datetime) -> int:
         """Push what is due (quiet hours over, a steal's grouping minute past), one push per player with every
         notification pending for them; a subscription the push service calls gone (404/410) is dropped. Pushes
-        of players without a subscription are discarded. Returns how many pushes were delivered."""
-        sent, gone = 0, []
+        of players without a subscription are discarded. Returns how many pushes were delivered.
+
+        The due pushes are taken in one transaction and sent after its commit, all at once (at most
+        :data:`PUSH_PARALLEL` in flight): a slow push service holds neither a database transaction nor the pushes
+        of other players behind it (issue 29). A crash after the commit loses those pushes; the notifications
+        stay in each player's list."""
         async with self.store.tx() as tx:
             pending = await tx.take_pushes(game_now, self.wall())
-            by_player: dict[str, list[PendingPush]] = defaultdict(list)
-            for p in pending:
-                by_player[p.player_id].append(p)
-            for pid, items in by_player.items():
-                subs = await self.store.subscriptions(pid) if self.push is not None else []
-                title, body = rules.push_text((p.kind, p.message) for p in items)
-                payload = {"title": title, "body": body, "kinds": [p.kind for p in items],
-                           "ids": [p.id for p in items], "url": self.push_payload_url}
-                for sub in subs:
-                    status = await self._push_one(sub, payload)
-                    if status in GONE:
-                        gone.append(sub)
-                    sent += 200 <= status < 300
-        for sub in gone:   # after the commit: the taken pushes stay taken whatever happens here
-            await self.store.drop_subscription(sub.player_id, sub.endpoint)
-            log.info("push_subscription_dropped")
-        return sent
+        if self.push is None or not pending:
+            return 0
+        by_player: dict[str, list[PendingPush]] = defaultdict(list)
+        for p in pending:
+            by_player[p.player_id].append(p)
+        sends = []
+        for pid, items in by_player.items():
+            title, body = rules.push_text((p.kind, p.message) for p in items)
+            payload = {"title": title, "body": body, "kinds": [p.kind for p in items],
+                       "ids": [p.id for p in items], "url": self.push_payload_url}
+            sends += [(sub, payload) for sub in await self.store.subscriptions(pid)]
+        gate = asyncio.Semaphore(PUSH_PARALLEL)
+
+        async def one(sub: Subscription, payload: dict[str, Any]) -> int:
+            async with gate:
+                return await self._push_one(sub, payload)
+
+        statuses = await asyncio.gather(*(one(sub, payload) for sub, payload in sends))
+        for (sub, _), status in zip(sends, statuses, strict=True):
+            if status in GONE:
+                await self.store.drop_subscription(sub.player_id, sub.endpoint)
+                log.info("push_subscription_dropped")
+        return sum(200 <= s < 300 for s in statuses)
 
     async def _push_one(self, sub: Subscription, payload: dict[str, Any]) -> int:
         """The push service's status, 0 when it could not be reached (one bad endpoint never blocks the others;

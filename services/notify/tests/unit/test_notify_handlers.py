@@ -4,6 +4,9 @@ retried."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 from notify_world import HOBOKEN, JERSEY_CITY, at, world
@@ -188,3 +191,45 @@ async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_iss
     assert [k for k, _, _ in w.of("a")] == ["war_declared", "reclaim_ending", "territory_stolen"]
     assert w.of("a")[2][1].startswith("victor stole Jersey City from you.")
     assert len([1 for s, _ in w.store.state.staged if s == subjects.NOTIFICATION_CREATED]) == 3
+
+
+async def test_issue29_a_stalled_push_service_holds_neither_the_transaction_nor_the_other_pushes() -> None:
+    w = world("2026-10-05T12:00:00-04:00")
+    done: dict[str, float] = {}
+    in_tx: list[bool] = []
+    open_tx = [False]
+    loop = asyncio.get_running_loop()
+    plain_tx = w.store.tx
+
+    @contextlib.asynccontextmanager
+    async def watched_tx() -> AsyncIterator[object]:
+        async with plain_tx() as tx:
+            open_tx[0] = True
+            try:
+                yield tx
+            finally:
+                open_tx[0] = False
+
+    w.store.tx = watched_tx  # type: ignore[method-assign]
+
+    class Stalling:
+        async def send(self, sub: Subscription, payload: dict[str, object]) -> int:
+            in_tx.append(open_tx[0])
+            if sub.endpoint.endswith("stall"):
+                await asyncio.sleep(0.5)
+            done[sub.player_id] = loop.time()
+            return 201
+
+    w.h.push = Stalling()
+    for pid in ("v", "a", "b"):
+        await w.player(pid, pid.upper())
+    await w.store.save_subscription(Subscription("v", "https://push.example/stall", "k", "s"))
+    await w.store.save_subscription(Subscription("a", "https://push.example/a", "k", "s"))
+    await w.store.save_subscription(Subscription("b", "https://push.example/b", "k", "s"))
+    for pid in ("v", "a", "b"):
+        await w.h.on_event(steal(HOBOKEN, "2026-10-05T12:00:00-04:00", "e-" + pid, victim=pid))
+    w.wall[0] += timedelta(seconds=61)
+    t0 = loop.time()
+    assert await w.h.send_pushes(w.clock.at) == 3
+    assert done["a"] - t0 < 0.25 and done["b"] - t0 < 0.25 and done["v"] - t0 >= 0.5
+    assert in_tx == [False, False, False]
