@@ -6,6 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import AwareDatetime, BeforeValidator
 
+from turf_common.contracts.claims import FixTime
+
 
 def _iso_text_only(v: Any) -> Any:
     # pydantic would read a bare number as seconds since 1970; for a game clock that is a mistake, not a time
@@ -15,6 +17,8 @@ def _iso_text_only(v: Any) -> Any:
 
 
 IsoTime = Annotated[AwareDatetime, BeforeValidator(_iso_text_only)]
+#: a GPS fix's own time: an ISO text within the contract's window (issue 29: a year-10000 fix poisoned the trail)
+FixIsoTime = Annotated[FixTime, BeforeValidator(_iso_text_only)]
 
 
 def _iso_query_only(v: Any) -> Any:

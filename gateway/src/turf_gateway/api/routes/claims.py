@@ -14,7 +14,7 @@ from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
-from turf_gateway.api.types import IsoTime
+from turf_gateway.api.types import FixIsoTime
 from turf_gateway.commands import ask
 from turf_gateway.idempotency import same_body_or_refuse
 from turf_gateway.ratelimit import client_ip
@@ -34,7 +34,7 @@ class ClaimBody(BaseModel):
     lat: Lat
     lon: Lon
     accuracy_m: Accuracy
-    fix_time: IsoTime
+    fix_time: FixIsoTime
 
 
 def locate(state: Any, lat: float, lon: float) -> Located:

@@ -1,13 +1,25 @@
 from __future__ import annotations
 
-from datetime import date
-from typing import Any, Literal
+from datetime import UTC, date, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, Field
+from pydantic import AfterValidator, AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.geo import Located
 
+#: issue 29: a fix dated 9999-12-31T23:59:59-14:00 was stored as year 10000 UTC and every later read of that
+#: player's trail failed; a fix's own time must fall in this window (R7 then judges its staleness)
+FIX_TIME_WINDOW = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+
+
+def _sane_fix_time(t: datetime) -> datetime:
+    if not FIX_TIME_WINDOW[0] <= t < FIX_TIME_WINDOW[1]:
+        raise ValueError("must be a time between the years 2000 and 2099")
+    return t
+
+
+FixTime = Annotated[AwareDatetime, AfterValidator(_sane_fix_time)]
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
 PlayerStatus = Literal["pending", "verified", "rejected", "disqualified"]
 
@@ -18,7 +30,7 @@ class Fix(Message):
     lat: float = Field(ge=-90, le=90, allow_inf_nan=False)
     lon: float = Field(ge=-180, le=180, allow_inf_nan=False)
     accuracy_m: float = Field(ge=0, allow_inf_nan=False)
-    fix_time: AwareDatetime
+    fix_time: FixTime
 
 
 class SubmitClaim(Message):
