@@ -6,22 +6,17 @@ R5 (``claims.check`` at the opening instant answers after the day start). Each t
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
+from claims_world import DAY1, DAY2, DAY3, World, accepted, opening, refused, world
+
 from turf_claims.days import GameDays
-from turf_claims.handlers import Handlers
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import (
     CheckReply,
-    ClaimAcceptedReply,
     CorrectOwnership,
-    Fix,
     OwnershipCorrected,
-    SubmitClaim,
 )
-from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.effects import (
     DoubleTroubleEffect,
     EffectApplied,
@@ -33,66 +28,9 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
-from turf_common.contracts.geo import Located
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.rules import gametime
 
-SEASON = gametime.load_season()
-DAY1, DAY2, DAY3 = gametime.game_days(SEASON)[:3]
-NAMES = {"hoboken": "Hoboken", "jersey": "Jersey City"}
 ENTROPY = "ab" * 32
-
-
-def opening(day: date) -> datetime:
-    return gametime.open_interval(SEASON, day)[0]
-
-
-class World:
-    """The handlers over fresh fakes; ``start`` moves the clock into a day and runs its day start."""
-
-    def __init__(self) -> None:
-        self.store = MemoryClaimsStore()
-        self.clock = MemoryClock(opening(DAY1))
-        self.publisher = MemoryPublisher(self.store)
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
-        self.n = 0
-
-    async def start(self, day: date, at: datetime | None = None) -> None:
-        self.clock.at = at or opening(day) + timedelta(hours=1)
-        await self.h.on_event(DayStarted(occurred_at=opening(day), at=opening(day), game_day=day,
-                                         game_day_number=1, week=1, season_id="s"))
-
-    def cmd(self, player: str, territory: str) -> SubmitClaim:
-        self.n += 1
-        return SubmitClaim(player_id=player, player_status="verified",
-                           fix=Fix(lat=40.0 + self.n / 1e4, lon=-74.0, accuracy_m=10.0,
-                                   fix_time=self.clock.at - timedelta(seconds=3)),
-                           located=Located(territory_id=territory, border_distance_m=250.0))
-
-    async def claim(self, player: str, territory: str) -> ClaimAcceptedReply | Refusal:
-        return await self.h.claims.submit(self.cmd(player, territory))
-
-    async def check(self, player: str, territory: str) -> CheckReply | Refusal:
-        return await self.h.claims.check(self.cmd(player, territory))
-
-    def owner(self, territory: str) -> str | None:
-        return self.store.state.territories[territory].owner_id
-
-
-async def world() -> World:
-    w = World()
-    await w.h.claims.seed_territories()
-    await w.start(DAY1)
-    return w
-
-
-def accepted(r: object, kind: str) -> ClaimAcceptedReply:
-    assert isinstance(r, ClaimAcceptedReply) and r.kind == kind, r
-    return r
-
-
-def refused(r: object, reason: str) -> None:
-    assert isinstance(r, Refusal) and r.reason == reason, r
 
 
 async def _war_then_reclaim(w: World) -> None:

@@ -1,6 +1,7 @@
-"""The claims store, clock and publisher in memory, for unit tests of the use cases (no PostgreSQL, no NATS). Same
-answers as the SQL store for one process at a time: locks are no-ops, and a unit of work that raises leaves the state
-as it found it."""
+"""The claims store in memory, for unit tests of the use cases (no PostgreSQL): the fake of the store's roles. Same
+answers as the SQL store for one process at a time (tests/contract runs the same cases on both): locks are no-ops,
+and a unit of work that raises leaves the state as it found it. The clock and publisher fakes are
+:mod:`turf_common.testing`'s."""
 
 from __future__ import annotations
 
@@ -326,28 +327,8 @@ class MemoryClaimsStore:
         for tid in territory_ids:
             self.state.territories.setdefault(tid, Territory(tid, None, 0, None, False, 0))
 
-
-class MemoryClock:
-    """The game clock at ``at`` (tests move it by assigning ``at``)."""
-
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    async def now(self) -> datetime:
-        return self.at
-
-    async def fresh_now(self) -> datetime:
-        return self.at
-
-
-class MemoryPublisher:
-    """Publishes the store's staged events: ``sent`` holds every (subject, event) published, in order."""
-
-    def __init__(self, store: MemoryClaimsStore) -> None:
-        self.store = store
-        self.sent: list[tuple[str, Event]] = []
-
-    async def flush(self) -> int:
-        staged, self.store.state.outbox = self.store.state.outbox, []
-        self.sent.extend(staged)
-        return len(staged)
+    def take_staged(self) -> list[tuple[str, Event]]:
+        """The committed events not yet published, in commit order, now taken (the outbox relay's part:
+        :class:`turf_common.testing.RecordingPublisher` calls it on flush)."""
+        staged, self.state.outbox = self.state.outbox, []
+        return staged
