@@ -168,7 +168,7 @@ async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_iss
     """Issue 21: a batch reads its players' names once, skips a redelivered event inside it, names a player verified
     earlier in the same batch, and makes a reminder falling due between two of its events between them (R14)."""
     from turf_common.contracts.players import PlayerVerified
-    from turf_notify.adapters.memory import MemoryTx
+    from turf_notify.testing import MemoryTx
 
     asked: list[set[str]] = []
     names = MemoryTx.player_names

@@ -1,7 +1,8 @@
 """The cards store in memory, for unit tests: the same answers as :class:`~turf_cards.adapters.store.SqlCardsStore`
 (orderings included: PostgreSQL sorts NULL last), one transaction at a time, each on a copy that replaces the state
 when its block ends (so a block that raises leaves nothing, and plain reads see committed state only).
-Committed events wait in :attr:`MemoryCardsStore.outbox` until :class:`MemoryPublisher` flushes them."""
+Committed events wait in :attr:`MemoryCardsStore.outbox` until a flush takes them (:meth:`MemoryCardsStore.take_staged`,
+for :class:`turf_common.testing.RecordingPublisher`). The clock and publisher fakes are :mod:`turf_common.testing`'s."""
 
 from __future__ import annotations
 
@@ -65,6 +66,13 @@ class MemoryCardsStore:
     @property
     def outbox(self) -> list[tuple[str, Event]]:
         return self.state.outbox
+
+    def take_staged(self) -> list[tuple[str, Event]]:
+        """The committed events not yet published, in commit order, now marked published (the outbox relay's part;
+        the outbox keeps them, as its event ids answer redeliveries)."""
+        fresh = self.outbox[self.sent:]
+        self.sent += len(fresh)
+        return fresh
 
     @contextlib.asynccontextmanager
     async def begin(self) -> AsyncIterator[MemoryCardsTx]:
@@ -263,18 +271,3 @@ class MemoryCardsTx:
 
     async def trades_lost_for_update(self, territory_id: str, owner_id: str | None) -> list[Trade]:
         return _lost(self.s, territory_id, owner_id)
-
-
-class MemoryPublisher:
-    """:class:`turf_cards.ports.Publisher` over a :class:`MemoryCardsStore`: flushing moves the committed events
-    to :attr:`published`, in the order they were staged."""
-
-    def __init__(self, store: MemoryCardsStore) -> None:
-        self.store = store
-        self.published: list[tuple[str, Event]] = []
-
-    async def flush(self) -> int:
-        fresh = self.store.outbox[self.store.sent:]
-        self.published.extend(fresh)
-        self.store.sent += len(fresh)
-        return len(fresh)

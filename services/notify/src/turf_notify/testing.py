@@ -152,23 +152,6 @@ class MemoryNotifyStore:
 
 
 @dataclass
-class FixedClock:
-    at: datetime
-
-    async def now(self) -> datetime:
-        return self.at
-
-
-@dataclass
-class CountingPublisher:
-    flushes: int = 0
-
-    async def flush(self) -> int:
-        self.flushes += 1
-        return 0
-
-
-@dataclass
 class RecordingPush:
     """Answers ``status`` for every push, or what ``answer(endpoint)`` says."""
 
