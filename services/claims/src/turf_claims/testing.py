@@ -6,7 +6,7 @@ and a unit of work that raises leaves the state as it found it. The clock and pu
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -58,6 +58,7 @@ class State:
     flags: list[FlagOut] = field(default_factory=list)
     wars: list[WarWindow] = field(default_factory=list)
     protections: dict[str, Protection] = field(default_factory=dict)
+    scheduled_at: dict[str, datetime] = field(default_factory=dict)     # card id -> when it was (last) scheduled
     excluded: set[str] = field(default_factory=set)
     days_started: set[date] = field(default_factory=set)
     jokers: list[tuple[str, str, date]] = field(default_factory=list)   # (player, territory, day) (R8.7)
@@ -244,16 +245,20 @@ class MemoryClaimsTx:
         old = self.s.protections.get(p.card_id)
         if old is None or old.state in ("cancelled", "lapsed"):
             self.s.protections[p.card_id] = p
+            self.s.scheduled_at[p.card_id] = at
 
     async def protection_for_update(self, card_id: str) -> Protection | None:
         return self.s.protections.get(card_id)
 
+    def _by_scheduling(self, ps: Iterable[Protection]) -> list[Protection]:
+        return sorted(ps, key=lambda p: (self.s.scheduled_at[p.card_id], p.card_id))
+
     async def due_protections_for_update(self, day: date) -> list[Protection]:
-        return [p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day]
+        return self._by_scheduling(p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day)
 
     async def scheduled_protections_involving_for_update(self, player_id: str) -> list[Protection]:
-        return [p for p in self.s.protections.values()
-                if p.state == "scheduled" and player_id in (p.player_id, p.rival_id)]
+        return self._by_scheduling(p for p in self.s.protections.values()
+                                   if p.state == "scheduled" and player_id in (p.player_id, p.rival_id))
 
     async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
         self.s.protections[card_id] = replace(self.s.protections[card_id], state=state)
@@ -284,7 +289,7 @@ class MemoryClaimsTx:
             frozen = any(p.kind == "freeze" and p.player_id == player_id and p.territory_id == t.id and p.day == day
                          and p.state == "active" for p in self.s.protections.values())
             wars = sorted((w for w in self.s.wars if w.territory_id == t.id and w.state == "open" and w.until > now),
-                          key=lambda w: w.opened_at)
+                          key=lambda w: (w.opened_at, w.id))
             facts.append(OwnedFacts(t, claimed, any(c.normal for c in today), frozen,
                                     wars[-1].holder_id if wars else None, wars[-1].until if wars else None,
                                     await self.take_record(t.id, player_id)))
@@ -297,7 +302,7 @@ class MemoryClaimsTx:
             if take is not None:
                 stolen.append(StolenFacts(tid, owner, take))
         held = [HeldWindow(w.territory_id, self.s.territories[w.territory_id].owner_id, w.until)
-                for w in sorted(self.s.wars, key=lambda w: w.opened_at)
+                for w in sorted(self.s.wars, key=lambda w: (w.opened_at, w.id))
                 if w.holder_id == player_id and w.state == "open" and w.until > now]
         return OutlookFacts(facts, stolen, held)
 
