@@ -5,31 +5,24 @@ migrations; each case starts on empty tables (TRUNCATE, a few milliseconds, rath
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from claims_backends import Backend
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tests.support.pg import migrated_postgres, truncate_all
 from turf_claims.adapters import tables as t
 from turf_claims.adapters.store import SqlClaimsStore
 from turf_claims.bootstrap import MIGRATIONS
 from turf_claims.testing import MemoryClaimsStore
-from turf_common.db import make_engine, run_migrations
-from turfwar import embedded
+from turf_common.db import make_engine
 
 
 @pytest.fixture(scope="session")
 def claims_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data = Path(tmp_path_factory.mktemp("claims-contract"))
-    embedded.private_dir(data)
-    pg = embedded.start_postgres(data)
-    try:
-        run_migrations(pg.url, MIGRATIONS, t.SCHEMA)
-        yield pg.url
-    finally:
-        pg.stop()
+    with migrated_postgres(tmp_path_factory.mktemp("claims-contract"), MIGRATIONS, t.SCHEMA) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -37,9 +30,6 @@ async def claims_engine(claims_database: str) -> AsyncIterator[AsyncEngine]:
     engine = make_engine(claims_database, pool_size=2, max_overflow=2)
     yield engine
     await engine.dispose()
-
-
-_TABLES = ", ".join(f"{t.SCHEMA}.{tb.name}" for tb in t.metadata.sorted_tables)
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -53,7 +43,7 @@ async def backend(request: pytest.FixtureRequest, claims_engine: AsyncEngine) ->
         return Backend("memory", mem, staged_memory)
     engine = claims_engine
     async with engine.begin() as conn:
-        await conn.execute(text(f"TRUNCATE {_TABLES} RESTART IDENTITY"))
+        await conn.execute(truncate_all(t.metadata))
 
     async def staged_sql() -> list[tuple[str, str]]:
         async with engine.connect() as conn:
