@@ -37,6 +37,9 @@ class State:
 class MemoryTx:
     def __init__(self, s: State) -> None:
         self.s = s
+        # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
+        self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
+        self.standings = self.announcements = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox
