@@ -32,6 +32,27 @@ from turf_common.rules import cards as rules
 from turf_common.rules.antispoof import FixRecord
 
 
+class DuplicateKey(Exception):
+    """A write the SQL store's unique constraints refuse (IntegrityError there): the unit of work is rolled back."""
+
+
+def _unique(ok: bool, constraint: str, key: object) -> None:
+    if not ok:
+        raise DuplicateKey(f"{constraint}: {key!r} exists")
+
+
+_LIVE = ("scheduled", "active")
+
+
+def _same_slot(p: Protection, q: Protection) -> bool:
+    """R15/R29, R16: two live cards on one slot (one Freeze per territory and day, one Blockade per player, rival
+    and day), which the SQL store's partial unique indexes refuse."""
+    if p.kind != q.kind or p.day != q.day or p.state not in _LIVE or q.state not in _LIVE:
+        return False
+    return p.territory_id == q.territory_id if p.kind == "freeze" else (p.player_id, p.rival_id) == (q.player_id,
+                                                                                                     q.rival_id)
+
+
 @dataclass
 class WarWindow:
     id: str
@@ -98,12 +119,14 @@ class MemoryClaimsTx:
 
     async def store_command_reply(self, command_id: str, kind: str, player_id: str, reply: Message,
                                   at: datetime) -> None:
+        _unique(command_id not in self.s.commands, "effect_commands", command_id)
         self.s.commands[command_id] = reply.model_dump_json()
 
     async def idempotent_reply(self, player_id: str, key: str) -> str | None:
         return self.s.idempotency.get((player_id, key))
 
     async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None:
+        _unique((player_id, key) not in self.s.idempotency, "idempotency", (player_id, key))
         self.s.idempotency[(player_id, key)] = reply.model_dump_json()
 
     # ---- territories
@@ -244,6 +267,8 @@ class MemoryClaimsTx:
     async def schedule_protection(self, p: Protection, command_id: str, at: datetime) -> None:
         old = self.s.protections.get(p.card_id)
         if old is None or old.state in ("cancelled", "lapsed"):
+            _unique(not any(_same_slot(p, q) for q in self.s.protections.values() if q.card_id != p.card_id),
+                    "uq_protections_" + p.kind, p.card_id)
             self.s.protections[p.card_id] = p
             self.s.scheduled_at[p.card_id] = at
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+import pytest
 from claims_backends import Backend
+from sqlalchemy.exc import IntegrityError
 
 from turf_claims.ports import Claim, ClaimsTx, Protection, Territory, TerritoryChange
+from turf_claims.testing import DuplicateKey
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import ClaimAccepted, ClaimAcceptedReply, FlagOut, TerritoryChanged
 from turf_common.rules.antispoof import FixRecord
@@ -413,3 +416,33 @@ async def test_outlook_windows_opened_at_one_instant_come_by_war_id(backend: Bac
         held = (await tx.outlook.outlook_facts("dan", DAY, T0)).held
         assert [(h.territory_id, h.until) for h in held] == [("b", T0 + timedelta(hours=2)),
                                                               ("c", T0 + timedelta(hours=3))]
+
+
+async def test_what_a_unique_constraint_refuses_is_refused_and_the_unit_rolled_back(backend: Backend) -> None:
+    """A second reply for one command or Idempotency-Key, a second live Freeze on a territory's day or Blockade of a
+    player against a rival on a day (R15, R16): the use cases never write them (they read under a lock first), and
+    a store that took them silently would hide a race."""
+    reply = ClaimAcceptedReply(claim_id="c1", kind="take", territory_id="a", owner_id="ann", progress=1,
+                               fortified=False, version=1)
+    async with backend.store.begin() as tx:
+        await tx.replies.store_command_reply("cmd-1", "war", "ann", reply, T0)
+        await tx.replies.store_idempotent_reply("ann", "k1", reply, T0)
+        await tx.protections.schedule_protection(_freeze("f1", "ann", "a"), "x1", T0)
+        await tx.protections.schedule_protection(
+            Protection("k1", "blockade", "ann", None, "bob", DAY, "active"), "x2", T0)
+    refused = [lambda tx: tx.replies.store_command_reply("cmd-1", "war", "ann", reply, T0),
+               lambda tx: tx.replies.store_idempotent_reply("ann", "k1", reply, T0),
+               lambda tx: tx.protections.schedule_protection(_freeze("f2", "bob", "a"), "x3", T0),
+               lambda tx: tx.protections.schedule_protection(
+                   Protection("k2", "blockade", "ann", None, "bob", DAY, "scheduled"), "x4", T0)]
+    for write in refused:
+        with pytest.raises((IntegrityError, DuplicateKey)):
+            async with backend.store.begin() as tx:
+                await tx.days.mark_day_started(DAY2, T0)
+                await write(tx)
+    async with backend.store.begin() as tx:
+        assert await tx.days.day_started(DAY2) is False                     # each unit rolled back whole
+        await tx.protections.schedule_protection(_freeze("f3", "bob", "a", DAY2), "x5", T0)   # another day: fine
+        await tx.protections.resolve_protection("f1", "cancelled", T0)
+        await tx.protections.schedule_protection(_freeze("f4", "bob", "a"), "x6", T0)          # slot free again
+        assert [p.card_id for p in await tx.protections.due_protections_for_update(DAY2)] == ["f3", "f4"]
