@@ -22,6 +22,15 @@ from turf_common.rules.cards import CardType
 LIVE = ("ready", "reserved")
 
 
+class DuplicateKey(Exception):
+    """A write the SQL store's primary keys refuse (IntegrityError there): the unit of work is rolled back."""
+
+
+def _unique(ok: bool, table: str, key: str) -> None:
+    if not ok:
+        raise DuplicateKey(f"{table}: {key!r} exists")
+
+
 @dataclass
 class _Player:
     status: str
@@ -154,7 +163,7 @@ class MemoryCardsTx:
         return row is not None and row.status == "verified"
 
     async def add_player(self, player_id: str, verified_at: datetime) -> None:
-        assert player_id not in self.s.players, "duplicate key"
+        _unique(player_id not in self.s.players, "players", player_id)
         self.s.players[player_id] = _Player("verified", verified_at)
 
     async def disqualify(self, player_id: str, at: datetime) -> None:
@@ -173,6 +182,7 @@ class MemoryCardsTx:
 
     async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None,
                        reason: str, at: datetime) -> None:
+        _unique(card_id not in self.s.cards, "cards", card_id)
         self.s.cards[card_id] = (Card(card_id, player_id, card_type, "ready", draw_index), at)
 
     async def card_for_update(self, card_id: str) -> Card | None:
@@ -225,7 +235,7 @@ class MemoryCardsTx:
 
     # ---- sagas
     async def add_saga(self, saga: Saga) -> None:
-        assert saga.id not in self.s.sagas, "duplicate key"
+        _unique(saga.id not in self.s.sagas, "sagas", saga.id)
         now = self.store.wall()
         self.s.sagas[saga.id] = (saga, now, now)
 
@@ -239,6 +249,7 @@ class MemoryCardsTx:
     # ---- trades
     async def add_trade(self, trade_id: str, proposer_id: str, partner_id: str, offer_territory_id: str,
                         want_territory_id: str, at: datetime) -> Trade:
+        _unique(trade_id not in self.s.trades, "trades", trade_id)
         trade = Trade(trade_id, proposer_id, partner_id, offer_territory_id, want_territory_id, "open")
         self.s.trades[trade_id] = (trade, at)
         return trade

@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from turf_cards.ports import Card, CardsStore, Saga, Trade
+from turf_cards.testing import DuplicateKey
 from turf_common.contracts.cards import CardDrawn
 
 T0 = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
@@ -170,3 +172,25 @@ async def test_trades_lost_when_a_territory_leaves_its_party(store: CardsStore) 
         assert [t.id for t in await tx.trades.trades_lost_for_update("b", "ann")] == ["tr1"]
     assert await store.trade_lost("a", "cat") is True
     assert await store.trade_lost("a", "ann") is False
+
+
+async def test_a_second_row_with_one_id_is_refused_and_the_unit_rolled_back(store: CardsStore) -> None:
+    saga = Saga("s1", "play", "ann", "war", ["w1"], "claims.effect.war", "{}")
+    async with store.begin() as tx:
+        await tx.players.add_player("ann", T0)
+        await tx.hands.add_card("w1", "ann", "war", 0, "draw", T0)
+        await tx.sagas.add_saga(saga)
+        await tx.trades.add_trade("tr1", "ann", "bob", "a", "b", T0)
+    refused = [lambda tx: tx.players.add_player("ann", T0),
+               lambda tx: tx.hands.add_card("w1", "bob", "joker", 1, "draw", T0),
+               lambda tx: tx.sagas.add_saga(saga),
+               lambda tx: tx.trades.add_trade("tr1", "cat", "dan", "c", "d", T0)]
+    for write in refused:
+        with pytest.raises((IntegrityError, DuplicateKey)):
+            async with store.begin() as tx:
+                await tx.season.record_season("s9", "x")
+                await write(tx)
+    async with store.begin() as tx:
+        assert await tx.season.record_season("s9", "y") == "y"              # each unit rolled back whole
+        assert await tx.hands.card_for_update("w1") == Card("w1", "ann", "war", "ready", 0)
+        assert await tx.trades.trade_for_update("tr1") == Trade("tr1", "ann", "bob", "a", "b", "open")
