@@ -46,8 +46,7 @@ async def _war_then_reclaim(w: World) -> None:
     accepted(await w.claim("A", "hoboken"), "war_reclaim")
 
 
-async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_claimed_today(w: World) -> None:
     await _war_then_reclaim(w)
     assert (await w.h.claims.player("A")).claims_left_today == 1            # the reclaim spent nothing
     check = await w.check("A", "hoboken")
@@ -58,8 +57,7 @@ async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_clai
     assert (await w.h.claims.player("A")).claims_left_today == 1           # nothing spent
 
 
-async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today(w: World) -> None:
     accepted(await w.claim("B", "jersey"), "take")       # hoboken is the only unclaimed territory left
     award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
                                                 entropy=ENTROPY))
@@ -74,8 +72,7 @@ async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_clai
     assert r.progress == 2
 
 
-async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today(w: World) -> None:
     accepted(await w.claim("A", "jersey"), "take")        # today's one claim spent
     award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
                                                 entropy=ENTROPY))
@@ -83,8 +80,7 @@ async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today()
     refused(await w.claim("A", "hoboken"), "no_claims_left")   # R8.1 first
 
 
-async def test_r28_a_disqualification_ends_the_players_same_day_lock() -> None:
-    w = await world()
+async def test_r28_a_disqualification_ends_the_players_same_day_lock(w: World) -> None:
     accepted(await w.claim("A", "hoboken"), "take")
     refused(await w.claim("B", "hoboken"), "locked_today")
     await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="A", at=w.clock.at))
@@ -95,8 +91,7 @@ async def test_r28_a_disqualification_ends_the_players_same_day_lock() -> None:
     assert w.owner("hoboken") == "B"
 
 
-async def test_r28_a_disqualification_ends_the_players_reclaim_window() -> None:
-    w = await world()
+async def test_r28_a_disqualification_ends_the_players_reclaim_window(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
     accepted(await w.claim("A", "hoboken"), "steal")
@@ -110,8 +105,8 @@ async def test_r28_a_disqualification_ends_the_players_reclaim_window() -> None:
     accepted(await w.claim("C", "hoboken"), "steal")
 
 
-async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
-    w = await world()
+async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed(
+        w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2)
     steal = accepted(await w.claim("A", "hoboken"), "steal")
@@ -123,8 +118,8 @@ async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualifie
     assert (t.owner_id, t.progress, t.last_claim_day, t.fortified) == (None, 0, None, False)
 
 
-async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
-    w = await world()
+async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed(
+        w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2)
     steal = accepted(await w.claim("A", "hoboken"), "steal")
@@ -136,8 +131,7 @@ async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_pl
     assert w.owner("hoboken") is None
 
 
-async def test_r28_set_owner_never_names_a_disqualified_player() -> None:
-    w = await world()
+async def test_r28_set_owner_never_names_a_disqualified_player(w: World) -> None:
     await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="X", at=w.clock.at))
     r = await w.h.corrections.correct(CorrectOwnership(command_id="c-1", action="set_owner",
                                                        territory_id="hoboken", player_id="X"))
@@ -158,8 +152,7 @@ async def _frozen_tomorrow(w: World) -> None:
     w.clock.at = opening(DAY2)
 
 
-async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start() -> None:
-    w = await world()
+async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start(w: World) -> None:
     await _frozen_tomorrow(w)
     check = asyncio.create_task(w.check("B", "hoboken"))
     claim = asyncio.create_task(w.claim("B", "hoboken"))
@@ -171,8 +164,8 @@ async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start() -
     refused(await claim, "frozen")
 
 
-async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored() -> None:
-    w = await world()
+async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored(
+        w: World) -> None:
     await _frozen_tomorrow(w)
     w.h.claims.days = w.h.effects.days = GameDays(store=w.store, publisher=w.publisher)
 
@@ -189,8 +182,7 @@ async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavai
     assert isinstance(done, EffectApplied) and done.claims_left_today == 2
 
 
-async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_the_territory_away() -> None:
-    w = await world()
+async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_the_territory_away(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     accepted(await w.claim("P", "jersey"), "take")
     await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
@@ -232,10 +224,9 @@ async def test_r28_r16_a_disqualification_lapses_the_players_scheduled_cards_and
     assert resolved == ["card-3"]
 
 
-async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_open_hours() -> None:
+async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_open_hours(w: World) -> None:
     """R28 (amended): ``adjust_hand`` removes a reserved card, withdrawing its schedule, at any hour; a player's own
     cancellation at night is still ``game_closed`` (R3)."""
-    w = await world()
     accepted(await w.claim("V", "hoboken"), "take")
     s = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1",
                                                   kind="freeze", territory_id="hoboken"))
@@ -249,10 +240,9 @@ async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_
     assert w.store.state.protections["card-1"].state == "cancelled"
 
 
-async def test_r28_r14_a_disqualified_victims_war_window_no_longer_keeps_the_attacker_from_trading() -> None:
+async def test_r28_r14_a_disqualified_victims_war_window_no_longer_keeps_the_attacker_from_trading(w: World) -> None:
     """R28 (amended): the victim's open War window stops the attacker trading the territory (R14) only while the
     victim may still play War; once the victim is disqualified it holds nothing over the attacker."""
-    w = await world()
     accepted(await w.claim("V", "hoboken"), "take")
     accepted(await w.claim("P", "jersey"), "take")
     await w.start(DAY2)

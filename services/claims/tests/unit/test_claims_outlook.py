@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from claims_world import DAY1, DAY2, DAY3, DAY4, SEASON, accepted, opening, world
+from claims_world import DAY1, DAY2, DAY3, DAY4, SEASON, World, accepted, opening, world
 
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.effects import EffectApplied, ScheduleEffect, WarEffect
@@ -13,8 +13,7 @@ from turf_common.contracts.outlook import ReclaimWindow, WarDeadline
 from turf_common.rules import gametime
 
 
-async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow() -> None:
-    w = await world()
+async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     o = await w.h.outlook.outlook("V")
     assert o.now == w.clock.at and o.war_deadlines == [] and o.reclaim_windows == []
@@ -31,8 +30,7 @@ async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow() -> 
     assert (await w.h.outlook.outlook("A")).territories == []
 
 
-async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_war() -> None:
-    w = await world()
+async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_war(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, hours=15)                      # 21:00
     accepted(await w.claim("A", "hoboken"), "steal")
@@ -58,8 +56,7 @@ async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_
     assert (await w.h.outlook.outlook("A")).reclaim_windows == []
 
 
-async def test_outlook_a_steal_outside_its_five_game_hours_has_no_deadline() -> None:
-    w = await world()
+async def test_outlook_a_steal_outside_its_five_game_hours_has_no_deadline(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, hours=1)
     accepted(await w.claim("A", "hoboken"), "steal")
@@ -67,8 +64,7 @@ async def test_outlook_a_steal_outside_its_five_game_hours_has_no_deadline() -> 
     assert (await w.h.outlook.outlook("V")).war_deadlines == []
 
 
-async def test_outlook_frozen_today() -> None:
-    w = await world()
+async def test_outlook_frozen_today(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     f = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1", kind="freeze",
                                                   territory_id="hoboken"))

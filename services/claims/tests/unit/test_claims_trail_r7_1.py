@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from claims_world import SEASON, World, world
+from claims_world import SEASON, World
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
@@ -19,8 +19,8 @@ def flags(w: World) -> list[FlagRaised]:
     return [e for s, e in w.publisher.sent if s == subjects.FLAG_RAISED]  # type: ignore[misc]
 
 
-async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused() -> None:
-    w = await world()
+async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused(
+        w: World) -> None:
     check = await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     assert isinstance(check, CheckReply) and check.allowed
     assert [(f.lat, f.received_at) for _, f in w.store.state.fixes] == [(HOBOKEN[0], w.clock.at)]
@@ -36,8 +36,7 @@ async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_late
     assert [f.kind for f in (await w.h.claims.flags()).flags] == ["impossible_travel"]
 
 
-async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answers_the_rule() -> None:
-    w = await world()
+async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answers_the_rule(w: World) -> None:
     await w.h.claims.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     w.clock.at += timedelta(seconds=30)
     check = await w.h.claims.check(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
@@ -47,9 +46,8 @@ async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answer
     assert len(w.store.state.fixes) == 2
 
 
-async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_flagged() -> None:
+async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_flagged(w: World) -> None:
     # the code before the amendment flagged the retry repeated_fix
-    w = await world()
     first = w.cmd("ann", "hoboken", where=HOBOKEN, key="k1", accuracy_m=8.0)
     await w.h.claims.check(first)
     assert isinstance(await w.h.claims.submit(first), ClaimAcceptedReply)
@@ -59,8 +57,7 @@ async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_f
     assert flags(w) == [] and (await w.h.claims.flags()).flags == []
 
 
-async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_replay() -> None:
-    w = await world()
+async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_replay(w: World) -> None:
     hob = w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0)
     await w.h.claims.check(hob)
     w.clock.at += timedelta(minutes=40)   # a drive to Newark (~18 km/h) and back: no impossible travel
@@ -71,8 +68,7 @@ async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_
     assert flags(w)[0].evidence["away"]["lat"] == NEWARK[0]
 
 
-async def test_r7_1_trails_are_per_player() -> None:
-    w = await world()
+async def test_r7_1_trails_are_per_player(w: World) -> None:
     await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     await w.h.claims.check(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
     assert flags(w) == []

@@ -3,7 +3,7 @@ publisher (claims_world.py). Each test names the ruling it checks."""
 
 from __future__ import annotations
 
-from claims_world import DAY1, DAY2, world
+from claims_world import DAY1, DAY2, World
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
@@ -12,8 +12,7 @@ from turf_common.contracts.effects import DoubleTroubleEffect, EffectApplied
 from turf_common.contracts.players import PlayerDisqualified
 
 
-async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accepted_then_changed() -> None:
-    w = await world()
+async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accepted_then_changed(w: World) -> None:
     reply = await w.claim("ann", "hoboken")
     assert isinstance(reply, ClaimAcceptedReply)
     assert (reply.kind, reply.owner_id, reply.progress, reply.fortified) == ("take", "ann", 1, False)
@@ -25,8 +24,7 @@ async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accep
     assert w.store.state.territories["hoboken"].owner_id == "ann"
 
 
-async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_tomorrow() -> None:
-    w = await world()
+async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_tomorrow(w: World) -> None:
     await w.claim("ann", "hoboken")
     reply = await w.claim("bob", "hoboken")
     assert isinstance(reply, Refusal) and reply.reason == "locked_today"
@@ -35,8 +33,7 @@ async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_t
     assert w.store.state.territories["hoboken"].version == 1   # unchanged by the refusal
 
 
-async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grows_by_one() -> None:
-    w = await world()
+async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grows_by_one(w: World) -> None:
     await w.claim("ann", "hoboken")
     await w.start(DAY2)
     reply = await w.claim("bob", "hoboken")
@@ -45,16 +42,14 @@ async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grow
     assert (changed.owner_id, changed.previous_owner_id, changed.version) == ("bob", "ann", 2)
 
 
-async def test_an_idempotency_key_repeats_the_first_answer_without_a_second_claim() -> None:
-    w = await world()
+async def test_an_idempotency_key_repeats_the_first_answer_without_a_second_claim(w: World) -> None:
     first = await w.claim("ann", "hoboken", key="k1")
     again = await w.claim("ann", "hoboken", key="k1")
     assert again == first and len(w.store.state.claims) == 1
     assert len(w.sent(subjects.CLAIM_ACCEPTED)) == 1
 
 
-async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_changes_nothing() -> None:
-    w = await world()
+async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_changes_nothing(w: World) -> None:
     cmd = DoubleTroubleEffect(command_id="saga-1", player_id="ann")
     first = await w.h.effects.double_trouble(cmd)
     assert isinstance(first, EffectApplied) and first.claims_left_today == 2
@@ -66,8 +61,7 @@ async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_ch
     assert isinstance(other, Refusal)              # R17: once a day
 
 
-async def test_r16_r28_a_disqualified_player_is_excluded_and_loses_every_territory_once() -> None:
-    w = await world()
+async def test_r16_r28_a_disqualified_player_is_excluded_and_loses_every_territory_once(w: World) -> None:
     await w.claim("ann", "hoboken")
     ev = PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at)
     await w.h.on_event(ev)
