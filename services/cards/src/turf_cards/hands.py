@@ -74,7 +74,7 @@ class Hands:
         commitment raises ``SeedChanged``, since every draw and the commitment already published depend on it."""
         commitment = rules.seed_commitment(self.cx.seed)
         async with self.cx.store.begin() as tx:
-            recorded = await tx.record_season(self.cx.season_id, commitment)
+            recorded = await tx.season.record_season(self.cx.season_id, commitment)
         if recorded != commitment:
             raise SeedChanged(f"season {self.cx.season_id} began on the seed with SHA-256 {recorded}; TURF_SEED now "
                               f"has SHA-256 {commitment}: every draw and the published commitment depend on the "
@@ -83,20 +83,20 @@ class Hands:
     async def season_started(self, ev: SeasonStarted) -> None:
         """R12: commit to the seed (``card.seed_committed``) before the first draw."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.CLOCK_SEASON_STARTED):
+            if not await tx.messages.first_time(ev.event_id, subjects.CLOCK_SEASON_STARTED):
                 return
             commitment = rules.seed_commitment(self.cx.seed)
-            await tx.record_season(self.cx.season_id, commitment)
-            await tx.stage(subjects.CARD_SEED_COMMITTED, SeedCommitted(
+            await tx.season.record_season(self.cx.season_id, commitment)
+            await tx.messages.stage(subjects.CARD_SEED_COMMITTED, SeedCommitted(
                 event_id=f"seed_committed:{self.cx.season_id}", occurred_at=ev.at, season_id=self.cx.season_id,
                 commitment=commitment))
 
     async def season_ended(self, ev: SeasonEnded) -> None:
         """Reveal the seed (``card.seed_revealed``); R18: open proposals end with the season."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.CLOCK_SEASON_ENDED):
+            if not await tx.messages.first_time(ev.event_id, subjects.CLOCK_SEASON_ENDED):
                 return
-            await tx.stage(subjects.CARD_SEED_REVEALED, SeedRevealed(
+            await tx.messages.stage(subjects.CARD_SEED_REVEALED, SeedRevealed(
                 event_id=f"seed_revealed:{self.cx.season_id}", occurred_at=ev.at, season_id=self.cx.season_id,
                 commitment=rules.seed_commitment(self.cx.seed), seed=self.cx.seed))
             await close_open_trades(tx, "season_ended", ev.at)
@@ -105,14 +105,14 @@ class Hands:
         """R12 at the day start: Monday tops every hand up to 3 unused cards (scheduled ones count), Tuesday to
         Saturday add one card. Stages ``card.dealt`` and then each ``card.drawn``."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
+            if not await tx.messages.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
                 return
             week = rules.is_week_start(self.cx.season, ev.game_day)
-            pids = await tx.verified_players()
-            hands = {p: await tx.unused(p) for p in pids}
+            pids = await tx.players.verified_players()
+            hands = {p: await tx.hands.unused(p) for p in pids}
             draws = {p: rules.day_start_draws(self.cx.season, ev.game_day, n) for p, n in hands.items()}
             reason: Literal["week_start", "day_start"] = "week_start" if week else "day_start"
-            await tx.stage(subjects.CARD_DEALT, HandsDealt(
+            await tx.messages.stage(subjects.CARD_DEALT, HandsDealt(
                 event_id=dealt_event_id(self.cx.season_id, ev.game_day), occurred_at=ev.at,
                 season_id=self.cx.season_id, game_day=ev.game_day, reason=reason, hands=hands, draws=draws))
             for p in pids:
@@ -123,35 +123,35 @@ class Hands:
     async def player_verified(self, ev: PlayerVerified) -> None:
         """A new player of the season; R12: verified while the season runs → the Monday top-up now."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.PLAYER_VERIFIED):
+            if not await tx.messages.first_time(ev.event_id, subjects.PLAYER_VERIFIED):
                 return
-            if await tx.player_known(ev.player_id):
+            if await tx.players.player_known(ev.player_id):
                 return
-            await tx.add_player(ev.player_id, ev.at)
-            n = rules.verification_draws(self.cx.season, ev.at, await tx.unused(ev.player_id))
+            await tx.players.add_player(ev.player_id, ev.at)
+            n = rules.verification_draws(self.cx.season, ev.at, await tx.hands.unused(ev.player_id))
             await self._draw(tx, ev.player_id, n, "verification", ev.at)
 
     async def player_disqualified(self, ev: PlayerDisqualified) -> None:
         """No more deals for the player; R18: their open proposals are cancelled."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED):
+            if not await tx.messages.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED):
                 return
-            await tx.disqualify(ev.player_id, ev.at)
+            await tx.players.disqualify(ev.player_id, ev.at)
             await close_open_trades(tx, "disqualified", ev.at, ev.player_id)
 
     async def _draw(self, tx: CardsTx, player_id: str, n: int, reason: DrawReason, at: datetime) -> None:
         """R12: the player's next ``n`` cards from the seed, by draw index (``card.drawn`` each)."""
         if n <= 0:
             return
-        first = await tx.draws_for_update(player_id)
+        first = await tx.players.draws_for_update(player_id)
         for i in range(first, first + n):
             kind = rules.draw_card(self.cx.seed, self.cx.season_id, player_id, i)
             cid = uuid.uuid4().hex
-            await tx.add_card(cid, player_id, kind, i, reason, at)
-            await tx.stage(subjects.CARD_DRAWN, CardDrawn(
+            await tx.hands.add_card(cid, player_id, kind, i, reason, at)
+            await tx.messages.stage(subjects.CARD_DRAWN, CardDrawn(
                 event_id=f"draw:{self.cx.season_id}:{player_id}:{i}", occurred_at=at, season_id=self.cx.season_id,
                 player_id=player_id, card_id=cid, card_type=kind, draw_index=i, reason=reason))
-        await tx.set_draws(player_id, first + n)
+        await tx.players.set_draws(player_id, first + n)
 
     # ---- corrections (R28)
     async def adjust(self, cmd: AdjustHand) -> AdjustReply | Refusal:
@@ -166,9 +166,9 @@ class Hands:
         event_id = f"adjusted:{cmd.correction_id}"[:64]
         withdrawals: list[str] = []
         async with self.cx.store.begin() as tx:
-            await tx.lock_hand(cmd.player_id)
-            if not await tx.first_time("adjust:" + cmd.correction_id, subjects.CARDS_ADJUST):
-                first = await tx.staged(event_id)
+            await tx.hands.lock_hand(cmd.player_id)
+            if not await tx.messages.first_time("adjust:" + cmd.correction_id, subjects.CARDS_ADJUST):
+                first = await tx.messages.staged(event_id)
                 if first is None:
                     return Refusal(reason="conflict", message="That correction was already applied.")
                 done = HandAdjusted.model_validate_json(first)
@@ -178,25 +178,25 @@ class Hands:
             added, removed = [], []
             for kind in cmd.add:
                 cid = uuid.uuid4().hex
-                await tx.add_card(cid, cmd.player_id, kind, None, "correction", now)
+                await tx.hands.add_card(cid, cmd.player_id, kind, None, "correction", now)
                 added.append(CardOut(id=cid, type=kind, state="ready"))
             for kind in cmd.remove:
-                found = await tx.newest_ready_for_update(cmd.player_id, kind)
+                found = await tx.hands.newest_ready_for_update(cmd.player_id, kind)
                 if found is not None:
-                    await tx.set_card(found, "removed", now)
+                    await tx.hands.set_card(found, "removed", now)
                     removed.append(CardOut(id=found, type=kind, state="removed"))
                     continue
-                held = await tx.newest_scheduled_for_update(cmd.player_id, kind)
+                held = await tx.hands.newest_scheduled_for_update(cmd.player_id, kind)
                 if held is not None:
                     sid = withdraw_saga_id(cmd.correction_id, len(withdrawals))
                     effect = UnscheduleEffect(command_id=sid, player_id=cmd.player_id, card_id=held,
                                               correction=True)   # R28: at any hour
-                    await tx.set_card(held, "reserved", now, saga_id=sid)
-                    await tx.add_saga(Saga(id=sid, kind="withdraw", player_id=cmd.player_id, card_type=kind,
+                    await tx.hands.set_card(held, "reserved", now, saga_id=sid)
+                    await tx.sagas.add_saga(Saga(id=sid, kind="withdraw", player_id=cmd.player_id, card_type=kind,
                                            card_ids=[held], subject=subjects.CLAIMS_EFFECT_UNSCHEDULE,
                                            command=effect.model_dump_json(), trade_id=cmd.correction_id))
                     withdrawals.append(sid)
-            await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
+            await tx.messages.stage(subjects.CARD_ADJUSTED, HandAdjusted(
                 event_id=event_id, occurred_at=now, season_id=self.cx.season_id,
                 correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed))
             if removed:
@@ -214,7 +214,7 @@ class Hands:
         """The scheduled cards a correction's first run withdrew (their ``card.adjusted``)."""
         out: list[CardOut] = []
         for i in range(len(cmd.remove)):
-            raw = await tx.staged(f"adjusted:{withdraw_saga_id(cmd.correction_id, i)}")
+            raw = await tx.messages.staged(f"adjusted:{withdraw_saga_id(cmd.correction_id, i)}")
             if raw is not None:
                 out += HandAdjusted.model_validate_json(raw).removed
         return out
@@ -226,12 +226,12 @@ class Hands:
         saga, and the refusal is the reply."""
         card_id = saga.card_ids[0]
         if isinstance(out, Refusal):
-            await tx.clear_card_saga(card_id)
+            await tx.hands.clear_card_saga(card_id)
             return Refusal(reason=out.reason, message=out.message)
-        await tx.set_card(card_id, "removed", now, saga_id=None, scheduled_for=None)
+        await tx.hands.set_card(card_id, "removed", now, saga_id=None, scheduled_for=None)
         gone = CardOut(id=card_id, type=saga.card_type, state="removed")
         correction_id = saga.trade_id or ""   # a withdrawal keeps its correction's id there
-        await tx.stage(subjects.CARD_ADJUSTED, HandAdjusted(
+        await tx.messages.stage(subjects.CARD_ADJUSTED, HandAdjusted(
             event_id=f"adjusted:{saga.id}", occurred_at=now, season_id=self.cx.season_id,
             correction_id=correction_id, player_id=saga.player_id, added=[], removed=[gone]))
         await cancel_without_cards(tx, [saga.player_id], now)

@@ -60,13 +60,13 @@ class Plays:
                            message="A Trade card is played by proposing a trade (POST /trades).")
         saga_id = uuid.uuid4().hex
         async with self.cx.store.begin() as tx:
-            await tx.lock_hand(cmd.player_id)
-            card = await tx.oldest_ready_for_update(cmd.player_id, cmd.type)
+            await tx.hands.lock_hand(cmd.player_id)
+            card = await tx.hands.oldest_ready_for_update(cmd.player_id, cmd.type)
             if card is None:
                 return refusal(refuse("card_not_in_hand"))
             subject, effect = await self._effect_command(tx, cmd, saga_id, card.id)
-            await tx.set_card(card.id, "reserved", now, saga_id=saga_id)
-            await tx.add_saga(Saga(id=saga_id, kind="play", player_id=cmd.player_id, card_type=cmd.type,
+            await tx.hands.set_card(card.id, "reserved", now, saga_id=saga_id)
+            await tx.sagas.add_saga(Saga(id=saga_id, kind="play", player_id=cmd.player_id, card_type=cmd.type,
                                    card_ids=[card.id], subject=subject, command=effect.model_dump_json()))
         crash_point("cards.after_reserve")
         return cast("PlayReply | Refusal", await self.sagas.drive(saga_id))
@@ -89,7 +89,7 @@ class Plays:
                 entropy=rules.joker_entropy(self.cx.seed, self.cx.season_id, p, saga_id))
         rival_known = False
         if cmd.type == "blockade" and cmd.rival_id:
-            rival_known = await tx.player_known(cmd.rival_id)
+            rival_known = await tx.players.player_known(cmd.rival_id)
         return subjects.CLAIMS_EFFECT_SCHEDULE, ScheduleEffect(
             command_id=saga_id, player_id=p, card_id=card_id, kind=cmd.type,  # type: ignore[arg-type]
             territory_id=cmd.territory_id, rival_id=cmd.rival_id, rival_known=rival_known)
@@ -100,14 +100,14 @@ class Plays:
         it activates; ``card.played`` either way it took place."""
         card_id = saga.card_ids[0]
         if isinstance(out, Refusal):
-            await tx.set_card(card_id, "ready", now, saga_id=None)
+            await tx.hands.set_card(card_id, "ready", now, saga_id=None)
             return Refusal(reason=out.reason, message=out.message)
         kind = saga.card_type
         scheduled = kind in SCHEDULED
         effect = _effect_body(kind, out)
         state: Literal["reserved", "consumed"] = "reserved" if scheduled else "consumed"
-        await tx.set_card(card_id, state, now, saga_id=None, scheduled_for=out.active_on if scheduled else None)
-        await tx.stage(subjects.CARD_PLAYED, CardPlayed(
+        await tx.hands.set_card(card_id, state, now, saga_id=None, scheduled_for=out.active_on if scheduled else None)
+        await tx.messages.stage(subjects.CARD_PLAYED, CardPlayed(
             event_id=f"played:{saga.id}", occurred_at=now, season_id=self.cx.season_id, player_id=saga.player_id,
             card_id=card_id, card_type=kind, state=state, play_id=saga.id, effect=effect,
             joker=out.joker, cards=[card_id]))
@@ -121,15 +121,15 @@ class Plays:
             return r
         saga_id = uuid.uuid4().hex
         async with self.cx.store.begin() as tx:
-            await tx.lock_hand(cmd.player_id)
-            card = await tx.card_for_update(cmd.card_id)
+            await tx.hands.lock_hand(cmd.player_id)
+            card = await tx.hands.card_for_update(cmd.card_id)
             if card is None or card.player_id != cmd.player_id:
                 return Refusal(reason="not_found", message="You have no card with that id.")
             if card.state != "reserved" or card.scheduled_for is None or card.saga_id is not None:
                 return Refusal(reason="conflict", message="That card is not a scheduled Freeze or Blockade.")
             effect = UnscheduleEffect(command_id=saga_id, player_id=cmd.player_id, card_id=card.id)
-            await tx.set_card(card.id, "reserved", now, saga_id=saga_id)
-            await tx.add_saga(Saga(id=saga_id, kind="cancel", player_id=cmd.player_id, card_type=card.card_type,
+            await tx.hands.set_card(card.id, "reserved", now, saga_id=saga_id)
+            await tx.sagas.add_saga(Saga(id=saga_id, kind="cancel", player_id=cmd.player_id, card_type=card.card_type,
                                    card_ids=[card.id], subject=subjects.CLAIMS_EFFECT_UNSCHEDULE,
                                    command=effect.model_dump_json()))
         return cast("CancelReply | Refusal", await self.sagas.drive(saga_id))
@@ -139,10 +139,10 @@ class Plays:
         """Refused → the card stays scheduled; applied → back to ready (``card.returned``)."""
         card_id = saga.card_ids[0]
         if isinstance(out, Refusal):
-            await tx.clear_card_saga(card_id)
+            await tx.hands.clear_card_saga(card_id)
             return Refusal(reason=out.reason, message=out.message)
-        await tx.unschedule(card_id, now)
-        await tx.stage(subjects.CARD_RETURNED, CardReturned(
+        await tx.hands.unschedule(card_id, now)
+        await tx.messages.stage(subjects.CARD_RETURNED, CardReturned(
             event_id=f"returned:{card_id}:{saga.id[:8]}", occurred_at=now, season_id=self.cx.season_id,
             player_id=saga.player_id, card_id=card_id, card_type=saga.card_type, reason="cancelled"))
         return CancelReply(card_id=card_id, type=saga.card_type, state="ready")
@@ -151,20 +151,20 @@ class Plays:
         """R15/R16 at the day start: an activated Freeze/Blockade's card is consumed; a lapsed one returns to the
         hand. Once per event."""
         async with self.cx.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.PROTECTION_ACTIVATED):
+            if not await tx.messages.first_time(ev.event_id, subjects.PROTECTION_ACTIVATED):
                 return
-            card = await tx.card_for_update(ev.card_id)
+            card = await tx.hands.card_for_update(ev.card_id)
             if card is None or card.state != "reserved":
                 log.warning("protection_for_unknown_card", card_id=ev.card_id, state=getattr(card, "state", None))
                 return
             if ev.state == "active":
-                await tx.set_card(card.id, "consumed", ev.occurred_at, scheduled_for=None)
-                await tx.stage(subjects.CARD_CONSUMED, CardConsumed(
+                await tx.hands.set_card(card.id, "consumed", ev.occurred_at, scheduled_for=None)
+                await tx.messages.stage(subjects.CARD_CONSUMED, CardConsumed(
                     event_id=f"consumed:{card.id}", occurred_at=ev.occurred_at, season_id=self.cx.season_id,
                     player_id=card.player_id, card_id=card.id, card_type=card.card_type, reason="activated"))
             else:
-                await tx.set_card(card.id, "ready", ev.occurred_at, scheduled_for=None)
-                await tx.stage(subjects.CARD_RETURNED, CardReturned(
+                await tx.hands.set_card(card.id, "ready", ev.occurred_at, scheduled_for=None)
+                await tx.messages.stage(subjects.CARD_RETURNED, CardReturned(
                     event_id=f"returned:{card.id}:{ev.day.isoformat()}", occurred_at=ev.occurred_at,
                     season_id=self.cx.season_id, player_id=card.player_id, card_id=card.id,
                     card_type=card.card_type, reason="lapsed"))

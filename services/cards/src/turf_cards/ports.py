@@ -70,10 +70,9 @@ class Saga:
     reply: str | None = None
 
 
-class CardsTx(Protocol):
-    """One transaction of the cards store: commits when its block ends, rolls back if it raises."""
+class Messages(Protocol):
+    """The inbox (each event handled once) and the outbox (events published once committed, and kept)."""
 
-    # ---- idempotency and events
     async def first_time(self, event_id: str, subject: str) -> bool:
         """Record ``event_id`` as handled; False if it already was (a redelivery)."""
         ...
@@ -86,15 +85,18 @@ class CardsTx(Protocol):
         """The JSON of an event staged by an earlier transaction (kept in the outbox), or None."""
         ...
 
-    async def lock_hand(self, player_id: str) -> None:
-        """Serialise changes to one player's hand until the transaction ends."""
-        ...
+
+class Season(Protocol):
+    """The season's seed commitment (R12.1)."""
 
     async def record_season(self, season_id: str, commitment: str) -> str:
         """Record the season's seed commitment once (a second call changes nothing); returns the recorded one."""
         ...
 
-    # ---- players
+
+class Players(Protocol):
+    """The players the cards service knows: verified, disqualified, and their draw count (R12)."""
+
     async def verified_players(self) -> list[str]:
         """Ids of the verified players, sorted."""
         ...
@@ -117,7 +119,14 @@ class CardsTx(Protocol):
 
     async def set_draws(self, player_id: str, draws: int) -> None: ...
 
-    # ---- cards
+
+class Hands(Protocol):
+    """The cards in players' hands and their states (R12-R20); one hand changes at a time (``lock_hand``)."""
+
+    async def lock_hand(self, player_id: str) -> None:
+        """Serialise changes to one player's hand until the transaction ends."""
+        ...
+
     async def unused(self, player_id: str) -> int:
         """R12: the player's unused cards (ready + reserved)."""
         ...
@@ -162,7 +171,10 @@ class CardsTx(Protocol):
         """A reserved (scheduled) card back to ready, free of saga and schedule; any other state stays."""
         ...
 
-    # ---- sagas
+
+class Sagas(Protocol):
+    """Card plays in flight: each asks claims for its effect, then is finished once (the saga)."""
+
     async def add_saga(self, saga: Saga) -> None:
         """Record a new pending saga (stamped with the wall time, for recovery's age)."""
         ...
@@ -173,7 +185,10 @@ class CardsTx(Protocol):
         """``state`` done | refused, ``reply`` the answer's JSON."""
         ...
 
-    # ---- trades
+
+class Trades(Protocol):
+    """Trade proposals (R18): open, held by an acceptance in flight, closed."""
+
     async def add_trade(self, trade_id: str, proposer_id: str, partner_id: str, offer_territory_id: str,
                         want_territory_id: str, at: datetime) -> Trade:
         """A new open proposal, as stored."""
@@ -204,6 +219,29 @@ class CardsTx(Protocol):
         """R18: open proposals without an acceptance in flight whose territory ``territory_id`` is now owned by
         ``owner_id``, not by the party that offered or was asked for it."""
         ...
+
+
+class CardsTx(Protocol):
+    """One transaction of the cards store: commits when its block ends, rolls back if it raises. It exposes the
+    store's roles (issue 28: each use case names the ones it needs), all over the one transaction."""
+
+    @property
+    def messages(self) -> Messages: ...
+
+    @property
+    def season(self) -> Season: ...
+
+    @property
+    def players(self) -> Players: ...
+
+    @property
+    def hands(self) -> Hands: ...
+
+    @property
+    def sagas(self) -> Sagas: ...
+
+    @property
+    def trades(self) -> Trades: ...
 
 
 class CardsStore(Protocol):

@@ -82,12 +82,12 @@ class Sagas:
         its reply."""
         now = await self.cx.clock.now()
         async with self.cx.store.begin() as tx:
-            saga = await tx.saga_for_update(saga_id)
+            saga = await tx.sagas.saga_for_update(saga_id)
             if saga.state != "pending":
                 return replay(saga)
             ok = isinstance(out, EffectApplied)
             reply = await self.completions[saga.kind](tx, saga, out, now)
-            await tx.finish_saga(saga_id, "done" if ok else "refused", reply.model_dump_json())
+            await tx.sagas.finish_saga(saga_id, "done" if ok else "refused", reply.model_dump_json())
         log.info("saga_completed", saga_id=saga_id, kind=saga.kind, card_type=saga.card_type, ok=ok,
                  reason=None if ok else getattr(out, "reason", None))
         return reply

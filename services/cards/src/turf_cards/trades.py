@@ -70,8 +70,9 @@ class Trades:
             return facts
         partner = facts.want_owner
         async with self.cx.store.begin() as tx:
-            mine = await tx.has_trade_card(cmd.player_id)
-            theirs = partner is not None and await tx.is_verified(partner) and await tx.has_trade_card(partner)
+            mine = await tx.hands.has_trade_card(cmd.player_id)
+            theirs = (partner is not None and await tx.players.is_verified(partner)
+                      and await tx.hands.has_trade_card(partner))
             refused = rules.check_trade_proposal(
                 cmd.player_id, offer_owner=facts.offer_owner, want_owner=partner, offer_known=facts.offer_known,
                 want_known=facts.want_known, proposer_has_trade=mine, partner_has_trade=theirs,
@@ -81,12 +82,12 @@ class Trades:
             assert partner is not None
             # issue 15: one open proposal per pair of territories (either way round), so nobody floods a partner
             # with copies of one offer; a counter-offer of the same swap is an acceptance
-            if await tx.open_trade_on(cmd.offer_territory_id, cmd.want_territory_id) is not None:
+            if await tx.trades.open_trade_on(cmd.offer_territory_id, cmd.want_territory_id) is not None:
                 return Refusal(reason="conflict", message="An open trade proposal for these two territories already "
                                                           "exists; accept, decline or withdraw it first.")
-            row = await tx.add_trade(uuid.uuid4().hex, cmd.player_id, partner, cmd.offer_territory_id,
+            row = await tx.trades.add_trade(uuid.uuid4().hex, cmd.player_id, partner, cmd.offer_territory_id,
                                      cmd.want_territory_id, now)
-            await tx.stage(subjects.TRADE_PROPOSED, trade_event(row, "open", None, now, "proposed"))
+            await tx.messages.stage(subjects.TRADE_PROPOSED, trade_event(row, "open", None, now, "proposed"))
         await self.cx.publisher.flush()
         return TradeReply(trade=trade_out(await self.recheck(row)))
 
@@ -109,7 +110,7 @@ class Trades:
             return row
         now = await self.cx.clock.now()
         async with self.cx.store.begin() as tx:
-            locked = await tx.trade_for_update(row.id)
+            locked = await tx.trades.trade_for_update(row.id)
             if locked is None or locked.state != "open" or locked.saga_id is not None:
                 return locked or row
             row = await close_trade(tx, locked, "cancelled", "territory_lost", now)
@@ -148,11 +149,11 @@ class Trades:
             if isinstance(row, Refusal):
                 return row
             for pid in sorted((row.proposer_id, row.partner_id)):
-                await tx.lock_hand(pid)
+                await tx.hands.lock_hand(pid)
             picked = []
             for pid in (row.proposer_id, row.partner_id):
-                cid = await tx.oldest_trade_card_for_update(pid)
-                if cid is not None and await tx.is_verified(pid):
+                cid = await tx.hands.oldest_trade_card_for_update(pid)
+                if cid is not None and await tx.players.is_verified(pid):
                     picked.append(cid)
             refused = len(picked) < 2
             if refused:
@@ -162,9 +163,9 @@ class Trades:
                                      proposer_id=row.proposer_id, offer_territory_id=row.offer_territory_id,
                                      want_territory_id=row.want_territory_id)
                 for cid in picked:
-                    await tx.set_card(cid, "reserved", now, saga_id=saga_id)
-                await tx.set_trade_saga(row.id, saga_id)
-                await tx.add_saga(Saga(id=saga_id, kind="trade", player_id=cmd.player_id, card_type="trade",
+                    await tx.hands.set_card(cid, "reserved", now, saga_id=saga_id)
+                await tx.trades.set_trade_saga(row.id, saga_id)
+                await tx.sagas.add_saga(Saga(id=saga_id, kind="trade", player_id=cmd.player_id, card_type="trade",
                                        card_ids=picked, subject=subjects.CLAIMS_EFFECT_TRADE,
                                        command=effect.model_dump_json(), trade_id=row.id))
         if refused:
@@ -190,22 +191,22 @@ class Trades:
         flight (a party disqualified, R28; the season ended) is not closed twice: refused, it stays as it is;
         swapped (claims did swap the owners), it is accepted."""
         assert saga.trade_id is not None
-        row = await tx.trade_for_update(saga.trade_id)
+        row = await tx.trades.trade_for_update(saga.trade_id)
         assert row is not None
         if isinstance(out, Refusal):
             for cid in saga.card_ids:
-                await tx.set_card(cid, "ready", now, saga_id=None)
+                await tx.hands.set_card(cid, "ready", now, saga_id=None)
             if row.state == "open":
-                await tx.set_trade_saga(row.id, None)
+                await tx.trades.set_trade_saga(row.id, None)
                 if out.reason == "trade_no_longer_valid":
                     await close_trade(tx, row, "cancelled", "trade_no_longer_valid", now)
             return Refusal(reason=out.reason, message=out.message)
         owners = {row.proposer_id: row.want_territory_id, row.partner_id: row.offer_territory_id}
         cards = list(saga.card_ids)
         for cid in cards:
-            await tx.set_card(cid, "consumed", now, saga_id=None)
+            await tx.hands.set_card(cid, "consumed", now, saga_id=None)
         for cid, pid in zip(cards, (row.proposer_id, row.partner_id), strict=True):
-            await tx.stage(subjects.CARD_PLAYED, CardPlayed(
+            await tx.messages.stage(subjects.CARD_PLAYED, CardPlayed(
                 event_id=f"played:{saga.id}:{cid[:8]}", occurred_at=now, season_id=self.cx.season_id,
                 player_id=pid, card_id=cid, card_type="trade", state="consumed", play_id=saga.id,
                 effect={"trade_id": row.id, "territory_id": owners[pid]}, cards=cards))
@@ -222,7 +223,7 @@ class Trades:
         if not await self.cx.store.trade_lost(ev.territory_id, ev.owner_id):
             return 0
         async with self.cx.store.begin() as tx:
-            rows = await tx.trades_lost_for_update(ev.territory_id, ev.owner_id)
+            rows = await tx.trades.trades_lost_for_update(ev.territory_id, ev.owner_id)
             for row in rows:
                 await close_trade(tx, row, "cancelled", "territory_lost", ev.occurred_at)
         return len(rows)
@@ -230,7 +231,7 @@ class Trades:
 
 async def _trade_for(tx: CardsTx, cmd: TradeAction, role: Role) -> Trade | Refusal:
     """The open proposal ``cmd`` acts on, locked, if the player holds ``role`` in it; else the refusal."""
-    row = await tx.trade_for_update(cmd.trade_id)
+    row = await tx.trades.trade_for_update(cmd.trade_id)
     if row is None or cmd.player_id not in (row.proposer_id, row.partner_id):
         return Refusal(reason="not_found", message="No trade with that id is yours.")
     if getattr(row, role) != cmd.player_id:
@@ -243,22 +244,22 @@ async def _trade_for(tx: CardsTx, cmd: TradeAction, role: Role) -> Trade | Refus
 
 async def close_trade(tx: CardsTx, row: Trade, state: TradeState, reason: str | None, at: datetime) -> Trade:
     """Close the proposal (accepted | declined | cancelled) and stage its event; the row as stored after."""
-    closed = await tx.close_trade(row.id, state, reason, at)
-    await tx.stage(_TRADE_SUBJECT[state], trade_event(row, state, reason, at, state))
+    closed = await tx.trades.close_trade(row.id, state, reason, at)
+    await tx.messages.stage(_TRADE_SUBJECT[state], trade_event(row, state, reason, at, state))
     return closed
 
 
 async def close_open_trades(tx: CardsTx, reason: str, at: datetime, player_id: str | None = None) -> None:
     """R18: every open proposal (of ``player_id``, either side) cancelled: the season ended, a party was
     disqualified."""
-    for row in await tx.open_trades_for_update(player_id):
+    for row in await tx.trades.open_trades_for_update(player_id):
         await close_trade(tx, row, "cancelled", reason, at)
 
 
 async def cancel_without_cards(tx: CardsTx, players: Iterable[str], at: datetime) -> None:
     """R18: a proposal whose party holds no Trade card any more can no longer succeed."""
-    for row in await tx.idle_open_trades_for_update(players):
-        if not (await tx.has_trade_card(row.proposer_id) and await tx.has_trade_card(row.partner_id)):
+    for row in await tx.trades.idle_open_trades_for_update(players):
+        if not (await tx.hands.has_trade_card(row.proposer_id) and await tx.hands.has_trade_card(row.partner_id)):
             await close_trade(tx, row, "cancelled", "no_trade_card", at)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from cards_world import BEFORE, OPEN, SEED, world
+from cards_world import BEFORE, OPEN, SEED, World
 
 from turf_common.contracts.cards import AdjustHand, CardDrawn, HandsDealt, SeedReply
 from turf_common.contracts.clock import DayStarted, SeasonStarted
@@ -15,8 +15,7 @@ def day_start(day: date, at: datetime) -> DayStarted:
     return DayStarted(occurred_at=at, at=at, game_day=day, game_day_number=1, week=1, season_id="s")
 
 
-async def test_r12_a_player_verified_while_the_season_runs_draws_three_cards_from_the_seed_once() -> None:
-    w = world()
+async def test_r12_a_player_verified_while_the_season_runs_draws_three_cards_from_the_seed_once(w: World) -> None:
     await w.verify("p1")
     await w.verify("p1")   # a repeat
     season = w.h.cx.season_id
@@ -26,8 +25,7 @@ async def test_r12_a_player_verified_while_the_season_runs_draws_three_cards_fro
     assert [c.id for c in await w.store.hand("p1")] == [e.card_id for e in drawn]
 
 
-async def test_r12_day_starts_deal_before_they_draw_monday_tops_up_to_three_and_other_days_add_one() -> None:
-    w = world()
+async def test_r12_day_starts_deal_before_they_draw_monday_tops_up_to_three_and_other_days_add_one(w: World) -> None:
     await w.verify("p1", at=BEFORE)   # before the season: nothing drawn yet
     await w.verify("p2", at=BEFORE)
     await w.give("p2", "war", "war")
@@ -46,8 +44,7 @@ async def test_r12_day_starts_deal_before_they_draw_monday_tops_up_to_three_and_
     assert [len(await w.store.hand(p)) for p in ("p1", "p2")] == [4, 4]
 
 
-async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_the_season_closed() -> None:
-    w = world()
+async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_the_season_closed(w: World) -> None:
     start = SeasonStarted(occurred_at=OPEN, at=OPEN, game_day=OPEN.date(), game_day_number=1, week=1, season_id="s")
     await w.h.on_event(start)
     ((_, committed),) = w.published("card.seed_committed")
@@ -61,8 +58,7 @@ async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_
     assert (await w.h.hands.seed_info()).seed == SEED
 
 
-async def test_r28_a_hand_correction_applies_once_and_removes_the_last_drawn_ready_card() -> None:
-    w = world()
+async def test_r28_a_hand_correction_applies_once_and_removes_the_last_drawn_ready_card(w: World) -> None:
     await w.verify("p1", at=BEFORE)
     (first,) = await w.give("p1", "joker")
     w.clock.at = OPEN.replace(minute=5)

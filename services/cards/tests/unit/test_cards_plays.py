@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from cards_world import CLOSED, FakeClaims, world
+from cards_world import CLOSED, FakeClaims, World, world
 
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.cards import CancelReply, CancelSchedule, CardConsumed, CardPlayed, PlayCard, PlayReply
@@ -73,8 +73,7 @@ async def test_r13_an_unavailable_claims_service_leaves_the_saga_pending_and_the
     assert [s.state for s, _, _ in w.store.state.sagas.values()] == ["pending"]
 
 
-async def test_r3_r13_r18_plays_refused_before_any_card_is_reserved() -> None:
-    w = world()
+async def test_r3_r13_r18_plays_refused_before_any_card_is_reserved(w: World) -> None:
     await w.give("p1", "joker")
     assert (await w.h.plays.play(PlayCard(player_id="p1", player_status="pending", type="joker"))).reason == \
         "not_eligible"  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ import hashlib
 from typing import Any
 
 import pytest
-from cards_world import BEFORE, SEED, world
+from cards_world import BEFORE, SEED, World, world
 
 from turf_cards import bootstrap
 from turf_cards.audit import audit_draws
@@ -31,8 +31,7 @@ async def test_r12_1_the_commitment_is_answered_before_the_season_and_the_seed_o
     assert (info.commitment, info.seed) == (sha(SEED), None)
 
 
-async def test_r12_1_a_start_with_another_seed_than_the_season_began_on_is_refused() -> None:
-    w = world()
+async def test_r12_1_a_start_with_another_seed_than_the_season_began_on_is_refused(w: World) -> None:
     await w.h.hands.pin_seed()
     await w.h.hands.pin_seed()                 # a restart on the same seed
     other = Hands(Cards(store=w.store, clock=w.clock, publisher=w.publisher, season=w.h.cx.season,

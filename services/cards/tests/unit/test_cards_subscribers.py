@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from cards_world import FakeClaims, world
+from cards_world import FakeClaims, World, world
 from faststream.nats import TestNatsBroker
 from pydantic import TypeAdapter
 
@@ -34,8 +34,7 @@ async def test_cards_play_is_decoded_played_r13_and_answered() -> None:
         assert decode_reply(resp.body, HandReply) == HandReply(player_id="p1", cards=[])
 
 
-async def test_a_play_that_does_not_fit_its_contract_is_answered_invalid_input() -> None:
-    w = world()
+async def test_a_play_that_does_not_fit_its_contract_is_answered_invalid_input(w: World) -> None:
     broker = make_broker("nats://test", "cards")
     broker.include_router(entrypoints.router(w.h, "TEST"))
     async with TestNatsBroker(broker) as br:

@@ -39,15 +39,15 @@ class Corrections:
         (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
         async with self.store.begin() as tx:
-            first = await tx.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
+            first = await tx.messages.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
             # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox
             # row is there, its exclusion may not be)
-            await tx.exclude_player(ev.player_id, ev.at)
+            await tx.exclusions.exclude_player(ev.player_id, ev.at)
             if first:
-                await tx.end_war_windows(ev.player_id)
+                await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
-                for terr in await tx.owned_for_update(ev.player_id):
-                    await tx.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
+                for terr in await tx.board.owned_for_update(ev.player_id):
+                    await tx.board.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
                                                               "disqualification"), ev.at)
                     freed.append(terr.id)
         await self.publisher.flush()
@@ -62,11 +62,12 @@ class Corrections:
         (R28, amended)."""
         now = await self.clock.now()
         async with self.store.begin() as tx:
-            prev = await tx.command_reply(cmd.command_id)
+            prev = await tx.replies.command_reply(cmd.command_id)
             if prev is not None:
                 return decode_reply(prev, OwnershipCorrected)  # type: ignore[return-value]
             reply = await _apply(tx, now, cmd)
-            await tx.store_command_reply(cmd.command_id, "correction_" + cmd.action, cmd.player_id or "", reply, now)
+            await tx.replies.store_command_reply(cmd.command_id, "correction_" + cmd.action, cmd.player_id or "",
+                                                 reply, now)
         await self.publisher.flush()
         return reply
 
@@ -75,34 +76,34 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
     if cmd.action == "reverse_claim":
         if not cmd.claim_id:
             return Refusal(reason="invalid_input", message="reverse_claim needs a claim_id.")
-        claim = await tx.claim(cmd.claim_id)
+        claim = await tx.claims.claim(cmd.claim_id)
         if claim is None:
             return Refusal(reason="not_found", message="No claim with that id.")
-        before = await tx.territory(claim.territory_id, lock=True)
+        before = await tx.board.territory(claim.territory_id, lock=True)
         assert before is not None
         if claim.undone_by is not None:
             return Refusal(reason="conflict", message=f"That claim was already undone ({claim.undone_by}).")
-        if await tx.standing_claim_after(claim.territory_id, claim.at) or before.owner_id != claim.player_id:
+        if await tx.claims.standing_claim_after(claim.territory_id, claim.at) or before.owner_id != claim.player_id:
             return Refusal(reason="conflict",
                            message="The territory changed hands after that claim; reverse the later moves first.")
         back_to, fort = await returned_to(tx, claim.previous_owner_id, claim.fort_before)   # R28
-        await tx.undo_claim(claim.id, "correction")
-        await tx.change_territory(TerritoryChange(claim.territory_id, back_to, claim.player_id,
+        await tx.claims.undo_claim(claim.id, "correction")
+        await tx.board.change_territory(TerritoryChange(claim.territory_id, back_to, claim.player_id,
                                                   fort, "correction", claim.id), now)
         tid = claim.territory_id
     else:
         if not cmd.territory_id:
             return Refusal(reason="invalid_input", message="set_owner needs a territory_id.")
-        if cmd.player_id is not None and cmd.player_id in await tx.excluded_players():
+        if cmd.player_id is not None and cmd.player_id in await tx.exclusions.excluded_players():
             return Refusal(reason="invalid_target", message="set_owner names a disqualified player.")   # R28
-        found = await tx.territory(cmd.territory_id, lock=True)
+        found = await tx.board.territory(cmd.territory_id, lock=True)
         if found is None:
             return Refusal(reason="not_found", message="No territory with that id.")
         before = found
         fort = UNCLAIMED if cmd.player_id is None else before.fort
-        await tx.change_territory(TerritoryChange(cmd.territory_id, cmd.player_id, before.owner_id, fort,
+        await tx.board.change_territory(TerritoryChange(cmd.territory_id, cmd.player_id, before.owner_id, fort,
                                                   "correction"), now)
         tid = cmd.territory_id
-    after = await tx.territory(tid)
+    after = await tx.board.territory(tid)
     assert after is not None
     return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid, before=before.out(), after=after.out())

@@ -31,10 +31,10 @@ class GameDays:
         """R5: day-start work for ``ev.game_day``, once per day (inbox), then mark the day started so claims of
         that day may be decided."""
         async with self.store.begin() as tx:
-            if not await tx.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
+            if not await tx.messages.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
                 return
             await activate_protections(tx, ev.game_day, ev.at)  # R15, R16
-            await tx.mark_day_started(ev.game_day, ev.at)
+            await tx.days.mark_day_started(ev.game_day, ev.at)
         self._mark(ev.game_day)
         await self.publisher.flush()
 
@@ -76,7 +76,7 @@ class GameDays:
 
     async def _read(self, day: date) -> bool:
         async with self.store.connect() as tx:
-            started = await tx.day_started(day)
+            started = await tx.days.day_started(day)
         if started:
             self._mark(day)
         return started
@@ -86,23 +86,23 @@ async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[Pr
     """R15/R16 at the day start of ``day`` (inside the day-start transaction): each Freeze/Blockade scheduled for
     it becomes active (its card is consumed) or lapses (its card returns); one scheduled for an earlier day that
     was somehow never resolved lapses. Stages ``protection.activated`` / ``protection.lapsed``."""
-    due = await tx.due_protections_for_update(day)
-    excluded = await tx.excluded_players()
+    due = await tx.protections.due_protections_for_update(day)
+    excluded = await tx.exclusions.excluded_players()
     out = []
     for r in due:
-        owner = await tx.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
+        owner = await tx.board.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
         active = r.day == day and rules.protection_activates(
             r.kind, r.player_id, territory_owner=owner, excluded=excluded, rival_id=r.rival_id)
         state: Literal["active", "lapsed"] = "active" if active else "lapsed"
         reason = None if active else ("not_owner" if r.kind == "freeze" and r.player_id not in excluded
                                       else "disqualified" if r.day == day else "missed")
-        await tx.resolve_protection(r.card_id, state, at)
+        await tx.protections.resolve_protection(r.card_id, state, at)
         # a lapsed card may be scheduled again for a later day: the day makes the event id unique
         ev = ProtectionResolved(type="protection.activated" if active else "protection.lapsed",
                                 event_id=f"protection:{r.card_id}:{r.day.isoformat()}", occurred_at=at,
                                 card_id=r.card_id, player_id=r.player_id, kind=r.kind, day=r.day,
                                 territory_id=r.territory_id, rival_id=r.rival_id, state=state, reason=reason)
-        await tx.stage(ev.type, ev)
+        await tx.messages.stage(ev.type, ev)
         out.append(ev)
     if out:
         log.info("protections_resolved", day=day.isoformat(), active=sum(1 for e in out if e.state == "active"),
@@ -116,12 +116,12 @@ async def lapse_protections_of(tx: ClaimsTx, player_id: str, at: datetime) -> li
     their day start. Stages ``protection.lapsed`` with the id the day start would have used, so each card is
     resolved once."""
     out = []
-    for r in await tx.scheduled_protections_involving_for_update(player_id):
-        await tx.resolve_protection(r.card_id, "lapsed", at)
+    for r in await tx.protections.scheduled_protections_involving_for_update(player_id):
+        await tx.protections.resolve_protection(r.card_id, "lapsed", at)
         ev = ProtectionResolved(type="protection.lapsed", event_id=f"protection:{r.card_id}:{r.day.isoformat()}",
                                 occurred_at=at, card_id=r.card_id, player_id=r.player_id, kind=r.kind, day=r.day,
                                 territory_id=r.territory_id, rival_id=r.rival_id, state="lapsed",
                                 reason="disqualified")
-        await tx.stage(ev.type, ev)
+        await tx.messages.stage(ev.type, ev)
         out.append(ev)
     return out

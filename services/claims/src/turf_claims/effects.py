@@ -48,8 +48,8 @@ UNCLAIMED = Fortification(0, None, False)
 
 async def claims_left(tx: ClaimsTx, player_id: str, day: date) -> int:
     """R6: the player's allowance on ``day`` less the normal claims made that day, at least 0."""
-    used = await tx.normal_claims(player_id, day)
-    extra, replacement = await tx.player_day(player_id, day)
+    used = await tx.claims.normal_claims(player_id, day)
+    extra, replacement = await tx.allowances.player_day(player_id, day)
     return max(allowance(extra, replacement) - used, 0)
 
 
@@ -59,7 +59,7 @@ async def returned_to(tx: ClaimsTx, previous_owner_id: str | None,
     fortification: its previous owner with the state before the claim, except that a territory that would go back
     to a disqualified player becomes unclaimed instead (R28, amended), with no fortification (progress 0, no last
     claim day, not fortified: as a disqualification leaves the player's territories)."""
-    if previous_owner_id is not None and previous_owner_id in await tx.excluded_players():
+    if previous_owner_id is not None and previous_owner_id in await tx.exclusions.excluded_players():
         return None, UNCLAIMED
     return previous_owner_id, fort_before
 
@@ -89,11 +89,11 @@ class CardEffects:
             # the saga asks again.
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         async with self.store.begin() as tx:
-            prev = await tx.command_reply(cmd.command_id)
+            prev = await tx.replies.command_reply(cmd.command_id)
             if prev is not None:
                 return decode_reply(prev, EffectApplied)  # type: ignore[return-value]
             for pid in sorted({cmd.player_id, *players}):
-                await tx.lock("player:" + pid)
+                await tx.locks.lock("player:" + pid)
             closed = None if any_hour else check_open(self.season, now)
             decision: Refused | EffectApplied
             if closed is not None:
@@ -102,7 +102,7 @@ class CardEffects:
                 decision = await body(tx, now, day or now.astimezone(self.season.tz).date())
             reply: Reply = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
-            await tx.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
+            await tx.replies.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
         await self.publisher.flush()
         log.info("card_effect", kind=kind, command_id=cmd.command_id, player_id=cmd.player_id,
                  ok=not isinstance(decision, Refused), reason=getattr(decision, "reason", None))
@@ -111,11 +111,11 @@ class CardEffects:
     # ---- R17 Double Trouble -----------------------------------------------------------------------------------
     async def double_trouble(self, cmd: DoubleTroubleEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
-            extra, _ = await tx.player_day(cmd.player_id, day)
+            extra, _ = await tx.allowances.player_day(cmd.player_id, day)
             r = rules.check_double_trouble(extra)
             if r is not None:
                 return r
-            await tx.grant_extra_claim(cmd.player_id, day)
+            await tx.allowances.grant_extra_claim(cmd.player_id, day)
             return EffectApplied(command_id=cmd.command_id, kind="double_trouble",
                                  claims_left_today=await claims_left(tx, cmd.player_id, day))
 
@@ -124,20 +124,20 @@ class CardEffects:
     # ---- R19 Mulligan -----------------------------------------------------------------------------------------
     async def mulligan(self, cmd: MulliganEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
-            c = await tx.claim(cmd.claim_id)
+            c = await tx.claims.claim(cmd.claim_id)
             rec = None if c is None else rules.ClaimRecord(
                 c.id, c.player_id, c.territory_id, c.kind, c.normal, c.game_day, c.undone_by, c.previous_owner_id,
                 c.fort_before)
-            terr = await tx.territory(c.territory_id, lock=True) if c is not None else None
+            terr = await tx.board.territory(c.territory_id, lock=True) if c is not None else None
             r = rules.check_mulligan(cmd.player_id, day, rec, terr.owner_id if terr is not None else None)
             if r is not None:
                 return r
             assert rec is not None
             back_to, fort = await returned_to(tx, rec.previous_owner_id, rec.fort_before)  # R28
-            await tx.undo_claim(rec.claim_id, "mulligan")
-            await tx.change_territory(TerritoryChange(rec.territory_id, back_to, cmd.player_id,
+            await tx.claims.undo_claim(rec.claim_id, "mulligan")
+            await tx.board.change_territory(TerritoryChange(rec.territory_id, back_to, cmd.player_id,
                                                       fort, "mulligan", rec.claim_id), now)
-            await tx.add_replacement_claim(cmd.player_id, day)
+            await tx.allowances.add_replacement_claim(cmd.player_id, day)
             return EffectApplied(command_id=cmd.command_id, kind="mulligan", territory_id=rec.territory_id,
                                  owner_id=back_to,
                                  claims_left_today=await claims_left(tx, cmd.player_id, day))
@@ -149,43 +149,43 @@ class CardEffects:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
             if cmd.territory_id not in self.names:
                 return refuse("invalid_target")  # R29: an unknown territory
-            terr = await tx.territory(cmd.territory_id, lock=True)
+            terr = await tx.board.territory(cmd.territory_id, lock=True)
             assert terr is not None
-            steal = await tx.take_record(cmd.territory_id, terr.owner_id)
-            facts = await tx.card_facts(cmd.territory_id, terr.owner_id, cmd.player_id, day, now)
+            steal = await tx.claims.take_record(cmd.territory_id, terr.owner_id)
+            facts = await tx.cards.card_facts(cmd.territory_id, terr.owner_id, cmd.player_id, day, now)
             o = rules.decide_war(self.season, now, cmd.player_id, cmd.territory_id, steal, terr.owner_id,
                                  fortified=terr.fortified, frozen=facts.frozen,
                                  blockaded=facts.blockade_against_claimant)
             if isinstance(o, Refused):
                 return o
-            await tx.undo_claim(o.steal_claim_id, "war")
-            await tx.change_territory(TerritoryChange(o.territory_id, o.victim_id, o.attacker_id, o.restored, "war",
-                                                      o.steal_claim_id), now)
-            await tx.open_war_window(cmd.command_id, o.territory_id, o.attacker_id, o.victim_id, o.steal_claim_id,
+            await tx.claims.undo_claim(o.steal_claim_id, "war")
+            await tx.board.change_territory(TerritoryChange(o.territory_id, o.victim_id, o.attacker_id, o.restored,
+                                                            "war", o.steal_claim_id), now)
+            await tx.cards.open_war_window(cmd.command_id, o.territory_id, o.attacker_id, o.victim_id, o.steal_claim_id,
                                      now, o.reclaim_until)
             return EffectApplied(command_id=cmd.command_id, kind="war", territory_id=o.territory_id,
                                  owner_id=o.victim_id, reclaim_until=o.reclaim_until)
 
         # the attacker is locked too: their claims of the territory wait for the War
         async with self.store.connect() as tx:
-            owner = await tx.owner_of(cmd.territory_id)
+            owner = await tx.board.owner_of(cmd.territory_id)
         return await self._run(cmd, "war", body, players=[owner] if owner else [])
 
     # ---- R20 Joker --------------------------------------------------------------------------------------------
     async def joker(self, cmd: JokerEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
             for _ in range(20):  # a concurrent claim may take the pick between our read and our row lock
-                owners = {tid: o for tid, o in (await tx.owners()).items() if tid in self.names}
+                owners = {tid: o for tid, o in (await tx.board.owners()).items() if tid in self.names}
                 choice = rules.joker_pick(self.graph, owners, cmd.player_id, cmd.mode, cmd.entropy)
                 if choice.territory_id is None:
                     return refuse("no_eligible_territory")
-                terr = await tx.territory(choice.territory_id, lock=True)
+                terr = await tx.board.territory(choice.territory_id, lock=True)
                 if terr is None or terr.owner_id is not None:
                     continue
-                await tx.change_territory(TerritoryChange(choice.territory_id, cmd.player_id, None,
+                await tx.board.change_territory(TerritoryChange(choice.territory_id, cmd.player_id, None,
                                                           Fortification(1, day, False), "joker"), now)
                 # R8.7 (amended): the award is the player's claim of it today
-                await tx.record_joker_award(cmd.command_id, cmd.player_id, choice.territory_id, day, now)
+                await tx.cards.record_joker_award(cmd.command_id, cmd.player_id, choice.territory_id, day, now)
                 pick = JokerPick(mode=choice.mode, territory_id=choice.territory_id, candidates=choice.candidates,
                                  clusters=choice.clusters, cluster_index=choice.cluster_index)
                 return EffectApplied(command_id=cmd.command_id, kind="joker", territory_id=choice.territory_id,
@@ -206,19 +206,20 @@ class CardEffects:
                 owner = None
                 already = False
                 if known:
-                    await tx.lock(f"freeze:{tid}:{on.isoformat()}")
-                    terr = await tx.territory(tid, lock=True)
+                    await tx.locks.lock(f"freeze:{tid}:{on.isoformat()}")
+                    terr = await tx.board.territory(tid, lock=True)
                     owner = terr.owner_id if terr is not None else None
-                    already = await tx.protection_scheduled("freeze", on, territory_id=tid)
+                    already = await tx.protections.protection_scheduled("freeze", on, territory_id=tid)
                 r = rules.check_freeze(cmd.player_id, owner, known, already)
             else:
                 rival = cmd.rival_id or ""
-                await tx.lock(f"blockade:{cmd.player_id}:{rival}:{on.isoformat()}")
-                already = await tx.protection_scheduled("blockade", on, player_id=cmd.player_id, rival_id=rival)
+                await tx.locks.lock(f"blockade:{cmd.player_id}:{rival}:{on.isoformat()}")
+                already = await tx.protections.protection_scheduled("blockade", on, player_id=cmd.player_id,
+                                                                     rival_id=rival)
                 r = rules.check_blockade(cmd.player_id, rival, cmd.rival_known, already)
             if r is not None:
                 return r
-            await tx.schedule_protection(Protection(
+            await tx.protections.schedule_protection(Protection(
                 cmd.card_id, cmd.kind, cmd.player_id, cmd.territory_id if cmd.kind == "freeze" else None,
                 cmd.rival_id if cmd.kind == "blockade" else None, on, "scheduled"), cmd.command_id, now)
             return EffectApplied(command_id=cmd.command_id, kind=cmd.kind, active_on=on,
@@ -228,12 +229,12 @@ class CardEffects:
 
     async def unschedule(self, cmd: UnscheduleEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
-            p = await tx.protection_for_update(cmd.card_id)
+            p = await tx.protections.protection_for_update(cmd.card_id)
             if p is None or p.player_id != cmd.player_id:
                 return refuse("not_found", "No scheduled card with that id is yours.")
             if p.state != "scheduled":
                 return refuse("conflict", f"That card is no longer scheduled (it is {p.state}).")
-            await tx.resolve_protection(cmd.card_id, "cancelled", now)
+            await tx.protections.resolve_protection(cmd.card_id, "cancelled", now)
             return EffectApplied(command_id=cmd.command_id, kind="unschedule_" + p.kind, active_on=p.day)
 
         return await self._run(cmd, "unschedule", body, any_hour=cmd.correction)
@@ -244,7 +245,7 @@ class CardEffects:
             x, y = cmd.offer_territory_id, cmd.want_territory_id
             if x not in self.names or y not in self.names or x == y:
                 return refuse("trade_no_longer_valid")
-            rows = {tid: await tx.territory(tid, lock=True) for tid in sorted((x, y))}
+            rows = {tid: await tx.board.territory(tid, lock=True) for tid in sorted((x, y))}
             fx, fy = rows[x], rows[y]
             assert fx is not None and fy is not None
             r = rules.check_trade_acceptance(
@@ -255,8 +256,8 @@ class CardEffects:
             if r is not None:
                 return r
             # R11/R18: the fortification state travels with each territory
-            await tx.change_territory(TerritoryChange(x, cmd.player_id, cmd.proposer_id, fx.fort, "trade"), now)
-            await tx.change_territory(TerritoryChange(y, cmd.proposer_id, cmd.player_id, fy.fort, "trade"), now)
+            await tx.board.change_territory(TerritoryChange(x, cmd.player_id, cmd.proposer_id, fx.fort, "trade"), now)
+            await tx.board.change_territory(TerritoryChange(y, cmd.proposer_id, cmd.player_id, fy.fort, "trade"), now)
             return EffectApplied(command_id=cmd.command_id, kind="trade", territory_id=y, owner_id=cmd.proposer_id)
 
         return await self._run(cmd, "trade", body, players=[cmd.proposer_id])
@@ -265,9 +266,9 @@ class CardEffects:
         """R14: the victim's War window is open, or (amended) an attacker's reclaim window on it is (R8.2's fact:
         its holder; a disqualified holder's window has ended, R28). A disqualified victim's War window holds
         nothing over the attacker any more (R28, amended: they can no longer play War)."""
-        facts = await tx.card_facts(territory_id, owner, "", gametime.local_date(self.season, now), now)
-        steal = await tx.take_record(territory_id, owner)
-        if steal is not None and steal.previous_owner_id in await tx.excluded_players():
+        facts = await tx.cards.card_facts(territory_id, owner, "", gametime.local_date(self.season, now), now)
+        steal = await tx.claims.take_record(territory_id, owner)
+        if steal is not None and steal.previous_owner_id in await tx.exclusions.excluded_players():
             steal = None
         return rules.in_dispute(self.season, now, steal, owner, facts.war_reclaim_holder)
 
@@ -276,7 +277,7 @@ class CardEffects:
         now = await self.clock.now()
         x, y = q.offer_territory_id, q.want_territory_id
         async with self.store.connect() as tx:
-            owners = await tx.owners((x, y))
+            owners = await tx.board.owners((x, y))
             xo, yo = owners.get(x), owners.get(y)
             return TradeFacts(offer_known=x in self.names, want_known=y in self.names and y != x,
                               offer_owner=xo, want_owner=yo,

@@ -95,9 +95,9 @@ class ClaimsService:
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
                      now: datetime) -> tuple[ClaimantFacts, TerritoryFacts, bool, int]:
-        row = await tx.territory(territory_id, lock=lock)
+        row = await tx.board.territory(territory_id, lock=lock)
         assert row is not None, territory_id
-        facts = await tx.day_facts(territory_id, row.owner_id, player_id, day, now)
+        facts = await tx.claims.day_facts(territory_id, row.owner_id, player_id, day, now)
         claimant = ClaimantFacts(
             player_id=player_id, eligible=eligible, normal_claims_today=facts.normal_claims_today,
             allowance_today=allowance(facts.extra_claims, facts.replacement_claims),
@@ -152,10 +152,10 @@ class ClaimsService:
         ref = None
         async with self.store.begin() as tx:
             # the player's fixes join the trail one at a time, claims and checks alike (see submit)
-            await tx.lock("player:" + cmd.player_id)
+            await tx.locks.lock("player:" + cmd.player_id)
             if loc.territory_id is not None and loc.territory_id in self.names:
                 ref = TerritoryRef(id=loc.territory_id, name=self.names[loc.territory_id],
-                                   owner_id=await tx.owner_of(loc.territory_id))
+                                   owner_id=await tx.board.owner_of(loc.territory_id))
             decision, _ = await self._decide(tx, cmd, now, lock=False)
             flagged = await self._screen(tx, cmd, now, None)
         if flagged:
@@ -181,7 +181,7 @@ class ClaimsService:
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
         async with self.store.begin() as tx:
-            await tx.lock("player:" + p.cmd.player_id)
+            await tx.locks.lock("player:" + p.cmd.player_id)
             reply = await self._decide_and_record(tx, p)
         await self._after_commit()
         return reply
@@ -191,8 +191,9 @@ class ClaimsService:
         first, in the one order every writer uses (players sorted, then territory rows sorted), so concurrent
         batches and single claims queue for each other but never deadlock."""
         async with self.store.begin() as tx:
-            await tx.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-            await tx.lock_territories(sorted({tid for p in ps if (tid := p.cmd.located.territory_id) in self.names}))
+            await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            await tx.locks.lock_territories(sorted({tid for p in ps
+                                                    if (tid := p.cmd.located.territory_id) in self.names}))
             replies = [await self._decide_and_record(tx, p) for p in ps]
         await self._after_commit()
         return replies
@@ -212,7 +213,7 @@ class ClaimsService:
         cmd, now = p.cmd, p.now
         with tracing.continued(p.trace):
             if cmd.idempotency_key:
-                prev = await tx.idempotent_reply(cmd.player_id, cmd.idempotency_key)
+                prev = await tx.replies.idempotent_reply(cmd.player_id, cmd.idempotency_key)
                 if prev is not None:
                     return decode_reply(prev, ClaimAcceptedReply)  # type: ignore[return-value]
             decision, version = await self._decide(tx, cmd, now, lock=True)
@@ -222,7 +223,7 @@ class ClaimsService:
             if isinstance(decision, Refused):
                 metrics.CLAIMS.labels("refused", decision.reason).inc()
                 reply = Refusal(reason=decision.reason, message=decision.message)
-                await tx.stage(subjects.CLAIM_REJECTED, ClaimRejected(
+                await tx.messages.stage(subjects.CLAIM_REJECTED, ClaimRejected(
                     occurred_at=now, player_id=cmd.player_id, territory_id=cmd.located.territory_id,
                     reason=decision.reason, message=decision.message))
             else:
@@ -230,7 +231,7 @@ class ClaimsService:
                 reply = await self._record(tx, cmd, now, decision, claim_id, flags, version)
                 metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
-                await tx.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
+                await tx.replies.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
             return reply
 
     async def _day_started(self, now: datetime) -> bool:
@@ -257,12 +258,13 @@ class ClaimsService:
         the decision. Runs under the player's lock, so the player's fixes join the trail one at a time."""
         f = cmd.fix
         fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, now)
-        trail = await tx.join_trail(cmd.player_id, fix, claim_id, trail_since(now, self.max_travel_kmh), MAX_TRAIL)
+        since = trail_since(now, self.max_travel_kmh)
+        trail = await tx.trail.join_trail(cmd.player_id, fix, claim_id, since, MAX_TRAIL)
         found = screen(fix, trail, self.max_travel_kmh, self.limits.max_fix_future_s)
         for fl in found:
             fid = uuid.uuid4().hex
-            await tx.add_flag(fid, now, cmd.player_id, claim_id, fl.kind, fl.evidence)
-            await tx.stage(subjects.FLAG_RAISED, FlagRaised(
+            await tx.trail.add_flag(fid, now, cmd.player_id, claim_id, fl.kind, fl.evidence)
+            await tx.messages.stage(subjects.FLAG_RAISED, FlagRaised(
                 occurred_at=now, flag_id=fid, player_id=cmd.player_id, claim_id=claim_id, kind=fl.kind,
                 evidence=fl.evidence))
         return [fl.kind for fl in found]
@@ -284,11 +286,11 @@ class ClaimsService:
         claim = Claim(claim_id, cmd.player_id, tid, o.kind, o.normal, day, now, cmd.fix.lat, cmd.fix.lon,
                       cmd.fix.accuracy_m, cmd.fix.fix_time, cmd.located.border_distance_m, o.previous_owner_id,
                       o.fort_before, flags)
-        stored = await tx.record_claim(claim, change, accepted, change.event(version, now))
+        stored = await tx.claims.record_claim(claim, change, accepted, change.event(version, now))
         if stored != version:  # cannot happen under the row lock; never publish a wrong version
             raise RuntimeError(f"territory {tid}: version {stored}, expected {version}")
         if o.kind == "war_reclaim":
-            await tx.mark_reclaimed(tid, cmd.player_id, claim_id)  # R14
+            await tx.cards.mark_reclaimed(tid, cmd.player_id, claim_id)  # R14
         log.info("claim_accepted", claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind)
         return ClaimAcceptedReply(claim_id=claim_id, territory_id=tid, kind=o.kind, owner_id=o.owner_id,
                                   progress=o.fort_after.progress, fortified=o.fort_after.fortified)
@@ -296,7 +298,7 @@ class ClaimsService:
     # ---- reads --------------------------------------------------------------------------------------------
     async def state(self, territory_id: str | None) -> StateReply:
         async with self.store.connect() as tx:
-            rows = await tx.territories(territory_id)
+            rows = await tx.board.territories(territory_id)
         return StateReply(territories=[r.out() for r in rows])
 
     async def player(self, player_id: str) -> PlayerReply:
@@ -310,12 +312,12 @@ class ClaimsService:
 
     async def flags(self) -> FlagsReply:
         async with self.store.connect() as tx:
-            return FlagsReply(flags=await tx.flags())
+            return FlagsReply(flags=await tx.trail.flags())
 
     async def log(self, q: ClaimsListRequest) -> ClaimsListReply:
         """The claim log for the organizer (R28 audit), oldest first; ``truncated`` when ``q.limit`` cut it."""
         async with self.store.connect() as tx:
-            rows = await tx.claims_log(q.game_day, q.player_id, q.limit + 1)
+            rows = await tx.claims.claims_log(q.game_day, q.player_id, q.limit + 1)
         return ClaimsListReply(truncated=len(rows) > q.limit, claims=[ClaimRecord(
             id=c.id, at=c.at, game_day=c.game_day, player_id=c.player_id, territory_id=c.territory_id, kind=c.kind,
             normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)

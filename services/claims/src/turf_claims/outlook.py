@@ -41,7 +41,7 @@ class Outlooks:
 
         today = gametime.game_day_at(cfg, now)
         async with self.store.connect() as tx:
-            facts = await tx.outlook_facts(player_id, today, now)
+            facts = await tx.outlook.outlook_facts(player_id, today, now)
             undoable = await self._mulligan_claims(tx, player_id, today, {f.territory.id for f in facts.owned})
         territories = []
         for f in facts.owned:
@@ -82,7 +82,7 @@ class Outlooks:
         """R19: today's claims of the player a Mulligan may undo now, in the order they were made."""
         if today is None:
             return []
-        log = await tx.claims_log(today, player_id, MAX_CLAIMS_A_DAY)
+        log = await tx.claims.claims_log(today, player_id, MAX_CLAIMS_A_DAY)
         records = {c.id: cards.ClaimRecord(c.id, c.player_id, c.territory_id, c.kind, c.normal, c.game_day,
                                            c.undone_by, c.previous_owner_id, c.fort_before) for c in log}
         owners: dict[str, str | None] = {t: player_id for t in owned}

@@ -168,10 +168,9 @@ class OutlookFacts:
     held: list[HeldWindow]
 
 
-class ClaimsTx(Protocol):
-    """One unit of work of the claims store: commits when its block ends, rolls back if it raises."""
+class Locks(Protocol):
+    """Serialisation: advisory locks and territory row locks, held until the transaction ends."""
 
-    # ---- serialisation, idempotency and events
     async def lock(self, key: str) -> None:
         """Hold ``key`` (``player:<id>``, ``freeze:<territory>:<day>`` …) until the transaction ends; concurrent
         holders queue. Locks are taken players first (sorted), then territory rows."""
@@ -186,6 +185,10 @@ class ClaimsTx(Protocol):
         round trip (issue 21's group commit takes every row lock of its batch before deciding any claim)."""
         ...
 
+
+class Messages(Protocol):
+    """The inbox (each event handled once) and the outbox (events published once committed)."""
+
     async def first_time(self, event_id: str, subject: str) -> bool:
         """Record ``event_id`` as handled; False if it already was (a redelivery)."""
         ...
@@ -193,6 +196,10 @@ class ClaimsTx(Protocol):
     async def stage(self, subject: str, event: Event) -> None:
         """Queue ``event`` for publication once this transaction commits (the outbox)."""
         ...
+
+
+class Replies(Protocol):
+    """Stored replies, so that a repeated command or claim answers its first reply (idempotency)."""
 
     async def command_reply(self, command_id: str) -> str | None:
         """Serialise on the command id, then its stored reply (JSON) if it ran before, else None."""
@@ -209,7 +216,10 @@ class ClaimsTx(Protocol):
 
     async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None: ...
 
-    # ---- territories
+
+class Board(Protocol):
+    """The territories: their owners and fortification (R11), and the one writer of a change."""
+
     async def territory(self, territory_id: str, lock: bool = False) -> Territory | None: ...
 
     async def owner_of(self, territory_id: str) -> str | None: ...
@@ -231,24 +241,14 @@ class ClaimsTx(Protocol):
         stage ``change.event(version)``. Returns the new version."""
         ...
 
-    # ---- claims
+
+class ClaimLog(Protocol):
+    """The claims made: recording one, the claimant's day (R6, R8, R10), undoing one, the log."""
+
     async def day_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                         now: datetime) -> DayFacts:
         """See :class:`DayFacts`, in one round trip."""
         ...
-
-    async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
-                         now: datetime) -> CardFacts: ...
-
-    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
-                         limit: int) -> list[FixRecord]:
-        """R7.1: record ``fix`` (received at ``fix.received_at``; with its claim, if accepted) in the player's trail
-        and return the trail as it was before it: the player's fixes received at or after ``since``, the most
-        recent ``limit`` of them, oldest first (in the order they were received)."""
-        ...
-
-    async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
-                       evidence: dict[str, Any]) -> None: ...
 
     async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
                            changed: TerritoryChanged) -> int:
@@ -276,6 +276,32 @@ class ClaimsTx(Protocol):
         """R6: normal claims the player made on ``day`` (undone ones included)."""
         ...
 
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+        """The logged claims (of ``game_day``, of ``player_id`` when given), oldest first, at most ``limit``."""
+        ...
+
+
+class Trail(Protocol):
+    """R7.1: each player's trail of fixes and the anti-spoofing flags it raises."""
+
+    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
+                         limit: int) -> list[FixRecord]:
+        """R7.1: record ``fix`` (received at ``fix.received_at``; with its claim, if accepted) in the player's trail
+        and return the trail as it was before it: the player's fixes received at or after ``since``, the most
+        recent ``limit`` of them, oldest first (in the order they were received)."""
+        ...
+
+    async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
+                       evidence: dict[str, Any]) -> None: ...
+
+    async def flags(self) -> list[FlagOut]:
+        """Every anti-spoofing flag, oldest first."""
+        ...
+
+
+class Allowances(Protocol):
+    """A player's extra claims of a day: Double Trouble (R17) and Mulligan replacements (R19)."""
+
     async def player_day(self, player_id: str, day: date) -> tuple[int, int]:
         """(Double Trouble extra claims, Mulligan replacement claims) of the player on ``day``."""
         ...
@@ -288,7 +314,13 @@ class ClaimsTx(Protocol):
         """R19: one more replacement claim on ``day``."""
         ...
 
-    # ---- War, Freeze, Blockade, exclusions
+
+class Cards(Protocol):
+    """The card effects' own records: War reclaim windows (R14), Joker awards (R8.7) and R8's facts."""
+
+    async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
+                         now: datetime) -> CardFacts: ...
+
     async def open_war_window(self, war_id: str, territory_id: str, holder_id: str, victim_id: str,
                               steal_claim_id: str, opened_at: datetime, until: datetime) -> None: ...
 
@@ -305,6 +337,10 @@ class ClaimsTx(Protocol):
                                  at: datetime) -> None:
         """R8.7 (amended): remember the award, which counts as the player's claim of the territory on ``day``."""
         ...
+
+
+class Protections(Protocol):
+    """Freeze and Blockade cards scheduled for a day, then activated, lapsed or cancelled (R15, R16)."""
 
     async def protection_scheduled(self, kind: str, day: date, territory_id: str | None = None,
                                    player_id: str | None = None, rival_id: str | None = None) -> bool:
@@ -329,19 +365,27 @@ class ClaimsTx(Protocol):
 
     async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None: ...
 
+
+class Exclusions(Protocol):
+    """Disqualified players (R16, R28)."""
+
     async def excluded_players(self) -> set[str]: ...
 
     async def exclude_player(self, player_id: str, at: datetime) -> None:
         """R16/R28: remember the player is out (a second call changes nothing)."""
         ...
 
+
+class Days(Protocol):
+    """Game days whose start work is done (R5)."""
+
     async def mark_day_started(self, day: date, at: datetime) -> None: ...
 
     async def day_started(self, day: date) -> bool: ...
 
-    async def flags(self) -> list[FlagOut]:
-        """Every anti-spoofing flag, oldest first."""
-        ...
+
+class Outlook(Protocol):
+    """The player's countdowns (issue 18), read in one go."""
 
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
         """See :class:`OutlookFacts`: the player's territories by id (``day``: today's game day, None when today is
@@ -349,9 +393,46 @@ class ClaimsTx(Protocol):
         windows they hold open at ``now``."""
         ...
 
-    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
-        """The logged claims (of ``game_day``, of ``player_id`` when given), oldest first, at most ``limit``."""
-        ...
+
+class ClaimsTx(Protocol):
+    """One unit of work of the claims store: commits when its block ends, rolls back if it raises. It exposes the
+    store's roles (issue 28: each use case names the few it needs), all over the one transaction."""
+
+    @property
+    def locks(self) -> Locks: ...
+
+    @property
+    def messages(self) -> Messages: ...
+
+    @property
+    def replies(self) -> Replies: ...
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def claims(self) -> ClaimLog: ...
+
+    @property
+    def trail(self) -> Trail: ...
+
+    @property
+    def allowances(self) -> Allowances: ...
+
+    @property
+    def cards(self) -> Cards: ...
+
+    @property
+    def protections(self) -> Protections: ...
+
+    @property
+    def exclusions(self) -> Exclusions: ...
+
+    @property
+    def days(self) -> Days: ...
+
+    @property
+    def outlook(self) -> Outlook: ...
 
 
 class ClaimsStore(Protocol):

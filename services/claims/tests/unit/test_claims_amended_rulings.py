@@ -6,22 +6,17 @@ R5 (``claims.check`` at the opening instant answers after the day start). Each t
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
+from claims_world import DAY1, DAY2, DAY3, World, accepted, opening, refused, world
+
 from turf_claims.days import GameDays
-from turf_claims.handlers import Handlers
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import (
     CheckReply,
-    ClaimAcceptedReply,
     CorrectOwnership,
-    Fix,
     OwnershipCorrected,
-    SubmitClaim,
 )
-from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.effects import (
     DoubleTroubleEffect,
     EffectApplied,
@@ -33,66 +28,9 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
-from turf_common.contracts.geo import Located
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.rules import gametime
 
-SEASON = gametime.load_season()
-DAY1, DAY2, DAY3 = gametime.game_days(SEASON)[:3]
-NAMES = {"hoboken": "Hoboken", "jersey": "Jersey City"}
 ENTROPY = "ab" * 32
-
-
-def opening(day: date) -> datetime:
-    return gametime.open_interval(SEASON, day)[0]
-
-
-class World:
-    """The handlers over fresh fakes; ``start`` moves the clock into a day and runs its day start."""
-
-    def __init__(self) -> None:
-        self.store = MemoryClaimsStore()
-        self.clock = MemoryClock(opening(DAY1))
-        self.publisher = MemoryPublisher(self.store)
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
-        self.n = 0
-
-    async def start(self, day: date, at: datetime | None = None) -> None:
-        self.clock.at = at or opening(day) + timedelta(hours=1)
-        await self.h.on_event(DayStarted(occurred_at=opening(day), at=opening(day), game_day=day,
-                                         game_day_number=1, week=1, season_id="s"))
-
-    def cmd(self, player: str, territory: str) -> SubmitClaim:
-        self.n += 1
-        return SubmitClaim(player_id=player, player_status="verified",
-                           fix=Fix(lat=40.0 + self.n / 1e4, lon=-74.0, accuracy_m=10.0,
-                                   fix_time=self.clock.at - timedelta(seconds=3)),
-                           located=Located(territory_id=territory, border_distance_m=250.0))
-
-    async def claim(self, player: str, territory: str) -> ClaimAcceptedReply | Refusal:
-        return await self.h.claims.submit(self.cmd(player, territory))
-
-    async def check(self, player: str, territory: str) -> CheckReply | Refusal:
-        return await self.h.claims.check(self.cmd(player, territory))
-
-    def owner(self, territory: str) -> str | None:
-        return self.store.state.territories[territory].owner_id
-
-
-async def world() -> World:
-    w = World()
-    await w.h.claims.seed_territories()
-    await w.start(DAY1)
-    return w
-
-
-def accepted(r: object, kind: str) -> ClaimAcceptedReply:
-    assert isinstance(r, ClaimAcceptedReply) and r.kind == kind, r
-    return r
-
-
-def refused(r: object, reason: str) -> None:
-    assert isinstance(r, Refusal) and r.reason == reason, r
 
 
 async def _war_then_reclaim(w: World) -> None:
@@ -108,8 +46,7 @@ async def _war_then_reclaim(w: World) -> None:
     accepted(await w.claim("A", "hoboken"), "war_reclaim")
 
 
-async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_claimed_today(w: World) -> None:
     await _war_then_reclaim(w)
     assert (await w.h.claims.player("A")).claims_left_today == 1            # the reclaim spent nothing
     check = await w.check("A", "hoboken")
@@ -120,8 +57,7 @@ async def test_r8_7_a_gps_claim_after_a_war_reclaim_the_same_day_is_already_clai
     assert (await w.h.claims.player("A")).claims_left_today == 1           # nothing spent
 
 
-async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today(w: World) -> None:
     accepted(await w.claim("B", "jersey"), "take")       # hoboken is the only unclaimed territory left
     award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
                                                 entropy=ENTROPY))
@@ -136,8 +72,7 @@ async def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_clai
     assert r.progress == 2
 
 
-async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today() -> None:
-    w = await world()
+async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today(w: World) -> None:
     accepted(await w.claim("A", "jersey"), "take")        # today's one claim spent
     award = await w.h.effects.joker(JokerEffect(command_id="joker-1", player_id="A", mode="random",
                                                 entropy=ENTROPY))
@@ -145,8 +80,7 @@ async def test_r8_7_r8_order_no_claims_left_comes_before_already_claimed_today()
     refused(await w.claim("A", "hoboken"), "no_claims_left")   # R8.1 first
 
 
-async def test_r28_a_disqualification_ends_the_players_same_day_lock() -> None:
-    w = await world()
+async def test_r28_a_disqualification_ends_the_players_same_day_lock(w: World) -> None:
     accepted(await w.claim("A", "hoboken"), "take")
     refused(await w.claim("B", "hoboken"), "locked_today")
     await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="A", at=w.clock.at))
@@ -157,8 +91,7 @@ async def test_r28_a_disqualification_ends_the_players_same_day_lock() -> None:
     assert w.owner("hoboken") == "B"
 
 
-async def test_r28_a_disqualification_ends_the_players_reclaim_window() -> None:
-    w = await world()
+async def test_r28_a_disqualification_ends_the_players_reclaim_window(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
     accepted(await w.claim("A", "hoboken"), "steal")
@@ -172,8 +105,8 @@ async def test_r28_a_disqualification_ends_the_players_reclaim_window() -> None:
     accepted(await w.claim("C", "hoboken"), "steal")
 
 
-async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
-    w = await world()
+async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed(
+        w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2)
     steal = accepted(await w.claim("A", "hoboken"), "steal")
@@ -185,8 +118,8 @@ async def test_r28_r19_a_mulligan_that_would_return_a_territory_to_a_disqualifie
     assert (t.owner_id, t.progress, t.last_claim_day, t.fortified) == (None, 0, None, False)
 
 
-async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed() -> None:
-    w = await world()
+async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_player_leaves_it_unclaimed(
+        w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2)
     steal = accepted(await w.claim("A", "hoboken"), "steal")
@@ -198,8 +131,7 @@ async def test_r28_a_reversal_that_would_return_a_territory_to_a_disqualified_pl
     assert w.owner("hoboken") is None
 
 
-async def test_r28_set_owner_never_names_a_disqualified_player() -> None:
-    w = await world()
+async def test_r28_set_owner_never_names_a_disqualified_player(w: World) -> None:
     await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="X", at=w.clock.at))
     r = await w.h.corrections.correct(CorrectOwnership(command_id="c-1", action="set_owner",
                                                        territory_id="hoboken", player_id="X"))
@@ -220,8 +152,7 @@ async def _frozen_tomorrow(w: World) -> None:
     w.clock.at = opening(DAY2)
 
 
-async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start() -> None:
-    w = await world()
+async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start(w: World) -> None:
     await _frozen_tomorrow(w)
     check = asyncio.create_task(w.check("B", "hoboken"))
     claim = asyncio.create_task(w.claim("B", "hoboken"))
@@ -233,8 +164,8 @@ async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start() -
     refused(await claim, "frozen")
 
 
-async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored() -> None:
-    w = await world()
+async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored(
+        w: World) -> None:
     await _frozen_tomorrow(w)
     w.h.claims.days = w.h.effects.days = GameDays(store=w.store, publisher=w.publisher)
 
@@ -251,8 +182,7 @@ async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavai
     assert isinstance(done, EffectApplied) and done.claims_left_today == 2
 
 
-async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_the_territory_away() -> None:
-    w = await world()
+async def test_r14_while_the_attackers_reclaim_window_is_open_nobody_may_trade_the_territory_away(w: World) -> None:
     accepted(await w.claim("V", "hoboken"), "take")
     accepted(await w.claim("P", "jersey"), "take")
     await w.start(DAY2, opening(DAY2) + timedelta(hours=15))
@@ -294,10 +224,9 @@ async def test_r28_r16_a_disqualification_lapses_the_players_scheduled_cards_and
     assert resolved == ["card-3"]
 
 
-async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_open_hours() -> None:
+async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_open_hours(w: World) -> None:
     """R28 (amended): ``adjust_hand`` removes a reserved card, withdrawing its schedule, at any hour; a player's own
     cancellation at night is still ``game_closed`` (R3)."""
-    w = await world()
     accepted(await w.claim("V", "hoboken"), "take")
     s = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1",
                                                   kind="freeze", territory_id="hoboken"))
@@ -311,10 +240,9 @@ async def test_r28_an_organizers_withdrawal_of_a_scheduled_card_applies_outside_
     assert w.store.state.protections["card-1"].state == "cancelled"
 
 
-async def test_r28_r14_a_disqualified_victims_war_window_no_longer_keeps_the_attacker_from_trading() -> None:
+async def test_r28_r14_a_disqualified_victims_war_window_no_longer_keeps_the_attacker_from_trading(w: World) -> None:
     """R28 (amended): the victim's open War window stops the attacker trading the territory (R14) only while the
     victim may still play War; once the victim is disqualified it holds nothing over the attacker."""
-    w = await world()
     accepted(await w.claim("V", "hoboken"), "take")
     accepted(await w.claim("P", "jersey"), "take")
     await w.start(DAY2)

@@ -6,23 +6,21 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
+from claims_world import DAY1, DAY2, SEASON, World
+
 from turf_common.contracts.claims import ClaimAcceptedReply, Fix, SubmitClaim
 from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.geo import Located
 from turf_common.rules import gametime
-
-SEASON = gametime.load_season()
-DAY1, DAY2 = gametime.game_days(SEASON)[:2]
+from turf_common.testing import FakeClock
 
 
-class BehindClock(MemoryClock):
+class BehindClock(FakeClock):
     """``now()`` answers the old instant the watch kept; ``fresh_now()`` the organizer's latest move."""
 
     def __init__(self, at: datetime, fresh: datetime) -> None:
         super().__init__(at)
-        self.fresh, self.fresh_reads = fresh, 0
+        self.fresh = fresh
 
     async def fresh_now(self) -> datetime:
         self.fresh_reads += 1
@@ -30,9 +28,8 @@ class BehindClock(MemoryClock):
         return self.fresh
 
 
-async def _handlers(clock: MemoryClock):  # type: ignore[no-untyped-def]
-    store = MemoryClaimsStore()
-    h = bootstrap.handlers(store, clock, MemoryPublisher(store), SEASON, {"hoboken": "Hoboken"})
+async def _handlers(clock: FakeClock):  # type: ignore[no-untyped-def]
+    h = World(clock).h
     await h.claims.seed_territories()
     for day in (DAY1, DAY2):
         opening = gametime.open_interval(SEASON, day)[0]

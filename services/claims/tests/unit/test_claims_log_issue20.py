@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from test_claims_trail_r7_1 import DAY1, HOBOKEN, NEWARK, World
+from claims_world import DAY1, World
+from test_claims_trail_r7_1 import HOBOKEN, NEWARK
 
 from turf_common.contracts.claims import ClaimAcceptedReply, ClaimsListRequest
 
 
-async def test_the_log_lists_claims_oldest_first_narrowed_by_day_and_player_and_cut_at_the_limit() -> None:
-    w = await World().start()
-    first = await w.h.claims.submit(w.cmd(HOBOKEN, "hoboken", player="ann"))
+async def test_the_log_lists_claims_oldest_first_narrowed_by_day_and_player_and_cut_at_the_limit(w: World) -> None:
+    first = await w.h.claims.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     w.clock.at += timedelta(hours=1)
-    second = await w.h.claims.submit(w.cmd(NEWARK, "newark", player="bob"))
+    second = await w.h.claims.submit(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(first, ClaimAcceptedReply) and isinstance(second, ClaimAcceptedReply)
 
     log = await w.h.claims.log(ClaimsListRequest())

@@ -3,59 +3,18 @@ victim's War deadline after a steal (R4, R14), the attacker's reclaim window aft
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
-from turf_claims.handlers import Handlers
+from claims_world import DAY1, DAY2, DAY3, DAY4, SEASON, World, accepted, opening, world
+
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import ClaimAcceptedReply, Fix, SubmitClaim
-from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.effects import EffectApplied, ScheduleEffect, WarEffect
-from turf_common.contracts.geo import Located
 from turf_common.contracts.outlook import ReclaimWindow, WarDeadline
 from turf_common.rules import gametime
 
-SEASON = gametime.load_season()
-DAY1, DAY2, DAY3, DAY4 = gametime.game_days(SEASON)[:4]
-NAMES = {"hoboken": "Hoboken", "jersey": "Jersey City"}
 
-
-def opening(day: date) -> datetime:
-    return gametime.open_interval(SEASON, day)[0]
-
-
-class World:
-    def __init__(self) -> None:
-        self.store = MemoryClaimsStore()
-        self.clock = MemoryClock(opening(DAY1))
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, MemoryPublisher(self.store), SEASON, NAMES)
-        self.n = 0
-
-    async def start(self, day: date, hours: float = 1) -> None:
-        self.clock.at = opening(day) + timedelta(hours=hours)
-        await self.h.on_event(DayStarted(occurred_at=opening(day), at=opening(day), game_day=day,
-                                         game_day_number=1, week=1, season_id="s"))
-
-    async def claim(self, player: str, territory: str, kind: str) -> None:
-        self.n += 1
-        r = await self.h.claims.submit(SubmitClaim(
-            player_id=player, player_status="verified",
-            fix=Fix(lat=40.0 + self.n / 1e4, lon=-74.0, accuracy_m=10.0, fix_time=self.clock.at - timedelta(seconds=3)),
-            located=Located(territory_id=territory, border_distance_m=250.0)))
-        assert isinstance(r, ClaimAcceptedReply) and r.kind == kind, r
-
-
-async def world() -> World:
-    w = World()
-    await w.h.claims.seed_territories()
-    await w.start(DAY1)
-    return w
-
-
-async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow() -> None:
-    w = await world()
-    await w.claim("V", "hoboken", "take")
+async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow(w: World) -> None:
+    accepted(await w.claim("V", "hoboken"), "take")
     o = await w.h.outlook.outlook("V")
     assert o.now == w.clock.at and o.war_deadlines == [] and o.reclaim_windows == []
     (t,) = o.territories
@@ -71,11 +30,10 @@ async def test_outlook_of_a_territory_taken_today_then_its_streak_tomorrow() -> 
     assert (await w.h.outlook.outlook("A")).territories == []
 
 
-async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_war() -> None:
-    w = await world()
-    await w.claim("V", "hoboken", "take")
+async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_war(w: World) -> None:
+    accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, hours=15)                      # 21:00
-    await w.claim("A", "hoboken", "steal")
+    accepted(await w.claim("A", "hoboken"), "steal")
     deadline = opening(DAY3) + timedelta(hours=4)      # R4: 1 game hour tonight, 4 tomorrow
     v = await w.h.outlook.outlook("V")
     assert v.territories == []
@@ -98,18 +56,16 @@ async def test_outlook_war_deadline_after_a_steal_then_reclaim_window_after_the_
     assert (await w.h.outlook.outlook("A")).reclaim_windows == []
 
 
-async def test_outlook_a_steal_outside_its_five_game_hours_has_no_deadline() -> None:
-    w = await world()
-    await w.claim("V", "hoboken", "take")
+async def test_outlook_a_steal_outside_its_five_game_hours_has_no_deadline(w: World) -> None:
+    accepted(await w.claim("V", "hoboken"), "take")
     await w.start(DAY2, hours=1)
-    await w.claim("A", "hoboken", "steal")
+    accepted(await w.claim("A", "hoboken"), "steal")
     w.clock.at = opening(DAY2) + timedelta(hours=6, milliseconds=1)
     assert (await w.h.outlook.outlook("V")).war_deadlines == []
 
 
-async def test_outlook_frozen_today() -> None:
-    w = await world()
-    await w.claim("V", "hoboken", "take")
+async def test_outlook_frozen_today(w: World) -> None:
+    accepted(await w.claim("V", "hoboken"), "take")
     f = await w.h.effects.schedule(ScheduleEffect(command_id="f-1", player_id="V", card_id="card-1", kind="freeze",
                                                   territory_id="hoboken"))
     assert not isinstance(f, Refusal), f
@@ -121,15 +77,15 @@ async def test_outlook_frozen_today() -> None:
 async def test_outlook_lists_todays_claims_a_mulligan_may_undo() -> None:
     # R19: today's own normal claims still owned; a claim stolen since, or yesterday's, is not offered
     w = await world()
-    await w.claim("V", "hoboken", "take")
+    accepted(await w.claim("V", "hoboken"), "take")
     (m,) = (await w.h.outlook.outlook("V")).mulligan_claims
     assert (m.territory_id, m.name, m.kind, m.at) == ("hoboken", "Hoboken", "take", w.clock.at)
     assert m.claim_id in w.store.state.claims
     await w.start(DAY2)
     assert (await w.h.outlook.outlook("V")).mulligan_claims == []       # yesterday's
-    await w.claim("A", "hoboken", "steal")
+    accepted(await w.claim("A", "hoboken"), "steal")
     assert [c.kind for c in (await w.h.outlook.outlook("A")).mulligan_claims] == ["steal"]
     await w.start(DAY3)
-    await w.claim("V", "hoboken", "steal")
+    accepted(await w.claim("V", "hoboken"), "steal")
     assert (await w.h.outlook.outlook("A")).mulligan_claims == []       # A no longer owns it
     assert (await w.h.outlook.outlook("V")).mulligan_claims[0].kind == "steal"

@@ -9,13 +9,14 @@ from datetime import timedelta
 from faststream.nats import NatsBroker, TestNatsBroker
 
 from turf_claims import bootstrap, entrypoints
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
+from turf_claims.testing import MemoryClaimsStore
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import ClaimAcceptedReply, Fix, StateReply, StateRequest, SubmitClaim
 from turf_common.contracts.geo import Located
 from turf_common.rules import gametime
+from turf_common.testing import FakeClock, RecordingPublisher
 
 SEASON = gametime.load_season()
 DAY1 = gametime.game_days(SEASON)[0]
@@ -24,7 +25,7 @@ AT = gametime.open_interval(SEASON, DAY1)[0] + timedelta(hours=1)
 
 async def _broker() -> tuple[NatsBroker, MemoryClaimsStore]:
     store = MemoryClaimsStore()
-    h = bootstrap.handlers(store, MemoryClock(AT), MemoryPublisher(store), SEASON, {"hoboken": "Hoboken"})
+    h = bootstrap.handlers(store, FakeClock(AT), RecordingPublisher(store.take_staged), SEASON, {"hoboken": "Hoboken"})
     await h.claims.seed_territories()
     store.state.days_started.add(DAY1)   # R5: the day's start work is done
     broker = make_broker("nats://test", "claims")

@@ -5,57 +5,29 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
-from turf_claims.handlers import Handlers
+from claims_world import SEASON, World
+
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, FlagRaised, SubmitClaim
-from turf_common.contracts.clock import DayStarted
-from turf_common.contracts.geo import Located
-from turf_common.rules import gametime
+from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, FlagRaised
 
-SEASON = gametime.load_season()
-DAY1 = gametime.game_days(SEASON)[0]
-NAMES = {"hoboken": "Hoboken", "newark": "Newark"}
 HOBOKEN = (40.7440, -74.0320)
 NEWARK = (40.7357, -74.1724)     # ~12 km from Hoboken
 
 
-class World:
-    def __init__(self) -> None:
-        self.store = MemoryClaimsStore()
-        self.clock = MemoryClock(gametime.open_interval(SEASON, DAY1)[0] + timedelta(hours=1))
-        self.publisher = MemoryPublisher(self.store)
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
-
-    async def start(self) -> World:
-        await self.h.claims.seed_territories()
-        at = self.clock.at
-        await self.h.on_event(DayStarted(occurred_at=at, at=at, game_day=DAY1, game_day_number=1, week=1,
-                                         season_id="s"))
-        return self
-
-    def cmd(self, where: tuple[float, float], territory: str, *, key: str | None = None, fix_age_s: float = 3,
-            player: str = "ann") -> SubmitClaim:
-        return SubmitClaim(player_id=player, player_status="verified",
-                           fix=Fix(lat=where[0], lon=where[1], accuracy_m=8.0,
-                                   fix_time=self.clock.at - timedelta(seconds=fix_age_s)),
-                           located=Located(territory_id=territory, border_distance_m=250.0), idempotency_key=key)
-
-    def flags(self) -> list[FlagRaised]:
-        return [e for s, e in self.publisher.sent if s == subjects.FLAG_RAISED]
+def flags(w: World) -> list[FlagRaised]:
+    return [e for s, e in w.publisher.sent if s == subjects.FLAG_RAISED]  # type: ignore[misc]
 
 
-async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused() -> None:
-    w = await World().start()
-    check = await w.h.claims.check(w.cmd(HOBOKEN, "hoboken"))
+async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused(
+        w: World) -> None:
+    check = await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     assert isinstance(check, CheckReply) and check.allowed
     assert [(f.lat, f.received_at) for _, f in w.store.state.fixes] == [(HOBOKEN[0], w.clock.at)]
     w.clock.at += timedelta(minutes=1)
-    reply = await w.h.claims.submit(w.cmd(NEWARK, "newark"))
+    reply = await w.h.claims.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(reply, ClaimAcceptedReply) and reply.owner_id == "ann"   # R7.1: a flag never refuses
-    (flag,) = w.flags()
+    (flag,) = flags(w)
     assert (flag.kind, flag.player_id, flag.claim_id) == ("impossible_travel", "ann", reply.claim_id)
     ev = flag.evidence
     assert ev["from"]["lat"] == HOBOKEN[0] and ev["to"]["lat"] == NEWARK[0] and ev["seconds"] == 60
@@ -64,43 +36,39 @@ async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_late
     assert [f.kind for f in (await w.h.claims.flags()).flags] == ["impossible_travel"]
 
 
-async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answers_the_rule() -> None:
-    w = await World().start()
-    await w.h.claims.submit(w.cmd(HOBOKEN, "hoboken"))
+async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answers_the_rule(w: World) -> None:
+    await w.h.claims.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     w.clock.at += timedelta(seconds=30)
-    check = await w.h.claims.check(w.cmd(NEWARK, "newark"))
+    check = await w.h.claims.check(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(check, CheckReply) and check.allowed is False and check.reason == "no_claims_left"
-    (flag,) = w.flags()
+    (flag,) = flags(w)
     assert (flag.kind, flag.claim_id) == ("impossible_travel", None)
     assert len(w.store.state.fixes) == 2
 
 
-async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_flagged() -> None:
+async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_flagged(w: World) -> None:
     # the code before the amendment flagged the retry repeated_fix
-    w = await World().start()
-    first = w.cmd(HOBOKEN, "hoboken", key="k1")
+    first = w.cmd("ann", "hoboken", where=HOBOKEN, key="k1", accuracy_m=8.0)
     await w.h.claims.check(first)
     assert isinstance(await w.h.claims.submit(first), ClaimAcceptedReply)
     w.clock.at += timedelta(seconds=20)
     again = await w.h.claims.submit(first.model_copy(update={"idempotency_key": "k2"}))
     assert isinstance(again, Refusal) and again.reason == "no_claims_left"
-    assert w.flags() == [] and (await w.h.claims.flags()).flags == []
+    assert flags(w) == [] and (await w.h.claims.flags()).flags == []
 
 
-async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_replay() -> None:
-    w = await World().start()
-    hob = w.cmd(HOBOKEN, "hoboken")
+async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_replay(w: World) -> None:
+    hob = w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0)
     await w.h.claims.check(hob)
     w.clock.at += timedelta(minutes=40)   # a drive to Newark (~18 km/h) and back: no impossible travel
-    await w.h.claims.check(w.cmd(NEWARK, "newark"))
+    await w.h.claims.check(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     w.clock.at += timedelta(minutes=40)
     await w.h.claims.check(hob)
-    assert [f.kind for f in w.flags()] == ["repeated_fix"]
-    assert w.flags()[0].evidence["away"]["lat"] == NEWARK[0]
+    assert [f.kind for f in flags(w)] == ["repeated_fix"]
+    assert flags(w)[0].evidence["away"]["lat"] == NEWARK[0]
 
 
-async def test_r7_1_trails_are_per_player() -> None:
-    w = await World().start()
-    await w.h.claims.check(w.cmd(HOBOKEN, "hoboken", player="ann"))
-    await w.h.claims.check(w.cmd(NEWARK, "newark", player="bob"))
-    assert w.flags() == []
+async def test_r7_1_trails_are_per_player(w: World) -> None:
+    await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
+    await w.h.claims.check(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
+    assert flags(w) == []

@@ -1,66 +1,18 @@
 """The claims use cases without servers: the handlers wired by bootstrap over the in-memory store, clock and
-publisher (turf_claims.adapters.memory). Each test names the ruling it checks."""
+publisher (claims_world.py). Each test names the ruling it checks."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from claims_world import DAY1, DAY2, World
 
-from turf_claims import bootstrap
-from turf_claims.adapters.memory import MemoryClaimsStore, MemoryClock, MemoryPublisher
-from turf_claims.handlers import Handlers
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import ClaimAcceptedReply, ClaimRejected, Fix, SubmitClaim, TerritoryChanged
-from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.claims import ClaimAcceptedReply, ClaimRejected, TerritoryChanged
 from turf_common.contracts.effects import DoubleTroubleEffect, EffectApplied
-from turf_common.contracts.geo import Located
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.rules import gametime
-
-SEASON = gametime.load_season()
-DAY1, DAY2 = gametime.game_days(SEASON)[:2]
-NAMES = {"hoboken": "Hoboken", "jersey": "Jersey City"}
 
 
-class World:
-    """The handlers over fresh fakes, the clock one hour into ``day``'s open hours."""
-
-    def __init__(self) -> None:
-        self.store = MemoryClaimsStore()
-        self.clock = MemoryClock(_at(DAY1))
-        self.publisher = MemoryPublisher(self.store)
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
-
-    async def start(self, day: date) -> None:
-        """Move the clock into ``day`` and run its day start (R5)."""
-        self.clock.at = _at(day)
-        await self.h.on_event(DayStarted(occurred_at=self.clock.at, at=self.clock.at, game_day=day,
-                                         game_day_number=1, week=1, season_id="s"))
-
-    async def claim(self, player: str, territory: str, key: str | None = None) -> ClaimAcceptedReply | Refusal:
-        return await self.h.claims.submit(SubmitClaim(
-            player_id=player, player_status="verified",
-            fix=Fix(lat=40.0 + len(self.publisher.sent) / 1e4, lon=-74.0, accuracy_m=10.0,
-                    fix_time=self.clock.at - timedelta(seconds=3)),
-            located=Located(territory_id=territory, border_distance_m=250.0), idempotency_key=key))
-
-    def sent(self, subject: str) -> list:  # type: ignore[type-arg]
-        return [e for s, e in self.publisher.sent if s == subject]
-
-
-def _at(day: date) -> datetime:
-    return gametime.open_interval(SEASON, day)[0] + timedelta(hours=1)
-
-
-async def _world() -> World:
-    w = World()
-    await w.h.claims.seed_territories()
-    await w.start(DAY1)
-    return w
-
-
-async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accepted_then_changed() -> None:
-    w = await _world()
+async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accepted_then_changed(w: World) -> None:
     reply = await w.claim("ann", "hoboken")
     assert isinstance(reply, ClaimAcceptedReply)
     assert (reply.kind, reply.owner_id, reply.progress, reply.fortified) == ("take", "ann", 1, False)
@@ -72,8 +24,7 @@ async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accep
     assert w.store.state.territories["hoboken"].owner_id == "ann"
 
 
-async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_tomorrow() -> None:
-    w = await _world()
+async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_tomorrow(w: World) -> None:
     await w.claim("ann", "hoboken")
     reply = await w.claim("bob", "hoboken")
     assert isinstance(reply, Refusal) and reply.reason == "locked_today"
@@ -82,8 +33,7 @@ async def test_r10_a_territory_claimed_today_is_locked_for_everyone_else_until_t
     assert w.store.state.territories["hoboken"].version == 1   # unchanged by the refusal
 
 
-async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grows_by_one() -> None:
-    w = await _world()
+async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grows_by_one(w: World) -> None:
     await w.claim("ann", "hoboken")
     await w.start(DAY2)
     reply = await w.claim("bob", "hoboken")
@@ -92,16 +42,14 @@ async def test_r9_r14_the_next_day_another_player_steals_it_and_the_version_grow
     assert (changed.owner_id, changed.previous_owner_id, changed.version) == ("bob", "ann", 2)
 
 
-async def test_an_idempotency_key_repeats_the_first_answer_without_a_second_claim() -> None:
-    w = await _world()
+async def test_an_idempotency_key_repeats_the_first_answer_without_a_second_claim(w: World) -> None:
     first = await w.claim("ann", "hoboken", key="k1")
     again = await w.claim("ann", "hoboken", key="k1")
     assert again == first and len(w.store.state.claims) == 1
     assert len(w.sent(subjects.CLAIM_ACCEPTED)) == 1
 
 
-async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_changes_nothing() -> None:
-    w = await _world()
+async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_changes_nothing(w: World) -> None:
     cmd = DoubleTroubleEffect(command_id="saga-1", player_id="ann")
     first = await w.h.effects.double_trouble(cmd)
     assert isinstance(first, EffectApplied) and first.claims_left_today == 2
@@ -113,8 +61,7 @@ async def test_r17_a_repeated_card_effect_command_answers_its_first_reply_and_ch
     assert isinstance(other, Refusal)              # R17: once a day
 
 
-async def test_r16_r28_a_disqualified_player_is_excluded_and_loses_every_territory_once() -> None:
-    w = await _world()
+async def test_r16_r28_a_disqualified_player_is_excluded_and_loses_every_territory_once(w: World) -> None:
     await w.claim("ann", "hoboken")
     ev = PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at)
     await w.h.on_event(ev)

@@ -5,8 +5,6 @@ Mon–Sat 06:00–22:00, 2026-10-05 … 2026-10-24)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -15,6 +13,7 @@ from faststream.nats import TestNatsBroker
 
 from turf_clock import bootstrap, entrypoints
 from turf_clock.handlers import ClockHandlers, initial_state
+from turf_clock.testing import MemoryOutbox, MemoryStore
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Refusal, decode_reply
@@ -28,60 +27,6 @@ REAL = datetime(2030, 1, 1, tzinfo=UTC)   # the wall clock, frozen
 
 def et(y: int, mo: int, d: int, h: int, mi: int = 0, s: int = 0) -> datetime:
     return datetime(y, mo, d, h, mi, s, tzinfo=ET)
-
-
-class MemoryStore:
-    """The KV entry."""
-
-    def __init__(self, state: ClockState | None = None) -> None:
-        self.state = state
-
-    async def load(self) -> ClockState | None:
-        return self.state
-
-    async def save(self, state: ClockState) -> None:
-        self.state = state
-
-
-class MemoryTx:
-    def __init__(self, cursor: datetime | None) -> None:
-        self.cursor = cursor
-        self.staged: list[tuple[str, Event]] = []
-
-    async def emitted_upto(self) -> datetime | None:
-        return self.cursor
-
-    async def stage(self, subject: str, event: Event) -> None:
-        self.staged.append((subject, event))
-
-    async def advance(self, upto: datetime) -> None:
-        self.cursor = upto
-
-
-class MemoryOutbox:
-    """The boundary log and the relay: staged events become outbox rows when their transaction commits (a raising
-    block keeps nothing), and ``flush`` publishes the unpublished rows in order."""
-
-    def __init__(self) -> None:
-        self.cursor: datetime | None = None
-        self.rows: list[tuple[str, Event]] = []
-        self.published: list[tuple[str, Event]] = []
-        self.fail_flushes = 0
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[MemoryTx]:
-        tx = MemoryTx(self.cursor)
-        yield tx
-        self.cursor = tx.cursor
-        self.rows.extend(tx.staged)
-
-    async def flush(self) -> int:
-        if self.fail_flushes:
-            self.fail_flushes -= 1
-            raise ConnectionError("NATS is down")
-        new = self.rows[len(self.published):]
-        self.published.extend(new)
-        return len(new)
 
 
 def clock(state: ClockState, real_now: datetime = REAL) -> tuple[ClockHandlers, MemoryStore, MemoryOutbox]:

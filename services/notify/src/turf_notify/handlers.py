@@ -124,10 +124,11 @@ class NotifyHandlers:
         if not todo:
             return   # plain takes and reinforcements: nothing to tell, store or publish
         async with self.store.tx() as tx:
-            fresh = await tx.first_times([(ev.event_id, ev.type) for ev in todo])
+            fresh = await tx.messages.first_times([(ev.event_id, ev.type) for ev in todo])
             # issue 21: what every event of the batch needs is read once: the names it mentions, the next reminder
             named = _named(todo)
-            b = _Batch(TableNames(await tx.player_names(named), self.towns), await tx.next_reminder_due(), named)
+            names = TableNames(await tx.roster.player_names(named), self.towns)
+            b = _Batch(names, await tx.reminders.next_reminder_due(), named)
             for ev in todo:
                 if ev.event_id in fresh:
                     fresh.discard(ev.event_id)   # a batch may hold one event twice (a redelivery)
@@ -139,41 +140,42 @@ class NotifyHandlers:
         they keep their order with the stream."""
         if b.next_due is not None and b.next_due <= ev.occurred_at:
             await self._remind(tx, ev.occurred_at)
-            b.next_due = await tx.next_reminder_due()
+            b.next_due = await tx.reminders.next_reminder_due()
         if isinstance(ev, PlayerVerified):
-            await tx.save_player(ev.player_id, ev.display_name, "verified")
+            await tx.roster.save_player(ev.player_id, ev.display_name, "verified")
             if ev.display_name:
                 b.names.players[ev.player_id] = ev.display_name
         elif isinstance(ev, PlayerDisqualified):
-            await tx.save_player(ev.player_id, None, "disqualified")
+            await tx.roster.save_player(ev.player_id, None, "disqualified")
         elif isinstance(ev, ScoreUpdated):
-            await tx.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
-        standings = await tx.scores() if isinstance(ev, DayClosed) else None
+            await tx.standings.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
+        standings = await tx.standings.scores() if isinstance(ev, DayClosed) else None
         if missing := _named([ev], standings) - b.asked:
-            b.names.players.update(await tx.player_names(missing))   # the day's standings
+            b.names.players.update(await tx.roster.player_names(missing))   # the day's standings
             b.asked |= missing
         for draft in rules.notifications(ev, b.names, self.season):
             await self._notify(tx, draft)
         if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
             until = rules.reclaim_until(self.season, ev.occurred_at)
             due = rules.reminder_due(self.season, ev.occurred_at)
-            await tx.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id, due, until))
+            await tx.reminders.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id, due, until))
             b.next_due = due if b.next_due is None else min(b.next_due, due)
         elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
-            await tx.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
+            await tx.reminders.drop_reminders(ev.player_id, ev.territory_id)   # R14: the window ends when A reclaims
         if self.discord is not None and (line := rules.commentary(ev, b.names, standings)):
-            await tx.queue_post(line)
+            await tx.deliveries.queue_post(line)
 
     async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
-        n = await tx.add(draft)
-        await tx.stage(subjects.NOTIFICATION_CREATED,
+        n = await tx.notifications.add(draft)
+        await tx.messages.stage(subjects.NOTIFICATION_CREATED,
                        NotificationCreated(occurred_at=draft.at, player_id=draft.player_id, notification=n))
         hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)
-        await tx.queue_push(n, draft.player_id, rules.push_not_before(self.season, draft.kind, draft.at), hold)
+        not_before = rules.push_not_before(self.season, draft.kind, draft.at)
+        await tx.deliveries.queue_push(n, draft.player_id, not_before, hold)
 
     async def _remind(self, tx: NotifyTx, now: datetime) -> int:
         """Notify the reminders due at game instant ``now``; how many there were."""
-        due = await tx.take_due_reminders(now)
+        due = await tx.reminders.take_due_reminders(now)
         for r in due:
             names = TableNames({}, self.towns)
             tz = self.season.tz   # the store answers UTC; texts and data speak the season's zone
@@ -194,17 +196,17 @@ class NotifyHandlers:
         """Rule 11: store the announcement, put it on the stream (``announcement.published``: the spectator feed),
         in every verified player's notifications (and so their pushes) and on Discord; once per ``command_id``."""
         async with self.store.tx() as tx:
-            if (done := await tx.announcement_by_command(cmd.command_id)) is not None:
+            if (done := await tx.announcements.announcement_by_command(cmd.command_id)) is not None:
                 return AnnouncementReply(announcement=done)
             a = AnnouncementOut(id=uuid.uuid4().hex, at=cmd.at, title=cmd.title, body=cmd.body)
-            await tx.add_announcement(cmd.command_id, a)
+            await tx.announcements.add_announcement(cmd.command_id, a)
             ev = AnnouncementPublished(occurred_at=cmd.at, announcement_id=a.id, at=a.at, title=a.title,
                                        body=a.body)
-            await tx.stage(subjects.ANNOUNCEMENT_PUBLISHED, ev)
-            for pid in await tx.players():
+            await tx.messages.stage(subjects.ANNOUNCEMENT_PUBLISHED, ev)
+            for pid in await tx.roster.players():
                 await self._notify(tx, rules.announcement(pid, ev))
             if self.discord is not None and (line := rules.commentary(ev, TableNames({}, self.towns))):
-                await tx.queue_post(line)
+                await tx.deliveries.queue_post(line)
         await self.publisher.flush()
         return AnnouncementReply(announcement=a)
 
@@ -235,7 +237,7 @@ class NotifyHandlers:
         of other players behind it (issue 29). A crash after the commit loses those pushes; the notifications
         stay in each player's list."""
         async with self.store.tx() as tx:
-            pending = await tx.take_pushes(game_now, self.wall())
+            pending = await tx.deliveries.take_pushes(game_now, self.wall())
         if self.push is None or not pending:
             return 0
         by_player: dict[str, list[PendingPush]] = defaultdict(list)
@@ -278,7 +280,7 @@ class NotifyHandlers:
         sent = 0
         while True:
             async with self.store.tx() as tx:
-                posts = await tx.take_posts(1)
+                posts = await tx.deliveries.take_posts(1)
                 if not posts:
                     return sent
                 try:
@@ -286,7 +288,7 @@ class NotifyHandlers:
                 except Exception as e:
                     log.warning("discord_failed", error=f"{type(e).__name__}: {e}")
                     return sent
-                await tx.post_sent(posts[0].id)
+                await tx.deliveries.post_sent(posts[0].id)
                 sent += 1
 
     async def run_timers(self, interval: float = 1.0) -> None:

@@ -60,12 +60,19 @@ class Post:
     content: str
 
 
-class NotifyTx(Protocol):
-    """One transaction of the store."""
+class Messages(Protocol):
+    """The inbox (each event handled once, a batch in one round trip) and the outbox."""
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         """Record each ``(event_id, subject)`` as handled, in one round trip; the ids recorded now (an id handled
         before, a redelivery, is not among them: apply nothing for it)."""
+
+    async def stage(self, subject: str, event: Event) -> None:
+        """Queue ``event`` for the stream (outbox), published after commit."""
+
+
+class Roster(Protocol):
+    """The players notify knows, with their display names."""
 
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None: ...
 
@@ -74,16 +81,33 @@ class NotifyTx(Protocol):
     async def players(self) -> list[str]:
         """Every verified (not disqualified) player."""
 
+
+class Notifications(Protocol):
+    """The players' notifications, in id order."""
+
     async def add(self, draft: Draft) -> NotificationOut:
         """Store one notification; its id is greater than every earlier one's."""
 
-    async def stage(self, subject: str, event: Event) -> None:
-        """Queue ``event`` for the stream (outbox), published after commit."""
+
+class Deliveries(Protocol):
+    """What waits to be sent: Web Push per player (grouped) and Discord posts."""
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None: ...
 
+    async def take_pushes(self, game_now: datetime, wall_now: datetime) -> list[PendingPush]:
+        """Pending pushes due now, each player's together when any of theirs is due, removed."""
+
     async def queue_post(self, content: str) -> None: ...
+
+    async def take_posts(self, limit: int) -> list[Post]:
+        """The oldest unsent Discord posts (locked, not removed: :meth:`post_sent` after delivery)."""
+
+    async def post_sent(self, post_id: int) -> None: ...
+
+
+class Reminders(Protocol):
+    """Reminders due at a game instant (the War deadline, the reclaim window)."""
 
     async def add_reminder(self, r: Reminder) -> None: ...
 
@@ -95,22 +119,48 @@ class NotifyTx(Protocol):
     async def next_reminder_due(self) -> datetime | None:
         """The earliest game instant a stored reminder is due at; None when there is none."""
 
+
+class Totals(Protocol):
+    """The players' score totals as last published."""
+
     async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
         """Upsert the players' totals and drop ``removed`` (one statement each at most)."""
 
     async def scores(self) -> dict[str, int]: ...
 
+
+class Announcements(Protocol):
+    """The organizer's announcements, each applied once by its command id."""
+
     async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None: ...
 
     async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None: ...
 
-    async def take_pushes(self, game_now: datetime, wall_now: datetime) -> list[PendingPush]:
-        """Pending pushes due now, each player's together when any of theirs is due, removed."""
 
-    async def take_posts(self, limit: int) -> list[Post]:
-        """The oldest unsent Discord posts (locked, not removed: :meth:`post_sent` after delivery)."""
+class NotifyTx(Protocol):
+    """One transaction of the store. It exposes the store's roles (issue 28: each use case names the ones it
+    needs), all over the one transaction."""
 
-    async def post_sent(self, post_id: int) -> None: ...
+    @property
+    def messages(self) -> Messages: ...
+
+    @property
+    def roster(self) -> Roster: ...
+
+    @property
+    def notifications(self) -> Notifications: ...
+
+    @property
+    def deliveries(self) -> Deliveries: ...
+
+    @property
+    def reminders(self) -> Reminders: ...
+
+    @property
+    def standings(self) -> Totals: ...
+
+    @property
+    def announcements(self) -> Announcements: ...
 
 
 class NotifyStore(Protocol):

@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
-from notify_world import HOBOKEN, JERSEY_CITY, at, world
+from notify_world import HOBOKEN, JERSEY_CITY, World, at, world
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import ClaimAccepted, TerritoryChanged
@@ -24,8 +24,7 @@ def steal(tid: str, when: str, event_id: str = "e1", by: str = "a", victim: str 
                          lat=40.7, lon=-74.0, accuracy_m=10, border_distance_m=None)
 
 
-async def test_a_steal_delivered_twice_is_applied_once_r14() -> None:
-    w = world()
+async def test_a_steal_delivered_twice_is_applied_once_r14(w: World) -> None:
     await w.player("a", "alice")
     await w.player("v", "victor")
     ev = steal(HOBOKEN, "2026-10-05T12:00:00-04:00")
@@ -39,8 +38,7 @@ async def test_a_steal_delivered_twice_is_applied_once_r14() -> None:
     assert [p.content for p in w.store.state.posts] == ["⚔️ alice stole **Hoboken** from victor."]
 
 
-async def test_an_announcement_reaches_every_verified_player_once_per_command_rule_11() -> None:
-    w = world()
+async def test_an_announcement_reaches_every_verified_player_once_per_command_rule_11(w: World) -> None:
     for pid in ("a", "v", "x"):
         await w.player(pid, pid.upper())
     cmd = PublishAnnouncement(command_id="k1", at=at("2026-10-05T12:00:00-04:00"), title="Rule change",
@@ -59,8 +57,7 @@ async def test_an_announcement_reaches_every_verified_player_once_per_command_ru
     assert (await w.h.announcements(10)).announcements == [a]
 
 
-async def test_r14_the_reclaim_reminder_comes_one_game_hour_before_the_window_ends() -> None:
-    w = world()
+async def test_r14_the_reclaim_reminder_comes_one_game_hour_before_the_window_ends(w: World) -> None:
     war = TerritoryChanged(occurred_at=at("2026-10-12T10:00:00-04:00"), territory_id=HOBOKEN, owner_id="v",
                            previous_owner_id="a", progress=1, fortified=False, version=3, cause="war")
     await w.h.on_event(war)
@@ -74,8 +71,7 @@ async def test_r14_the_reclaim_reminder_comes_one_game_hour_before_the_window_en
         ("reclaim_ending", {"territory_id": HOBOKEN, "reclaim_until": "2026-10-13T10:00:00-04:00"})]
 
 
-async def test_r14_a_reclaim_cancels_the_reminder() -> None:
-    w = world()
+async def test_r14_a_reclaim_cancels_the_reminder(w: World) -> None:
     await w.h.on_event(TerritoryChanged(occurred_at=at("2026-10-12T10:00:00-04:00"), territory_id=HOBOKEN,
                                         owner_id="v", previous_owner_id="a", progress=1, fortified=False,
                                         version=3, cause="war"))
@@ -123,8 +119,7 @@ async def test_quiet_hours_a_sunday_steal_is_pushed_at_mondays_opening() -> None
     assert [p["kinds"] for _, p in w.push.sent] == [["territory_stolen"]]
 
 
-async def test_discord_down_keeps_the_posts_in_order_for_later() -> None:
-    w = world()
+async def test_discord_down_keeps_the_posts_in_order_for_later(w: World) -> None:
     w.discord.fail = True
     await w.h.on_event(steal(HOBOKEN, "2026-10-05T12:00:00-04:00", "e1"))
     await w.h.on_event(steal(JERSEY_CITY, "2026-10-05T12:01:00-04:00", "e2"))
@@ -136,8 +131,7 @@ async def test_discord_down_keeps_the_posts_in_order_for_later() -> None:
     assert await w.h.send_posts() == 0
 
 
-async def test_read_marks_only_move_forward() -> None:
-    w = world()
+async def test_read_marks_only_move_forward(w: World) -> None:
     await w.h.store.mark_read("v", 5)
     await w.h.store.mark_read("v", 3)
     assert (await w.h.notifications("v", None, 10)).read_up_to == 5
@@ -171,7 +165,7 @@ async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_iss
     """Issue 21: a batch reads its players' names once, skips a redelivered event inside it, names a player verified
     earlier in the same batch, and makes a reminder falling due between two of its events between them (R14)."""
     from turf_common.contracts.players import PlayerVerified
-    from turf_notify.adapters.memory import MemoryTx
+    from turf_notify.testing import MemoryTx
 
     asked: list[set[str]] = []
     names = MemoryTx.player_names

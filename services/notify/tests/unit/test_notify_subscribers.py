@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import get_args
 
 from faststream.nats import TestNatsBroker
-from notify_world import world
+from notify_world import World
 
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
@@ -16,8 +16,7 @@ from turf_notify import entrypoints
 from turf_notify.handlers import NotifyEvent
 
 
-async def test_push_subscription_and_list_round_trip() -> None:
-    w = world()
+async def test_push_subscription_and_list_round_trip(w: World) -> None:
     broker = make_broker("nats://test", "notify")
     broker.include_router(entrypoints.router(w.h, "TEST", "PUBKEY"))
     async with TestNatsBroker(broker) as br:
@@ -37,8 +36,7 @@ async def test_push_subscription_and_list_round_trip() -> None:
         assert await w.store.subscriptions("v") == []
 
 
-async def test_a_command_that_does_not_fit_its_contract_is_answered_invalid_input() -> None:
-    w = world()
+async def test_a_command_that_does_not_fit_its_contract_is_answered_invalid_input(w: World) -> None:
     broker = make_broker("nats://test", "notify")
     broker.include_router(entrypoints.router(w.h, "TEST", "PUBKEY"))
     async with TestNatsBroker(broker) as br:

@@ -137,8 +137,8 @@ class ScoringHandlers:
         named = sorted({p for ev in changes for p in (ev.previous_owner_id, ev.owner_id) if p})
         last = changes[-1]
         async with self.publishing:
-            got = await self.store.apply_and_read([(ev.territory_id, ev.version, ev.owner_id) for ev in changes],
-                                                  named)
+            got = await self.store.ownership.apply_and_read(
+                [(ev.territory_id, ev.version, ev.owner_id) for ev in changes], named)
             touched: set[str] = set()
             for ev, prev in zip(changes, got.previous, strict=True):
                 touched |= {p for p in (ev.previous_owner_id if prev is None else prev, ev.owner_id) if p}
@@ -149,7 +149,7 @@ class ScoringHandlers:
             sets = [s for s in got.sets if s.player_id in touched]
             unread = sorted(touched - {s.player_id for s in sets})
             if unread:   # a previous owner other than the event's (the store had a reordering)
-                sets += await self.store.territory_sets(unread)
+                sets += await self.store.ownership.territory_sets(unread)
             upd = await self._delta_after(players, sets, got, last)
             await self._publish(upd, last.event_id, [ev.territory_id for ev in changes])
         if got.live.closed:
@@ -164,7 +164,7 @@ class ScoringHandlers:
         quests = side_quests(got.live.owned_by, self.stats)
         bonus = bonuses(quests)
         scores = [(s, player_score(self.graph, s.player_id, s.territories)) for s in sets]
-        stale, old = await self.store.write_scores_and_swap_bonuses(scores, bonus, last.event_id)
+        stale, old = await self.store.standings.write_scores_and_swap_bonuses(scores, bonus, last.event_id)
         if stale:
             await self.rescore(*stale)
         ids = _changed(players, bonus, old, got.live.disqualified)
@@ -172,7 +172,7 @@ class ScoringHandlers:
             sc.player_id: (stored_score(sc), got.adjustments[sc.player_id]) for _, sc in scores
             if sc.player_id not in stale and sc.player_id in got.adjustments}
         need = [p for p in ids if p not in known]
-        known |= dict(zip(need, await self.store.standings_of(need), strict=True)) if need else {}
+        known |= dict(zip(need, await self.store.standings.standings_of(need), strict=True)) if need else {}
         return _score_updated(players, last.territory_id, last.occurred_at, ids, known, quests, bonus)
 
     async def rescore(self, *pids: str) -> None:
@@ -181,8 +181,8 @@ class ScoringHandlers:
         read and computed again, so a stale score never overwrites a fresh one."""
         todo = sorted(set(pids))
         while todo:
-            sets = await self.store.territory_sets(todo)
-            todo = await self.store.write_scores(
+            sets = await self.store.ownership.territory_sets(todo)
+            todo = await self.store.standings.write_scores(
                 [(s, player_score(self.graph, s.player_id, s.territories)) for s in sets])
 
     async def verified(self, ev: PlayerVerified) -> None:
@@ -191,7 +191,7 @@ class ScoringHandlers:
         published as a delta; after the close the final results are recomputed too. A repeat changes nothing
         (the same figures, the same message ids). The organizer is never verified (it is no player, R27), so it
         never enters the standings."""
-        if ev.player_id in await self.store.disqualified():
+        if ev.player_id in await self.store.season.disqualified():
             return   # a disqualification is final (R28): never back in the standings
         await self.rescore(ev.player_id)
         closed = await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id)
@@ -201,7 +201,7 @@ class ScoringHandlers:
     async def disqualify(self, ev: PlayerDisqualified) -> None:
         """R28: a disqualified player leaves the standings, live and final (their territories are freed by
         claims). After the close the final results are recomputed without them and published again (R25)."""
-        await self.store.disqualify(ev.player_id)
+        await self.store.season.disqualify(ev.player_id)
         closed = await self._publish_update([ev.player_id], "", ev.occurred_at, ev.event_id,
                                             removed=[ev.player_id])
         if closed:
@@ -210,17 +210,17 @@ class ScoringHandlers:
     async def adjust(self, cmd: AdjustScore) -> ScoreAdjusted:
         """R28: an organizer's score adjustment, counted in the total (not in base or side quests). Idempotent by
         ``command_id``: a repeat gets the first reply."""
-        seen = await self.store.adjustment_reply(cmd.command_id)
+        seen = await self.store.organizer.adjustment_reply(cmd.command_id)
         if seen is not None:
             # a repeat: publish its delta again, in case the first publish failed (the stream drops a duplicate)
             await self._publish_update([cmd.player_id], "", self.now(), "adj:" + cmd.command_id)
             return seen
-        before = await self.store.adjustment(cmd.player_id)
-        after = await self.store.add_adjustment(cmd.player_id, cmd.points)
-        if not await self.store.has_score(cmd.player_id):
+        before = await self.store.organizer.adjustment(cmd.player_id)
+        after = await self.store.organizer.add_adjustment(cmd.player_id, cmd.points)
+        if not await self.store.standings.has_score(cmd.player_id):
             await self.rescore(cmd.player_id)
         out = ScoreAdjusted(command_id=cmd.command_id, player_id=cmd.player_id, before=before, after=after)
-        await self.store.remember_adjustment(out)
+        await self.store.organizer.remember_adjustment(out)
         at = self.now()
         closed = await self._publish_update([cmd.player_id], "", at, "adj:" + cmd.command_id)
         if closed:
@@ -248,23 +248,23 @@ class ScoringHandlers:
         quests (R24) over every owned territory, and the standing of each touched player and of each player whose
         side-quest bonus moved. The last bonuses are kept in the store and swapped atomically, so with several
         replicas every bonus change is in some delta."""
-        live = await self.store.live()
+        live = await self.store.ownership.live()
         quests = side_quests(live.owned_by, self.stats)
         bonus = bonuses(quests)
-        old = await self.store.swap_bonuses(bonus, source_id)
+        old = await self.store.standings.swap_bonuses(bonus, source_id)
         ids = _changed(touched, bonus, old, live.disqualified)
-        standings = dict(zip(ids, await self.store.standings_of(ids), strict=True)) if ids else {}
+        standings = dict(zip(ids, await self.store.standings.standings_of(ids), strict=True)) if ids else {}
         return _score_updated(touched, territory_id, at, ids, standings, quests, bonus, removed), live.closed
 
     async def leaderboard(self) -> Leaderboard:
         """Every player not disqualified who has a standing (every verified player from their verification on,
         at 0 while they own nothing: R25 amended), ranked by total (R25 competition ranking), and the side
         quests."""
-        scores = await self.store.scores()
-        dq = await self.store.disqualified()
-        quests = side_quests(await self.store.owned_by(), self.stats)
+        scores = await self.store.standings.scores()
+        dq = await self.store.season.disqualified()
+        quests = side_quests(await self.store.ownership.owned_by(), self.stats)
         bonus = bonuses(quests)
-        adj = await self.store.adjustments()
+        adj = await self.store.organizer.adjustments()
         figures = {pid: _figures(pid, s, bonus.get(pid, 0), adj.get(pid, 0))
                    for pid, s in scores.items() if pid not in dq}
         standings = [Standing(rank=r, **figures[p].model_dump())
@@ -274,12 +274,12 @@ class ScoringHandlers:
     async def season_ended(self, ev: SeasonEnded) -> FinalResults:
         """R25: freeze the final standings (base + side-quest bonuses), places and prizes (R26); publish them.
         Idempotent: the results are derived from the read model, and the publish carries a fixed message id."""
-        await self.store.close_season(ev.at)
+        await self.store.season.close_season(ev.at)
         return await self._publish_final(ev.event_id, ev.at)
 
     async def _publish_final(self, source_id: str, at: datetime) -> FinalResults:
         res = await self.final_results()
-        await self.store.save_final(res)
+        await self.store.season.save_final(res)
         out = SeasonFinalResults(occurred_at=at, results=res)
         await self.publisher.publish(subjects.SEASON_FINAL_RESULTS, out.model_dump_json().encode(),
                                      "final:" + source_id)
@@ -296,7 +296,7 @@ class ScoringHandlers:
 
     async def results(self) -> FinalResults | Refusal:
         """The final results once the season has closed; refused (``season_not_closed``) before."""
-        res = await self.store.final()
+        res = await self.store.season.final()
         if res is None:
             return Refusal(reason="season_not_closed", message="The season has not closed yet; no final results.")
         return res

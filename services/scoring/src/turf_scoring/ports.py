@@ -53,9 +53,8 @@ class Applied(NamedTuple):
     adjustments: dict[str, int]
 
 
-class ScoreStore(Protocol):
-    """The read model. Territory changes apply in version order, once each; scores are written optimistically
-    (refused when the player's set changed since it was read, e.g. by another replica)."""
+class Ownership(Protocol):
+    """Who owns what: territory changes applied in version order, once each, and the sets read back."""
 
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
                              player_ids: Sequence[str]) -> Applied:
@@ -70,6 +69,16 @@ class ScoreStore(Protocol):
         """The players' territory sets and their versions, read at one instant, in the order asked."""
         ...
 
+    async def live(self) -> LiveFacts: ...
+
+    async def owned_by(self) -> dict[str, set[str]]:
+        """Player id → the territory ids they own."""
+        ...
+
+
+class Standings(Protocol):
+    """The stored R23 scores, written optimistically, and the R24 side-quest bonuses."""
+
     async def write_scores(self, scores: Sequence[tuple[OwnedSet, PlayerScore]]) -> list[str]:
         """Store each score unless its player's set version moved since ``OwnedSet`` was read; returns the ids of
         the players not written (to be read and computed again)."""
@@ -82,8 +91,6 @@ class ScoreStore(Protocol):
         the bonuses replaced)."""
         ...
 
-    async def live(self) -> LiveFacts: ...
-
     async def swap_bonuses(self, bonus: Mapping[str, int], source_id: str) -> dict[str, int]:
         """Store the side-quest bonuses (player id → points, R24) and return the ones they replace. The replaced
         bonuses are remembered per ``source_id`` (event or command id): the same source handled again gets the
@@ -94,7 +101,15 @@ class ScoreStore(Protocol):
         """Each player's stored score (None: never scored) and organizer adjustment (R28), in the order asked."""
         ...
 
-    async def disqualify(self, player_id: str) -> None: ...
+    async def has_score(self, player_id: str) -> bool: ...
+
+    async def scores(self) -> dict[str, StoredScore]:
+        """Every stored score by player id (the disqualified included)."""
+        ...
+
+
+class Adjustments(Protocol):
+    """The organizer's point adjustments (R28), each applied once (its first reply kept)."""
 
     async def adjustment_reply(self, command_id: str) -> ScoreAdjusted | None:
         """The reply first given to adjustment ``command_id``, or None if it has not been applied."""
@@ -106,21 +121,17 @@ class ScoreStore(Protocol):
         """Add ``points`` (may be negative) to the player's adjustment; returns the new adjustment."""
         ...
 
-    async def has_score(self, player_id: str) -> bool: ...
-
     async def remember_adjustment(self, reply: ScoreAdjusted) -> None: ...
 
-    async def scores(self) -> dict[str, StoredScore]:
-        """Every stored score by player id (the disqualified included)."""
-        ...
+    async def adjustments(self) -> dict[str, int]: ...
+
+
+class SeasonRecord(Protocol):
+    """Disqualified players and the season's close and final results (R25, R28)."""
+
+    async def disqualify(self, player_id: str) -> None: ...
 
     async def disqualified(self) -> set[str]: ...
-
-    async def owned_by(self) -> dict[str, set[str]]:
-        """Player id → the territory ids they own."""
-        ...
-
-    async def adjustments(self) -> dict[str, int]: ...
 
     async def close_season(self, at: datetime) -> None: ...
 
@@ -129,6 +140,24 @@ class ScoreStore(Protocol):
     async def final(self) -> FinalResults | None:
         """The final results last saved, or None before the season closed."""
         ...
+
+
+class ScoreStore(Protocol):
+    """The read model. Territory changes apply in version order, once each; scores are written optimistically
+    (refused when the player's set changed since it was read, e.g. by another replica). It exposes its roles
+    (issue 28: the handlers name the one they use)."""
+
+    @property
+    def ownership(self) -> Ownership: ...
+
+    @property
+    def standings(self) -> Standings: ...
+
+    @property
+    def organizer(self) -> Adjustments: ...
+
+    @property
+    def season(self) -> SeasonRecord: ...
 
 
 class Publisher(Protocol):

@@ -6,7 +6,6 @@ The board: a - b adjacent (R22), c alone. a borders water; land and residents gr
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -19,25 +18,15 @@ from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import AdjustScore, FinalResults
 from turf_common.rules.scoring import TerritoryStats
+from turf_common.testing import RecordingPublisher
 from turf_scoring import bootstrap
-from turf_scoring.adapters.memory import MemoryScoreStore
+from turf_scoring.testing import MemoryScoreStore
 
 AT = datetime(2026, 10, 24, 22, 0, tzinfo=UTC)
 GRAPH = nx.Graph([("a", "b")])
 GRAPH.add_node("c")
 STATS = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 200),
          "c": TerritoryStats(False, 30, 300)}
-
-
-class RecordingPublisher:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any], str]] = []
-
-    async def publish(self, subject: str, data: bytes, msg_id: str) -> None:
-        self.sent.append((subject, json.loads(data), msg_id))
-
-    def of(self, subject: str) -> list[tuple[dict[str, Any], str]]:
-        return [(p, m) for s, p, m in self.sent if s == subject]
 
 
 class Game:

@@ -26,22 +26,18 @@ from turf_common.contracts.scoring import (
     Standing,
 )
 from turf_common.rules.scoring import TerritoryStats
+from turf_common.testing import RecordingPublisher
 from turf_scoring import bootstrap, entrypoints
-from turf_scoring.adapters.memory import MemoryScoreStore
 from turf_scoring.handlers import ScoringHandlers
+from turf_scoring.testing import MemoryScoreStore
 
 AT = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
 GRAPH = nx.Graph([("a", "b")])
 STATS = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 50)}
 
 
-class DroppingPublisher:
-    async def publish(self, subject: str, data: bytes, msg_id: str) -> None:
-        pass
-
-
 def handlers() -> ScoringHandlers:
-    return bootstrap.handlers(MemoryScoreStore(), DroppingPublisher(), GRAPH, STATS)
+    return bootstrap.handlers(MemoryScoreStore(), RecordingPublisher(), GRAPH, STATS)
 
 
 async def ask(h: ScoringHandlers, subject: str, body: Any, reply: type[Any]) -> Any:

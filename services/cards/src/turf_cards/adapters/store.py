@@ -122,6 +122,8 @@ class SqlCardsTx:
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
+        # every role of the unit of work (ports.CardsTx, issue 28) is served by this one object
+        self.messages = self.season = self.players = self.hands = self.sagas = self.trades = self
 
     async def first_time(self, event_id: str, subject: str) -> bool:
         return await first_time(self.conn, t.inbox, event_id, subject)

@@ -38,6 +38,9 @@ class SqlTx:
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
+        # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
+        self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
+        self.standings = self.announcements = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         return await first_times(self.conn, t.inbox, events)

@@ -98,6 +98,8 @@ class RedisScoreStore:
 
     def __init__(self, redis: Redis, prefix: str = "turf:") -> None:
         self.redis, self.prefix = redis, prefix
+        # every role of the store (ports.ScoreStore, issue 28) is served by this one object
+        self.ownership = self.standings = self.organizer = self.season = self
 
     def k(self, name: str) -> str:
         return self.prefix + name

@@ -37,6 +37,9 @@ class State:
 class MemoryTx:
     def __init__(self, s: State) -> None:
         self.s = s
+        # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
+        self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
+        self.standings = self.announcements = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox
@@ -104,7 +107,7 @@ class MemoryTx:
         ready = {p.player_id for p in self.s.pushes if p.not_before <= game_now and p.hold_until <= wall_now}
         taken = [p for p in self.s.pushes if p.player_id in ready and p.not_before <= game_now]
         self.s.pushes = [p for p in self.s.pushes if p not in taken]
-        return taken
+        return sorted(taken, key=lambda p: p.id)
 
     async def take_posts(self, limit: int) -> list[Post]:
         return [p for p in self.s.posts if p.id not in self.s.sent_posts][:limit]
@@ -133,7 +136,9 @@ class MemoryNotifyStore:
         self.state.reads[player_id] = max(up_to, self.state.reads.get(player_id, 0))
 
     async def announcements(self, limit: int) -> list[AnnouncementOut]:
-        return sorted(self.state.announcements.values(), key=lambda a: a.at, reverse=True)[:limit]
+        # newest first, then the later written first (the SQL store's created_at): the dict keeps writing order
+        written = enumerate(self.state.announcements.values())
+        return [a for _, a in sorted(written, key=lambda e: (e[1].at, e[0]), reverse=True)][:limit]
 
     async def save_subscription(self, s: Subscription) -> None:
         self.state.subscriptions[s.endpoint] = s
@@ -149,23 +154,6 @@ class MemoryNotifyStore:
 
     async def vapid_key(self, make: Callable[[], str]) -> str:
         return self.state.keys.setdefault("vapid", make())
-
-
-@dataclass
-class FixedClock:
-    at: datetime
-
-    async def now(self) -> datetime:
-        return self.at
-
-
-@dataclass
-class CountingPublisher:
-    flushes: int = 0
-
-    async def flush(self) -> int:
-        self.flushes += 1
-        return 0
 
 
 @dataclass

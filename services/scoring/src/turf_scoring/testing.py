@@ -29,6 +29,10 @@ class MemoryScoreStore:
     closed: datetime | None = None
     final_results: FinalResults | None = None
 
+    def __post_init__(self) -> None:
+        # every role of the store (ports.ScoreStore, issue 28) is served by this one object
+        self.ownership = self.standings = self.organizer = self.season = self
+
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
                              player_ids: Sequence[str]) -> Applied:
         previous = [self._apply(*c) for c in changes]

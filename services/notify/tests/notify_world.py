@@ -7,14 +7,9 @@ from datetime import UTC, datetime
 
 from turf_common.contracts.players import PlayerVerified
 from turf_common.rules import gametime
-from turf_notify.adapters.memory import (
-    CountingPublisher,
-    FixedClock,
-    MemoryNotifyStore,
-    RecordingDiscord,
-    RecordingPush,
-)
+from turf_common.testing import FakeClock, RecordingPublisher
 from turf_notify.handlers import NotifyHandlers
+from turf_notify.testing import MemoryNotifyStore, RecordingDiscord, RecordingPush
 
 SEASON = gametime.load_season()
 HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
@@ -29,7 +24,7 @@ def at(s: str) -> datetime:
 class World:
     h: NotifyHandlers
     store: MemoryNotifyStore
-    clock: FixedClock
+    clock: FakeClock
     push: RecordingPush
     discord: RecordingDiscord
     wall: list[datetime]
@@ -43,9 +38,9 @@ class World:
 
 
 def world(game_now: str = "2026-10-05T12:00:00-04:00") -> World:
-    store, clock = MemoryNotifyStore(), FixedClock(at(game_now))
+    store, clock = MemoryNotifyStore(), FakeClock(at(game_now))
     push, discord = RecordingPush(), RecordingDiscord()
     wall = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
-    h = NotifyHandlers(store=store, clock=clock, publisher=CountingPublisher(), season=SEASON, towns=TOWNS,
+    h = NotifyHandlers(store=store, clock=clock, publisher=RecordingPublisher(), season=SEASON, towns=TOWNS,
                        push=push, discord=discord, group_seconds=60.0, wall=lambda: wall[0])
     return World(h, store, clock, push, discord, wall)

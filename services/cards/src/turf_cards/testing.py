@@ -1,7 +1,8 @@
 """The cards store in memory, for unit tests: the same answers as :class:`~turf_cards.adapters.store.SqlCardsStore`
 (orderings included: PostgreSQL sorts NULL last), one transaction at a time, each on a copy that replaces the state
 when its block ends (so a block that raises leaves nothing, and plain reads see committed state only).
-Committed events wait in :attr:`MemoryCardsStore.outbox` until :class:`MemoryPublisher` flushes them."""
+Committed events wait in :attr:`MemoryCardsStore.outbox` until a flush takes them (:meth:`MemoryCardsStore.take_staged`,
+for :class:`turf_common.testing.RecordingPublisher`). The clock and publisher fakes are :mod:`turf_common.testing`'s."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ from turf_common.contracts.cards import TradeState
 from turf_common.rules.cards import CardType
 
 LIVE = ("ready", "reserved")
+
+
+class DuplicateKey(Exception):
+    """A write the SQL store's primary keys refuse (IntegrityError there): the unit of work is rolled back."""
+
+
+def _unique(ok: bool, table: str, key: str) -> None:
+    if not ok:
+        raise DuplicateKey(f"{table}: {key!r} exists")
 
 
 @dataclass
@@ -65,6 +75,13 @@ class MemoryCardsStore:
     @property
     def outbox(self) -> list[tuple[str, Event]]:
         return self.state.outbox
+
+    def take_staged(self) -> list[tuple[str, Event]]:
+        """The committed events not yet published, in commit order, now marked published (the outbox relay's part;
+        the outbox keeps them, as its event ids answer redeliveries)."""
+        fresh = self.outbox[self.sent:]
+        self.sent += len(fresh)
+        return fresh
 
     @contextlib.asynccontextmanager
     async def begin(self) -> AsyncIterator[MemoryCardsTx]:
@@ -113,6 +130,8 @@ class MemoryCardsTx:
 
     def __init__(self, store: MemoryCardsStore, work: _State) -> None:
         self.store, self.s = store, work
+        # every role of the unit of work (ports.CardsTx, issue 28) is served by this one object
+        self.messages = self.season = self.players = self.hands = self.sagas = self.trades = self
 
     async def first_time(self, event_id: str, subject: str) -> bool:
         if event_id in self.s.inbox:
@@ -144,7 +163,7 @@ class MemoryCardsTx:
         return row is not None and row.status == "verified"
 
     async def add_player(self, player_id: str, verified_at: datetime) -> None:
-        assert player_id not in self.s.players, "duplicate key"
+        _unique(player_id not in self.s.players, "players", player_id)
         self.s.players[player_id] = _Player("verified", verified_at)
 
     async def disqualify(self, player_id: str, at: datetime) -> None:
@@ -163,6 +182,7 @@ class MemoryCardsTx:
 
     async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None,
                        reason: str, at: datetime) -> None:
+        _unique(card_id not in self.s.cards, "cards", card_id)
         self.s.cards[card_id] = (Card(card_id, player_id, card_type, "ready", draw_index), at)
 
     async def card_for_update(self, card_id: str) -> Card | None:
@@ -215,7 +235,7 @@ class MemoryCardsTx:
 
     # ---- sagas
     async def add_saga(self, saga: Saga) -> None:
-        assert saga.id not in self.s.sagas, "duplicate key"
+        _unique(saga.id not in self.s.sagas, "sagas", saga.id)
         now = self.store.wall()
         self.s.sagas[saga.id] = (saga, now, now)
 
@@ -229,6 +249,7 @@ class MemoryCardsTx:
     # ---- trades
     async def add_trade(self, trade_id: str, proposer_id: str, partner_id: str, offer_territory_id: str,
                         want_territory_id: str, at: datetime) -> Trade:
+        _unique(trade_id not in self.s.trades, "trades", trade_id)
         trade = Trade(trade_id, proposer_id, partner_id, offer_territory_id, want_territory_id, "open")
         self.s.trades[trade_id] = (trade, at)
         return trade
@@ -263,18 +284,3 @@ class MemoryCardsTx:
 
     async def trades_lost_for_update(self, territory_id: str, owner_id: str | None) -> list[Trade]:
         return _lost(self.s, territory_id, owner_id)
-
-
-class MemoryPublisher:
-    """:class:`turf_cards.ports.Publisher` over a :class:`MemoryCardsStore`: flushing moves the committed events
-    to :attr:`published`, in the order they were staged."""
-
-    def __init__(self, store: MemoryCardsStore) -> None:
-        self.store = store
-        self.published: list[tuple[str, Event]] = []
-
-    async def flush(self) -> int:
-        fresh = self.store.outbox[self.store.sent:]
-        self.published.extend(fresh)
-        self.store.sent += len(fresh)
-        return len(fresh)

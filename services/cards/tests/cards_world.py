@@ -11,13 +11,14 @@ from datetime import datetime
 from typing import Any
 
 from turf_cards import bootstrap
-from turf_cards.adapters.memory import MemoryCardsStore, MemoryPublisher
 from turf_cards.handlers import CardsHandlers
+from turf_cards.testing import MemoryCardsStore
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.cards import AdjustHand, AdjustReply
 from turf_common.contracts.effects import EffectApplied, TradeCheck, TradeFacts
 from turf_common.contracts.players import PlayerVerified
 from turf_common.rules import gametime
+from turf_common.testing import FakeClock, RecordingPublisher
 
 SEED = "unit-test-seed"
 #: Monday 5 October 2026, 10:00 in New York: the first game day of the season, open (R3)
@@ -28,14 +29,6 @@ BEFORE = datetime.fromisoformat("2026-10-01T12:00:00-04:00")
 CLOSED = datetime.fromisoformat("2026-10-05T23:00:00-04:00")
 
 Answer = EffectApplied | Refusal | None
-
-
-class FakeClock:
-    def __init__(self, now: datetime) -> None:
-        self.at = now
-
-    async def now(self) -> datetime:
-        return self.at
 
 
 @dataclass
@@ -74,11 +67,11 @@ class World:
     store: MemoryCardsStore
     clock: FakeClock
     claims: FakeClaims
-    publisher: MemoryPublisher
+    publisher: RecordingPublisher
     h: CardsHandlers
 
     def published(self, prefix: str = "") -> list[tuple[str, Event]]:
-        return [(s, e) for s, e in self.publisher.published if s.startswith(prefix)]
+        return self.publisher.events(prefix)
 
     async def verify(self, player_id: str, at: datetime = OPEN) -> None:
         """``player.verified`` during the season: R12's top-up to 3 cards."""
@@ -100,7 +93,7 @@ def world(now: datetime = OPEN, claims: FakeClaims | None = None, deal_wait_s: f
     """``deal_wait_s``: how long a command waits for its day's deal (R5/R12); most tests deliver no day start, so
     by default none."""
     store, clock, fake = MemoryCardsStore(), FakeClock(now), claims or FakeClaims()
-    publisher = MemoryPublisher(store)
+    publisher = RecordingPublisher(store.take_staged)
     h = bootstrap.handlers(store=store, clock=clock, claims=fake, publisher=publisher,
                            season=gametime.load_season(), seed=SEED)
     h.cx.deal_wait_s = deal_wait_s

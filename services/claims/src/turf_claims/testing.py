@@ -1,11 +1,12 @@
-"""The claims store, clock and publisher in memory, for unit tests of the use cases (no PostgreSQL, no NATS). Same
-answers as the SQL store for one process at a time: locks are no-ops, and a unit of work that raises leaves the state
-as it found it."""
+"""The claims store in memory, for unit tests of the use cases (no PostgreSQL): the fake of the store's roles. Same
+answers as the SQL store for one process at a time (tests/contract runs the same cases on both): locks are no-ops,
+and a unit of work that raises leaves the state as it found it. The clock and publisher fakes are
+:mod:`turf_common.testing`'s."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -29,6 +30,27 @@ from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
 from turf_common.rules import cards as rules
 from turf_common.rules.antispoof import FixRecord
+
+
+class DuplicateKey(Exception):
+    """A write the SQL store's unique constraints refuse (IntegrityError there): the unit of work is rolled back."""
+
+
+def _unique(ok: bool, constraint: str, key: object) -> None:
+    if not ok:
+        raise DuplicateKey(f"{constraint}: {key!r} exists")
+
+
+_LIVE = ("scheduled", "active")
+
+
+def _same_slot(p: Protection, q: Protection) -> bool:
+    """R15/R29, R16: two live cards on one slot (one Freeze per territory and day, one Blockade per player, rival
+    and day), which the SQL store's partial unique indexes refuse."""
+    if p.kind != q.kind or p.day != q.day or p.state not in _LIVE or q.state not in _LIVE:
+        return False
+    return p.territory_id == q.territory_id if p.kind == "freeze" else (p.player_id, p.rival_id) == (q.player_id,
+                                                                                                     q.rival_id)
 
 
 @dataclass
@@ -57,6 +79,7 @@ class State:
     flags: list[FlagOut] = field(default_factory=list)
     wars: list[WarWindow] = field(default_factory=list)
     protections: dict[str, Protection] = field(default_factory=dict)
+    scheduled_at: dict[str, datetime] = field(default_factory=dict)     # card id -> when it was (last) scheduled
     excluded: set[str] = field(default_factory=set)
     days_started: set[date] = field(default_factory=set)
     jokers: list[tuple[str, str, date]] = field(default_factory=list)   # (player, territory, day) (R8.7)
@@ -68,6 +91,9 @@ class MemoryClaimsTx:
 
     def __init__(self, s: State) -> None:
         self.s = s
+        # every role of the unit of work (ports.ClaimsTx, issue 28) is served by this one object
+        self.locks = self.messages = self.replies = self.board = self.claims = self.trail = self
+        self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
 
     # ---- serialisation, idempotency and events
     async def lock(self, key: str) -> None:
@@ -93,12 +119,14 @@ class MemoryClaimsTx:
 
     async def store_command_reply(self, command_id: str, kind: str, player_id: str, reply: Message,
                                   at: datetime) -> None:
+        _unique(command_id not in self.s.commands, "effect_commands", command_id)
         self.s.commands[command_id] = reply.model_dump_json()
 
     async def idempotent_reply(self, player_id: str, key: str) -> str | None:
         return self.s.idempotency.get((player_id, key))
 
     async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None:
+        _unique((player_id, key) not in self.s.idempotency, "idempotency", (player_id, key))
         self.s.idempotency[(player_id, key)] = reply.model_dump_json()
 
     # ---- territories
@@ -239,17 +267,23 @@ class MemoryClaimsTx:
     async def schedule_protection(self, p: Protection, command_id: str, at: datetime) -> None:
         old = self.s.protections.get(p.card_id)
         if old is None or old.state in ("cancelled", "lapsed"):
+            _unique(not any(_same_slot(p, q) for q in self.s.protections.values() if q.card_id != p.card_id),
+                    "uq_protections_" + p.kind, p.card_id)
             self.s.protections[p.card_id] = p
+            self.s.scheduled_at[p.card_id] = at
 
     async def protection_for_update(self, card_id: str) -> Protection | None:
         return self.s.protections.get(card_id)
 
+    def _by_scheduling(self, ps: Iterable[Protection]) -> list[Protection]:
+        return sorted(ps, key=lambda p: (self.s.scheduled_at[p.card_id], p.card_id))
+
     async def due_protections_for_update(self, day: date) -> list[Protection]:
-        return [p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day]
+        return self._by_scheduling(p for p in self.s.protections.values() if p.state == "scheduled" and p.day <= day)
 
     async def scheduled_protections_involving_for_update(self, player_id: str) -> list[Protection]:
-        return [p for p in self.s.protections.values()
-                if p.state == "scheduled" and player_id in (p.player_id, p.rival_id)]
+        return self._by_scheduling(p for p in self.s.protections.values()
+                                   if p.state == "scheduled" and player_id in (p.player_id, p.rival_id))
 
     async def resolve_protection(self, card_id: str, state: ProtectionState, at: datetime) -> None:
         self.s.protections[card_id] = replace(self.s.protections[card_id], state=state)
@@ -280,7 +314,7 @@ class MemoryClaimsTx:
             frozen = any(p.kind == "freeze" and p.player_id == player_id and p.territory_id == t.id and p.day == day
                          and p.state == "active" for p in self.s.protections.values())
             wars = sorted((w for w in self.s.wars if w.territory_id == t.id and w.state == "open" and w.until > now),
-                          key=lambda w: w.opened_at)
+                          key=lambda w: (w.opened_at, w.id))
             facts.append(OwnedFacts(t, claimed, any(c.normal for c in today), frozen,
                                     wars[-1].holder_id if wars else None, wars[-1].until if wars else None,
                                     await self.take_record(t.id, player_id)))
@@ -293,7 +327,7 @@ class MemoryClaimsTx:
             if take is not None:
                 stolen.append(StolenFacts(tid, owner, take))
         held = [HeldWindow(w.territory_id, self.s.territories[w.territory_id].owner_id, w.until)
-                for w in sorted(self.s.wars, key=lambda w: w.opened_at)
+                for w in sorted(self.s.wars, key=lambda w: (w.opened_at, w.id))
                 if w.holder_id == player_id and w.state == "open" and w.until > now]
         return OutlookFacts(facts, stolen, held)
 
@@ -326,28 +360,8 @@ class MemoryClaimsStore:
         for tid in territory_ids:
             self.state.territories.setdefault(tid, Territory(tid, None, 0, None, False, 0))
 
-
-class MemoryClock:
-    """The game clock at ``at`` (tests move it by assigning ``at``)."""
-
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    async def now(self) -> datetime:
-        return self.at
-
-    async def fresh_now(self) -> datetime:
-        return self.at
-
-
-class MemoryPublisher:
-    """Publishes the store's staged events: ``sent`` holds every (subject, event) published, in order."""
-
-    def __init__(self, store: MemoryClaimsStore) -> None:
-        self.store = store
-        self.sent: list[tuple[str, Event]] = []
-
-    async def flush(self) -> int:
-        staged, self.store.state.outbox = self.store.state.outbox, []
-        self.sent.extend(staged)
-        return len(staged)
+    def take_staged(self) -> list[tuple[str, Event]]:
+        """The committed events not yet published, in commit order, now taken (the outbox relay's part:
+        :class:`turf_common.testing.RecordingPublisher` calls it on flush)."""
+        staged, self.state.outbox = self.state.outbox, []
+        return staged

@@ -1,0 +1,148 @@
+"""The notify store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and
+on PostgreSQL (``store``, see conftest.py) and checks exact answers, role by role (ports.py), and the store's own
+reads and writes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_notify.ports import NotifyStore, PendingPush, Post, Reminder, Subscription
+from turf_notify.rules import Draft
+
+T0 = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
+M = timedelta(minutes=1)
+
+
+async def test_messages_first_times_in_one_batch(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        assert await tx.messages.first_times([("e1", "claim.accepted"), ("e2", "score.updated"),
+                                              ("e1", "claim.accepted")]) == {"e1", "e2"}
+        assert await tx.messages.first_times([]) == set()
+    async with store.tx() as tx:
+        assert await tx.messages.first_times([("e2", "score.updated"), ("e3", "score.updated")]) == {"e3"}
+
+
+async def test_a_unit_of_work_that_raises_leaves_nothing(store: NotifyStore) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.tx() as tx:
+            await tx.roster.save_player("ann", "Ann", "verified")
+            raise RuntimeError("boom")
+    async with store.tx() as tx:
+        assert await tx.roster.players() == []
+
+
+async def test_roster_names_and_statuses(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        await tx.roster.save_player("bob", "Bob", "verified")
+        await tx.roster.save_player("ann", None, "verified")
+        await tx.roster.save_player("cat", "Cat", "verified")
+        await tx.roster.save_player("cat", None, "disqualified")     # the name stays
+        await tx.roster.save_player("bob", "Robert", "verified")
+    async with store.tx() as tx:
+        assert await tx.roster.players() == ["ann", "bob"]
+        assert await tx.roster.player_names({"ann", "bob", "cat", "dan"}) == {"bob": "Robert", "cat": "Cat"}
+        assert await tx.roster.player_names(set()) == {}
+
+
+async def test_notifications_numbered_and_read(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        n1 = await tx.notifications.add(Draft("ann", "territory_stolen", T0, "Hoboken was stolen", {"t": "h"}))
+        n2 = await tx.notifications.add(Draft("bob", "fortified", T0 + M, "Jersey City is fortified"))
+        n3 = await tx.notifications.add(Draft("ann", "cards_dealt", T0 + 2 * M, "3 cards"))
+    assert n1 == NotificationOut(id=n1.id, at=T0, kind="territory_stolen", message="Hoboken was stolen",
+                                 data={"t": "h"})
+    assert n1.id < n2.id < n3.id
+    assert await store.notifications("ann", None, 10) == [n1, n3]
+    assert await store.notifications("ann", n1.id, 10) == [n3]
+    assert await store.notifications("ann", None, 1) == [n1]
+    assert await store.read_mark("ann") is None
+    await store.mark_read("ann", n3.id)
+    await store.mark_read("ann", n1.id)                 # never backwards
+    assert await store.read_mark("ann") == n3.id
+
+
+async def test_deliveries_pushes_grouped_per_player_and_posts_until_sent(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        ns = [await tx.notifications.add(Draft(p, "territory_stolen", T0, f"m{i}")) for i, p in
+              enumerate(["ann", "ann", "bob", "cat"])]
+        # queued out of id order: they are taken by id
+        await tx.deliveries.queue_push(ns[1], "ann", T0, T0 + 5 * M)     # held: but ann's other one is due
+        await tx.deliveries.queue_push(ns[0], "ann", T0, T0)
+        await tx.deliveries.queue_push(ns[2], "bob", T0, T0 + 5 * M)     # held, alone
+        await tx.deliveries.queue_push(ns[3], "cat", T0 + 60 * M, T0)    # quiet hours
+        await tx.deliveries.queue_post("first")
+        await tx.deliveries.queue_post("second")
+    async with store.tx() as tx:
+        taken = await tx.deliveries.take_pushes(T0, T0)
+        assert taken == [PendingPush(ns[0].id, "ann", "territory_stolen", "m0", T0, T0),
+                         PendingPush(ns[1].id, "ann", "territory_stolen", "m1", T0, T0 + 5 * M)]
+        assert await tx.deliveries.take_pushes(T0, T0) == []
+        assert [p.id for p in await tx.deliveries.take_pushes(T0 + 60 * M, T0 + 5 * M)] == [ns[2].id, ns[3].id]
+        posts = await tx.deliveries.take_posts(10)
+        assert [p.content for p in posts] == ["first", "second"]
+        assert await tx.deliveries.take_posts(1) == posts[:1]
+        await tx.deliveries.post_sent(posts[0].id)
+    async with store.tx() as tx:
+        assert await tx.deliveries.take_posts(10) == [Post(posts[1].id, "second")]
+
+
+async def test_reminders_due_in_order_once(store: NotifyStore) -> None:
+    r1 = Reminder("r1", "ann", "h", T0 + 2 * M, T0 + 10 * M)
+    r2 = Reminder("r2", "bob", "j", T0 + M, T0 + 10 * M)
+    r3 = Reminder("r3", "ann", "k", T0 + 3 * M, T0 + 10 * M)
+    async with store.tx() as tx:
+        assert await tx.reminders.next_reminder_due() is None
+        for r in (r1, r2, r3):
+            await tx.reminders.add_reminder(r)
+        await tx.reminders.add_reminder(Reminder("r1", "ann", "h", T0, T0))      # known id: kept as it was
+        await tx.reminders.drop_reminders("ann", "k")
+    async with store.tx() as tx:
+        assert await tx.reminders.next_reminder_due() == T0 + M
+        assert await tx.reminders.take_due_reminders(T0) == []
+        assert await tx.reminders.take_due_reminders(T0 + 5 * M) == [r2, r1]
+        assert await tx.reminders.take_due_reminders(T0 + 5 * M) == []
+        assert await tx.reminders.next_reminder_due() is None
+
+
+async def test_standings_totals_set_and_removed(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        await tx.standings.set_scores({"ann": 5, "bob": 3}, [])
+        await tx.standings.set_scores({"ann": 7}, ["bob", "cat"])
+        await tx.standings.set_scores({}, [])
+    async with store.tx() as tx:
+        assert await tx.standings.scores() == {"ann": 7}
+
+
+async def test_announcements_once_by_command_newest_first(store: NotifyStore) -> None:
+    a1 = AnnouncementOut(id="a1", at=T0, title="Welcome", body="Season starts")
+    a2 = AnnouncementOut(id="a2", at=T0 + M, title="Rain", body="Stay safe")
+    a3 = AnnouncementOut(id="a3", at=T0 + M, title="Later", body="Same instant, written after")
+    async with store.tx() as tx:
+        assert await tx.announcements.announcement_by_command("c1") is None
+        await tx.announcements.add_announcement("c1", a1)
+        await tx.announcements.add_announcement("c2", a2)
+    async with store.tx() as tx:
+        await tx.announcements.add_announcement("c3", a3)
+        assert await tx.announcements.announcement_by_command("c1") == a1
+    assert await store.announcements(10) == [a3, a2, a1]
+    assert await store.announcements(1) == [a3]
+
+
+async def test_subscriptions_and_the_vapid_key(store: NotifyStore) -> None:
+    await store.save_subscription(Subscription("ann", "https://push/2", "k2", "a2"))
+    await store.save_subscription(Subscription("ann", "https://push/1", "k1", "a1"))
+    await store.save_subscription(Subscription("bob", "https://push/3", "k3", "a3"))
+    await store.save_subscription(Subscription("bob", "https://push/2", "k9", "a9"))   # the endpoint moves to bob
+    assert await store.subscriptions("ann") == [Subscription("ann", "https://push/1", "k1", "a1")]
+    assert [s.endpoint for s in await store.subscriptions("bob")] == ["https://push/2", "https://push/3"]
+    await store.drop_subscription("bob", "https://push/3")
+    await store.drop_subscription("ann", "https://push/2")                               # not ann's: stays
+    assert [s.endpoint for s in await store.subscriptions("bob")] == ["https://push/2"]
+    await store.drop_subscription(None, "https://push/2")
+    await store.drop_subscription("ann", None)
+    assert await store.subscriptions("ann") == [] and await store.subscriptions("bob") == []
+    assert await store.vapid_key(lambda: "key-1") == "key-1"
+    assert await store.vapid_key(lambda: "key-2") == "key-1"
