@@ -95,8 +95,8 @@ def bounded_workers_on_asyncio() -> None:
 #: Defect (FastStream 0.7.8): a pull subscriber passes its ``inbox_prefix`` argument, ``_INBOX.`` by default, to
 #: nats-py's ``pull_subscribe`` explicitly, overriding the connection's ``inbox_prefix`` (``_INBOX.<name>``,
 #: :func:`turf_common.bus.make_broker`): a service user allowed only its own inboxes (issue 15) would be refused
-#: its consumers' deliveries. ``None`` lets nats-py (since 2.13, https://github.com/nats-io/nats.py/issues/777)
-#: use the connection's own.
+#: its consumers' deliveries. ``None`` lets nats-py 2.16 use the connection's own (it does since
+#: https://github.com/nats-io/nats.py/issues/777; no FastStream report found).
 OWN_INBOXES: dict[str, Any] = {"inbox_prefix": None}
 
 
