@@ -36,7 +36,9 @@ async def new_stream(js: Any) -> tuple[str, str]:
 
 
 async def waiting_for_a_full_batch(url: str) -> float:
-    """Seconds until a batch consumer (64 at most, 1 s pull timeout) hands on 5 events already in the stream."""
+    """Seconds until a batch consumer (64 at most, 1 s pull timeout) hands on any of 5 events already in the
+    stream; 3 at most (FastStream's loop may also die of nats-py's built-in TimeoutError with them in hand, and
+    then they wait for the 30 s ack wait)."""
     nc = await nats.connect(url)
     js = nc.jetstream()
     stream, subject = await new_stream(js)
@@ -48,15 +50,15 @@ async def waiting_for_a_full_batch(url: str) -> float:
     @router.subscriber(f"{subject}.>", stream=JStream(stream, declare=False), durable="full",
                        pull_sub=PullSub(batch_size=64, timeout=1.0, batch=True))
     async def on_events(events: list[int]) -> None:
-        if len(events) == 5:
-            got.set()
+        got.set()
 
     br = broker(url, "fix-full")
     br.include_router(router)
     began = time.perf_counter()
     await br.start()
     try:
-        await asyncio.wait_for(got.wait(), 5)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(got.wait(), 3)
         return time.perf_counter() - began
     finally:
         await br.stop()
