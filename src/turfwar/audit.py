@@ -29,7 +29,7 @@ async def read_stream(nats_url: str, stream: str, batch: int = 1000) -> list[tup
         while len(out) < pending:
             try:
                 msgs = await sub.fetch(batch, timeout=2.0)
-            except nats.errors.TimeoutError:
+            except TimeoutError:   # nats-py 2.16 also raises the built-in one (turf_common.bus.fixes)
                 break
             for m in msgs:
                 try:

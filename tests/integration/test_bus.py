@@ -257,7 +257,7 @@ async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server:
 async def test_an_idle_consumer_loses_nothing_from_a_fetched_batch(nats_server: Server) -> None:
     """Events trickling in at irregular intervals (a consumer often idle between them) are all handled in order,
     none held back for the 30 s ack wait: nats-py's fetch timeout that FastStream's pull loop did not catch used to
-    kill the loop with a fetched batch in hand (turf_common.bus._normalise_fetch_timeouts)."""
+    kill the loop with a fetched batch in hand (turf_common.bus.fixes.one_fetch_per_round)."""
     stream = "B" + uuid.uuid4().hex[:8].upper()
     seen: list[int] = []
 

@@ -1,0 +1,112 @@
+"""Our fixes to FastStream 0.7 and nats-py 2.16, in one place. :func:`apply_fixes` applies the two that replace a
+method (once per process; :func:`turf_common.bus.make_broker` calls it, so every broker of ours runs with them);
+:data:`OWN_INBOXES` and :class:`ContextNow` are arguments our subscribers pass instead.
+
+Each has a test in ``libs/common/tests/test_bus_fixes.py`` that reproduces the defect without the fix, against a
+real NATS server: when an upgrade mends it upstream, that test fails and says the fix can go."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import nats
+from faststream._internal.context import Context as ContextField  # the class behind faststream.Context()
+from nats.js.errors import ServiceUnavailableError
+
+_applied: list[str] = []
+
+
+def apply_fixes() -> None:
+    """Apply :func:`one_fetch_per_round` and :func:`bounded_workers_on_asyncio` (idempotent)."""
+    if _applied:
+        return
+    one_fetch_per_round()
+    bounded_workers_on_asyncio()
+    _applied.append("done")
+
+
+def one_fetch_per_round() -> None:
+    """A durable consumer's pull loop takes one fetch per round and hands it on as it is.
+
+    Defect 1 (FastStream 0.7.8, on purpose since https://github.com/ag2ai/faststream/issues/2219): its batch pull
+    loop keeps fetching until the batch is full or its timeout has passed, so events already in the stream wait
+    out the timeout unless 64 are there at once. A short timeout means a pull request every few milliseconds while
+    idle (CPU in every consumer and in NATS), a long one means latency. nats-py's own ``fetch`` already does what
+    an ordered consumer wants: everything available now, else wait for the first.
+
+    Defect 2 (nats-py 2.15 and 2.16, https://github.com/nats-io/nats.py/pull/1008, open): ``fetch`` raises the
+    built-in ``TimeoutError`` instead of ``nats.errors.TimeoutError`` when its deadline runs out after the no-wait
+    probe. FastStream's loop catches only the latter, so the loop task dies, FastStream restarts it, and the
+    events it had fetched in that round are neither handled nor acked: they come back after the 30 s ack wait,
+    behind later ones. This loop catches both. Other errors than an empty wait are FastStream's own (a dropped
+    connection: the unacked events come back after the ack wait)."""
+    from faststream.nats.subscriber.usecases.stream_pull_subscriber import BatchPullStreamSubscriber
+
+    async def consume_pull(self: Any) -> None:
+        assert self.subscription, "You should call `create_subscription` at first."
+        while self.running:
+            try:
+                messages = await self.subscription.fetch(batch=self.pull_sub.batch_size,
+                                                         timeout=self.pull_sub.timeout)
+            except (nats.errors.TimeoutError, TimeoutError):
+                continue
+            except (nats.errors.ConnectionClosedError, ServiceUnavailableError):
+                await asyncio.sleep(0.5)
+                continue
+            if messages and self.running:
+                await self.consume(messages)
+
+    BatchPullStreamSubscriber._consume_pull = consume_pull  # type: ignore[method-assign]
+
+
+def bounded_workers_on_asyncio() -> None:
+    """A command subscriber's concurrency bound (``max_workers``) on an asyncio semaphore and one task per request.
+
+    Defect (FastStream 0.7.8 on anyio 4.16): the bound is an anyio memory stream, an anyio semaphore and a task
+    group, 0.24 ms of CPU per request on top of the handler (measured; anyio asks which event loop runs at every
+    step; https://github.com/agronholm/anyio/issues/1005 for its memory streams). An asyncio semaphore gives the
+    same bound: the NATS callback waits while ``max_workers`` requests run, so the subscription's pending buffer
+    takes the back-pressure. Graceful stop is unchanged: each request holds the subscriber's lock while it runs
+    (``consume``)."""
+    from faststream.nats.subscriber.usecases.core_subscriber import ConcurrentCoreSubscriber
+
+    def start_consume_task(self: Any) -> None:
+        self._turf_slots = asyncio.Semaphore(self.max_workers)
+        self._turf_running = set()
+
+    async def put_msg(self: Any, msg: Any) -> None:
+        await self._turf_slots.acquire()
+        task = asyncio.create_task(self.consume(msg))
+        self._turf_running.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._turf_running.discard(t)
+            self._turf_slots.release()
+
+        task.add_done_callback(done)
+
+    ConcurrentCoreSubscriber.start_consume_task = start_consume_task  # type: ignore[method-assign]
+    ConcurrentCoreSubscriber._put_msg = put_msg  # type: ignore[method-assign]
+
+
+#: Subscriber arguments for a pull consumer's deliveries to come to the connection's own inboxes.
+#:
+#: Defect (FastStream 0.7.8): a pull subscriber passes its ``inbox_prefix`` argument, ``_INBOX.`` by default, to
+#: nats-py's ``pull_subscribe`` explicitly, overriding the connection's ``inbox_prefix`` (``_INBOX.<name>``,
+#: :func:`turf_common.bus.make_broker`): a service user allowed only its own inboxes (issue 15) would be refused
+#: its consumers' deliveries. ``None`` lets nats-py 2.16 use the connection's own (it does since
+#: https://github.com/nats-io/nats.py/issues/777; no FastStream report found).
+OWN_INBOXES: dict[str, Any] = {"inbox_prefix": None}
+
+
+class ContextNow(ContextField):
+    """FastStream's ``Context`` field resolved on the event loop.
+
+    Defect (FastStream 0.7.8 with fast_depends 3.0): fast_depends runs a custom field's synchronous ``use`` in a
+    worker thread (anyio ``to_thread``): a thread hop for every batch, measured at 3.3 ms p50 and 11.7 ms p90
+    between the fetch and the handler in scoring at a paced 5 claims/s (the thread waits for the GIL behind the
+    event loop). A lookup in a dict needs no thread."""
+
+    async def use(self, /, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        return super().use(**kwargs)
