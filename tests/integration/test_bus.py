@@ -68,7 +68,7 @@ async def started(url: str, router: NatsRouter, stream: str | None = None) -> As
     broker = make_broker(url, "test-" + uuid.uuid4().hex[:6], graceful_timeout=5.0)
     await broker.connect()
     if stream:
-        await ensure_stream(broker, stream)
+        await ensure_stream(broker, stream, max_bytes=64 * 1024**2)
     broker.include_router(router)
     await broker.start()
     try:

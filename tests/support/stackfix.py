@@ -38,6 +38,7 @@ def running_stack(data_dir: Path, **extra_env: str) -> Iterator[Stack]:
         "TURF_REDIS_PREFIX": "t" + uuid.uuid4().hex[:8] + ":",
         "TURF_LOG_LEVEL": "INFO",
         "TURF_RATE_LIMITS": "off",   # tests register and sign in many players from one address
+        "TURF_STREAM_MAX_BYTES": str(512 * 1024**2),   # issue 29: a stream per stack may share one NATS server
         # issue 27: argon2id at one pass over 8 KiB (the suite hashes and verifies ~1,300 passwords, 0.2 s of CPU
         # each at the default); allowed for the manual clock on loopback only, so not in the accelerated races
         "TURF_PASSWORD_HASH": "fast",

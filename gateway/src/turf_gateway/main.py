@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # no per-message span or metrics: the gateway serves no command, and its feed relays every event
         broker = make_broker(settings.nats_url, "gateway", observe=False)
         await broker.connect()
-        await ensure_stream(broker, settings.stream, settings.stream_replicas)
+        await ensure_stream(broker, settings.stream, settings.stream_replicas, max_bytes=settings.stream_max_bytes)
         # issue 21: a request holds a connection for its session lookup while the loop is busy with others, so under
         # load tens are out at once; beyond pool_size each one returned is closed and the next one reconnects (a
         # scram-sha-256 handshake on both sides: 0.175 connects per claim with 20, 0.023 with 40). No overflow: a

@@ -66,7 +66,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
         metrics.serve(name, settings.metrics_port, settings.metrics_host)
         tracing.setup(name)
         await broker.connect()
-        await ensure_stream(broker, settings.stream, settings.stream_replicas)
+        await ensure_stream(broker, settings.stream, settings.stream_replicas, max_bytes=settings.stream_max_bytes)
         w = await wire(broker)
         wired.append(w)
         broker.include_router(w.router)

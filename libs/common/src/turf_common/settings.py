@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only (issue 15)
@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     season_file: Path | None = None   # the season configuration (R1): calendar and rule limits
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
+    # issue 29: the event stream's byte limit (NATS reserves it on every node's disk). 8 GiB holds a season of about
+    # 1,000 players (150 events of under 1 kB a player a game day, 36 game days: ~4 GiB) twice over
+    stream_max_bytes: int = Field(default=8 * 1024**3, ge=1024 * 1024)
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14

@@ -16,6 +16,7 @@ from turf_clock.adapters.kv import KvClockStore
 from turf_clock.handlers import ClockHandlers, initial_state
 from turf_clock.ports import BoundaryLog, ClockStore, Publisher
 from turf_common.bus import EventPublisher, clock_kv
+from turf_common.bus.streams import watch_stream_fill
 from turf_common.contracts.clock import ClockState
 from turf_common.db import make_engine, run_migrations
 from turf_common.outbox import OutboxRelay
@@ -49,7 +50,8 @@ def wire(settings: Settings) -> Wire:
         state = initial_state(await store.load(), mode, factor, settings.clock_start, season, datetime.now(UTC))
         h = handlers(store, SqlBoundaryLog(engine), relay, season, state)
         await h.start()
-        loops: list[Callable[[], Coroutine[Any, Any, None]]] = [relay.run]
+        loops: list[Callable[[], Coroutine[Any, Any, None]]] = [
+            relay.run, lambda: watch_stream_fill(broker, settings.stream)]
         if state.mode != "manual":
             loops.append(h.tick_forever)
         return Wired(router=entrypoints.router(h, settings.stream), loops=loops, close=engine.dispose)
