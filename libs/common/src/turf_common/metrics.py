@@ -12,6 +12,7 @@ HANDLER_ERRORS = Counter("turf_handler_errors_total", "Handlers that raised", ["
 CLAIMS = Counter("turf_claims_total", "Claim decisions", ["result", "reason"])
 OUTBOX_LAG = Gauge("turf_outbox_lag", "Committed events not yet published", ["service"])
 REDELIVERIES = Counter("turf_consumer_redeliveries_total", "Events delivered more than once", ["service", "durable"])
+REPLIES_TOO_LARGE = Counter("turf_replies_too_large_total", "Replies over the payload limit (issue 29)", ["service"])
 STREAM_FILL = Gauge("turf_stream_fill_ratio", "Share of the event stream's byte limit in use (issue 29)")
 EVENTS_HANDLED = Counter("turf_events_handled_total", "Events handled by a consumer", ["service", "durable"])
 

@@ -61,9 +61,9 @@ def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0, observ
     this is where :func:`~turf_common.bus.fixes.apply_fixes` runs (once per process)."""
     apply_fixes()
     replies = ExceptionMiddleware(publish_handlers={ValidationError: _invalid, Exception: _unavailable})
-    middlewares: list[Any] = [replies]
-    if observe:
-        middlewares.append(Observed)
+    # Observed is also the ReplyLimit (one middleware instance per message, not two); a broker without it serves no
+    # command (the gateway), so it sends no reply to limit
+    middlewares: list[Any] = [replies, Observed] if observe else [replies]
     return NatsBroker(
         server_list(nats_url), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,  # type: ignore[arg-type]
         connect_timeout=5, graceful_timeout=graceful_timeout, logger=None, middlewares=middlewares,
