@@ -82,8 +82,8 @@ def router(h: Handlers, stream: str) -> NatsRouter:
         return await h.claims.player(q.player_id)
 
     @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
-    async def flags(_: FlagsRequest) -> FlagsReply:
-        return await h.claims.flags()
+    async def flags(q: FlagsRequest) -> FlagsReply | Refusal:
+        return await h.claims.flags(q)
 
     @r.subscriber(subjects.CLAIMS_OUTLOOK, queue=QUEUE, title=subjects.CLAIMS_OUTLOOK)
     async def outlook(q: OutlookRequest) -> OutlookReply:

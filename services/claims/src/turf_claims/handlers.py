@@ -34,6 +34,7 @@ from turf_common.contracts.claims import (
     ClaimsListRequest,
     FlagRaised,
     FlagsReply,
+    FlagsRequest,
     PlayerReply,
     StateReply,
     SubmitClaim,
@@ -310,9 +311,17 @@ class ClaimsService:
         async with self.store.connect() as tx:
             return PlayerReply(player_id=player_id, claims_left_today=await claims_left(tx, player_id, day))
 
-    async def flags(self) -> FlagsReply:
+    async def flags(self, q: FlagsRequest) -> FlagsReply | Refusal:
+        """A page of the flags, oldest first (issue 29); ``invalid_input`` for a cursor this service did not make."""
+        try:
+            after = _flag_cursor(q.after)
+        except ValueError:
+            return Refusal(reason="invalid_input", message="That page cursor is not one this service gave.")
         async with self.store.connect() as tx:
-            return FlagsReply(flags=await tx.trail.flags())
+            page = await tx.trail.flags(after, q.limit + 1)
+        more = len(page) > q.limit
+        page = page[:q.limit]
+        return FlagsReply(flags=page, next=f"{page[-1].at.isoformat()}|{page[-1].id}" if more else None)
 
     async def log(self, q: ClaimsListRequest) -> ClaimsListReply:
         """The claim log for the organizer (R28 audit), oldest first; ``truncated`` when ``q.limit`` cut it."""
@@ -344,3 +353,14 @@ class Handlers:
             await self.days.day_started(ev)
         else:
             await self.corrections.player_disqualified(ev)
+
+
+def _flag_cursor(after: str | None) -> tuple[datetime, str] | None:
+    """``"<ISO time>|<flag id>"`` (a page's ``next``) as (time, id); ValueError for anything else."""
+    if after is None:
+        return None
+    at, sep, fid = after.partition("|")
+    when = datetime.fromisoformat(at)
+    if not sep or not fid or when.tzinfo is None:
+        raise ValueError(after)
+    return when, fid

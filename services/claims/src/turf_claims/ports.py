@@ -294,8 +294,9 @@ class Trail(Protocol):
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None: ...
 
-    async def flags(self) -> list[FlagOut]:
-        """Every anti-spoofing flag, oldest first."""
+    async def flags(self, after: tuple[datetime, str] | None = None, limit: int | None = None) -> list[FlagOut]:
+        """The anti-spoofing flags, oldest first (by time, then id): those after ``after`` = (time, id), at most
+        ``limit`` (every one when None)."""
         ...
 
 

@@ -300,8 +300,9 @@ class MemoryClaimsTx:
     async def day_started(self, day: date) -> bool:
         return day in self.s.days_started
 
-    async def flags(self) -> list[FlagOut]:
-        return sorted(self.s.flags, key=lambda f: (f.at, f.id))
+    async def flags(self, after: tuple[datetime, str] | None = None, limit: int | None = None) -> list[FlagOut]:
+        ordered = [f for f in sorted(self.s.flags, key=lambda f: (f.at, f.id)) if after is None or (f.at, f.id) > after]
+        return ordered if limit is None else ordered[:limit]
 
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
         owned = sorted((t for t in self.s.territories.values() if t.owner_id == player_id), key=lambda t: t.id)

@@ -242,6 +242,16 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
                     kind="impossible_travel", evidence={"speed_kmh": 900})]
 
 
+
+async def test_trail_flags_a_page_after_a_cursor(backend: Backend) -> None:
+    async with backend.store.begin() as tx:
+        for fid, minutes in (("f2", 1), ("f1", 0), ("f0", 1), ("f3", 2)):
+            await tx.trail.add_flag(fid, T0 + timedelta(minutes=minutes), "ann", None, "impossible_travel", {})
+    async with backend.store.connect() as tx:
+        assert [f.id for f in await tx.trail.flags(None, 2)] == ["f1", "f0"]
+        assert [f.id for f in await tx.trail.flags((T0 + timedelta(minutes=1), "f0"), 2)] == ["f2", "f3"]
+        assert [f.id for f in await tx.trail.flags((T0 + timedelta(minutes=2), "f3"), 2)] == []
+
 # ---- allowances, exclusions, days ----------------------------------------------------------------------------------
 
 async def test_allowances_extra_once_replacements_add_up(backend: Backend) -> None:

@@ -20,6 +20,9 @@ def _sane_fix_time(t: datetime) -> datetime:
 
 
 FixTime = Annotated[AwareDatetime, AfterValidator(_sane_fix_time)]
+#: flags in one page of ``claims.flags``: a flag's evidence (legs of the trail) is about 1 kB, so a page stays far
+#: below NATS's 1 MiB payload limit
+FLAGS_PAGE = 200
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
 PlayerStatus = Literal["pending", "verified", "rejected", "disqualified"]
 
@@ -155,7 +158,11 @@ class FlagOut(Message):
 
 
 class FlagsRequest(Message):
-    pass
+    """``claims.flags``: a page of the anti-spoofing flags, oldest first (issue 29: every list that crosses the bus
+    is paginated, so no reply can outgrow the payload limit). ``after`` is the ``next`` of the previous page."""
+
+    after: str | None = Field(default=None, max_length=200)
+    limit: int = Field(default=FLAGS_PAGE, ge=1, le=FLAGS_PAGE)
 
 
 class ClaimsListRequest(Message):
@@ -192,6 +199,7 @@ class ClaimsListReply(Message):
 class FlagsReply(Message):
     ok: Literal[True] = True
     flags: list[FlagOut]
+    next: str | None = None   # the cursor of the next page; None on the last one
 
 
 class CorrectOwnership(Message):

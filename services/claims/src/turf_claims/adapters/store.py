@@ -22,6 +22,7 @@ from sqlalchemy import (
     func,
     select,
     text,
+    tuple_,
     union_all,
     update,
 )
@@ -408,8 +409,12 @@ class SqlClaimsTx:
         return (await self.conn.execute(select(t.days_started.c.game_day)
                                         .where(t.days_started.c.game_day == day))).first() is not None
 
-    async def flags(self) -> list[FlagOut]:
-        rows = (await self.conn.execute(select(t.flags).order_by(t.flags.c.at, t.flags.c.id))).all()
+    async def flags(self, after: tuple[datetime, str] | None = None, limit: int | None = None) -> list[FlagOut]:
+        f = t.flags.c
+        q = select(t.flags).order_by(f.at, f.id).limit(limit)
+        if after is not None:
+            q = q.where(tuple_(f.at, f.id) > tuple_(*after))
+        rows = (await self.conn.execute(q)).all()
         return [FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind,
                         evidence=r.evidence) for r in rows]
 
