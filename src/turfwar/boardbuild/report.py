@@ -120,8 +120,9 @@ def write_report(board: Board, out: Path) -> str:
         shown = ", ".join(sample[:6]) + (" …" if len(sample) > 6 else "")
         w(f"- {len(c)} territories: {shown}")
     w("")
-    w("NYC with lower Westchester is its own island: the Hudson separates it from New Jersey and Rockland, and "
-      "the rest of Westchester is not on the board.")
+    w("Manhattan and the Bronx with lower Westchester are an island of their own: the Hudson separates them from "
+      "New Jersey and Rockland, and the rest of Westchester is not on the board. Brooklyn and Queens are another "
+      "(the East River, R22 amended), and Staten Island stands alone.")
     w("")
     iso = sorted(name[x] for x in nx.isolates(board.graph))
     w("Territories without neighbours: " + (", ".join(iso) if iso else "none") + ".")
