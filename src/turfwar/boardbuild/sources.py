@@ -80,7 +80,7 @@ def read_ny_places(raw: Path) -> list[RawFeature]:
 
 def read_nj_place_aland(raw: Path) -> dict[str, int]:
     """Census 2019 land area (m²) of each New Jersey place, by 7-digit place GEOID (boroughs, cities, towns)."""
-    meta, _fids, _geoms, fields = pyogrio.raw.read(f"/vsizip/{raw / NJ_PLACE}", columns=["GEOID", "ALAND"],
+    _meta, _fids, _geoms, fields = pyogrio.raw.read(f"/vsizip/{raw / NJ_PLACE}", columns=["GEOID", "ALAND"],
                                                    read_geometry=False)
     return {str(g): int(a) for g, a in zip(fields[0], fields[1], strict=True)}
 

@@ -70,9 +70,9 @@ def test_water_lines_decisions_r22() -> None:
     computed = [Edge("a", "b", 900.0), Edge("b", "c", 400.0), Edge("c", "d", 300.0)]
     kept = {"a": KEPT_WATER_MIN_M2, "b": 2 * KEPT_WATER_MIN_M2, "c": KEPT_WATER_MIN_M2 / 2}
     assert set(screen(computed, kept)) == {("a", "b")}
-    ov = {"edges_remove": [{"a": "b", "b": "a", "reason": "open bay water (R22, amended 2026-12-03)"}],
+    ov = {"edges_remove": [{"a": "b", "b": "a", "water": "Newark Bay", "reason": "open bay water (R22, amended)"}],
           "water_lines": [{"a": "d", "b": "c", "water": "Deal Lake", "reason": "a lake line connects (R22)"}]}
     rows, problems = decide(computed, ov, kept, {k: k.upper() for k in "abcd"})
     assert problems == []
     assert [(r["a"], r["b"], r["decision"], r["water"]) for r in rows] == [
-        ("a", "b", "does not connect", ""), ("c", "d", "connects", "Deal Lake")]
+        ("a", "b", "does not connect", "Newark Bay"), ("c", "d", "connects", "Deal Lake")]
