@@ -15,7 +15,7 @@ import shapely
 from shapely.geometry import mapping
 from shapely.geometry.base import BaseGeometry
 
-from turfwar.boardbuild import sources
+from turfwar.boardbuild import sources, water_lines
 from turfwar.boardbuild.adjacency import (
     CROSS_SOURCE_TOL_M,
     MIN_SHARED_BORDER_M,
@@ -62,10 +62,11 @@ def _geojson_bytes(features: list[dict[str, Any]]) -> bytes:
 
 def load_overrides(path: Path) -> dict[str, Any]:
     if not path.exists():
-        return {"edges_add": [], "edges_remove": [], "borders_water_set": [], "borders_water_clear": []}
+        return {"edges_add": [], "edges_remove": [], "borders_water_set": [], "borders_water_clear": [],
+                "water_lines": []}
     with open(path, encoding="utf-8") as fh:
         data: dict[str, Any] = json.load(fh)
-    for key in ("edges_add", "edges_remove", "borders_water_set", "borders_water_clear"):
+    for key in ("edges_add", "edges_remove", "borders_water_set", "borders_water_clear", "water_lines"):
         data.setdefault(key, [])
         for entry in data[key]:
             if not entry.get("reason"):
@@ -225,6 +226,9 @@ def build(raw: Path, out_dir: Path, config_path: Path | None = None, progress: P
     computed = compute_edges(ids, geoms, groups)
     gmap = dict(zip(ids, geoms, strict=True))
     edges, problems = apply_edge_overrides(computed, overrides, gmap, set(ids))
+    kept = water_lines.kept_water(units, sources.read_nj_place_aland(raw))
+    water_rows, water_problems = water_lines.decide(computed, overrides, kept, {u.id: u.name for u in units})
+    problems += water_problems
 
     say("measuring water frontage", 1)
     water_m = water_frontage(ids, geoms, groups, asm.outside, asm.outside_groups)
@@ -295,6 +299,7 @@ def build(raw: Path, out_dir: Path, config_path: Path | None = None, progress: P
         "gaps": _gaps(geoms, ids),
         "override_problems": problems,
         "computed_edges": len(computed),
+        "water_lines": water_rows,
         "computed_water_true": sorted(t for t, v in computed_water.items() if v),
         "water_frontage_m": {t: round(v, 1) for t, v in water_m.items()},
         "display_simplify_tolerance_m": round(tol, 1),

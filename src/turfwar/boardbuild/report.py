@@ -120,8 +120,9 @@ def write_report(board: Board, out: Path) -> str:
         shown = ", ".join(sample[:6]) + (" …" if len(sample) > 6 else "")
         w(f"- {len(c)} territories: {shown}")
     w("")
-    w("NYC with lower Westchester is its own island: the Hudson separates it from New Jersey and Rockland, and "
-      "the rest of Westchester is not on the board.")
+    w("Manhattan and the Bronx with lower Westchester are an island of their own: the Hudson separates them from "
+      "New Jersey and Rockland, and the rest of Westchester is not on the board. Brooklyn and Queens are another "
+      "(the East River, R22 amended), and Staten Island stands alone.")
     w("")
     iso = sorted(name[x] for x in nx.isolates(board.graph))
     w("Territories without neighbours: " + (", ".join(iso) if iso else "none") + ".")
@@ -150,6 +151,7 @@ def write_report(board: Board, out: Path) -> str:
     for p in d["override_problems"]:
         w(f"- problem: {p}")
     w("")
+    _water_lines(w, d.get("water_lines", []))
     w("## Water-bordering territories")
     w("")
     wat = sorted((T[t].state, T[t].county, T[t].name) for t in T if T[t].borders_water)
@@ -169,6 +171,22 @@ def write_report(board: Board, out: Path) -> str:
     text = "\n".join(lines)
     out.write_text(text, encoding="utf-8")
     return text
+
+
+def _water_lines(w: Any, rows: list[dict[str, Any]]) -> None:
+    """R22 (amended): every edge whose line runs over water, with its decision."""
+    w("## Edges whose shared line runs over water (R22, amended)")
+    w("")
+    w("Flagged by the Census screen (both NJ polygons keep water beyond Census 2019 land area: ≥ 0.25 km²) or "
+      "recorded with evidence in `overrides.json` (`water_lines`, `edges_remove`). Rivers, inlets and lakes that "
+      "are the municipal line connect; open bay and harbour water does not.")
+    w("")
+    w("| edge | shared m | water | evidence | decision | why |")
+    w("| --- | ---: | --- | --- | --- | --- |")
+    for r in rows:
+        w(f"| {r['names']} | {r['shared_m']:,.0f} | {r['water']} | {r['evidence']} | **{r['decision']}** | "
+          f"{r['reason']} |")
+    w("")
 
 
 def write_map(board: Board, out: Path) -> None:

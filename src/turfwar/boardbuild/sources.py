@@ -17,6 +17,7 @@ from shapely.geometry.base import BaseGeometry
 NJ_TOPOJSON = "nj_njogis/new-jersey-municipalities-topojson.json"
 NY_COUSUB = "ny_census_cousub_2019/cb_2019_36_cousub_500k.shp"
 NY_PLACE = "census_tiger_place_2019/tl_2019_36_place.zip"
+NJ_PLACE = "census_tiger_place_2019/tl_2019_34_place.zip"  # water-line screen (R22): Census ALAND
 NYBB = "nyc_boroughs_dcp/nybb.shp"
 NJ_POP = "population_2020/nj_municipalities_pop2020.csv"
 NYS_DIR = "population_2020/nys_civil_boundaries_2024"
@@ -28,6 +29,7 @@ SOURCE_FILES = [
     "ny_census_cousub_2019/cb_2019_36_cousub_500k.dbf",
     "ny_census_cousub_2019/cb_2019_36_cousub_500k.shp",
     NY_PLACE,
+    NJ_PLACE,
     NYBB,
     "nyc_boroughs_dcp/nybb.dbf",
     NJ_POP,
@@ -74,6 +76,13 @@ def read_ny_cousub(raw: Path) -> list[RawFeature]:
 
 def read_ny_places(raw: Path) -> list[RawFeature]:
     return _read(f"/vsizip/{raw / NY_PLACE}")
+
+
+def read_nj_place_aland(raw: Path) -> dict[str, int]:
+    """Census 2019 land area (m²) of each New Jersey place, by 7-digit place GEOID (boroughs, cities, towns)."""
+    _meta, _fids, _geoms, fields = pyogrio.raw.read(f"/vsizip/{raw / NJ_PLACE}", columns=["GEOID", "ALAND"],
+                                                   read_geometry=False)
+    return {str(g): int(a) for g, a in zip(fields[0], fields[1], strict=True)}
 
 
 def read_nybb(raw: Path) -> list[RawFeature]:

@@ -61,3 +61,18 @@ def test_i195_line_extends_across_new_jersey() -> None:
     assert len(line.coords) == 6
     west, east = to_wgs84(extended).coords[0], to_wgs84(extended).coords[-1]
     assert west[0] < -75.5 and east[0] > -73.0  # past the Delaware and out into the ocean
+
+
+def test_water_lines_decisions_r22() -> None:
+    """R22 (amended): a screened or recorded water line gets a decision; a removal with R22 does not connect."""
+    from turfwar.boardbuild.water_lines import KEPT_WATER_MIN_M2, decide, screen
+
+    computed = [Edge("a", "b", 900.0), Edge("b", "c", 400.0), Edge("c", "d", 300.0)]
+    kept = {"a": KEPT_WATER_MIN_M2, "b": 2 * KEPT_WATER_MIN_M2, "c": KEPT_WATER_MIN_M2 / 2}
+    assert set(screen(computed, kept)) == {("a", "b")}
+    ov = {"edges_remove": [{"a": "b", "b": "a", "water": "Newark Bay", "reason": "open bay water (R22, amended)"}],
+          "water_lines": [{"a": "d", "b": "c", "water": "Deal Lake", "reason": "a lake line connects (R22)"}]}
+    rows, problems = decide(computed, ov, kept, {k: k.upper() for k in "abcd"})
+    assert problems == []
+    assert [(r["a"], r["b"], r["decision"], r["water"]) for r in rows] == [
+        ("a", "b", "does not connect", "Newark Bay"), ("c", "d", "connects", "Deal Lake")]

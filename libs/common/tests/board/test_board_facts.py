@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from turf_common.board import Board
@@ -118,3 +121,59 @@ def test_no_village_reaches_into_the_hudson(board: Board) -> None:
 
 def test_staten_island_alone(board: Board, by_name: dict[str, str]) -> None:
     assert board.neighbours(by_name["Staten Island"]) == set()
+
+
+# R22 (amended 2026-12-03): water crossings the polygons measure as lines; each is removed by an override whose
+# reason names the water and the ruling, and the builder's own measure still finds the line (so the override acts).
+R22_WATER_CROSSINGS = [
+    ("Brooklyn", "Manhattan", "East River"),  # Manhattan holds the tips of Brooklyn's piers in the borough file
+    ("Bayonne", "Elizabeth", "Newark Bay"),
+    ("Bayonne", "Newark", "Newark Bay"),
+    ("Jersey City", "Newark", "Newark Bay"),
+]
+
+
+def _removal(board: Board, a: str, b: str) -> dict[str, str]:
+    with open(board.directory / "overrides.json", encoding="utf-8") as fh:
+        removed = json.load(fh)["edges_remove"]
+    return next(o for o in removed if {o["a"], o["b"]} == {a, b})
+
+
+@pytest.mark.parametrize(("a", "b", "water"), R22_WATER_CROSSINGS)
+def test_r22_water_crossing_does_not_connect(board: Board, by_name: dict[str, str], a: str, b: str,
+                                             water: str) -> None:
+    assert by_name[b] not in board.neighbours(by_name[a])
+    reason = _removal(board, by_name[a], by_name[b])["reason"]
+    assert water in reason and "R22" in reason
+    rows = _manifest(board)["diagnostics"]["water_lines"]
+    row = next(r for r in rows if {r["a"], r["b"]} == {by_name[a], by_name[b]})
+    assert row["decision"] == "does not connect" and row["shared_m"] >= 50
+
+
+def test_r22_bayonne_staten_island_reason_names_shooters_island(board: Board, by_name: dict[str, str]) -> None:
+    assert "Shooters Island" in _removal(board, by_name["Bayonne"], by_name["Staten Island"])["reason"]
+
+
+# R22 (amended): rivers, inlets and lakes that are the municipal line connect.
+R22_WATER_LINES_CONNECT = [
+    ("Perth Amboy", "South Amboy"),  # Raritan
+    ("Avon-by-the-Sea", "Belmar"), ("Belmar", "Neptune"),  # Shark River
+    ("Highlands", "Sea Bright"), ("Rumson", "Sea Bright"),  # Shrewsbury
+    ("Asbury Park", "Loch Arbour"), ("Asbury Park", "Ocean"),  # Deal Lake
+    ("Jefferson", "Hopatcong"), ("Mount Arlington", "Hopatcong"),  # Lake Hopatcong
+    ("Montague", "Port Jervis"),  # Tri-States point: a real line, not a corner
+]
+
+
+@pytest.mark.parametrize(("a", "b"), R22_WATER_LINES_CONNECT)
+def test_r22_river_inlet_lake_lines_connect(board: Board, by_name: dict[str, str], a: str, b: str) -> None:
+    assert by_name[b] in board.neighbours(by_name[a])
+    rows = _manifest(board)["diagnostics"]["water_lines"]
+    row = next(r for r in rows if {r["a"], r["b"]} == {by_name[a], by_name[b]})
+    assert row["decision"] == "connects" and row["water"]
+
+
+def _manifest(board: Board) -> dict[str, Any]:
+    with open(board.directory / "manifest.json", encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
