@@ -158,7 +158,9 @@ class ClaimsService:
                 ref = TerritoryRef(id=loc.territory_id, name=self.names[loc.territory_id],
                                    owner_id=await tx.board.owner_of(loc.territory_id))
             decision, _ = await self._decide(tx, cmd, now, lock=False)
-            flagged = await self._screen(tx, cmd, now, None)
+            # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
+            # pending accounts' checks flooded the flag triage
+            flagged = await self._screen(tx, cmd, now, None) if cmd.player_status == "verified" else []
         if flagged:
             try:
                 await self._publish_committed()

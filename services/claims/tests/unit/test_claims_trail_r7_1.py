@@ -98,3 +98,15 @@ async def test_issue29_a_page_cursor_the_service_did_not_make_is_invalid_input(w
     for bad in ("yesterday|f1", "2026-10-05T12:00:00|f1", "2026-10-05T12:00:00-04:00", "no-bar"):
         reply = await w.h.claims.flags(FlagsRequest(after=bad))
         assert isinstance(reply, Refusal) and reply.reason == "invalid_input", bad
+
+
+async def test_issue29_r7_1_a_pending_or_disqualified_players_checks_join_no_trail(w: World) -> None:
+    """Twelve pending accounts making far-apart checks flooded the flag triage: only a verified player's fixes
+    join a trail (R7.1 screens the players of the game); the answer is the rule's as before (R8: not_eligible)."""
+    for status in ("pending", "disqualified", "rejected"):
+        for where in (HOBOKEN, NEWARK, HOBOKEN):
+            cmd = w.cmd("eve", "hoboken", where=where, accuracy_m=8.0).model_copy(update={"player_status": status})
+            check = await w.h.claims.check(cmd)
+            assert isinstance(check, CheckReply) and check.reason == "not_eligible"
+            w.clock.at += timedelta(seconds=30)
+    assert w.store.state.fixes == [] and flags(w) == []
