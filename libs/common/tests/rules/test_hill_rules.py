@@ -106,7 +106,7 @@ def test_k9_k14_open_hill_tie_rerolls_among_the_tied() -> None:
     assert set(ev.tiebreaks[0].rolls) == {"ann", "bob"} and ev.discards == ()
 
 
-def test_k10_k11_k12_defence_gets_plus_two_a_tie_loses_and_discards() -> None:
+def test_k6_k10_k11_k12_defence_gets_plus_two_a_tie_loses_and_discards() -> None:
     s = replace(room(), holder="ann", dice={"ann": 1, "bob": 2, "cat": 3})
     # defence 3 + 2 = 5; bob 2 + 3 = 5 ties (loses), cat 1 + 1 + 2 = 4 loses
     s, ev = one_round(s, {"bob": "attack", "cat": "attack"},

@@ -311,3 +311,25 @@ def test_t19_troops_conserved_over_many_random_turns(seed: str) -> None:
         e = turn_event(ev)
         assert total_troops(s) == before - e.killed - e.lost + sum(e.reinforcements.values())
         assert all(len({s.team_of[p] for p in troops}) == 1 for troops in s.board.values())  # T5
+
+
+def test_t18_bonuses_drawn_in_a_fixed_order() -> None:
+    src = ScriptedSource()
+    s = game({"a": {"ann": 1}, "b": {"amy": 1}, "c": {"bob": 1}})
+    s = order(s, "1", "amy", "attack", "b", "c", 1)
+    _, ev = resolve_turn(s, FIELD, src)  # red takes c, blue's last town: territory 8, elimination 2, county 0
+    draws = [tuple(x.split("|")[3:5]) for x in src.drawn if "|bonus|" in x]
+    assert draws == [("red", "territory")] * 8 + [("red", "elimination")] * 2
+    assert turn_event(ev).eliminated == ("blue",)
+
+
+def test_t20_the_seed_and_the_orders_replay_the_turn_exactly() -> None:
+    def play(seed: str) -> tuple[TeamTurfState, list[TurnResolved | GameEnded]]:
+        s = game({"a": {"ann": 3}, "b": {"amy": 4}, "c": {"bob": 4}, "d": {"bob": 2}, "e": {"bob": 1}})
+        s = order(s, "1", "amy", "attack", "b", "c", 4)
+        s = order(s, "2", "bob", "move", "d", "c", 2)
+        return resolve_turn(s, FIELD, SeededSource(seed, "g1"))
+
+    assert play("t20") == play("t20")
+    outcomes = {tuple(sorted(play(f"t20-{i}")[0].board.get("c", {}).items())) for i in range(12)}
+    assert len(outcomes) > 1  # the seed decides: other seeds, other battles
