@@ -89,11 +89,21 @@ def test_t2_homes_drawn_from_the_seed_distinct_and_reserved() -> None:
     refused("unknown_team", new_game, "g", FIELD, ["red"], SeededSource("s", "g"))
 
 
+def test_t2_t15_a_home_nobody_fielded_is_released_at_the_first_turn() -> None:
+    s = place(game(), FIELD, "ann", "a", 1)  # blue joined (bob) but placed nothing
+    s, ev = resolve_turn(s, FIELD, ScriptedSource())
+    e = turn_event(ev)
+    assert e.eliminated == ("blue",) and e.lost == 2 and s.reserved_homes == {}
+    assert e.bonuses["red"]["elimination"] == 0  # nobody took it from blue
+    assert controller(s, "e") is None  # an ordinary empty town now, open to red's attacks
+
+
 def test_t3_join_once_with_two_troops_late_joiners_too() -> None:
     s = game()
     assert s.reserve["ann"] == CFG.start_troops == 2
     refused("already_joined", join, s, "ann", "blue")
     refused("unknown_team", join, s, "zed", "green")
+    s = place(place(s, FIELD, "ann", "a", 2), FIELD, "bob", "e", 2)
     s, _ = resolve_turn(s, FIELD, ScriptedSource())
     late = join(s, "zoe", "blue")
     assert late.reserve["zoe"] == 2 and late.team_of["zoe"] == "blue"
@@ -333,3 +343,16 @@ def test_t20_the_seed_and_the_orders_replay_the_turn_exactly() -> None:
     assert play("t20") == play("t20")
     outcomes = {tuple(sorted(play(f"t20-{i}")[0].board.get("c", {}).items())) for i in range(12)}
     assert len(outcomes) > 1  # the seed decides: other seeds, other battles
+
+
+def test_t21_every_team_out_is_a_draw_with_no_winner() -> None:
+    s = game({"b": {"amy": 1}, "d": {"bob": 1}}, teams={"amy": "red", "bob": "blue"})
+    s = order(s, "1", "amy", "attack", "b", "a", 1)
+    s = order(s, "2", "bob", "attack", "d", "e", 1)
+    s = replace(s, board={"b": {"amy": 1}, "d": {"bob": 1}, "a": {"zed": 1}, "e": {"zed": 1}},
+                team_of={**s.team_of, "zed": "green"}, teams=("red", "blue", "green"), eliminated=frozenset())
+    s, ev = resolve_turn(s, FIELD, ScriptedSource({"turn|1|battle|0|odds": 99, "turn|1|battle|1|odds": 99}))
+    assert turn_event(ev).eliminated == ("red", "blue") and not s.finished  # green (no players) still holds a, e
+    s = replace(s, board={})
+    s, ev = resolve_turn(s, FIELD, ScriptedSource())
+    assert s.finished and s.winners == () and ev[-1] == GameEnded("g1", (), by_organizer=False)

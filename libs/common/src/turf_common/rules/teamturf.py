@@ -76,7 +76,7 @@ class Order:
 @dataclass(frozen=True)
 class TeamTurfState:
     """``team_of``: every player who ever joined → team; ``active``: not left (T4); ``reserve``: unplaced troops;
-    ``reserved_homes``: team → home still untouched (T2); ``turn``: the open turn (T9)."""
+    ``reserved_homes``: team → home untouched before the first resolution (T2); ``turn``: the open turn (T9)."""
 
     game_id: str
     teams: tuple[str, ...]
@@ -380,9 +380,9 @@ def resolve_turn(state: TeamTurfState, fld: Field, src: SeededSource,
         was = before[town]
         if now is not None and now != was and (was is not None or len(teams) >= 2):
             conquests.setdefault(now, []).append(town)
-    reserved = {t: h for t, h in state.reserved_homes.items() if h not in board}
+    reserved: dict[str, str] = {}  # T2: every reservation ends with the first resolution
     held = {_occupant(board, state.team_of, t) for t in board}
-    newly_out = [t for t in state.teams if t not in state.eliminated and t not in reserved and t not in held]
+    newly_out = [t for t in state.teams if t not in state.eliminated and t not in held]
     eliminated_by = {v: {w for w, towns in conquests.items() if any(before[t] == v for t in towns)}
                      for v in newly_out}  # T15
     lost = sum(state.reserve.get(p, 0) for p in state.active if state.team_of[p] in newly_out)  # T16
@@ -399,7 +399,7 @@ def resolve_turn(state: TeamTurfState, fld: Field, src: SeededSource,
     new = replace(mid, board=board, reserve=reserve, orders=(), turn=state.turn + 1)
     events: list[TurnResolved | GameEnded] = [event]
     winner = [t for t, n in controlled.items() if n == len(fld.towns)]  # T21
-    if winner:
+    if winner or len(new.eliminated) == len(state.teams):  # T21, or no team left: a draw with no winner
         new = replace(new, finished=True, winners=tuple(winner))
         events.append(GameEnded(state.game_id, tuple(winner), by_organizer=False))
     return new, events
@@ -410,6 +410,8 @@ def end_by_organizer(state: TeamTurfState) -> tuple[TeamTurfState, GameEnded]:
     if state.finished:
         raise ModeRefused("game_over")
     alive = [t for t in state.teams if t not in state.eliminated]
+    if not alive:
+        return replace(state, finished=True, winners=(), orders=()), GameEnded(state.game_id, (), True)
 
     def rank(team: str) -> tuple[int, int]:
         towns = towns_of(state, team)
