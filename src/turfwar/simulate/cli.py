@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class Mode(StrEnum):
+    season = "season"
+    team_turf = "team-turf"
+    hill = "hill"
+
 
 def simulate(
-    players: int = typer.Option(40, "--players", "-n", min=2, help="Bots to register and verify."),
+    players: int = typer.Option(None, "--players", "-n", min=2,
+                                help="Bots to register and verify (default 40); with --mode team-turf the bots "
+                                     "split over the teams (default 12), with --mode hill the room (3–5, default 4)."),
+    mode: Mode = typer.Option(Mode.season, "--mode", "-m", case_sensitive=False,
+                             help="season: through a stack's HTTP API; team-turf, hill: a turn-based mode's game "
+                                  "played in process on its pure rules and the real board (issue 32)."),
+    turns: int = typer.Option(40, "--turns", min=1, help="With --mode team-turf: turns before the organizer ends "
+                                                         "the game (T22) if no team holds the field."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the bots' homes, routes and choices."),
     days: int = typer.Option(None, "--days", "-d", min=1, max=18,
                              help="Game days to play (default: the rest of the season); the clock then moves on "
@@ -36,6 +54,11 @@ def simulate(
 
     from rich.console import Console
 
+    if mode is not Mode.season:
+        _simulate_mode(mode, players, seed, turns, Console())
+        return
+    players = 40 if players is None else players
+
     from turfwar.simulate.config import SimConfig
     from turfwar.simulate.engine import SimulationError
     from turfwar.simulate.run import run
@@ -62,5 +85,24 @@ def simulate(
     if not outcome.ok:
         bad = ", ".join(c.name for c in outcome.checks if not c.ok)
         console.print(f"[bold red]INVARIANTS BROKEN: {bad}[/] (details in {outcome.files['results_txt']})")
+        raise typer.Exit(1)
+    console.print("[bold green]all invariants hold[/]")
+
+
+def _simulate_mode(mode: Mode, players: int | None, seed: int, turns: int, console: Console) -> None:
+    """One game of a turn-based mode (:mod:`turfwar.simulate.modes`); exit 1 if an invariant breaks."""
+    from turfwar.simulate.modes import run_hill, run_team_turf
+
+    if mode is Mode.hill:
+        if players is not None and not 3 <= players <= 5:
+            console.print("[red]--mode hill needs 3 to 5 players (K1)[/]")
+            raise typer.Exit(2)
+        run = run_hill(str(seed), players or 4)
+    else:
+        run = run_team_turf(str(seed), players_per_team=max(1, (players or 12) // 3), max_turns=turns)
+    for line in run.lines:
+        console.print(line, highlight=False, markup=False)
+    if not run.ok:
+        console.print(f"[bold red]INVARIANTS BROKEN:[/] {'; '.join(run.broken[:5])}")
         raise typer.Exit(1)
     console.print("[bold green]all invariants hold[/]")
