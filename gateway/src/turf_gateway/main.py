@@ -40,6 +40,7 @@ from turf_common.settings import (
     seed_refusal,
 )
 from turf_gateway import docs, errors, feed, history_store, readiness, security, session_revocation, tables
+from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api.routes import (
     adjacency,
     admin,
@@ -60,7 +61,9 @@ from turf_gateway.board_cache import WritesMoveTheBoard
 from turf_gateway.compression import PublicGzip
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import make_geocoder
+from turf_gateway.handlers.claims import Claims
 from turf_gateway.http_metrics import HttpMetrics
+from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import hash_password, use_profile, verify_password
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.session_cache import SessionCache
@@ -130,14 +133,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, pool_size=40, max_overflow=0)
         redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
         season = gametime.load_season(settings.season_file)
-        state = AppState(settings=settings, broker=broker, engine=engine, board=load_board(settings.board_dir),
+        services, board = NatsServices(broker), load_board(settings.board_dir)
+        limiter = RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix)
+        state = AppState(settings=settings, broker=broker, engine=engine, board=board,
                          clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
                          season=season, hub=Hub(),
                          relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
                          geocoder=make_geocoder(settings.geocoder),
                          corrections=SqlCorrectionLog(engine, season.tz),
-                         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
-                         sessions=SessionCache(settings.session_cache_s))
+                         limiter=limiter,
+                         sessions=SessionCache(settings.session_cache_s), services=services, claims=Claims(
+                             services, board, limiter, RedisIdempotencyKeys(redis, settings.redis_prefix)))
         sweeper = asyncio.create_task(state.relay.run())
         app.state.turf = state
         await ensure_organizer(state)

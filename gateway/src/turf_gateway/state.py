@@ -17,6 +17,8 @@ from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.correction_log import CorrectionLog
 from turf_gateway.geocoding import Geocoder
+from turf_gateway.handlers.claims import Claims
+from turf_gateway.ports import Services
 from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.session_cache import SessionCache
 from turf_gateway.ws import Hub
@@ -35,6 +37,8 @@ class AppState:
     limiter: RateLimiter
     geocoder: Geocoder
     corrections: CorrectionLog   # R28: requests recorded before the owning service is asked, then logged
+    services: Services           # typed requests to the services over NATS
+    claims: Claims               # the claim use cases (check, submit)
     display_names: dict[str, str] = field(default_factory=dict)
     # the snapshot request in flight, shared by callers, with the count of score.updated seen when it was sent
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None

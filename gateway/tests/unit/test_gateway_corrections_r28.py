@@ -23,6 +23,7 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
 from turf_common.rules import gametime
 from turf_common.settings import Settings
+from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
 from turf_gateway.api.routes import admin
 from turf_gateway.correction_log import Asked
@@ -126,7 +127,8 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
     log = MemoryLog()
     app.state.turf = AppState(settings=Settings(), broker=broker, engine=None, board=Board(),  # type: ignore[arg-type]
                               clock=FixedClock(), season=gametime.load_season(), hub=None,  # type: ignore[arg-type]
-                              relay=Relay(), limiter=None, geocoder=None, corrections=log)  # type: ignore[arg-type]
+                              relay=Relay(), limiter=None, geocoder=None, corrections=log,  # type: ignore[arg-type]
+                              services=NatsServices(broker), claims=None)  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

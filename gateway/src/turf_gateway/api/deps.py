@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -13,6 +12,8 @@ from sqlalchemy import String, bindparam, select
 
 from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
+from turf_gateway.handlers.claims import Claims
+from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
 
@@ -25,12 +26,12 @@ async def get_state(request: Request) -> AppState:
 State = Annotated[AppState, Depends(get_state)]
 
 
-@dataclass(frozen=True)
-class Caller:
-    id: str
-    role: str
-    status: str
-    display_name: str
+async def get_claims(request: Request) -> Claims:
+    return request.app.state.turf.claims  # type: ignore[no-any-return]
+
+
+#: the claim use cases (the claim routes' one dependency on the app: the hottest path takes no other)
+ClaimsCases = Annotated[Claims, Depends(get_claims)]
 
 
 # built once: the lookup runs on every authenticated request

@@ -62,6 +62,24 @@ class ScheduleCancelled(BaseModel):
     state: CardState
 
 
+class TradeOut(BaseModel):
+    """A trade proposal's id and state (``open``, ``accepted``, ``declined``, ``cancelled``)."""
+
+    id: str
+    state: str
+
+
+class ClaimOut(BaseModel):
+    """An accepted claim (API.md): the territory's state after it."""
+
+    claim_id: str
+    territory_id: str
+    kind: str = Field(description="take, steal, reinforce or war_reclaim")
+    owner_id: str
+    progress: int = Field(ge=1, le=3)
+    fortified: bool
+
+
 class Trade(BaseModel):
     id: str
     state: str
