@@ -26,6 +26,15 @@ ALLOWED = {
 }
 
 
+def disqualification(player_id: str, at: datetime) -> PlayerDisqualified:
+    """The ``player.disqualified`` event of ``player_id`` (R28). Its event id is the player's own (a
+    disqualification is final, so there is one): the claims service is asked to apply it before the organizer's
+    answer (``claims.disqualify``), and applies it once whether that request or the event comes first, also when
+    a repeated request asks again."""
+    return PlayerDisqualified(event_id=uuid.uuid5(uuid.NAMESPACE_URL, "player.disqualified:" + player_id).hex,
+                              occurred_at=at, player_id=player_id, at=at)
+
+
 async def log_action(conn: AsyncConnection, by: str, action: str, target: str | None, reason: str | None,
                      detail: dict[str, Any]) -> None:
     await conn.execute(insert(t.admin_log).values(id=uuid.uuid4().hex, at=datetime.now(UTC), by=by, action=action,
@@ -54,7 +63,7 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
                      {"before": row.status, "after": new} | ({"note": note} if note else {}))
     ev: Any
     if new == "disqualified":
-        ev = PlayerDisqualified(occurred_at=game_now, player_id=player_id, at=game_now)
+        ev = disqualification(player_id, game_now)
     else:
         # issue 18: the public display name travels with it (the notify service names players in its texts)
         ev = PlayerVerified(occurred_at=game_now, player_id=player_id, at=game_now, display_name=row.discord)

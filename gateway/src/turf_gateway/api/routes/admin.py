@@ -12,17 +12,18 @@ from sqlalchemy import select, text
 
 from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
+from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest, PlayerExcluded
 from turf_common.contracts.clock import SetClock
 from turf_common.rules import gametime
 from turf_gateway import correction_log, session_revocation
 from turf_gateway import tables as t
-from turf_gateway.accounts import change_status, log_action
+from turf_gateway.accounts import change_status, disqualification, log_action
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.commands import ask, ask_model
 from turf_gateway.errors import ApiError
+from turf_gateway.state import AppState
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
 
@@ -41,30 +42,31 @@ class ClockMove(BaseModel):
 
 
 @router.post("/players/{player_id}/verify", response_model=S.PlayerStatus)
-async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+async def verify_player(player_id: str, body: Reason, org: Organizer, state: State) -> S.PlayerStatus:
     """Verify a pending (or rejected) player by hand (R27). Publishes ``player.verified``."""
     return await _set_status(state, org.id, player_id, "verified", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/reject", response_model=S.PlayerStatus)
-async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+async def reject_player(player_id: str, body: Reason, org: Organizer, state: State) -> S.PlayerStatus:
     """Reject a registration (R27): the player stays registered but may not play."""
     return await _set_status(state, org.id, player_id, "rejected", body.reason, body.note)
 
 
 @router.post("/players/{player_id}/disqualify", response_model=S.PlayerStatus)
-async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> dict[str, Any]:
+async def disqualify_player(player_id: str, body: Reason, org: Organizer, state: State) -> S.PlayerStatus:
     """Disqualify (R28): the player's territories become unclaimed and they leave the standings; their sessions
     end (issue 15). ``reason`` is public (the corrections log, the feed), ``note`` private."""
     return await _set_status(state, org.id, player_id, "disqualified", body.reason, body.note)
 
 
-async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str,
-                      note: str | None = None) -> dict[str, Any]:
+async def _set_status(state: AppState, by: str, player_id: str, new: str, reason: str,
+                      note: str | None = None) -> S.PlayerStatus:
     """Change a player's status. A disqualification is also a correction (R28): its log record commits with the
-    status change, and the answer does not wait for claims to free the territories or scoring to drop the player
-    (they follow ``player.disqualified`` on their own). ``note`` goes to the organizer's logs only (the admin log's
-    detail, the correction's ``request``), never to the public record or the feed."""
+    status change, and the answer waits until claims has applied it (the player's territories freed: the next
+    read shows them unclaimed; a repeat asks again, applied once); scoring drops the player when it takes
+    ``player.disqualified``. ``note`` goes to the organizer's logs only (the admin log's detail, the correction's
+    ``request``), never to the public record or the feed."""
     now = await state.clock.now()
     async with state.engine.begin() as conn:
         before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now, note=note)
@@ -77,7 +79,9 @@ async def _set_status(state: Any, by: str, player_id: str, new: str, reason: str
     if before != new:   # issue 21: no gateway answers the old status (or a dead session) from its cache
         await session_revocation.revoke(state, player_id=player_id)
     await state.relay.flush()
-    return {"id": player_id, "status": new}
+    if new == "disqualified":   # R28: read-your-writes for the organizer (and everyone after)
+        await state.services.ask(subjects.CLAIMS_DISQUALIFY, disqualification(player_id, now), PlayerExcluded, 15)
+    return S.PlayerStatus(id=player_id, status=new)
 
 
 @router.get("/players", response_model=S.AdminPlayers)
