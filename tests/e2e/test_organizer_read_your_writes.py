@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import nats
 
-from tests.support.client import Player, move_clock, register, sign_in, verified_player
+from tests.support.client import Player, leaderboard_ids, move_clock, register, sign_in, verified_player
 from turf_common.bus import server_list
 from turfwar.stack import Stack
 
@@ -23,14 +23,15 @@ HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
 
 
 @contextmanager
-def events_held(stack: Stack, consumer: str) -> Iterator[None]:
-    """``consumer`` (a service's durable consumer) takes no event while the body runs (JetStream's consumer pause,
-    NATS 2.11): whatever the body reads can come only from the requests the gateway made, not from the events."""
+def events_held(stack: Stack, *consumers: str) -> Iterator[None]:
+    """The services' durable ``consumers`` take no event while the body runs (JetStream's consumer pause, NATS
+    2.11): whatever the body reads can come only from the requests the gateway made, not from the events."""
     async def pause(until: datetime) -> None:
         nc = await nats.connect(servers=server_list(stack.env["TURF_NATS_URL"]))
         try:
             stamp = until.isoformat().replace("+00:00", "Z")
-            await nc.jetstream().pause_consumer(stack.env["TURF_STREAM"], consumer, stamp)
+            for consumer in consumers:
+                await nc.jetstream().pause_consumer(stack.env["TURF_STREAM"], consumer, stamp)
         finally:
             await nc.close()
 
@@ -55,11 +56,15 @@ def test_r28_a_disqualification_and_a_correction_show_in_the_next_read(stack: St
         assert p.claim(lat, lon, T0).status_code == 201
         assert owner(http, tid) == p.id
 
-    # R28: the 200 comes once claims has freed the territories, not when the event reaches it later
-    with events_held(stack, "claims"):
+    assert {a.id, b.id} <= leaderboard_ids(http, lambda ids: {a.id, b.id} <= ids)
+
+    # R28: the 200 comes once claims has freed the territories and scoring has dropped the player, not when the
+    # event reaches them later
+    with events_held(stack, "claims", "scoring"):
         r = org.post(f"/admin/players/{a.id}/disqualify", {"reason": "GPS spoofing"})
         assert r.status_code == 200 and r.json() == {"id": a.id, "status": "disqualified"}, r.text
         assert owner(http, HOBOKEN_ID) is None
+        assert a.id not in leaderboard_ids(http, timeout=0) and b.id in leaderboard_ids(http, timeout=0)
         # a repeat answers the same, and asks claims again under the same event id: nothing is freed twice
         assert org.post(f"/admin/players/{a.id}/disqualify", {"reason": "again"}).status_code == 200
         assert owner(http, HOBOKEN_ID) is None and owner(http, JERSEY_CITY_ID) == b.id

@@ -20,7 +20,6 @@ from turf_common.contracts.claims import (
     FlagsReply,
     FlagsRequest,
     OwnershipCorrected,
-    PlayerExcluded,
     PlayerReply,
     PlayerRequest,
     StateReply,
@@ -42,7 +41,7 @@ from turf_common.contracts.effects import (
     WarEffect,
 )
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
-from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.players import PlayerDisqualified, PlayerExcluded
 
 QUEUE = "claims"
 DURABLE = "claims"

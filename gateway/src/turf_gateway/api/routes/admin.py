@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Annotated, Any
 
@@ -12,8 +13,9 @@ from sqlalchemy import select, text
 
 from turf_common.bus import wait_idle
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest, PlayerExcluded
+from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
 from turf_common.contracts.clock import SetClock
+from turf_common.contracts.players import PlayerExcluded
 from turf_common.rules import gametime
 from turf_gateway import correction_log, session_revocation
 from turf_gateway import tables as t
@@ -63,10 +65,10 @@ async def disqualify_player(player_id: str, body: Reason, org: Organizer, state:
 async def _set_status(state: AppState, by: str, player_id: str, new: str, reason: str,
                       note: str | None = None) -> S.PlayerStatus:
     """Change a player's status. A disqualification is also a correction (R28): its log record commits with the
-    status change, and the answer waits until claims has applied it (the player's territories freed: the next
-    read shows them unclaimed; a repeat asks again, applied once); scoring drops the player when it takes
-    ``player.disqualified``. ``note`` goes to the organizer's logs only (the admin log's detail, the correction's
-    ``request``), never to the public record or the feed."""
+    status change, and the answer waits until claims and scoring have applied it (the player's territories freed,
+    the player out of the standings: the next read shows it; a repeat asks again, applied once). ``note`` goes to
+    the organizer's logs only (the admin log's detail, the correction's ``request``), never to the public record or
+    the feed."""
     now = await state.clock.now()
     async with state.engine.begin() as conn:
         before = await change_status(conn, player_id, new, by=by, reason=reason or None, game_now=now, note=note)
@@ -80,7 +82,9 @@ async def _set_status(state: AppState, by: str, player_id: str, new: str, reason
         await session_revocation.revoke(state, player_id=player_id)
     await state.relay.flush()
     if new == "disqualified":   # R28: read-your-writes for the organizer (and everyone after)
-        await state.services.ask(subjects.CLAIMS_DISQUALIFY, disqualification(player_id, now), PlayerExcluded, 15)
+        ev = disqualification(player_id, now)
+        await asyncio.gather(*(state.services.ask(subject, ev, PlayerExcluded, 15)
+                               for subject in (subjects.CLAIMS_DISQUALIFY, subjects.SCORING_DISQUALIFY)))
     return S.PlayerStatus(id=player_id, status=new)
 
 

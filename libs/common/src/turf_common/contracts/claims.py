@@ -201,11 +201,3 @@ class OwnershipCorrected(Message):
     before: TerritoryStateOut
     after: TerritoryStateOut
 
-
-class PlayerExcluded(Message):
-    """``claims.disqualify``'s reply (R28): the player is out and owns nothing; ``freed``: the territories this
-    request freed (empty when the event had been applied already)."""
-
-    ok: Literal[True] = True
-    player_id: str
-    freed: list[str]

@@ -18,6 +18,7 @@ CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28
 # R28: a disqualification applied by claims before the organizer's answer (the player.disqualified event, as a
 # request with the same event id: applied once, whichever comes first)
 CLAIMS_DISQUALIFY = "claims.disqualify"
+SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
 CORRECTION_APPLIED = "correction.applied"
 # core NATS, every gateway (no queue group): drop cached sessions (issue 21, turf_gateway.session_cache)
 GATEWAY_SESSIONS_REVOKED = "gateway.sessions.revoked"
