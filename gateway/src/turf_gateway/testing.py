@@ -23,3 +23,10 @@ class NoKeys:
 
     async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
         return None
+
+
+class NoPlayers:
+    """A :class:`~turf_gateway.ports.PlayerStore` that knows no player (its other methods are not faked)."""
+
+    async def standing(self, player_id: str) -> tuple[str, str] | None:
+        return None

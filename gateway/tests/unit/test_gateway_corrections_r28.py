@@ -26,9 +26,11 @@ from turf_common.settings import Settings
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
 from turf_gateway.api.routes import admin
-from turf_gateway.correction_log import Asked
+from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
-from turf_gateway.state import AppState
+from turf_gateway.ports import Asked
+from turf_gateway.session_cache import SessionCache
+from turf_gateway.testing import NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
 ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
@@ -52,6 +54,12 @@ class MemoryLog:
         if key is not None:
             self.keys[(by, key)] = cid
         return cid
+
+    async def asked(self, cid: str) -> Asked:
+        return self.requests[cid]
+
+    async def records(self) -> list[Any]:
+        raise NotImplementedError
 
     @asynccontextmanager
     async def settling(self, cid: str) -> AsyncIterator[MemorySettling]:
@@ -125,10 +133,10 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
 
     app = create_app(Settings())
     log = MemoryLog()
-    app.state.turf = AppState(settings=Settings(), broker=broker, engine=None, board=Board(),  # type: ignore[arg-type]
-                              clock=FixedClock(), season=gametime.load_season(), hub=None,  # type: ignore[arg-type]
-                              relay=Relay(), limiter=None, geocoder=None, corrections=log,  # type: ignore[arg-type]
-                              services=NatsServices(broker), claims=None)  # type: ignore[arg-type]
+    app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
+        services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
+        clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
+        clock=FixedClock(), relay=Relay()), SessionCache())  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

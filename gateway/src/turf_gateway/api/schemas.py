@@ -17,6 +17,23 @@ class Point(BaseModel):
     lon: float
 
 
+class Registered(BaseModel):
+    id: str
+    status: str
+
+
+class SessionOut(BaseModel):
+    token: str
+    player_id: str
+    role: str
+
+
+class PublicProfile(BaseModel):
+    id: str
+    display_name: str
+    status: str
+
+
 class PrivateProfile(BaseModel):
     """A player's profile with its private fields: only the player and the organizer see it (R27)."""
 

@@ -7,9 +7,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
 
-from turf_gateway import history, history_store, tables
+from turf_gateway import history, history_store
 from turf_gateway.api.deps import State
 from turf_gateway.api.types import IsoQueryTime
 from turf_gateway.errors import ApiError
@@ -83,9 +82,7 @@ async def territory_history(territory_id: str, state: State) -> dict[str, Any]:
 @router.get("/players/{player_id}/history", response_model=PlayerHistory)
 async def player_history(player_id: str, state: State) -> dict[str, Any]:
     """The player's public season record, oldest first, with daily totals; 404 ``not_found`` for no such player."""
-    async with state.engine.connect() as conn:
-        known = (await conn.execute(select(tables.players.c.id).where(tables.players.c.id == player_id))).first()
-    if known is None:
+    if await state.player_store.standing(player_id) is None:
         raise ApiError("not_found", "No such player.")
     entries = [e for m in await history_store.player_messages(state, player_id)
                if (e := history.journal_entry(player_id, m)) is not None]
