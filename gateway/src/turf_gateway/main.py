@@ -91,7 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    pages.install(app)   # the web pages: /watch, /admin, /static (issue #7)
+    pages.install(app, settings)   # the web pages: /watch, /admin, /static (issue #7)
     app.add_middleware(PublicGzip)  # type: ignore[arg-type]
     app.add_middleware(WritesMoveTheBoard)  # type: ignore[arg-type]
     app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]

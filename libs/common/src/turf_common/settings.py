@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
+    # the pages' optional base-map tile layer (a Leaflet URL template) and its attribution (gateway/pages.py)
+    tile_url: str = ""
+    tile_attribution: str = ""
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
     # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
