@@ -15,7 +15,7 @@ from typing import Any
 from faststream.nats import NatsBroker
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from turf_common import metrics, redisconn, tracing
+from turf_common import bus, metrics, redisconn, tracing
 from turf_common.board import Board, load_board
 from turf_common.bus import (
     EventPublisher,
@@ -40,6 +40,7 @@ from turf_gateway.api.routes import public
 from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.geocoding import Geocoder, make_geocoder
 from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.players import Players, Sessions
@@ -78,6 +79,7 @@ class Adapters:
     geocoder: Geocoder
     clock: GameClock
     relay: OutboxRelay
+    idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
 
 
 def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
@@ -91,7 +93,7 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
                         season, a.relay, timedelta(hours=settings.session_ttl_hours)),
         sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
-        flags=Flags(a.services, a.clearances, a.clock, season))
+        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle))
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -135,7 +137,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
         geocoder=make_geocoder(settings.geocoder),
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
-        relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))), cache)
+        relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
+        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60)), cache)
     sweeper = asyncio.create_task(state.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most

@@ -16,6 +16,7 @@ from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.players import Players, Sessions
@@ -44,6 +45,7 @@ class AppState:
     sessions: Sessions
     corrections: Corrections
     flags: Flags
+    clock_moves: ManualClock
     # the spectator feed's state: the leaderboard snapshot request in flight, shared by callers, with the count of
     # score.updated seen when it was sent; open websockets by client address; GET /board's cached body and the
     # ownership version it must be of (issue 19, board_cache.py)

@@ -25,7 +25,6 @@ from turf_common.rules import gametime
 from turf_common.settings import Settings
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
-from turf_gateway.api.routes import admin
 from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
 from turf_gateway.ports import Asked
@@ -116,7 +115,6 @@ def never_idle(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(turf_common.bus, "wait_idle", hang)
     monkeypatch.setattr(turf_common.bus, "consumers_idle", hang)   # also under a wait_idle imported by name
-    monkeypatch.setattr(admin, "wait_idle", hang)
     yield calls
 
 
@@ -136,7 +134,7 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
     app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
-        clock=FixedClock(), relay=Relay()), SessionCache())  # type: ignore[arg-type]
+        clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF")), SessionCache())  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

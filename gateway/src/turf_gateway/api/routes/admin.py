@@ -8,9 +8,6 @@ from typing import Annotated
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from turf_common.bus import wait_idle
-from turf_common.contracts import subjects
-from turf_common.contracts.clock import ClockSet, SetClock
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.types import IsoTime
@@ -60,11 +57,7 @@ async def list_players(org: Organizer, state: State) -> S.AdminPlayers:
 @router.post("/clock", response_model=S.ClockMoved)
 async def move_clock(body: ClockMove, org: Organizer, state: State) -> S.ClockMoved:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
-    out = await state.services.ask(subjects.CLOCK_SET, SetClock(now=body.now), ClockSet, 30)
-    await wait_idle(state.broker, state.settings.stream, timeout=60)   # API.md: every event handled
-    await state.player_store.log_action(org.id, "move_clock", None, None, {"now": body.now.isoformat(),
-                                                                          "events": out.events})
-    return S.ClockMoved(now=out.model_dump(mode="json")["now"], events=out.events)   # as the clock wrote it
+    return await state.clock_moves.move(org.id, body.now)
 
 
 @router.get("/flags", response_model=S.Flags)
