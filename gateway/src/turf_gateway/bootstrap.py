@@ -32,22 +32,28 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import feed, history_store, session_revocation, tables
+from turf_gateway import session_revocation, tables
+from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api.routes import public
 from turf_gateway.correction_log import SqlCorrectionLog
+from turf_gateway.feed import log as feed_log
+from turf_gateway.feed import relay
+from turf_gateway.feed.hub import Hub
 from turf_gateway.geocoding import Geocoder, make_geocoder
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
+from turf_gateway.handlers.history import History
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
     CorrectionLog,
+    FeedLog,
     FlagClearances,
     GameClock,
     IdempotencyKeys,
@@ -59,7 +65,6 @@ from turf_gateway.ports import (
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.session_cache import SessionCache
 from turf_gateway.state import AppState
-from turf_gateway.ws import Hub
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
@@ -80,6 +85,7 @@ class Adapters:
     clock: GameClock
     relay: OutboxRelay
     idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
+    feed_log: FeedLog
 
 
 def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
@@ -93,7 +99,8 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
                         season, a.relay, timedelta(hours=settings.session_ttl_hours)),
         sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
-        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle))
+        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
+        history=History(a.feed_log, a.players, board, season), feed_log=a.feed_log)
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -138,7 +145,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         geocoder=make_geocoder(settings.geocoder),
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
-        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60)), cache)
+        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine)), cache)
     sweeper = asyncio.create_task(state.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
@@ -164,11 +171,11 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
     # reflects that sequence, and every later event reaches it (issue 19)
     state.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
-    broker.include_router(feed.feed_router(state, stream, after_seq=state.hub.last_seq))
+    broker.include_router(relay.feed_router(state, stream, after_seq=state.hub.last_seq))
     # the feed log's consumer, recreated (reading the stream from its start again) when the feed's subjects
     # changed; its rows are keyed by sequence, so what was stored stays once
-    await retire_consumers(jetstream(broker), stream, history_store.DURABLE, feed.feed_subjects())
-    broker.include_router(history_store.history_router(state, stream))
+    await retire_consumers(jetstream(broker), stream, feed_log.DURABLE, relay.feed_subjects())
+    broker.include_router(feed_log.history_router(state, stream))
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
     public.display_features(state)   # the board for the map, parsed now rather than on the first request

@@ -205,6 +205,28 @@ class FlagClearances(Protocol):
         ...
 
 
+class FeedLog(Protocol):
+    """The public feed's messages by stream sequence (issue 19), as spectators got them."""
+
+    async def store(self, rows: list[dict[str, Any]]) -> None:
+        """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
+        ...
+
+    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
+        """The ``territory.changed`` messages of one town, oldest first."""
+        ...
+
+    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
+        """Every message that concerns the player, oldest first."""
+        ...
+
+    async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
+                          limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """At most ``limit`` messages with ``start`` <= at < ``end`` and seq > ``after_seq``, in stream order, and
+        the ``after_seq`` of the next page (None on the last)."""
+        ...
+
+
 # ---- the corrections log (R28) --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Asked:

@@ -15,21 +15,22 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
+from turf_gateway.feed.hub import Hub
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
+from turf_gateway.handlers.history import History
 from turf_gateway.handlers.players import Players, Sessions
-from turf_gateway.ports import CorrectionLog, GameClock, PlayerStore, Services
+from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
-from turf_gateway.ws import Hub
 
 
 @dataclass
 class AppState:
     settings: Settings
     broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
-    engine: AsyncEngine  # the feed log (history_store) and readiness
+    engine: AsyncEngine  # readiness's check
     board: Board
     clock: GameClock
     season: SeasonConfig
@@ -46,6 +47,8 @@ class AppState:
     corrections: Corrections
     flags: Flags
     clock_moves: ManualClock
+    history: History
+    feed_log: FeedLog
     # the spectator feed's state: the leaderboard snapshot request in flight, shared by callers, with the count of
     # score.updated seen when it was sent; open websockets by client address; GET /board's cached body and the
     # ownership version it must be of (issue 19, board_cache.py)

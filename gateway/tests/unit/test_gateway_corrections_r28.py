@@ -134,7 +134,8 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
     app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
-        clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF")), SessionCache())  # type: ignore[arg-type]
+        clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),
+        feed_log=None), SessionCache())  # type: ignore[arg-type]  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

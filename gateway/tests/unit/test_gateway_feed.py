@@ -1,5 +1,5 @@
-"""The spectator feed's subscriber (turf_gateway.feed) on FastStream's TestNatsBroker: events reach the hub as they
-were published (type, at, seq, fields), card events without private fields, and nothing is decoded for nobody.
+"""The spectator feed's subscriber (turf_gateway.feed.relay) on FastStream's TestNatsBroker: events reach the hub as
+they were published (type, at, seq, fields), card events without private fields, and nothing is decoded for nobody.
 (TestNatsBroker delivers plain messages, so ``seq`` counts them here; on a server it is the stream's sequence.)"""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from faststream.nats import TestNatsBroker
 
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
-from turf_gateway.feed import feed_router
-from turf_gateway.ws import Hub
+from turf_gateway.feed.hub import Hub
+from turf_gateway.feed.relay import feed_router
 
 CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-10-05T07:00:03-04:00",
            "territory_id": "3401732250", "owner_id": "ada", "previous_owner_id": None, "progress": 1,

@@ -10,10 +10,10 @@ import json
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from turf_gateway import resend
 from turf_gateway.api.routes.public import leaderboard_body
+from turf_gateway.feed import resend
+from turf_gateway.feed.hub import Client
 from turf_gateway.state import AppState
-from turf_gateway.ws import Client
 
 log = structlog.get_logger(__name__)
 router = APIRouter(tags=["spectators"])
@@ -26,7 +26,7 @@ POLICY = 1008
 @router.websocket("/ws/scores")
 async def scores(ws: WebSocket, since: str | None = None) -> None:
     """Issue 19: every message after the first carries ``seq``, the stream sequence of its event, strictly
-    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.resend.resumable`) the first
+    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.feed.resend.resumable`) the first
     message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
     after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
     stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.

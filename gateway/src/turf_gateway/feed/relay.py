@@ -120,7 +120,7 @@ async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> d
     """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
     contract, only its fields (issue 15: :func:`validated`), card and trade events without private fields,
     display names added to score changes; None for a message that is no such event. The live feed and the
-    resend of missed messages (:mod:`turf_gateway.resend`) both make theirs here, so a resent message is the one
+    resend of missed messages (:mod:`turf_gateway.feed.resend`) both make theirs here, so a resent message is the one
     the client would have got live."""
     data = validated(subject, raw)
     if data is None:
