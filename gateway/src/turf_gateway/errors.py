@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from turf_common.bus import BusError
 
@@ -130,7 +131,7 @@ class BodyLimit:
     def __init__(self, app: object, limit: int = MAX_BODY) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)  # type: ignore[operator]
         for k, v in scope.get("headers", []):

@@ -5,14 +5,14 @@ stay true when something is wrong, which is when they are read."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from starlette.routing import Mount
+from starlette.types import Receive, Scope, Send
 
 from turf_common import metrics
 
 
-def template(scope: dict[str, Any]) -> str:
+def template(scope: Scope) -> str:
     """The matched route's whole template (``/api/v1/territories/{territory_id}``): FastAPI leaves the innermost
     route in the scope, whose path lacks its routers' prefixes, so those are taken from the request's own path
     (as many leading segments as the template does not cover). Files under a mount: ``/static/*``; no route: one
@@ -34,7 +34,7 @@ class HttpMetrics:
     def __init__(self, app: object) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)  # type: ignore[operator]
         start, status = time.perf_counter(), [500]

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from fastapi import APIRouter, FastAPI
 
 from turf_common.logs import configure
 from turf_common.settings import Settings, get_settings
-from turf_gateway import bootstrap, docs, errors, pages, readiness, security
+from turf_gateway import bootstrap, docs, errors, pages, security
 from turf_gateway.api.routes import (
     adjacency,
     admin,
@@ -22,6 +19,7 @@ from turf_gateway.api.routes import (
     exports,
     history,
     notifications,
+    ops,
     outlook,
     players,
     public,
@@ -35,7 +33,6 @@ from turf_gateway.http_metrics import HttpMetrics
 from turf_gateway.tracing_mw import TraceRequests
 
 MIGRATIONS = bootstrap.MIGRATIONS
-STATIC = Path(__file__).parent / "static"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -63,41 +60,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               history.router, adjacency.router, roster.router):
         api.include_router(r)
     app.include_router(api)
-
-    @app.get("/metrics", include_in_schema=False)
-    async def prometheus(request: Request) -> Response:
-        """Prometheus metrics, for clients on this machine only (issue 15: the request counts, handler timings and
-        queue depths tell an outsider when and how the game is played); 404 for anyone else."""
-        if not security.loopback_client(request.client):
-            raise errors.ApiError("not_found", "Not found.")
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
-
-    @app.get("/health", include_in_schema=False)
-    async def health() -> JSONResponse:
-        return JSONResponse({"ok": True})
-
-    @app.get("/ready", include_in_schema=False)
-    async def ready(request: Request) -> JSONResponse:
-        """200 ``{ok: true, checks}`` when NATS, PostgreSQL and Redis answer; else 503 ``unavailable`` with the
-        same checks (which server is down, never its address or credentials)."""
-        checks = await readiness.readiness(request.app.state.turf)
-        if all(c["ok"] for c in checks.values()):
-            return JSONResponse({"ok": True, "checks": checks})
-        down = ", ".join(name for name, c in checks.items() if not c["ok"])
-        return JSONResponse({"reason": "unavailable", "message": f"This gateway cannot reach {down}.",
-                             "checks": checks}, status_code=503)
-
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
+    app.include_router(ops.router)   # /metrics, /health, /ready, /
     pages.install(app, settings)   # the web pages: /watch, /admin, /static (issue #7)
-    app.add_middleware(PublicGzip)  # type: ignore[arg-type]
-    app.add_middleware(WritesMoveTheBoard)  # type: ignore[arg-type]
-    app.add_middleware(errors.BodyLimit)  # type: ignore[arg-type]
+    app.add_middleware(PublicGzip)
+    app.add_middleware(WritesMoveTheBoard)
+    app.add_middleware(errors.BodyLimit)
     security.install(app, settings.cors_origins, settings.allowed_hosts)
-    app.add_middleware(TraceRequests)  # type: ignore[arg-type]
-    app.add_middleware(HttpMetrics)  # type: ignore[arg-type]   # outermost: every answer counted, 4xx and 5xx too
+    app.add_middleware(TraceRequests)
+    app.add_middleware(HttpMetrics)   # outermost: every answer counted, 4xx and 5xx too
     return app
 
 

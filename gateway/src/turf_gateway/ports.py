@@ -7,9 +7,10 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from turf_common.contracts.base import Message
+from turf_common.contracts.claims import PlayerStatus
 
 M = TypeVar("M", bound=Message)
 
@@ -28,8 +29,8 @@ class Caller:
     """The signed-in caller of a request: player id, role (player | organizer), status (R27), display name."""
 
     id: str
-    role: str
-    status: str
+    role: Literal["player", "organizer"]
+    status: PlayerStatus
     display_name: str
 
 

@@ -3,6 +3,8 @@ with the ``traceparent`` of its span, so a player's report can be matched to the
 
 from __future__ import annotations
 
+from starlette.types import Receive, Scope, Send
+
 from turf_common import tracing
 
 
@@ -10,7 +12,7 @@ class TraceRequests:
     def __init__(self, app: object) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)  # type: ignore[operator]
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])

@@ -29,7 +29,7 @@ class Claims:
     keys: IdempotencyKeys
 
     def _command(self, caller: Caller, fix: Fix, key: str | None) -> SubmitClaim:
-        return SubmitClaim(player_id=caller.id, player_status=caller.status,  # type: ignore[arg-type]
+        return SubmitClaim(player_id=caller.id, player_status=caller.status,
                            fix=fix, located=locate(self.board, fix.lat, fix.lon), idempotency_key=key)
 
     async def check(self, caller: Caller, fix: Fix, ip: str) -> CheckReply:

@@ -71,6 +71,7 @@ class TradeBody(BaseModel):
 
 
 def _cards(cards: list[CardOut]) -> list[S.Card]:
+    # a hand holds no removed card (only a correction's reply names one)
     return [S.Card(id=c.id, type=c.type, state=c.state) for c in cards]  # type: ignore[arg-type]
 
 
@@ -86,7 +87,7 @@ async def play(body: PlayBody, caller: PlayerOnly, state: State) -> S.CardPlayed
     """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
     scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
     out = await state.services.ask(subjects.CARDS_PLAY, PlayCard(
-        player_id=caller.id, player_status=caller.status, type=body.type,  # type: ignore[arg-type]
+        player_id=caller.id, player_status=caller.status, type=body.type,
         territory_id=body.territory_id, rival_id=body.rival_id, claim_id=body.claim_id, mode=body.mode),
         PlayReply, TIMEOUT)
     return S.CardPlayed(card_id=out.card_id, type=out.type, state=out.state, effect=out.effect)
@@ -96,9 +97,9 @@ async def play(body: PlayBody, caller: PlayerOnly, state: State) -> S.CardPlayed
 async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> S.ScheduleCancelled:
     """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
     out = await state.services.ask(subjects.CARDS_CANCEL, CancelSchedule(
-        player_id=caller.id, player_status=caller.status, card_id=card_id),  # type: ignore[arg-type]
+        player_id=caller.id, player_status=caller.status, card_id=card_id),
         CancelReply, TIMEOUT)
-    return S.ScheduleCancelled(id=out.card_id, type=out.type, state=out.state)  # type: ignore[arg-type]
+    return S.ScheduleCancelled(id=out.card_id, type=out.type, state=out.state)
 
 
 @router.post("/trades", status_code=201, response_model=S.TradeOut,
@@ -106,14 +107,14 @@ async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> S.Schedul
 async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> S.TradeOut:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
     out = await state.services.ask(subjects.TRADES_PROPOSE, ProposeTrade(
-        player_id=caller.id, player_status=caller.status,  # type: ignore[arg-type]
+        player_id=caller.id, player_status=caller.status,
         offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id), TradeReply, TIMEOUT)
     return S.TradeOut.model_construct(id=out.trade.id, state=out.trade.state)
 
 
 async def _trade_action(state: AppState, caller: Caller, subject: str, trade_id: str) -> S.TradeOut:
     out = await state.services.ask(subject, TradeAction(
-        player_id=caller.id, player_status=caller.status, trade_id=trade_id),  # type: ignore[arg-type]
+        player_id=caller.id, player_status=caller.status, trade_id=trade_id),
         TradeReply, TIMEOUT)
     return S.TradeOut(id=out.trade.id, state=out.trade.state)
 
