@@ -33,12 +33,12 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
 from turf_gateway import session_revocation, tables
+from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api.routes import public
-from turf_gateway.correction_log import SqlCorrectionLog
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.feed.hub import Hub

@@ -9,7 +9,7 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_gateway import tables as t
-from turf_gateway.accounts import log_action
+from turf_gateway.adapters.accounts import log_action
 from turf_gateway.ports import Clearance
 
 

@@ -13,9 +13,9 @@ from sqlalchemy import String, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from turf_gateway import correction_log
 from turf_gateway import tables as t
-from turf_gateway.accounts import change_status, log_action
+from turf_gateway.adapters import corrections as correction_log
+from turf_gateway.adapters.accounts import change_status, log_action
 from turf_gateway.errors import ApiError
 from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, StatusChange
 

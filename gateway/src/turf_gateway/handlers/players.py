@@ -20,9 +20,9 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerExcluded
 from turf_common.rules import gametime
-from turf_gateway.accounts import disqualification
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (

@@ -11,10 +11,11 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.contracts.players import PlayerVerified
 from turf_common.outbox import stage
 from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification
 
 SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
 # which status may become which (a disqualification is final). R27 (amended): a reject applies only to a pending
@@ -24,15 +25,6 @@ ALLOWED = {
     "rejected": {"pending"},
     "disqualified": {"pending", "verified", "rejected"},
 }
-
-
-def disqualification(player_id: str, at: datetime) -> PlayerDisqualified:
-    """The ``player.disqualified`` event of ``player_id`` (R28). Its event id is the player's own (a
-    disqualification is final, so there is one): the claims service is asked to apply it before the organizer's
-    answer (``claims.disqualify``), and applies it once whether that request or the event comes first, also when
-    a repeated request asks again."""
-    return PlayerDisqualified(event_id=uuid.uuid5(uuid.NAMESPACE_URL, "player.disqualified:" + player_id).hex,
-                              occurred_at=at, player_id=player_id, at=at)
 
 
 async def log_action(conn: AsyncConnection, by: str, action: str, target: str | None, reason: str | None,
