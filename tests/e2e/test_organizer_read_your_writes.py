@@ -76,13 +76,15 @@ def test_r28_a_disqualification_and_a_correction_show_in_the_next_read(stack: St
     assert owner(http, HOBOKEN_ID) == b.id
 
 
-def test_r27_a_verification_lets_the_player_claim_at_once_and_a_rejection_stops_them(http: httpx.Client,
-                                                                                       org: Player) -> None:
+def test_r27_a_verification_lets_the_player_claim_at_once_and_a_rejection_stops_them(
+        stack: Stack, http: httpx.Client, org: Player) -> None:
     move_clock(org, T0)
     pid, email, pw = register(http, "Cy")
     p = sign_in(http, email, pw)
     assert p.get("/me").json()["status"] == "pending"
-    assert org.post(f"/admin/players/{pid}/verify", {"reason": "checked by hand"}).status_code == 200
+    with events_held(stack, "scoring"):   # R25: in the standings (at 0) when the verification answers
+        assert org.post(f"/admin/players/{pid}/verify", {"reason": "checked by hand"}).status_code == 200
+        assert pid in leaderboard_ids(http, timeout=0)
     assert http.get(f"/api/v1/players/{pid}").json()["status"] == "verified"
     assert p.claim(*JERSEY_CITY, T0, check=True).json()["reason"] != "not_eligible"
 

@@ -18,11 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from turf_common.board import Board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
-from turf_common.contracts.players import PlayerExcluded
+from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification
+from turf_gateway.events import disqualification, verification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (
@@ -185,7 +185,8 @@ class Players:
     async def set_status(self, by: str, player_id: str, new: str, reason: str, note: str | None) -> S.PlayerStatus:
         """Change a player's status (R27). A disqualification is also a correction (R28): its log record commits
         with the status change, and the answer waits until claims and scoring have applied it (the territories
-        freed, the player out of the standings: the next read shows it; a repeat asks again, applied once).
+        freed, the player out of the standings: the next read shows it; a repeat asks again, applied once); a
+        verification waits for scoring likewise (the player in the standings).
         ``note`` goes to the organizer's logs only, never to the public record or the feed."""
         now = await self.clock.now()
         before = await self.players.change_status(StatusChange(
@@ -193,10 +194,14 @@ class Players:
         if before != new:   # issue 21: no gateway answers the old status (or a dead session) from its cache
             await self.revocations.revoke(player_id=player_id)
         await self.relay.flush()
-        if new == "disqualified":   # R28: read-your-writes for the organizer (and everyone after)
+        # read-your-writes for the organizer (and everyone after): the services that own the effect apply it now
+        if new == "disqualified":   # R28: territories freed, out of the standings
             ev = disqualification(player_id, now)
-            await asyncio.gather(*(self.services.ask(subject, ev, PlayerExcluded, 15)
+            await asyncio.gather(*(self.services.ask(subject, ev, PlayerApplied, 15)
                                    for subject in (subjects.CLAIMS_DISQUALIFY, subjects.SCORING_DISQUALIFY)))
+        elif new == "verified":   # R25: in the standings at 0
+            name = (await self.players.display_names([player_id]))[player_id]
+            await self.services.ask(subjects.SCORING_VERIFY, verification(player_id, now, name), PlayerApplied, 15)
         return S.PlayerStatus(id=player_id, status=new)
 
     async def admin_players(self) -> S.AdminPlayers:

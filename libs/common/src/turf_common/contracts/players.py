@@ -50,10 +50,11 @@ class SessionsRevoked(Message):
     token_hash: str | None = None
 
 
-class PlayerExcluded(Message):
-    """The reply to ``claims.disqualify`` and ``scoring.disqualify`` (R28): the service has applied the
-    disqualification (the ``player.disqualified`` event sent as a request, same event id: applied once, whichever
-    comes first). ``freed``: the territories this request freed (claims; empty when already applied)."""
+class PlayerApplied(Message):
+    """The reply to ``claims.disqualify``, ``scoring.disqualify`` (R28) and ``scoring.verify`` (R25, R27): the
+    service has applied the status change (its ``player.*`` event sent as a request, same event id: applied once,
+    whichever comes first). ``freed``: the territories a disqualification freed (claims; empty when already
+    applied)."""
 
     ok: Literal[True] = True
     player_id: str
