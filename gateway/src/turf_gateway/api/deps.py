@@ -8,7 +8,6 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turf_gateway.errors import ApiError
-from turf_gateway.handlers.claims import Claims
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -19,15 +18,9 @@ async def get_state(request: Request) -> AppState:
     return request.app.state.turf  # type: ignore[no-any-return]
 
 
+#: the app's state, whose use cases the routes call. One dependency for all of them: the caller's session lookup
+#: takes it too and FastAPI solves it once per request, where a dependency per use case would cost a call each
 State = Annotated[AppState, Depends(get_state)]
-
-
-async def get_claims(request: Request) -> Claims:
-    return request.app.state.turf.claims  # type: ignore[no-any-return]
-
-
-#: the claim use cases (the claim routes' one dependency on the app: the hottest path takes no other)
-ClaimsCases = Annotated[Claims, Depends(get_claims)]
 
 
 def bearer_token(request: Request) -> str:

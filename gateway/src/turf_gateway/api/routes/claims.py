@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.contracts.claims import Fix
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import ClaimsCases, CurrentPlayer, PlayerOnly
+from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
 from turf_gateway.api.types import IsoTime
 from turf_gateway.ratelimit import client_ip
 
@@ -37,11 +37,11 @@ def _fix(body: ClaimBody) -> Fix:
 
 
 @router.post("/claims/check", response_model=S.ClaimCheck)
-async def check_claim(body: ClaimBody, caller: CurrentPlayer, claims: ClaimsCases, request: Request) -> S.ClaimCheck:
+async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request) -> S.ClaimCheck:
     """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes no game state. The fix
     joins the caller's trail (R7.1), so checks are rate-limited per player and per client address like claims
     (``checks_player``, ``checks_ip``: 429 ``rate_limited`` with ``Retry-After``)."""
-    out = await claims.check(caller, _fix(body), client_ip(request))
+    out = await state.claims.check(caller, _fix(body), client_ip(request))
     ter = out.territory
     return S.ClaimCheck(territory=S.CheckedTerritory(id=ter.id, name=ter.name, owner_id=ter.owner_id) if ter else None,
                         allowed=out.allowed, reason=out.reason, message=out.message)
@@ -49,14 +49,13 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, claims: ClaimsCase
 
 @router.post("/claims", status_code=201, response_model=S.ClaimOut,
              responses={201: {"model": S.ClaimOut, "description": "Claimed"}})
-async def submit_claim(body: ClaimBody, caller: PlayerOnly, claims: ClaimsCases, request: Request,
+async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> S.ClaimOut:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
     with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
     not a player (R27)."""
-    out = await claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
+    out = await state.claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
                               body.model_dump(mode="json") if idempotency_key is not None else None)
-    # built unvalidated from the decoded reply: FastAPI's check of an instance of its response model is a pass-through
-    return S.ClaimOut.model_construct(claim_id=out.claim_id, territory_id=out.territory_id, kind=out.kind,
-                                      owner_id=out.owner_id, progress=out.progress, fortified=out.fortified)
+    return S.ClaimOut(claim_id=out.claim_id, territory_id=out.territory_id, kind=out.kind, owner_id=out.owner_id,
+                      progress=out.progress, fortified=out.fortified)
