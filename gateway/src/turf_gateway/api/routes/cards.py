@@ -27,6 +27,7 @@ from turf_common.contracts.cards import (
 from turf_common.rules.cards import CardType
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
+from turf_gateway.api.responses import ModelResponse
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -104,12 +105,12 @@ async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> S.Schedul
 
 @router.post("/trades", status_code=201, response_model=S.TradeOut,
              responses={201: {"model": S.TradeOut, "description": "Proposed"}})
-async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> S.TradeOut:
+async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> ModelResponse:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
     out = await state.services.ask(subjects.TRADES_PROPOSE, ProposeTrade(
         player_id=caller.id, player_status=caller.status,
         offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id), TradeReply, TIMEOUT)
-    return S.TradeOut.model_construct(id=out.trade.id, state=out.trade.state)
+    return ModelResponse(out.trade, S.TradeOut, 201)   # as POST /claims (api/responses.py)
 
 
 async def _trade_action(state: AppState, caller: Caller, subject: str, trade_id: str) -> S.TradeOut:

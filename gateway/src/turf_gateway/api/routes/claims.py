@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from turf_common.contracts.claims import Fix
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
+from turf_gateway.api.responses import ModelResponse
 from turf_gateway.api.types import IsoTime
 from turf_gateway.ratelimit import client_ip
 
@@ -50,12 +51,11 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, requ
 @router.post("/claims", status_code=201, response_model=S.ClaimOut,
              responses={201: {"model": S.ClaimOut, "description": "Claimed"}})
 async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
-                       idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> S.ClaimOut:
+                       idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> ModelResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
     with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
     not a player (R27)."""
     out = await state.claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
                               body.model_dump(mode="json") if idempotency_key is not None else None)
-    return S.ClaimOut(claim_id=out.claim_id, territory_id=out.territory_id, kind=out.kind, owner_id=out.owner_id,
-                      progress=out.progress, fortified=out.fortified)
+    return ModelResponse(out, S.ClaimOut, 201)   # the reply's ClaimOut fields (api/responses.py: why not FastAPI's)
