@@ -209,3 +209,24 @@ async def test_a_territory_off_the_board_is_not_found_before_anything_is_recorde
         r = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"territory_id": "atlantis"})
     assert (r.status_code, r.json()["reason"]) == (404, "not_found")
     assert log.requests == {} and asked == []
+
+
+async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle: list[str]) -> None:
+    """Issue 28: the correction's request is settled in a short transaction after the service answered, never held
+    (a database row lock, here the fake's lock) while the service is asked; two concurrent repeats of one key both
+    ask (the service applies a command id once) and get the one record."""
+    held: list[bool] = []
+    log_ref: list[MemoryLog] = []
+
+    def observe(cmd: CorrectOwnership) -> OwnershipCorrected:
+        held.append(log_ref[0]._held.locked())
+        return corrected(cmd)
+
+    async with gateway(observe) as (http, log, asked):
+        log_ref.append(log)
+        key = {"Idempotency-Key": "k-28"}
+        a, b = await asyncio.gather(*(http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
+                                      for _ in range(2)))
+    assert a.status_code == b.status_code == 201 and a.json() == b.json()
+    assert held and not any(held)
+    assert len(log.records) == 1 and {c.command_id for c in asked} == {a.json()["id"]}
