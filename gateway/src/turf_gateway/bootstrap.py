@@ -41,7 +41,6 @@ from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api.routes import public
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
-from turf_gateway.feed.hub import Hub
 from turf_gateway.geocoding import Geocoder, make_geocoder
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -92,7 +91,7 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
          a: Adapters, cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     return AppState(
-        settings=settings, broker=broker, engine=engine, board=board, clock=a.clock, season=season, hub=Hub(),
+        settings=settings, broker=broker, engine=engine, board=board, clock=a.clock, season=season,
         relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
         claims=Claims(a.services, board, a.limiter, a.keys),
         players=Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock,
@@ -170,8 +169,8 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     stream = state.settings.stream
     # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
     # reflects that sequence, and every later event reaches it (issue 19)
-    state.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
-    broker.include_router(relay.feed_router(state, stream, after_seq=state.hub.last_seq))
+    state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
+    broker.include_router(relay.feed_router(state, stream, after_seq=state.feed.hub.last_seq))
     # the feed log's consumer, recreated (reading the stream from its start again) when the feed's subjects
     # changed; its rows are keyed by sequence, so what was stored stays once
     await retire_consumers(jetstream(broker), stream, feed_log.DURABLE, relay.feed_subjects())

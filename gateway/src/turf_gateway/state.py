@@ -27,6 +27,20 @@ from turf_gateway.ratelimit import RateLimiter
 
 
 @dataclass
+class FeedState:
+    """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
+    in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
+    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py)."""
+
+    hub: Hub = field(default_factory=Hub)
+    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    score_updates: int = 0
+    ws_per_ip: dict[str, int] = field(default_factory=dict)
+    board_cache: BoardCache = field(default_factory=BoardCache)
+    board_version: int = 0
+
+
+@dataclass
 class AppState:
     settings: Settings
     broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
@@ -34,7 +48,6 @@ class AppState:
     board: Board
     clock: GameClock
     season: SeasonConfig
-    hub: Hub
     relay: OutboxRelay
     limiter: RateLimiter
     # ports the read routes use directly, and the use cases
@@ -49,11 +62,4 @@ class AppState:
     clock_moves: ManualClock
     history: History
     feed_log: FeedLog
-    # the spectator feed's state: the leaderboard snapshot request in flight, shared by callers, with the count of
-    # score.updated seen when it was sent; open websockets by client address; GET /board's cached body and the
-    # ownership version it must be of (issue 19, board_cache.py)
-    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
-    score_updates: int = 0
-    ws_per_ip: dict[str, int] = field(default_factory=dict)
-    board_cache: BoardCache = field(default_factory=BoardCache)
-    board_version: int = 0
+    feed: FeedState = field(default_factory=FeedState)

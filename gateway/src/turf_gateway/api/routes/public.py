@@ -51,11 +51,11 @@ async def board(request: Request, state: State) -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
     Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
     content, 304 for a client that has it."""
-    version = state.board_version
-    cached = state.board_cache.fresh(version)
+    version = state.feed.board_version
+    cached = state.feed.board_cache.fresh(version)
     if cached is not None and request.headers.get("if-none-match") == cached.etag:
         return Response(status_code=304, headers={"ETag": cached.etag})
-    body = cached or await state.board_cache.get(version, lambda: board_json(state))
+    body = cached or await state.feed.board_cache.get(version, lambda: board_json(state))
     if request.headers.get("if-none-match") == body.etag:
         return Response(status_code=304, headers={"ETag": body.etag})
     headers = {"ETag": body.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
@@ -92,10 +92,10 @@ async def leaderboard_body(state: Any) -> dict[str, Any]:
     snapshot) share one request in flight instead of each asking scoring for a full ranking."""
     # Shared only while no score.updated has come since it was sent: a caller must never get a leaderboard older
     # than a delta it has missed (a spectator joins the hub before asking, so later deltas reach it anyway).
-    inflight = state.leaderboard_inflight
-    if inflight is None or inflight[0] != state.score_updates or inflight[1].done():
+    inflight = state.feed.leaderboard_inflight
+    if inflight is None or inflight[0] != state.feed.score_updates or inflight[1].done():
         fut = asyncio.ensure_future(_fetch_leaderboard(state))
-        state.leaderboard_inflight = inflight = (state.score_updates, fut)
+        state.feed.leaderboard_inflight = inflight = (state.feed.score_updates, fut)
     return await asyncio.shield(inflight[1])
 
 
