@@ -31,7 +31,8 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_cards import entrypoints as cards
     from turf_claims import entrypoints as claims
     from turf_clock import entrypoints as clock
-    from turf_gateway import feed, history_store
+    from turf_gateway.feed import log as feed_log
+    from turf_gateway.feed import relay
     from turf_geo import entrypoints as geo
     from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
@@ -40,8 +41,8 @@ def routers() -> list[tuple[str, NatsRouter]]:
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
-           ("gateway", feed.feed_router(none, STREAM)),
-           ("gateway history", history_store.history_router(none, STREAM))]
+           ("gateway", relay.feed_router(none, STREAM)),
+           ("gateway history", feed_log.history_router(none, STREAM))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]
 
 

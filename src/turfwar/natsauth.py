@@ -22,7 +22,8 @@ JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.
 PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
         "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
-                    "claims.list", "claims.correct", "claims.outlook", "clock.set", "clock.get", "scoring.>",
+                    "claims.list", "claims.correct", "claims.disqualify",
+                    "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
                       "announcement.>", "gateway.sessions.revoked"],

@@ -86,13 +86,17 @@ async def test_two_gateways_starting_together_make_one_organizer(database: str) 
     """Two gateway replicas on a new database (the compose deployment) both ensure the organizer account at start:
     one makes it, the other finds it; neither start fails on the unique email (one did, in the compose e2e)."""
     import asyncio
-    from types import SimpleNamespace
 
     from sqlalchemy import text
 
     from turf_common.db import make_engine
     from turf_common.settings import Settings
-    from turf_gateway.main import MIGRATIONS, ensure_organizer
+    from turf_gateway.adapters.players import SqlPlayers
+    from turf_gateway.bootstrap import MIGRATIONS
+    from turf_gateway.passwords import hash_password
+
+    async def same(_: str) -> bool:
+        return True
 
     run_migrations(database, MIGRATIONS, "gateway")
     settings = Settings(organizer_email="Together@Example.org", organizer_password="a long organizer secret")
@@ -101,7 +105,8 @@ async def test_two_gateways_starting_together_make_one_organizer(database: str) 
         for _ in range(5):
             async with engines[0].begin() as conn:
                 await conn.execute(text("DELETE FROM gateway.players WHERE email_norm = 'together@example.org'"))
-            await asyncio.gather(*(ensure_organizer(SimpleNamespace(settings=settings, engine=e))  # type: ignore[arg-type]
+            pw_hash = await hash_password(settings.organizer_password)
+            await asyncio.gather(*(SqlPlayers(e).ensure_organizer(settings.organizer_email, pw_hash, same)
                                    for e in engines))
             async with engines[0].connect() as conn:
                 n = (await conn.execute(text("SELECT count(*) FROM gateway.players "

@@ -2,7 +2,7 @@
 storm of spectators neither asks the claims service for every territory nor re-serialises the board each time,
 and a 304 costs a comparison.
 
-The version (``AppState.board_version``) moves on with every ``territory.changed`` this gateway's feed sees and
+The version (``FeedState.board_version``) moves on with every ``territory.changed`` this gateway's feed sees and
 with every request this gateway answered that may have changed ownership (:class:`WritesMoveTheBoard`): a player
 who claimed through this gateway reads the board with the claim, even before the claim's event has come back over
 the feed. Another replica's writes reach this one's board with their events, a few milliseconds later."""
@@ -63,7 +63,7 @@ OWNERSHIP_WRITES = re.compile(r"^/api/v1/(claims|cards/play|trades/[^/]+/accept|
 
 
 class WritesMoveTheBoard:
-    """Moves ``app.state.turf.board_version`` on for every :data:`OWNERSHIP_WRITES` request (POST) answered below
+    """Moves ``app.state.turf.feed.board_version`` on for every :data:`OWNERSHIP_WRITES` request (POST) answered below
     400, as its answer starts."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -79,7 +79,7 @@ class WritesMoveTheBoard:
             # before the answer leaves: once a client has it, its next read must see the new version (the
             # answer is made after the change was committed)
             if message["type"] == "http.response.start" and message["status"] < 400 and state is not None:
-                state.board_version += 1
+                state.feed.board_version += 1
             await send(message)
 
         await self.app(scope, receive, sent)

@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turf_common.bus import BusError
 
@@ -127,12 +128,12 @@ class BodyLimit:
     """ASGI middleware: answer 413 ``payload_too_large`` for bodies over 64 KiB, declared or streamed (chunked).
     The body is read here, up to the limit, and handed on whole."""
 
-    def __init__(self, app: object, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)  # type: ignore[operator]
+            return await self.app(scope, receive, send)
         for k, v in scope.get("headers", []):
             if k == b"content-length" and v.isdigit() and int(v) > self.limit:
                 return await self._reject(send)
@@ -141,7 +142,7 @@ class BodyLimit:
         while True:
             msg = await receive()
             if msg["type"] != "http.request":
-                return await self.app(scope, _replay([msg]), send)  # type: ignore[operator]
+                return await self.app(scope, _replay([msg]), send)
             chunk = msg.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:
@@ -150,10 +151,10 @@ class BodyLimit:
             if not msg.get("more_body", False):
                 break
         whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        return await self.app(scope, _replay([whole], receive), send)  # type: ignore[operator]
+        return await self.app(scope, _replay([whole], receive), send)
 
     @staticmethod
-    async def _reject(send):  # type: ignore[no-untyped-def]
+    async def _reject(send: Send) -> None:
         import json
         data = json.dumps(body("payload_too_large", "The request body is over 64 KiB.")).encode()
         await send({"type": "http.response.start", "status": 413,
@@ -161,10 +162,10 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": data})
 
 
-def _replay(messages, then=None):  # type: ignore[no-untyped-def]
+def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     pending = list(messages)
 
-    async def receive():  # type: ignore[no-untyped-def]
+    async def receive() -> Message:
         if pending:
             return pending.pop(0)
         if then is not None:

@@ -5,14 +5,14 @@ stay true when something is wrong, which is when they are read."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from starlette.routing import Mount
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turf_common import metrics
 
 
-def template(scope: dict[str, Any]) -> str:
+def template(scope: Scope) -> str:
     """The matched route's whole template (``/api/v1/territories/{territory_id}``): FastAPI leaves the innermost
     route in the scope, whose path lacks its routers' prefixes, so those are taken from the request's own path
     (as many leading segments as the template does not cover). Files under a mount: ``/static/*``; no route: one
@@ -31,21 +31,21 @@ def template(scope: dict[str, Any]) -> str:
 class HttpMetrics:
     """ASGI middleware recording :data:`turf_common.metrics.HTTP_REQUESTS` and ``HTTP_SECONDS``."""
 
-    def __init__(self, app: object) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)  # type: ignore[operator]
+            return await self.app(scope, receive, send)
         start, status = time.perf_counter(), [500]
 
-        async def recording(msg):  # type: ignore[no-untyped-def]
+        async def recording(msg: Message) -> None:
             if msg["type"] == "http.response.start":
                 status[0] = msg["status"]
             await send(msg)
 
         try:
-            await self.app(scope, receive, recording)  # type: ignore[operator]
+            await self.app(scope, receive, recording)
         finally:
             route = template(scope)
             method = scope["method"]

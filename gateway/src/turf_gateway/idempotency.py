@@ -36,3 +36,13 @@ async def same_body_or_refuse(redis: Redis | None, prefix: str, route: str, call
     if first is not None and (first.decode() if isinstance(first, bytes) else first) != digest:
         raise ApiError("invalid_input", "This Idempotency-Key was already used with another request body; use a "
                                         "new key for a new request.", 422)
+
+
+class RedisIdempotencyKeys:
+    """The :class:`~turf_gateway.ports.IdempotencyKeys` port over Redis (none: nothing is checked)."""
+
+    def __init__(self, redis: Redis | None, prefix: str) -> None:
+        self.redis, self.prefix = redis, prefix
+
+    async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
+        await same_body_or_refuse(self.redis, self.prefix, route, caller, key, body)

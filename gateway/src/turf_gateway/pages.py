@@ -11,7 +11,6 @@ are compressed, the board above all.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from turf_common.settings import parse_clock_mode
+from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/watch": "watch.html", "/admin": "admin.html"}
@@ -35,20 +34,19 @@ class _Static(StaticFiles):
         return resp
 
 
-def clock_rate() -> float:
+def clock_rate(settings: Settings) -> float:
     """Game seconds per real second (``TURF_CLOCK``): 1 real, N accelerated, 0 manual. The pages count down from the
     server's ``now`` (GET /clock) at this rate (issue 18): in manual mode time stands still between moves."""
     try:
-        return parse_clock_mode(os.environ.get("TURF_CLOCK", "real"))[1]
+        return parse_clock_mode(settings.clock)[1]
     except ValueError:
         return 1.0
 
 
-def page_config() -> dict[str, Any]:
+def page_config(settings: Settings) -> dict[str, Any]:
     """What the pages need to know about this deployment (nothing secret)."""
-    return {"tile_url": os.environ.get("TURF_TILE_URL") or None,
-            "tile_attribution": os.environ.get("TURF_TILE_ATTRIBUTION", ""),
-            "clock_rate": clock_rate()}
+    return {"tile_url": settings.tile_url or None, "tile_attribution": settings.tile_attribution,
+            "clock_rate": clock_rate(settings)}
 
 
 def _page(file: Path) -> Any:
@@ -57,13 +55,13 @@ def _page(file: Path) -> Any:
     return page
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, settings: Settings) -> None:
     """Add the page routes and the ``/static`` mount to the gateway app."""
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
 
     async def config() -> JSONResponse:
-        return JSONResponse(page_config(), headers=NO_CACHE)
+        return JSONResponse(page_config(settings), headers=NO_CACHE)
 
     app.add_api_route("/pages/config.json", config, methods=["GET"], include_in_schema=False)
 

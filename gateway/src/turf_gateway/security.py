@@ -7,6 +7,7 @@ import json
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turf_common.settings import is_loopback
 
@@ -29,24 +30,24 @@ PROBES = {"/health", "/ready"}
 class SecurityHeaders:
     """ASGI middleware adding :data:`HEADERS` (and HSTS behind HTTPS) to every HTTP response."""
 
-    def __init__(self, app: object) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)  # type: ignore[operator]
+            return await self.app(scope, receive, send)
         https = scope.get("scheme") == "https"
 
-        async def with_headers(msg):  # type: ignore[no-untyped-def]
+        async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
                 names = {k.lower() for k, _ in msg.get("headers", [])}
                 extra = [(k, v) for k, v in HEADERS if k not in names]
                 if https:
                     extra.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
-                msg = msg | {"headers": [*msg.get("headers", []), *extra]}
+                msg = {**msg, "headers": [*msg.get("headers", []), *extra]}
             await send(msg)
 
-        return await self.app(scope, receive, with_headers)  # type: ignore[operator]
+        return await self.app(scope, receive, with_headers)
 
 
 def host_name(header: str) -> str:
@@ -73,17 +74,17 @@ class TrustedHosts:
     and is refused here. ``/health`` and ``/ready`` answer any Host. Unlike Starlette's TrustedHostMiddleware it reads
     bracketed IPv6 hosts (``[::1]:8000``)."""
 
-    def __init__(self, app: object, allowed: list[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed: list[str]) -> None:
         self.app, self.allowed = app, [a.strip().lower().strip("[]") for a in allowed if a.strip()]
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
-            return await self.app(scope, receive, send)  # type: ignore[operator]
+            return await self.app(scope, receive, send)
         # every Host header, should a client send two (a proxy or framework might read either)
         names = [host_name(v.decode("latin-1")) for k, v in scope.get("headers", []) if k == b"host"] or [""]
         # the probes tell nothing private, and orchestrators' probes name the pod's address as Host
         if scope.get("path") in PROBES or all(host_allowed(n, self.allowed) for n in names):
-            return await self.app(scope, receive, send)  # type: ignore[operator]
+            return await self.app(scope, receive, send)
         if scope["type"] == "websocket":
             return await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
         payload = json.dumps({"reason": "invalid_input",
@@ -104,6 +105,6 @@ def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*") -> None:
     if origins:
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"], max_age=600)
-    app.add_middleware(SecurityHeaders)  # type: ignore[arg-type]
+    app.add_middleware(SecurityHeaders)
     # added last, so it runs first: a foreign Host reaches nothing else
-    app.add_middleware(TrustedHosts, allowed=allowed_hosts.split(","))  # type: ignore[arg-type]
+    app.add_middleware(TrustedHosts, allowed=allowed_hosts.split(","))

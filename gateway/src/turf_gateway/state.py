@@ -1,4 +1,5 @@
-"""What the gateway holds while it runs: settings, NATS broker, engine, board, clock reader, spectator hub."""
+"""What the gateway holds while it runs (built by :mod:`turf_gateway.bootstrap`): its connections and board, the use
+cases the routes call, and the spectator feed's in-memory state."""
 
 from __future__ import annotations
 
@@ -10,39 +11,55 @@ from faststream.nats import NatsBroker
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.board import Board
-from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
-from turf_gateway.correction_log import CorrectionLog
-from turf_gateway.geocoding import Geocoder
+from turf_gateway.feed.hub import Hub
+from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
+from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.flags import Flags
+from turf_gateway.handlers.history import History
+from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.ws import Hub
+
+
+@dataclass
+class FeedState:
+    """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
+    in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
+    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py)."""
+
+    hub: Hub = field(default_factory=Hub)
+    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    score_updates: int = 0
+    ws_per_ip: dict[str, int] = field(default_factory=dict)
+    board_cache: BoardCache = field(default_factory=BoardCache)
+    board_version: int = 0
 
 
 @dataclass
 class AppState:
     settings: Settings
     broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
-    engine: AsyncEngine
+    engine: AsyncEngine  # readiness's check
     board: Board
-    clock: GameClockReader
+    clock: GameClock
     season: SeasonConfig
-    hub: Hub
     relay: OutboxRelay
     limiter: RateLimiter
-    geocoder: Geocoder
-    corrections: CorrectionLog   # R28: requests recorded before the owning service is asked, then logged
-    display_names: dict[str, str] = field(default_factory=dict)
-    # the snapshot request in flight, shared by callers, with the count of score.updated seen when it was sent
-    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
-    score_updates: int = 0
-    sessions_purged_at: float = float("-inf")   # time.monotonic() of the last purge of expired sessions
-    ws_per_ip: dict[str, int] = field(default_factory=dict)   # open spectator websockets by client address
-    # issue 19: GET /board's cached body, and the ownership version it must be of (board_cache.py)
-    board_cache: BoardCache = field(default_factory=BoardCache)
-    board_version: int = 0
-    # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
-    sessions: SessionCache[Any] = field(default_factory=SessionCache)
+    # ports the read routes use directly, and the use cases
+    services: Services
+    player_store: PlayerStore
+    correction_log: CorrectionLog
+    claims: Claims
+    players: Players
+    sessions: Sessions
+    corrections: Corrections
+    flags: Flags
+    clock_moves: ManualClock
+    history: History
+    feed_log: FeedLog
+    feed: FeedState = field(default_factory=FeedState)

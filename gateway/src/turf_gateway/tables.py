@@ -99,7 +99,7 @@ correction_requests = Table(
 
 # Issue 19: every public feed message as spectators got it (public fields only), by its stream sequence: the read
 # model of GET /territories/{id}/history, /players/{id}/history and /replay, projected from the event stream by the
-# gateway's durable consumer (history_store.py). ``players``: the players it concerns (owner and previous owner,
+# gateway's durable consumer (feed/log.py). ``players``: the players it concerns (owner and previous owner,
 # card player, trade parties), for a journal.
 feed_log = Table(
     "feed_log", metadata,

@@ -23,11 +23,13 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
 from turf_common.rules import gametime
 from turf_common.settings import Settings
+from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
-from turf_gateway.api.routes import admin
-from turf_gateway.correction_log import Asked
+from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
-from turf_gateway.state import AppState
+from turf_gateway.ports import Asked
+from turf_gateway.session_cache import SessionCache
+from turf_gateway.testing import NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
 ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
@@ -51,6 +53,12 @@ class MemoryLog:
         if key is not None:
             self.keys[(by, key)] = cid
         return cid
+
+    async def asked(self, cid: str) -> Asked:
+        return self.requests[cid]
+
+    async def records(self) -> list[Any]:
+        raise NotImplementedError
 
     @asynccontextmanager
     async def settling(self, cid: str) -> AsyncIterator[MemorySettling]:
@@ -107,7 +115,6 @@ def never_idle(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(turf_common.bus, "wait_idle", hang)
     monkeypatch.setattr(turf_common.bus, "consumers_idle", hang)   # also under a wait_idle imported by name
-    monkeypatch.setattr(admin, "wait_idle", hang)
     yield calls
 
 
@@ -124,9 +131,11 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
 
     app = create_app(Settings())
     log = MemoryLog()
-    app.state.turf = AppState(settings=Settings(), broker=broker, engine=None, board=Board(),  # type: ignore[arg-type]
-                              clock=FixedClock(), season=gametime.load_season(), hub=None,  # type: ignore[arg-type]
-                              relay=Relay(), limiter=None, geocoder=None, corrections=log)  # type: ignore[arg-type]
+    app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
+        services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
+        clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
+        clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),
+        feed_log=None), SessionCache())  # type: ignore[arg-type]  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
@@ -200,3 +209,24 @@ async def test_a_territory_off_the_board_is_not_found_before_anything_is_recorde
         r = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"territory_id": "atlantis"})
     assert (r.status_code, r.json()["reason"]) == (404, "not_found")
     assert log.requests == {} and asked == []
+
+
+async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle: list[str]) -> None:
+    """Issue 28: the correction's request is settled in a short transaction after the service answered, never held
+    (a database row lock, here the fake's lock) while the service is asked; two concurrent repeats of one key both
+    ask (the service applies a command id once) and get the one record."""
+    held: list[bool] = []
+    log_ref: list[MemoryLog] = []
+
+    def observe(cmd: CorrectOwnership) -> OwnershipCorrected:
+        held.append(log_ref[0]._held.locked())
+        return corrected(cmd)
+
+    async with gateway(observe) as (http, log, asked):
+        log_ref.append(log)
+        key = {"Idempotency-Key": "k-28"}
+        a, b = await asyncio.gather(*(http.post("/api/v1/admin/corrections", json=SET_OWNER, headers=key)
+                                      for _ in range(2)))
+    assert a.status_code == b.status_code == 201 and a.json() == b.json()
+    assert held and not any(held)
+    assert len(log.records) == 1 and {c.command_id for c in asked} == {a.json()["id"]}

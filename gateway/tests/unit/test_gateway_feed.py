@@ -1,5 +1,5 @@
-"""The spectator feed's subscriber (turf_gateway.feed) on FastStream's TestNatsBroker: events reach the hub as they
-were published (type, at, seq, fields), card events without private fields, and nothing is decoded for nobody.
+"""The spectator feed's subscriber (turf_gateway.feed.relay) on FastStream's TestNatsBroker: events reach the hub as
+they were published (type, at, seq, fields), card events without private fields, and nothing is decoded for nobody.
 (TestNatsBroker delivers plain messages, so ``seq`` counts them here; on a server it is the stream's sequence.)"""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from faststream.nats import TestNatsBroker
 
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
-from turf_gateway.feed import feed_router
-from turf_gateway.ws import Hub
+from turf_gateway.feed.relay import feed_router
+from turf_gateway.state import FeedState
 
 CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-10-05T07:00:03-04:00",
            "territory_id": "3401732250", "owner_id": "ada", "previous_owner_id": None, "progress": 1,
@@ -21,26 +21,26 @@ CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-1
 
 
 def gateway_state() -> Any:
-    return SimpleNamespace(hub=Hub(), score_updates=0, display_names={}, board_version=0)
+    return SimpleNamespace(feed=FeedState())
 
 
 async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_published() -> None:
     state = gateway_state()
-    client = state.hub.join()
+    client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
     broker.include_router(feed_router(state, "TURF"))
     async with TestNatsBroker(broker) as br:
         await br.publish(json.dumps(CHANGED).encode(), subjects.TERRITORY_CHANGED)
     want = {"type": "territory.changed", "at": CHANGED["occurred_at"], "seq": 1} | CHANGED
-    assert list(state.hub.recent) == [want]
+    assert list(state.feed.hub.recent) == [want]
     seq, text = client.queue.get_nowait()
-    assert (seq, json.loads(text)) == (1, want) and state.hub.last_seq == 1
-    assert state.board_version == 1   # GET /board's cached body is out of date
+    assert (seq, json.loads(text)) == (1, want) and state.feed.hub.last_seq == 1
+    assert state.feed.board_version == 1   # GET /board's cached body is out of date
 
 
 async def test_a_card_play_is_relayed_without_its_target() -> None:
     state = gateway_state()
-    client = state.hub.join()
+    client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
     broker.include_router(feed_router(state, "TURF"))
     played = {"type": "card.played", "event_id": "e2", "occurred_at": "2026-10-05T08:00:00-04:00",
@@ -60,14 +60,14 @@ async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> N
     async with TestNatsBroker(broker) as br:
         await br.publish(b"not json: never parsed", subjects.SCORE_UPDATED)
     # not decoded, yet counted in the hub's sequence: a spectator joining now starts after it
-    assert state.score_updates == 1 and list(state.hub.recent) == [] and state.hub.last_seq == 1
+    assert state.feed.score_updates == 1 and list(state.feed.hub.recent) == [] and state.feed.hub.last_seq == 1
 
 
 async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
     """Issue 15: a message that reached the bus on a feed subject is relayed only if it is that subject's event
     (its contract model), and then only with the model's fields. Before, any JSON was relayed as it came."""
     state = gateway_state()
-    client = state.hub.join()
+    client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
     broker.include_router(feed_router(state, "TURF"))
     forged = [
@@ -85,4 +85,4 @@ async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() ->
     relayed = [json.loads(client.queue.get_nowait()[1]) for _ in range(client.queue.qsize())]
     # extras dropped; the forged messages' sequences (1-4) are skipped, not reused
     assert relayed == [{"type": "territory.changed", "at": CHANGED["occurred_at"], "seq": 5} | CHANGED]
-    assert list(state.hub.recent) == relayed
+    assert list(state.feed.hub.recent) == relayed

@@ -15,8 +15,11 @@ from turf_common.board import load_board
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.settings import Settings
+from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
+from turf_gateway.handlers.claims import Claims
 from turf_gateway.main import create_app
+from turf_gateway.testing import NoKeys
 
 ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
 FIX = {"lat": 40.744, "lon": -74.032, "accuracy_m": 8.0, "fix_time": "2026-10-05T08:59:57-04:00"}
@@ -62,6 +65,8 @@ async def gateway(caller: deps.Caller) -> AsyncIterator[tuple[httpx.AsyncClient,
     app = create_app(Settings())
     app.state.turf = State()
     app.state.turf.broker = broker
+    app.state.turf.services = NatsServices(broker)
+    app.state.turf.claims = Claims(app.state.turf.services, State.board, State.limiter, NoKeys())
     app.dependency_overrides[deps.current_player] = lambda: caller
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

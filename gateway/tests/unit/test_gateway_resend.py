@@ -1,10 +1,10 @@
-"""Issue 19: when ``WS /ws/scores?since=`` can resend what a client missed (turf_gateway.resend.resumable)."""
+"""Issue 19: when ``WS /ws/scores?since=`` can resend what a client missed (turf_gateway.feed.resend.resumable)."""
 
 from __future__ import annotations
 
 import pytest
 
-from turf_gateway.resend import resumable
+from turf_gateway.feed.resend import resumable
 
 
 @pytest.mark.parametrize(("since", "upto", "first", "last", "bound", "want"), [

@@ -42,3 +42,10 @@ def test_ephemeral_consumers_count_unless_durable_only() -> None:
     busy_reader = _consumer(None, pending=5)
     assert not caught_up(_listing(_consumer("scoring"), busy_reader))
     assert caught_up(_listing(_consumer("scoring"), busy_reader), durable_only=True)
+
+
+def test_a_missing_ephemeral_consumer_does_not_hold_the_barrier() -> None:
+    # the gateway's ordered feed consumer (one replica) on the dead node: gone for good, already replaced
+    assert caught_up(_listing(_consumer("scoring"), missing=["Qk6b2FZG"]))
+    assert caught_up(_listing(_consumer("scoring"), missing=["UfHXPdPg", "wM1AKf8O"]), durable_only=True)
+    assert not caught_up(_listing(_consumer("claims"), missing=["UfHXPdPg", "gateway-history"]))

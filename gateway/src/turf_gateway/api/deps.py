@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import String, bindparam, select
 
-from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
+from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
 
@@ -22,25 +18,9 @@ async def get_state(request: Request) -> AppState:
     return request.app.state.turf  # type: ignore[no-any-return]
 
 
+#: the app's state, whose use cases the routes call. One dependency for all of them: the caller's session lookup
+#: takes it too and FastAPI solves it once per request, where a dependency per use case would cost a call each
 State = Annotated[AppState, Depends(get_state)]
-
-
-@dataclass(frozen=True)
-class Caller:
-    id: str
-    role: str
-    status: str
-    display_name: str
-
-
-# built once: the lookup runs on every authenticated request
-_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.sessions.c.expires_at)
-            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
-            .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def bearer_token(request: Request) -> str:
@@ -57,21 +37,9 @@ _BEARER = HTTPBearer(auto_error=False, description="The token that `POST /api/v1
 
 async def current_player(request: Request, state: State,
                          _: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)] = None) -> Caller:
-    """The signed-in caller: from the gateway's session cache (a few seconds, issue 21), else PostgreSQL.
-    401 ``unauthenticated`` for no token, an unknown one or an expired session."""
-    h = token_hash(bearer_token(request))
-    now = datetime.now(UTC)
-    hit = state.sessions.get(h)
-    if hit is not None and hit.expires_at > now:
-        return hit.caller  # type: ignore[no-any-return]
-    generation = state.sessions.generation
-    async with state.engine.connect() as conn:
-        row = (await conn.execute(_SESSION, {"h": h})).first()
-    if row is None or row.expires_at <= now:
-        raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
-    caller = Caller(row.id, row.role, row.status, row.discord)
-    state.sessions.put(h, row.id, caller, row.expires_at, generation)
-    return caller
+    """The signed-in caller (the session cache, else PostgreSQL). 401 ``unauthenticated`` for no token, an
+    unknown one or an expired session."""
+    return await state.sessions.caller(bearer_token(request))
 
 
 CurrentPlayer = Annotated[Caller, Depends(current_player)]

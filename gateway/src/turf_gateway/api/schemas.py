@@ -17,6 +17,23 @@ class Point(BaseModel):
     lon: float
 
 
+class Registered(BaseModel):
+    id: str
+    status: str
+
+
+class SessionOut(BaseModel):
+    token: str
+    player_id: str
+    role: str
+
+
+class PublicProfile(BaseModel):
+    id: str
+    display_name: str
+    status: str
+
+
 class PrivateProfile(BaseModel):
     """A player's profile with its private fields: only the player and the organizer see it (R27)."""
 
@@ -60,6 +77,24 @@ class ScheduleCancelled(BaseModel):
     id: str
     type: str
     state: CardState
+
+
+class TradeOut(BaseModel):
+    """A trade proposal's id and state (``open``, ``accepted``, ``declined``, ``cancelled``)."""
+
+    id: str
+    state: str
+
+
+class ClaimOut(BaseModel):
+    """An accepted claim (API.md): the territory's state after it."""
+
+    claim_id: str
+    territory_id: str
+    kind: str = Field(description="take, steal, reinforce or war_reclaim")
+    owner_id: str
+    progress: int = Field(ge=1, le=3)
+    fortified: bool
 
 
 class Trade(BaseModel):

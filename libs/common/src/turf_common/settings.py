@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     # 1,000 players (150 events of under 1 kB a player a game day, 36 game days: ~4 GiB) twice over
     stream_max_bytes: int = Field(default=8 * 1024**3, ge=1024 * 1024)
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
+    # the pages' optional base-map tile layer (a Leaflet URL template) and its attribution (gateway/pages.py)
+    tile_url: str = ""
+    tile_attribution: str = ""
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
     # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory

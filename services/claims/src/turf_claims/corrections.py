@@ -39,6 +39,8 @@ class Corrections:
         (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
         async with self.store.begin() as tx:
+            # a set_owner naming the player waits, or is waited for (issue 28: the gateway holds no lock for it)
+            await tx.locks.lock("player:" + ev.player_id)
             first = await tx.messages.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
             # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox
             # row is there, its exclusion may not be)
@@ -94,6 +96,10 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
     else:
         if not cmd.territory_id:
             return Refusal(reason="invalid_input", message="set_owner needs a territory_id.")
+        if cmd.player_id is not None:
+            # R28: one at a time with the player's disqualification, so the new owner is either refused (already
+            # out) or freed by it (not yet out): never a disqualified owner
+            await tx.locks.lock("player:" + cmd.player_id)
         if cmd.player_id is not None and cmd.player_id in await tx.exclusions.excluded_players():
             return Refusal(reason="invalid_target", message="set_owner names a disqualified player.")   # R28
         found = await tx.board.territory(cmd.territory_id, lock=True)

@@ -41,6 +41,7 @@ from turf_common.contracts.effects import (
     WarEffect,
 )
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
+from turf_common.contracts.players import PlayerApplied, PlayerDisqualified
 
 QUEUE = "claims"
 DURABLE = "claims"
@@ -96,6 +97,12 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
     async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         return await h.corrections.correct(cmd)
+
+    @r.subscriber(subjects.CLAIMS_DISQUALIFY, queue=QUEUE, max_workers=CORRECT_WORKERS,
+                  title=subjects.CLAIMS_DISQUALIFY)
+    async def disqualify(ev: PlayerDisqualified) -> PlayerApplied:
+        # R28: the organizer's answer waits for this; the durable consumer's copy of the event is then a no-op
+        return PlayerApplied(player_id=ev.player_id, freed=await h.corrections.player_disqualified(ev))
 
     _effects(r, h)
 

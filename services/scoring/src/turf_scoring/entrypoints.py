@@ -12,7 +12,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
-from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.contracts.players import PlayerApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import (
     AdjustScore,
     FinalResults,
@@ -57,6 +57,19 @@ def router(h: ScoringHandlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.SCORING_ADJUST, queue=QUEUE, title=subjects.SCORING_ADJUST)
     async def adjust(cmd: AdjustScore) -> ScoreAdjusted:
         return await h.adjust(cmd)
+
+    @r.subscriber(subjects.SCORING_DISQUALIFY, queue=QUEUE, title=subjects.SCORING_DISQUALIFY)
+    async def disqualify(ev: PlayerDisqualified) -> PlayerApplied:
+        # R28: the organizer's answer waits for this; the event's copy later changes nothing (the same event id
+        # publishes the same score.updated, which the stream drops as a duplicate)
+        await h.disqualify(ev)
+        return PlayerApplied(player_id=ev.player_id)
+
+    @r.subscriber(subjects.SCORING_VERIFY, queue=QUEUE, title=subjects.SCORING_VERIFY)
+    async def verify(ev: PlayerVerified) -> PlayerApplied:
+        # R25, R27: the organizer's answer waits for this; the event's copy later changes nothing
+        await h.verified(ev)
+        return PlayerApplied(player_id=ev.player_id)
 
     # published through the Publisher port (turf_common.bus.EventPublisher); declared for the AsyncAPI document
     r.publisher(subjects.SCORE_UPDATED, schema=ScoreUpdated, title=subjects.SCORE_UPDATED)

@@ -7,25 +7,33 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
 
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Message
 from turf_common.contracts.cards import (
+    CancelReply,
     CancelSchedule,
+    CardOut,
+    HandReply,
     HandRequest,
     PlayCard,
+    PlayReply,
     ProposeTrade,
     TradeAction,
+    TradeReply,
+    TradesReply,
     TradesRequest,
 )
 from turf_common.rules.cards import CardType
-from turf_gateway import commands
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
+from turf_gateway.api.responses import ModelResponse
+from turf_gateway.ports import Caller
+from turf_gateway.state import AppState
 
 router = APIRouter(tags=["cards"])
+#: seconds to wait for the cards service (a card play runs a saga with claims)
+TIMEOUT = 20.0
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 PathId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -63,80 +71,77 @@ class TradeBody(BaseModel):
     want_territory_id: Id
 
 
-async def ask(state: Any, subject: str, msg: Message, timeout: float = 20.0) -> dict[str, Any]:
-    """Request/reply with the cards service; a refusal becomes the API error with its rule code (R29)."""
-    return await commands.ask(state, subject, msg, timeout)
+def _cards(cards: list[CardOut]) -> list[S.Card]:
+    # a hand holds no removed card (only a correction's reply names one)
+    return [S.Card(id=c.id, type=c.type, state=c.state) for c in cards]  # type: ignore[arg-type]
 
 
 @router.get("/me/hand", response_model=S.Hand)
-async def hand(caller: CurrentPlayer, state: State) -> dict[str, Any]:
+async def hand(caller: CurrentPlayer, state: State) -> S.Hand:
     """The caller's unused cards: ``{cards: [{id, type, state}]}``, state ``ready`` or ``reserved`` (R12)."""
-    out = await ask(state, subjects.CARDS_HAND, HandRequest(player_id=caller.id))
-    return {"cards": [{k: c[k] for k in ("id", "type", "state")} for c in out["cards"]]}
+    out = await state.services.ask(subjects.CARDS_HAND, HandRequest(player_id=caller.id), HandReply, TIMEOUT)
+    return S.Hand(cards=_cards(out.cards))
 
 
 @router.post("/cards/play", response_model=S.CardPlayed)
-async def play(body: PlayBody, caller: PlayerOnly, state: State) -> dict[str, Any]:
+async def play(body: PlayBody, caller: PlayerOnly, state: State) -> S.CardPlayed:
     """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
     scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
-    out = await ask(state, subjects.CARDS_PLAY, PlayCard(
-        player_id=caller.id, player_status=caller.status, type=body.type,  # type: ignore[arg-type]
-        territory_id=body.territory_id, rival_id=body.rival_id, claim_id=body.claim_id, mode=body.mode))
-    return {k: out[k] for k in ("card_id", "type", "state", "effect")}
+    out = await state.services.ask(subjects.CARDS_PLAY, PlayCard(
+        player_id=caller.id, player_status=caller.status, type=body.type,
+        territory_id=body.territory_id, rival_id=body.rival_id, claim_id=body.claim_id, mode=body.mode),
+        PlayReply, TIMEOUT)
+    return S.CardPlayed(card_id=out.card_id, type=out.type, state=out.state, effect=out.effect)
 
 
 @router.delete("/cards/{card_id}/schedule", response_model=S.ScheduleCancelled)
-async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
+async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> S.ScheduleCancelled:
     """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
-    out = await ask(state, subjects.CARDS_CANCEL, CancelSchedule(
-        player_id=caller.id, player_status=caller.status, card_id=card_id))  # type: ignore[arg-type]
-    return {"id": out["card_id"], "type": out["type"], "state": out["state"]}
+    out = await state.services.ask(subjects.CARDS_CANCEL, CancelSchedule(
+        player_id=caller.id, player_status=caller.status, card_id=card_id),
+        CancelReply, TIMEOUT)
+    return S.ScheduleCancelled(id=out.card_id, type=out.type, state=out.state)
 
 
-class TradeOut(BaseModel):
-    """A trade proposal's id and state (``open``, ``accepted``, ``declined``, ``cancelled``)."""
-
-    id: str
-    state: str
-
-
-@router.post("/trades", status_code=201, responses={201: {"model": TradeOut, "description": "Proposed"}})
-async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> JSONResponse:
+@router.post("/trades", status_code=201, response_model=S.TradeOut,
+             responses={201: {"model": S.TradeOut, "description": "Proposed"}})
+async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> ModelResponse:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
-    out = await ask(state, subjects.TRADES_PROPOSE, ProposeTrade(
-        player_id=caller.id, player_status=caller.status,  # type: ignore[arg-type]
-        offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id))
-    return JSONResponse({"id": out["trade"]["id"], "state": out["trade"]["state"]}, status_code=201)
+    out = await state.services.ask(subjects.TRADES_PROPOSE, ProposeTrade(
+        player_id=caller.id, player_status=caller.status,
+        offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id), TradeReply, TIMEOUT)
+    return ModelResponse(out.trade, S.TradeOut, 201)   # as POST /claims (api/responses.py)
 
 
-async def _trade_action(state: Any, caller: Any, subject: str, trade_id: str) -> dict[str, Any]:
-    out = await ask(state, subject, TradeAction(player_id=caller.id, player_status=caller.status, trade_id=trade_id))
-    return {"id": out["trade"]["id"], "state": out["trade"]["state"]}
+async def _trade_action(state: AppState, caller: Caller, subject: str, trade_id: str) -> S.TradeOut:
+    out = await state.services.ask(subject, TradeAction(
+        player_id=caller.id, player_status=caller.status, trade_id=trade_id),
+        TradeReply, TIMEOUT)
+    return S.TradeOut(id=out.trade.id, state=out.trade.state)
 
 
-@router.post("/trades/{trade_id}/accept", response_model=TradeOut)
-async def accept(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
+@router.post("/trades/{trade_id}/accept", response_model=S.TradeOut)
+async def accept(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
     """The partner accepts: owners swap, fortification travels, one Trade card of each is consumed (R18);
     409 ``trade_no_longer_valid`` (and the proposal is cancelled) when that can no longer happen."""
     return await _trade_action(state, caller, subjects.TRADES_ACCEPT, trade_id)
 
 
-@router.post("/trades/{trade_id}/decline", response_model=TradeOut)
-async def decline(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
+@router.post("/trades/{trade_id}/decline", response_model=S.TradeOut)
+async def decline(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
     return await _trade_action(state, caller, subjects.TRADES_DECLINE, trade_id)
 
 
-@router.post("/trades/{trade_id}/withdraw", response_model=TradeOut)
-async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> dict[str, Any]:
+@router.post("/trades/{trade_id}/withdraw", response_model=S.TradeOut)
+async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
     return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
 
 
 @router.get("/trades", response_model=S.Trades)
-async def trades(caller: PlayerOnly, state: State) -> dict[str, Any]:
+async def trades(caller: PlayerOnly, state: State) -> S.Trades:
     """The caller's open proposals, both directions."""
-    out = await ask(state, subjects.TRADES_LIST, TradesRequest(player_id=caller.id))
-    return {"trades": [{k: tr[k] for k in ("id", "state", "proposer_id", "partner_id", "offer_territory_id",
-                                           "want_territory_id")} for tr in out["trades"]]}
+    out = await state.services.ask(subjects.TRADES_LIST, TradesRequest(player_id=caller.id), TradesReply, TIMEOUT)
+    return S.Trades(trades=[S.Trade(**tr.model_dump(exclude={"schema_version"})) for tr in out.trades])
 
 
 # ---- the live feed: card and trade events, without private data ------------------------------------------

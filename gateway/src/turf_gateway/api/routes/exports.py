@@ -19,7 +19,6 @@ from turf_common.contracts.claims import ClaimsListReply, ClaimsListRequest
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.routes.admin import list_players
 from turf_gateway.api.routes.public import leaderboard_body
-from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
@@ -46,11 +45,9 @@ class ClaimLog(BaseModel):
 
 
 async def claim_log(state: Any, day: date | None, player_id: str | None, limit: int) -> ClaimLog:
-    from turf_gateway.names import display_names
-
-    rep = await ask_model(state, subjects.CLAIMS_LIST, ClaimsListRequest(game_day=day, player_id=player_id,
+    rep = await state.services.ask(subjects.CLAIMS_LIST, ClaimsListRequest(game_day=day, player_id=player_id,
                                                                         limit=limit), ClaimsListReply, timeout=30)
-    names = await display_names(state, list({c.player_id for c in rep.claims}))
+    names = await state.player_store.display_names(list({c.player_id for c in rep.claims}))
     board = state.board.territories
     return ClaimLog(truncated=rep.truncated, claims=[LoggedClaim(
         id=c.id, at=c.at.astimezone(state.season.tz).isoformat(), game_day=c.game_day, player_id=c.player_id,
@@ -100,7 +97,7 @@ async def export(table: Literal["players", "claims", "results"], org: Organizer,
     """``players.csv`` (private fields: keep it private), ``claims.csv`` (the whole log) or ``results.csv`` (the
     final standings with prizes once the season is closed, the current standings before, ``final`` saying which)."""
     if table == "players":
-        return _csv((await list_players(org, state))["players"], PLAYER_COLUMNS, "players.csv")
+        return _csv((await list_players(org, state)).model_dump(mode="json")["players"], PLAYER_COLUMNS, "players.csv")
     if table == "claims":
         log = await claim_log(state, None, None, 100_000)
         return _csv((c.model_dump(mode="json") for c in log.claims), CLAIM_COLUMNS, "claims.csv")
@@ -118,5 +115,6 @@ async def _results_rows(state: Any) -> list[dict[str, Any]]:
         lb = await leaderboard_body(state)
         return [{"place": s["rank"], **s, "prize": None, "final": False} for s in lb["standings"]]
     outposts = {s["player_id"]: s["outposts"] for s in (await leaderboard_body(state))["standings"]}
-    return [{**s, "outposts": outposts.get(s["player_id"]), "final": True} for s in final["standings"]]
+    return [{**s, "outposts": outposts.get(s["player_id"]), "final": True}
+            for s in final.model_dump(mode="json")["standings"]]
 

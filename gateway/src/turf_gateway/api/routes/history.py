@@ -1,5 +1,5 @@
 """Issue 19, public: a town's history, a player's season journal, and the replay of the public feed (API.md "History
-and replay"), read from the gateway's feed log (history_store.py)."""
+and replay"), read from the gateway's feed log (:mod:`turf_gateway.handlers.history`)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
 
-from turf_gateway import history, history_store, tables
 from turf_gateway.api.deps import State
 from turf_gateway.api.types import IsoQueryTime
-from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["history"])
 
@@ -74,22 +71,13 @@ class ReplayPage(BaseModel):
 @router.get("/territories/{territory_id}/history", response_model=TerritoryHistory)
 async def territory_history(territory_id: str, state: State) -> dict[str, Any]:
     """Every change of the town's owner or fortification, oldest first; 404 ``not_found`` for no such town."""
-    if territory_id not in state.board.territories:
-        raise ApiError("not_found", "No territory with that id.")
-    changes = await history_store.territory_changes(state, territory_id)
-    return {"history": [history.territory_entry(m) for m in changes]}
+    return await state.history.territory(territory_id)
 
 
 @router.get("/players/{player_id}/history", response_model=PlayerHistory)
 async def player_history(player_id: str, state: State) -> dict[str, Any]:
     """The player's public season record, oldest first, with daily totals; 404 ``not_found`` for no such player."""
-    async with state.engine.connect() as conn:
-        known = (await conn.execute(select(tables.players.c.id).where(tables.players.c.id == player_id))).first()
-    if known is None:
-        raise ApiError("not_found", "No such player.")
-    entries = [e for m in await history_store.player_messages(state, player_id)
-               if (e := history.journal_entry(player_id, m)) is not None]
-    return {"history": entries, "days": history.daily_totals(entries, state.season.tz)}
+    return await state.history.player(player_id)
 
 
 @router.get("/replay", response_model=ReplayPage)
@@ -100,7 +88,4 @@ async def replay(state: State,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> dict[str, Any]:
     """The public feed of ``from`` <= at < ``to`` (either open), in stream order, ``limit`` messages a page after
     ``after_seq``; ``next_seq`` is the next page's ``after_seq``, null on the last page."""
-    if start is not None and end is not None and end < start:
-        raise ApiError("invalid_input", "`to` is before `from`.")
-    events, next_seq = await history_store.replay_page(state, start, end, after_seq, limit)
-    return {"events": events, "next_seq": next_seq}
+    return await state.history.replay(start, end, after_seq, limit)

@@ -31,7 +31,6 @@ from turf_common.contracts.notify import (
     SavePush,
 )
 from turf_gateway.api.deps import CurrentPlayer, Organizer, State
-from turf_gateway.commands import ask_model
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["notifications"])
@@ -121,7 +120,7 @@ def allowed_endpoint(endpoint: str, clock: str) -> bool:
 async def notifications(caller: CurrentPlayer, state: State,
                         after: Annotated[int | None, Query(ge=0, le=2**62)] = None) -> Notifications:
     """The caller's own notifications, oldest first, those after id ``after`` when given (at most 200 a page)."""
-    out = await ask_model(state, subjects.NOTIFY_LIST, NotificationsRequest(player_id=caller.id, after=after),
+    out = await state.services.ask(subjects.NOTIFY_LIST, NotificationsRequest(player_id=caller.id, after=after),
                           NotificationsReply)
     return Notifications(notifications=[Notification(**n.model_dump()) for n in out.notifications],
                          read_up_to=out.read_up_to)
@@ -130,14 +129,14 @@ async def notifications(caller: CurrentPlayer, state: State,
 @router.post("/me/notifications/read", status_code=204, response_class=Response)
 async def mark_read(body: ReadBody, caller: CurrentPlayer, state: State) -> Response:
     """Every notification of the caller with id ≤ ``up_to`` is read (a mark never moves back). 204."""
-    await ask_model(state, subjects.NOTIFY_READ, MarkRead(player_id=caller.id, up_to=body.up_to), Done)
+    await state.services.ask(subjects.NOTIFY_READ, MarkRead(player_id=caller.id, up_to=body.up_to), Done)
     return Response(status_code=204)
 
 
 @router.get("/push/key", response_model=PushKey)
 async def push_key(state: State) -> PushKey:
     """The VAPID public key browsers subscribe with (public: it is in every page that subscribes)."""
-    out = await ask_model(state, subjects.NOTIFY_PUSH_KEY, PushKeyRequest(), PushKeyReply)
+    out = await state.services.ask(subjects.NOTIFY_PUSH_KEY, PushKeyRequest(), PushKeyReply)
     return PushKey(key=out.key)
 
 
@@ -147,7 +146,7 @@ async def save_push(body: PushBody, caller: CurrentPlayer, state: State) -> Resp
     endpoint that is no public https URL."""
     if not allowed_endpoint(body.endpoint, state.settings.clock):
         raise ApiError("invalid_input", "The endpoint must be a push service's public https URL.")
-    await ask_model(state, subjects.NOTIFY_PUSH_SAVE,
+    await state.services.ask(subjects.NOTIFY_PUSH_SAVE,
                     SavePush(player_id=caller.id, endpoint=body.endpoint, keys=body.keys), Done)
     return Response(status_code=204)
 
@@ -155,14 +154,14 @@ async def save_push(body: PushBody, caller: CurrentPlayer, state: State) -> Resp
 @router.delete("/me/push", status_code=204, response_class=Response)
 async def drop_push(caller: CurrentPlayer, state: State) -> Response:
     """Remove the caller's push subscriptions (every device of theirs). 204, also when there was none."""
-    await ask_model(state, subjects.NOTIFY_PUSH_DROP, DropPush(player_id=caller.id), Done)
+    await state.services.ask(subjects.NOTIFY_PUSH_DROP, DropPush(player_id=caller.id), Done)
     return Response(status_code=204)
 
 
 @router.get("/announcements", response_model=Announcements)
 async def announcements(state: State) -> Announcements:
     """The organizer's announcements (rule 11), newest first. Public."""
-    out = await ask_model(state, subjects.NOTIFY_ANNOUNCEMENTS, AnnouncementsRequest(), AnnouncementsReply)
+    out = await state.services.ask(subjects.NOTIFY_ANNOUNCEMENTS, AnnouncementsRequest(), AnnouncementsReply)
     return Announcements(announcements=[Announcement(**a.model_dump()) for a in out.announcements])
 
 
@@ -177,5 +176,5 @@ async def announce(body: AnnouncementBody, org: Organizer, state: State,
     now = await state.clock.now()
     cmd = PublishAnnouncement(command_id=idempotency_key or uuid.uuid4().hex, at=now, title=body.title,
                               body=body.body)
-    out = await ask_model(state, subjects.NOTIFY_ANNOUNCE, cmd, AnnouncementReply, timeout=15.0)
+    out = await state.services.ask(subjects.NOTIFY_ANNOUNCE, cmd, AnnouncementReply, timeout=15.0)
     return Announcement(**out.announcement.model_dump())

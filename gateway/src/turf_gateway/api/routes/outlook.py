@@ -12,7 +12,6 @@ from turf_common.contracts import subjects
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.rules.outlook import StreakState
 from turf_gateway.api.deps import CurrentPlayer, State
-from turf_gateway.commands import ask_model
 
 router = APIRouter(tags=["players"])
 
@@ -82,5 +81,5 @@ async def my_territories(caller: CurrentPlayer, state: State) -> MyTerritories:
     War state (R14); the War deadlines on steals of their territories (5 game hours, R4/R14) and the reclaim
     windows they hold; today's claims a Mulligan may undo (R19). Changes nothing; the organizer, who owns nothing,
     gets empty lists."""
-    out = await ask_model(state, subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=caller.id), OutlookReply)
+    out = await state.services.ask(subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=caller.id), OutlookReply)
     return MyTerritories.model_validate(out.model_dump(exclude={"ok", "player_id", "schema_version"}))

@@ -13,20 +13,19 @@ from shapely.geometry import mapping
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import StateReply, StateRequest
-from turf_common.contracts.scoring import Leaderboard, LeaderboardRequest
+from turf_common.contracts.scoring import FinalResults, Leaderboard, LeaderboardRequest, ResultsRequest
 from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
 from turf_common.settings import parse_clock_mode
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import State
-from turf_gateway.commands import ask, ask_model
 from turf_gateway.errors import ApiError
 
 router = APIRouter(tags=["public"])
 
 
 async def ownership(state: Any, territory_id: str | None = None) -> dict[str, dict[str, Any]]:
-    rep = await ask_model(state, subjects.CLAIMS_STATE, StateRequest(territory_id=territory_id), StateReply)
+    rep = await state.services.ask(subjects.CLAIMS_STATE, StateRequest(territory_id=territory_id), StateReply)
     return {x.id: {"owner_id": x.owner_id, "progress": x.progress, "fortified": x.fortified}
             for x in rep.territories}
 
@@ -52,11 +51,11 @@ async def board(request: Request, state: State) -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
     Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
     content, 304 for a client that has it."""
-    version = state.board_version
-    cached = state.board_cache.fresh(version)
+    version = state.feed.board_version
+    cached = state.feed.board_cache.fresh(version)
     if cached is not None and request.headers.get("if-none-match") == cached.etag:
         return Response(status_code=304, headers={"ETag": cached.etag})
-    body = cached or await state.board_cache.get(version, lambda: board_json(state))
+    body = cached or await state.feed.board_cache.get(version, lambda: board_json(state))
     if request.headers.get("if-none-match") == body.etag:
         return Response(status_code=304, headers={"ETag": body.etag})
     headers = {"ETag": body.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
@@ -93,32 +92,28 @@ async def leaderboard_body(state: Any) -> dict[str, Any]:
     snapshot) share one request in flight instead of each asking scoring for a full ranking."""
     # Shared only while no score.updated has come since it was sent: a caller must never get a leaderboard older
     # than a delta it has missed (a spectator joins the hub before asking, so later deltas reach it anyway).
-    inflight = state.leaderboard_inflight
-    if inflight is None or inflight[0] != state.score_updates or inflight[1].done():
+    inflight = state.feed.leaderboard_inflight
+    if inflight is None or inflight[0] != state.feed.score_updates or inflight[1].done():
         fut = asyncio.ensure_future(_fetch_leaderboard(state))
-        state.leaderboard_inflight = inflight = (state.score_updates, fut)
+        state.feed.leaderboard_inflight = inflight = (state.feed.score_updates, fut)
     return await asyncio.shield(inflight[1])
 
 
 async def _fetch_leaderboard(state: Any) -> dict[str, Any]:
-    lb = await ask_model(state, subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
+    lb = await state.services.ask(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
     return await named_leaderboard(state, lb)
 
 
 async def named_changes(state: Any, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The standings of a ``score.updated`` delta as spectators see them: with display names, without ranks
     (clients re-rank: R25 competition ranking by total, ties by player id)."""
-    from turf_gateway.names import display_names
-
-    names = await display_names(state, [c["player_id"] for c in changes])
+    names = await state.player_store.display_names([c["player_id"] for c in changes])
     return [{"player_id": c["player_id"], "display_name": names.get(c["player_id"], ""), "base": c["base"],
              "outposts": c["outposts"], "bonuses": c["bonuses"], "total": c["total"]} for c in changes]
 
 
 async def named_leaderboard(state: Any, lb: Leaderboard) -> dict[str, Any]:
-    from turf_gateway.names import display_names
-
-    names = await display_names(state, [s.player_id for s in lb.standings])
+    names = await state.player_store.display_names([s.player_id for s in lb.standings])
     return {
         "standings": [{"rank": s.rank, "player_id": s.player_id, "display_name": names.get(s.player_id, ""),
                        "base": s.base, "outposts": s.outposts, "bonuses": s.bonuses, "total": s.total}
@@ -153,13 +148,10 @@ async def clock(state: State) -> dict[str, Any]:
 
 
 @router.get("/results", response_model=S.Results)
-async def results(state: State) -> dict[str, Any]:
+async def results(state: State) -> S.Results:
     """R25/R26 final standings with prizes, once the season has closed; 409 ``season_not_closed`` before."""
-    from turf_gateway.names import display_names
-
-    out = await ask(state, subjects.SCORING_RESULTS, b"{}", timeout=10)
-    names = await display_names(state, [s["player_id"] for s in out["standings"]])
-    return {"final": True, "standings": [
-        {"place": s["place"], "player_id": s["player_id"], "display_name": names.get(s["player_id"], ""),
-         "base": s["base"], "bonuses": s["bonuses"], "total": s["total"], "prize": s["prize"]}
-        for s in out["standings"]]}
+    out = await state.services.ask(subjects.SCORING_RESULTS, ResultsRequest(), FinalResults, 10)
+    names = await state.player_store.display_names([s.player_id for s in out.standings])
+    return S.Results(final=True, standings=[S.FinalStanding(
+        place=s.place, player_id=s.player_id, display_name=names.get(s.player_id, ""), base=s.base,
+        bonuses=s.bonuses, total=s.total, prize=s.prize) for s in out.standings])

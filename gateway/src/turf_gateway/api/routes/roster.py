@@ -9,15 +9,11 @@ import asyncio
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import TradeHoldersReply, TradeHoldersRequest
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
-from turf_gateway import tables as t
 from turf_gateway.api.deps import PlayerOnly, State
-from turf_gateway.commands import ask_model
-from turf_gateway.names import display_names
 
 router = APIRouter(tags=["players"])
 
@@ -50,10 +46,7 @@ class TradePartners(BaseModel):
 async def roster(state: State) -> Roster:
     """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
     ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later."""
-    p = t.players.c
-    async with state.engine.connect() as conn:
-        rows = (await conn.execute(select(p.id, p.discord, p.status).where(p.role == "player")
-                                   .order_by(p.created_at, p.id))).all()
+    rows = await state.players.roster()
     return Roster(players=[RosterEntry(id=r.id, display_name=r.discord, join_index=i)
                            for i, r in enumerate(rows) if r.status == "verified"])
 
@@ -63,12 +56,12 @@ async def trade_partners(caller: PlayerOnly, state: State) -> TradePartners:
     """R18: the other verified players holding a ready Trade card now, the only ones a proposal may name
     (``invalid_target`` otherwise), and the territories of the caller and of those players that are in a War
     dispute now (R14, ``territory_in_dispute``). Nothing else of their hands is told."""
-    out = await ask_model(state, subjects.CARDS_TRADE_HOLDERS, TradeHoldersRequest(player_id=caller.id),
+    out = await state.services.ask(subjects.CARDS_TRADE_HOLDERS, TradeHoldersRequest(player_id=caller.id),
                           TradeHoldersReply)
-    names = await display_names(state, out.player_ids)
+    names = await state.player_store.display_names(out.player_ids)
     # the towns of either side that a proposal would find in dispute, from each one's outlook (claims.outlook,
     # asked together: the holders of a Trade card are few); the play page's Trade form leaves them out
-    outlooks = await asyncio.gather(*(ask_model(state, subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=i),
+    outlooks = await asyncio.gather(*(state.services.ask(subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=i),
                                                 OutlookReply) for i in [caller.id, *out.player_ids]))
     disputed = sorted({t.id for o in outlooks for t in o.territories if t.reclaim_until or t.war_until})
     return TradePartners(partners=[TradePartner(player_id=i, display_name=names[i]) for i in out.player_ids],

@@ -10,10 +10,10 @@ import json
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from turf_gateway import resend
 from turf_gateway.api.routes.public import leaderboard_body
+from turf_gateway.feed import resend
+from turf_gateway.feed.hub import Client
 from turf_gateway.state import AppState
-from turf_gateway.ws import Client
 
 log = structlog.get_logger(__name__)
 router = APIRouter(tags=["spectators"])
@@ -26,7 +26,7 @@ POLICY = 1008
 @router.websocket("/ws/scores")
 async def scores(ws: WebSocket, since: str | None = None) -> None:
     """Issue 19: every message after the first carries ``seq``, the stream sequence of its event, strictly
-    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.resend.resumable`) the first
+    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.feed.resend.resumable`) the first
     message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
     after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
     stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
@@ -36,23 +36,23 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
     state: AppState = ws.app.state.turf
     ip = ws.client.host if ws.client else "unknown"
     await ws.accept()
-    per_ip, total = state.ws_per_ip.get(ip, 0), sum(state.ws_per_ip.values())
+    per_ip, total = state.feed.ws_per_ip.get(ip, 0), sum(state.feed.ws_per_ip.values())
     if per_ip >= state.settings.ws_max_per_ip or total >= state.settings.ws_max_total:
         why = "too many connections from your address" if per_ip >= state.settings.ws_max_per_ip else "server full"
         await ws.close(code=POLICY, reason=why)
         return
-    state.ws_per_ip[ip] = per_ip + 1
-    client = state.hub.join()
+    state.feed.ws_per_ip[ip] = per_ip + 1
+    client = state.feed.hub.join()
     watch = asyncio.create_task(_until_gone(ws, client))
     # joined before reading the hub's sequence, in one step: every message after ``upto`` is in the queue
-    upto = state.hub.last_seq
+    upto = state.feed.hub.last_seq
     try:
         sent = await _resend(ws, state, _sequence(since), upto)
         if sent is None:
             # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
             await ws.send_text(json.dumps({"type": "snapshot", "seq": upto,
                                            "leaderboard": await leaderboard_body(state),
-                                           "recent": list(state.hub.recent)}, default=str))
+                                           "recent": list(state.feed.hub.recent)}, default=str))
             sent = upto
         while True:
             item = await client.queue.get()
@@ -70,11 +70,11 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
         pass
     finally:
         watch.cancel()
-        state.hub.leave(client)
-        if (left := state.ws_per_ip.get(ip, 1) - 1) > 0:
-            state.ws_per_ip[ip] = left
+        state.feed.hub.leave(client)
+        if (left := state.feed.ws_per_ip.get(ip, 1) - 1) > 0:
+            state.feed.ws_per_ip[ip] = left
         else:
-            state.ws_per_ip.pop(ip, None)
+            state.feed.ws_per_ip.pop(ip, None)
         with contextlib.suppress(Exception):
             await ws.close()
 

@@ -16,12 +16,21 @@ def caught_up(listing: bytes, durable_only: bool = False) -> bool:
     """Whether a ``$JS.API.CONSUMER.LIST.<stream>`` reply shows every (durable) consumer with nothing pending and
     nothing un-acked. On a cluster a consumer whose leader is being elected (a node just died) is named under
     ``missing`` and counts as not caught up: nats-py's ``consumers_info`` drops that list, so a consumer between
-    leaders looked idle (CI saw scoring's, while it had taken none of 440 claims). An error reply is not caught up."""
+    leaders looked idle (CI saw scoring's, while it had taken none of 440 claims). An error reply is not caught up.
+
+    A missing *ephemeral* consumer does not count: an ordered consumer (the gateway's feed, one replica) that lived
+    on the dead node never gets a leader again, and its owner has already made a new one (the compose e2e waited
+    60 s for it). Ephemerals carry the server's generated names (8 letters and digits, mixed case); our durables
+    are lower-case words (``scoring``, ``gateway-history``)."""
     resp = json.loads(listing)
-    if resp.get("error") or resp.get("missing"):
+    if resp.get("error") or any(not _ephemeral_name(n) for n in resp.get("missing") or []):
         return False
     return all(c["num_pending"] == 0 and c["num_ack_pending"] == 0 for c in resp.get("consumers") or []
                if not durable_only or c["config"].get("durable_name"))
+
+
+def _ephemeral_name(name: str) -> bool:
+    return len(name) == 8 and name.isalnum() and name.isascii() and not name.islower() and not name.isdigit()
 
 
 async def consumers_idle(broker: NatsBroker, stream: str) -> bool:

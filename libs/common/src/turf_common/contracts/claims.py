@@ -220,3 +220,4 @@ class OwnershipCorrected(Message):
     territory_id: str
     before: TerritoryStateOut
     after: TerritoryStateOut
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AwareDatetime
+from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
 
@@ -48,3 +48,14 @@ class SessionsRevoked(Message):
 
     player_id: str | None = None
     token_hash: str | None = None
+
+
+class PlayerApplied(Message):
+    """The reply to ``claims.disqualify``, ``scoring.disqualify`` (R28) and ``scoring.verify`` (R25, R27): the
+    service has applied the status change (its ``player.*`` event sent as a request, same event id: applied once,
+    whichever comes first). ``freed``: the territories a disqualification freed (claims; empty when already
+    applied)."""
+
+    ok: Literal[True] = True
+    player_id: str
+    freed: list[str] = Field(default_factory=list)

@@ -15,6 +15,11 @@ SCORING_LEADERBOARD = "scoring.leaderboard"
 SCORING_RESULTS = "scoring.results"
 SCORING_ADJUST = "scoring.adjust"      # organizer correction adjust_score (R28)
 CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28)
+# R28: a disqualification applied by claims before the organizer's answer (the player.disqualified event, as a
+# request with the same event id: applied once, whichever comes first)
+CLAIMS_DISQUALIFY = "claims.disqualify"
+SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
+SCORING_VERIFY = "scoring.verify"   # R25: a verification applied by scoring (the player enters the standings) likewise
 CORRECTION_APPLIED = "correction.applied"
 # core NATS, every gateway (no queue group): drop cached sessions (issue 21, turf_gateway.session_cache)
 GATEWAY_SESSIONS_REVOKED = "gateway.sessions.revoked"

@@ -120,7 +120,7 @@ async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> d
     """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
     contract, only its fields (issue 15: :func:`validated`), card and trade events without private fields,
     display names added to score changes; None for a message that is no such event. The live feed and the
-    resend of missed messages (:mod:`turf_gateway.resend`) both make theirs here, so a resent message is the one
+    resend of missed messages (:mod:`turf_gateway.feed.resend`) both make theirs here, so a resent message is the one
     the client would have got live."""
     data = validated(subject, raw)
     if data is None:
@@ -140,18 +140,18 @@ async def forward(state: AppState, m: Msg) -> None:
     same step as the broadcast, so a client joining between two events knows exactly which come to it."""
     seq = stream_seq(m)
     if seq is None:
-        seq = state.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
+        seq = state.feed.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
     if m.subject == subjects.SCORE_UPDATED:
-        state.score_updates += 1   # snapshot requests sent before this one are no longer shared
+        state.feed.score_updates += 1   # snapshot requests sent before this one are no longer shared
     elif m.subject == subjects.TERRITORY_CHANGED:
-        state.board_version += 1   # GET /board's cached body is out of date
+        state.feed.board_version += 1   # GET /board's cached body is out of date
     story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
     msg = None
-    if state.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising
+    if state.feed.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising
         msg = await feed_message(state, m.subject, m.data, seq)
-    state.hub.last_seq = max(state.hub.last_seq, seq)
+    state.feed.hub.last_seq = max(state.feed.hub.last_seq, seq)
     if msg is None:
         return
     if story:
-        state.hub.remember(msg)
-    state.hub.broadcast(seq, msg)
+        state.feed.hub.remember(msg)
+    state.feed.hub.broadcast(seq, msg)

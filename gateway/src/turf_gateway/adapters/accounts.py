@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.outbox import stage
 from turf_gateway import tables as t
 from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification, verification
 
 SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
 # which status may become which (a disqualification is final). R27 (amended): a reject applies only to a pending
@@ -54,10 +54,10 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
                      {"before": row.status, "after": new} | ({"note": note} if note else {}))
     ev: Any
     if new == "disqualified":
-        ev = PlayerDisqualified(occurred_at=game_now, player_id=player_id, at=game_now)
+        ev = disqualification(player_id, game_now)
     else:
         # issue 18: the public display name travels with it (the notify service names players in its texts)
-        ev = PlayerVerified(occurred_at=game_now, player_id=player_id, at=game_now, display_name=row.discord)
+        ev = verification(player_id, game_now, row.discord)
     if new != "rejected":
         await stage(conn, t.outbox, SUBJECT[new], ev)
     return str(row.status)

@@ -12,18 +12,17 @@ Where the effect lives decides how a record joins it:
   ``Idempotency-Key`` finds the same command id: logged, it gets the first record; refused, the first refusal; still
   ``asked`` (no answer came, 503), the service is asked again with the same id and the record is written once.
 
-The route works through the :class:`CorrectionLog` port (:class:`SqlCorrectionLog` here; a fake in memory in the unit
-tests).
+The use case (:mod:`turf_gateway.handlers.corrections`) works through the :class:`~turf_gateway.ports.CorrectionLog`
+port (:class:`SqlCorrectionLog` here; a fake in memory in the unit tests).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, tzinfo
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -33,6 +32,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.players import CorrectionApplied
 from turf_common.outbox import stage
 from turf_gateway import tables as t
+from turf_gateway.ports import Asked, Record, Settling
 
 
 def view(row: Any, tz: tzinfo) -> dict[str, Any]:
@@ -90,45 +90,7 @@ async def settle_request(conn: AsyncConnection, cid: str, state: str,
                        .values(state=state, refusal=refusal))
 
 
-# ---- the port the correction route uses, and its SQL adapter ------------------------------------------------------
-@dataclass(frozen=True)
-class Asked:
-    """A recorded request: its command id, the log record's time and season flag, the body first asked, and its
-    state (``asked``, ``logged``, ``refused`` with ``refusal`` {reason, message})."""
-
-    id: str
-    at: datetime
-    post_season: bool
-    request: dict[str, Any]
-    state: str
-    refusal: dict[str, str] | None
-
-
-class Settling(Protocol):
-    """One request, held (a repeat of its key waits) until the caller leaves :meth:`CorrectionLog.settling`."""
-
-    asked: Asked
-
-    async def record(self) -> dict[str, Any]:
-        """The logged record, as the route answers it."""
-
-    async def refuse(self, reason: str, message: str) -> None:
-        """The owning service refused: remember the refusal for repeats."""
-
-    async def log(self, *, by: str, action: str, reason: str, before: Any, after: Any, territory_id: str | None,
-                  player_id: str | None) -> dict[str, Any]:
-        """Append the record (and its ``correction.applied``), mark the request logged; the record."""
-
-
-class CorrectionLog(Protocol):
-    async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
-                           request: dict[str, Any]) -> str:
-        """Record a request before its service is asked (committed on return); its command id."""
-
-    def settling(self, cid: str) -> AbstractAsyncContextManager[Settling]:
-        """The request ``cid`` to settle; whatever is done inside commits together on a clean exit."""
-
-
+# ---- the SQL adapter of the CorrectionLog port -----------------------------------------------------------------
 class SqlCorrectionLog:
     def __init__(self, engine: AsyncEngine, tz: tzinfo) -> None:
         self.engine, self.tz = engine, tz
@@ -138,6 +100,17 @@ class SqlCorrectionLog:
         async with self.engine.begin() as conn:
             return await open_request(conn, by=by, key=key, at=at, post_season=post_season, action=action,
                                       request=request)
+
+    async def records(self) -> list[Record]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(t.corrections).order_by(t.corrections.c.seq))).all()
+        return [Record(r.id, r.at, r.action, r.by, r.reason, r.request or {}, r.territory_id, r.player_id, r.before,
+                       r.after, r.post_season) for r in rows]
+
+    async def asked(self, cid: str) -> Asked:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(t.correction_requests).where(t.correction_requests.c.id == cid))).one()
+        return Asked(row.id, row.at, row.post_season, row.request, row.state, row.refusal)
 
     @asynccontextmanager
     async def settling(self, cid: str) -> AsyncIterator[Settling]:

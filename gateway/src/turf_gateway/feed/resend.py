@@ -16,7 +16,7 @@ import nats.errors
 from nats.js import api as jsapi
 
 from turf_common.bus import jetstream
-from turf_gateway.feed import feed_message, feed_subjects
+from turf_gateway.feed.relay import feed_message, feed_subjects
 from turf_gateway.state import AppState
 
 #: seconds to wait for the next stored event while reading back; the stream holds them already, so a longer wait

@@ -1,0 +1,55 @@
+"""Issue 19: the gateway's feed log (``gateway.feed_log``) in PostgreSQL, the :class:`~turf_gateway.ports.FeedLog`
+port: the public feed's messages by stream sequence, written by :mod:`turf_gateway.feed.log`, read by the history
+and replay use cases (:mod:`turf_gateway.handlers.history`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from turf_common.contracts import subjects
+from turf_gateway import tables
+
+log_t = tables.feed_log
+
+
+class SqlFeedLog:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def store(self, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        async with self.engine.begin() as conn:   # executemany of one cached statement (issue 21), one round trip
+            await conn.execute(insert(log_t).on_conflict_do_nothing(index_elements=["seq"]), rows)
+
+    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(log_t.c.body).where(and_(log_t.c.territory_id == territory_id,
+                                                log_t.c.type == subjects.TERRITORY_CHANGED)).order_by(log_t.c.seq))
+            return [r.body for r in rows]
+
+    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(log_t.c.body).where(log_t.c.players.contains([player_id]))
+                                      .order_by(log_t.c.seq))
+            return [r.body for r in rows]
+
+    async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
+                          limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        cond = [log_t.c.seq > after_seq]
+        if start is not None:
+            cond.append(log_t.c.at >= start)
+        if end is not None:
+            cond.append(log_t.c.at < end)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(log_t.c.seq, log_t.c.body).where(and_(*cond))
+                                       .order_by(log_t.c.seq).limit(limit + 1))).all()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [r.body for r in rows], (rows[-1].seq if more else None)

@@ -1,0 +1,172 @@
+"""The gateway's players, sessions and organizer's log in PostgreSQL (R27, R28): the
+:class:`~turf_gateway.ports.PlayerStore` and :class:`~turf_gateway.ports.SessionStore` ports. The use cases are in
+:mod:`turf_gateway.handlers.players`."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import String, bindparam, delete, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from turf_gateway import tables as t
+from turf_gateway.adapters import corrections as correction_log
+from turf_gateway.adapters.accounts import change_status, log_action
+from turf_gateway.errors import ApiError
+from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, StatusChange
+
+#: one organizer start at a time (pg_advisory_xact_lock's key)
+ORGANIZER_LOCK = 724502
+
+
+def _row(r: Any) -> PlayerRow:
+    return PlayerRow(id=r.id, name=r.name, email=r.email, discord=r.discord, home_address=r.home_address,
+                     role=r.role, status=r.status, status_reason=r.status_reason, created_at=r.created_at,
+                     address_norm=r.address_norm,
+                     home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None)
+
+
+class SqlPlayers:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._names: dict[str, str] = {}   # display names never change: kept for the process's life
+
+    async def standing(self, player_id: str) -> tuple[str, str] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(t.players.c.role, t.players.c.status)
+                                      .where(t.players.c.id == player_id))).first()
+        return None if row is None else (row.role, row.status)
+
+    async def get(self, player_id: str) -> PlayerRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(t.players).where(t.players.c.id == player_id))).first()
+        return None if row is None else _row(row)
+
+    async def players(self) -> list[PlayerRow]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(t.players).where(t.players.c.role == "player")
+                                       .order_by(t.players.c.created_at, t.players.c.id))).all()
+        return [_row(r) for r in rows]
+
+    async def account(self, email: str) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(t.players.c.id, t.players.c.role, t.players.c.password_hash)
+                                      .where(t.players.c.email_norm == email.lower()))).first()
+        return None if row is None else Account(row.id, row.role, row.password_hash)
+
+    async def display_names(self, ids: list[str]) -> dict[str, str]:
+        missing = [i for i in ids if i not in self._names]
+        if missing:
+            async with self.engine.connect() as conn:
+                rows = (await conn.execute(select(t.players.c.id, t.players.c.discord)
+                                           .where(t.players.c.id.in_(missing)))).all()
+            self._names.update({r.id: r.discord for r in rows})
+        return {i: self._names.get(i, "") for i in ids}
+
+    async def create(self, new: NewPlayer) -> str:
+        pid = uuid.uuid4().hex
+        async with self.engine.begin() as conn:
+            taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
+                (t.players.c.email_norm == new.email.lower()) | (t.players.c.discord_norm == new.discord.lower())
+            ))).first()
+            if taken is not None:
+                if taken.email_norm == new.email.lower():
+                    raise ApiError("email_taken", "An account with this email already exists.")
+                raise ApiError("discord_taken", "An account with this Discord username already exists.")
+            try:
+                await conn.execute(insert(t.players).values(
+                    id=pid, name=new.name, email=new.email, email_norm=new.email.lower(), discord=new.discord,
+                    discord_norm=new.discord.lower(), home_address=new.home_address,
+                    password_hash=new.password_hash, status="pending", status_reason=None, role="player",
+                    created_at=datetime.now(UTC)))
+            except IntegrityError:
+                raise ApiError("conflict", "That email or Discord username was just taken.") from None
+        self._names[pid] = new.discord
+        return pid
+
+    async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,
+                    verify_at: datetime | None) -> None:
+        """Store the geocoded home; with ``verify_at`` (game time) also verify the player, in one transaction."""
+        values: dict[str, Any] = {"address_norm": address_norm, "status_reason": status_reason}
+        if home is not None:
+            values |= {"home_lat": home.lat, "home_lon": home.lon}
+        async with self.engine.begin() as conn:
+            await conn.execute(update(t.players).where(t.players.c.id == player_id).values(**values))
+            if verify_at is not None:
+                await change_status(conn, player_id, "verified", by="geocoder",
+                                    reason="home address inside the board", game_now=verify_at)
+
+    async def change_status(self, change: StatusChange) -> str:
+        c = change
+        async with self.engine.begin() as conn:
+            before = await change_status(conn, c.player_id, c.new, by=c.by, reason=c.reason or None,
+                                         game_now=c.at, note=c.note)
+            if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
+                await correction_log.append(
+                    conn, cid=uuid.uuid4().hex, at=c.at, by=c.by, action="disqualify", reason=c.reason or "-",
+                    post_season=c.post_season,
+                    request={"player_id": c.player_id} | ({"note": c.note} if c.note else {}),
+                    before={"status": before}, after={"status": c.new}, player_id=c.player_id)
+        return before
+
+    async def log_action(self, by: str, action: str, target: str | None, reason: str | None,
+                         detail: dict[str, Any]) -> None:
+        async with self.engine.begin() as conn:
+            await log_action(conn, by, action, target, reason, detail)
+
+    async def ensure_organizer(self, email: str, password_hash: str,
+                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
+        """The organizer account exists with ``password_hash``; returns its id when its stored password was
+        another (``await same_password(stored_hash)`` false: its sessions are deleted), else None."""
+        revoked = None
+        async with self.engine.begin() as conn:
+            # gateways start together (two replicas on a new database): one at a time, so the second finds the
+            # account the first made instead of failing its start on the unique email
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ORGANIZER_LOCK})
+            row = (await conn.execute(select(t.players.c.id, t.players.c.password_hash)
+                                      .where(t.players.c.email_norm == email.lower()))).first()
+            if row is not None:
+                if not await same_password(row.password_hash):
+                    await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == row.id))
+                    revoked = row.id
+                await conn.execute(update(t.players).where(t.players.c.id == row.id).values(
+                    role="organizer", status="verified", password_hash=password_hash))
+            else:
+                await conn.execute(insert(t.players).values(
+                    id=uuid.uuid4().hex, name="Organizer", email=email, email_norm=email.lower(),
+                    discord="organizer", discord_norm="organizer", home_address="-", password_hash=password_hash,
+                    status="verified", role="organizer", created_at=datetime.now(UTC)))
+        return revoked
+
+
+# built once: the lookup runs on every authenticated request
+_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.sessions.c.expires_at)
+            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
+            .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
+
+
+class SqlSessions:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(_SESSION, {"h": token_hash})).first()
+        return None if row is None else (Caller(row.id, row.role, row.status, row.discord), row.expires_at)
+
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(t.sessions).values(token_hash=token_hash, player_id=player_id,
+                                                         expires_at=expires_at))
+
+    async def delete(self, token_hash: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(t.sessions).where(t.sessions.c.token_hash == token_hash))
+
+    async def purge(self, now: datetime) -> int:
+        async with self.engine.begin() as conn:
+            return int((await conn.execute(delete(t.sessions).where(t.sessions.c.expires_at <= now))).rowcount or 0)

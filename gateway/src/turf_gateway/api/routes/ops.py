@@ -1,0 +1,45 @@
+"""The operator's routes, outside the API: Prometheus metrics, liveness, readiness, and the play page at ``/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from turf_gateway import errors, readiness, security
+
+router = APIRouter()
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+@router.get("/metrics", include_in_schema=False)
+async def prometheus(request: Request) -> Response:
+    """Prometheus metrics, for clients on this machine only (issue 15: the request counts, handler timings and
+    queue depths tell an outsider when and how the game is played); 404 for anyone else."""
+    if not security.loopback_client(request.client):
+        raise errors.ApiError("not_found", "Not found.")
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.get("/health", include_in_schema=False)
+async def health() -> JSONResponse:
+    return JSONResponse({"ok": True})
+
+
+@router.get("/ready", include_in_schema=False)
+async def ready(request: Request) -> JSONResponse:
+    """200 ``{ok: true, checks}`` when NATS, PostgreSQL and Redis answer; else 503 ``unavailable`` with the
+    same checks (which server is down, never its address or credentials)."""
+    checks = await readiness.readiness(request.app.state.turf)
+    if all(c["ok"] for c in checks.values()):
+        return JSONResponse({"ok": True, "checks": checks})
+    down = ", ".join(name for name, c in checks.items() if not c["ok"])
+    return JSONResponse({"reason": "unavailable", "message": f"This gateway cannot reach {down}.",
+                         "checks": checks}, status_code=503)
+
+
+@router.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")

@@ -1,0 +1,185 @@
+"""The one place where the gateway's adapters are wired (PostgreSQL, Redis, the services over NATS) into its use
+cases: :func:`wire` over any :class:`Adapters` (fakes in unit tests), :func:`start` with the real ones."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from faststream.nats import NatsBroker
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from turf_common import bus, metrics, redisconn, tracing
+from turf_common.board import Board, load_board
+from turf_common.bus import (
+    EventPublisher,
+    clock_kv,
+    ensure_stream,
+    jetstream,
+    make_broker,
+    quiet_faststream,
+    retire_consumers,
+)
+from turf_common.db import make_engine, run_migrations
+from turf_common.gameclock import GameClockReader
+from turf_common.logs import configure
+from turf_common.outbox import OutboxRelay
+from turf_common.rules import gametime
+from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
+from turf_gateway import session_revocation, tables
+from turf_gateway.adapters.corrections import SqlCorrectionLog
+from turf_gateway.adapters.feed_log import SqlFeedLog
+from turf_gateway.adapters.flags import SqlFlagClearances
+from turf_gateway.adapters.players import SqlPlayers, SqlSessions
+from turf_gateway.adapters.services import NatsServices
+from turf_gateway.api.routes import public
+from turf_gateway.feed import log as feed_log
+from turf_gateway.feed import relay
+from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
+from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.flags import Flags
+from turf_gateway.handlers.history import History
+from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.idempotency import RedisIdempotencyKeys
+from turf_gateway.passwords import use_profile
+from turf_gateway.ports import (
+    CorrectionLog,
+    FeedLog,
+    FlagClearances,
+    GameClock,
+    IdempotencyKeys,
+    PlayerStore,
+    Revocations,
+    Services,
+    SessionStore,
+)
+from turf_gateway.ratelimit import RateLimiter, parse_limits
+from turf_gateway.session_cache import SessionCache
+from turf_gateway.state import AppState
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
+
+
+@dataclass
+class Adapters:
+    """Every port the use cases need, real or fake."""
+
+    services: Services
+    players: PlayerStore
+    sessions: SessionStore
+    corrections: CorrectionLog
+    clearances: FlagClearances
+    revocations: Revocations
+    keys: IdempotencyKeys
+    limiter: RateLimiter
+    geocoder: Geocoder
+    clock: GameClock
+    relay: OutboxRelay
+    idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
+    feed_log: FeedLog
+
+
+def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
+         a: Adapters, cache: SessionCache[Any]) -> AppState:
+    """The gateway's state: the use cases over ``a``."""
+    return AppState(
+        settings=settings, broker=broker, engine=engine, board=board, clock=a.clock, season=season,
+        relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
+        claims=Claims(a.services, board, a.limiter, a.keys),
+        players=Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock,
+                        season, a.relay, timedelta(hours=settings.session_ttl_hours)),
+        sessions=Sessions(a.sessions, cache),
+        corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
+        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
+        history=History(a.feed_log, a.players, board, season), feed_log=a.feed_log)
+
+
+def _refuse_unsafe(settings: Settings) -> None:
+    # issue 15: the public seed (R12.1) and the well-known organizer password are for manual-clock rehearsals
+    # only (the password on loopback only too): refused before anything is touched
+    if why := (seed_refusal(settings.seed, settings.clock) or organizer_password_refusal(
+            settings.organizer_password, settings.clock, settings.http_host) or password_hash_refusal(
+            settings.password_hash, settings.clock, settings.http_host)):
+        raise RuntimeError(why)
+    assert settings.nats_url and settings.database_url, "TURF_NATS_URL and TURF_DATABASE_URL must be set"
+
+
+async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[None]]]:
+    """Migrate, connect, wire the real adapters, make the organizer, start the feed; the state and its stop."""
+    _refuse_unsafe(settings)
+    assert settings.nats_url and settings.database_url
+    use_profile(settings.password_hash)
+    configure("gateway", settings.log_level)
+    metrics.SERVICE["name"] = "gateway"
+    tracing.setup("gateway")
+    run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
+    quiet_faststream()
+    # no per-message span or metrics: the gateway serves no command, and its feed relays every event
+    broker = make_broker(settings.nats_url, "gateway", observe=False)
+    await broker.connect()
+    await ensure_stream(broker, settings.stream, settings.stream_replicas, max_bytes=settings.stream_max_bytes)
+    # issue 21: a request holds a connection for its session lookup while the loop is busy with others, so under
+    # load tens are out at once; beyond pool_size each one returned is closed and the next one reconnects (a
+    # scram-sha-256 handshake on both sides: 0.175 connects per claim with 20, 0.023 with 40). No overflow: a
+    # request beyond 40 waits for a connection, which costs less than making one (and bounds the total)
+    engine = make_engine(settings.database_url, pool_size=40, max_overflow=0)
+    redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
+    season = gametime.load_season(settings.season_file)
+    # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
+    cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
+    state = wire(settings, broker, engine, load_board(settings.board_dir), season, Adapters(
+        services=NatsServices(broker), players=SqlPlayers(engine), sessions=SqlSessions(engine),
+        corrections=SqlCorrectionLog(engine, season.tz), clearances=SqlFlagClearances(engine),
+        revocations=session_revocation.NatsRevocations(broker, cache),
+        keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
+        limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
+        geocoder=make_geocoder(settings.geocoder),
+        clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+        relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
+        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine)), cache)
+    sweeper = asyncio.create_task(state.relay.run())
+    await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
+    await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
+    await _start_feed(state, broker, cache)
+
+    async def stop() -> None:
+        # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
+        # feed stops and the connection drains, and only then the pool closes
+        sweeper.cancel()
+        await asyncio.gather(sweeper, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await state.relay.flush()
+        await broker.stop()
+        if redis is not None:
+            await redis.aclose()
+        await engine.dispose()
+
+    return state, stop
+
+
+async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[Any]) -> None:
+    stream = state.settings.stream
+    # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
+    # reflects that sequence, and every later event reaches it (issue 19)
+    state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
+    broker.include_router(relay.feed_router(state, stream, after_seq=state.feed.hub.last_seq))
+    # the feed log's consumer, recreated (reading the stream from its start again) when the feed's subjects
+    # changed; its rows are keyed by sequence, so what was stored stays once
+    await retire_consumers(jetstream(broker), stream, feed_log.DURABLE, relay.feed_subjects())
+    broker.include_router(feed_log.history_router(state, stream))
+    broker.include_router(session_revocation.revocations_router(cache))
+    await broker.start()
+    public.display_features(state)   # the board for the map, parsed now rather than on the first request
+    state.board.locate(0.0, 0.0)      # and its point index (claims are located here, issue 21), built now
+    # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
+    # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
+    gc.collect()
+    gc.freeze()

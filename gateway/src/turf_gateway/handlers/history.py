@@ -1,0 +1,44 @@
+"""Issue 19, public: a town's history, a player's season journal and the replay of the public feed (API.md "History
+and replay"), read from the feed log; the journal's rules are the pure functions of :mod:`turf_gateway.history`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from turf_common.board import Board
+from turf_common.rules import gametime
+from turf_gateway import history
+from turf_gateway.errors import ApiError
+from turf_gateway.ports import FeedLog, PlayerStore
+
+
+@dataclass
+class History:
+    log: FeedLog
+    players: PlayerStore
+    board: Board
+    season: gametime.SeasonConfig
+
+    async def territory(self, territory_id: str) -> dict[str, Any]:
+        """Every change of the town's owner or fortification, oldest first; 404 ``not_found`` for no such town."""
+        if territory_id not in self.board.territories:
+            raise ApiError("not_found", "No territory with that id.")
+        return {"history": [history.territory_entry(m) for m in await self.log.territory_changes(territory_id)]}
+
+    async def player(self, player_id: str) -> dict[str, Any]:
+        """The player's public season record with daily totals; 404 ``not_found`` for no such player."""
+        if await self.players.standing(player_id) is None:
+            raise ApiError("not_found", "No such player.")
+        entries = [e for m in await self.log.player_messages(player_id)
+                   if (e := history.journal_entry(player_id, m)) is not None]
+        return {"history": entries, "days": history.daily_totals(entries, self.season.tz)}
+
+    async def replay(self, start: datetime | None, end: datetime | None, after_seq: int,
+                     limit: int) -> dict[str, Any]:
+        """A page of the public feed of ``start`` <= at < ``end`` (either open) after ``after_seq``."""
+        if start is not None and end is not None and end < start:
+            raise ApiError("invalid_input", "`to` is before `from`.")
+        events, next_seq = await self.log.replay_page(start, end, after_seq, limit)
+        return {"events": events, "next_seq": next_seq}

@@ -1,0 +1,230 @@
+"""Players and sessions as use cases (R27, R28): registration, sign-in and out, the caller behind a token, profiles,
+the organizer's status changes. They stay in the gateway: the session lookup is on every request's path, and a
+players service would add a NATS round trip to each (the gateway's cache answers most lookups without one)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from turf_common.board import Board
+from turf_common.contracts import subjects
+from turf_common.contracts.claims import PlayerReply, PlayerRequest
+from turf_common.contracts.players import PlayerApplied
+from turf_common.rules import gametime
+from turf_gateway.api import schemas as S
+from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification, verification
+from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
+from turf_gateway.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.ports import (
+    Caller,
+    Flusher,
+    GameClock,
+    Limiter,
+    NewPlayer,
+    PlayerRow,
+    PlayerStore,
+    Point,
+    Revocations,
+    Services,
+    SessionStore,
+    StatusChange,
+)
+from turf_gateway.session_cache import SessionCache
+
+#: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
+PURGE_EVERY_S = 60.0
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+# Discord usernames: 2–32 characters, lower-case letters, digits, "_" and "."; no ".." (Discord's 2023 rules)
+DISCORD = re.compile(r"^(?!.*\.\.)[a-z0-9_.]{2,32}$")
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+
+
+class Registration(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)]
+    discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
+    home_address: Text
+    password: Annotated[str, Field(min_length=8, max_length=200)]
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        if not EMAIL.match(v):
+            raise ValueError("not a valid email address")
+        return v
+
+    @field_validator("discord")
+    @classmethod
+    def _discord(cls, v: str) -> str:
+        if not DISCORD.match(v.lower()):
+            raise ValueError("a Discord username has 2–32 letters, digits, '_' or '.'")
+        return v
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Sessions:
+    """The caller behind a bearer token: from the session cache (a few seconds, issue 21), else the store."""
+
+    store: SessionStore
+    cache: SessionCache[Caller]
+
+    async def caller(self, token: str) -> Caller:
+        """401 ``unauthenticated`` for an unknown token or an expired session."""
+        h = token_hash(token)
+        now = datetime.now(UTC)
+        hit = self.cache.get(h)
+        if hit is not None and hit.expires_at > now:
+            return hit.caller
+        generation = self.cache.generation
+        found = await self.store.lookup(h)
+        if found is None or found[1] <= now:
+            raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
+        caller, expires_at = found
+        self.cache.put(h, caller.id, caller, expires_at, generation)
+        return caller
+
+
+@dataclass
+class Players:
+    players: PlayerStore
+    sessions: SessionStore
+    revocations: Revocations
+    services: Services
+    limiter: Limiter
+    geocoder: Geocoder
+    board: Board
+    clock: GameClock
+    season: gametime.SeasonConfig
+    relay: Flusher
+    session_ttl: timedelta
+    purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
+
+    async def register(self, reg: Registration, ip: str) -> S.Registered:
+        """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
+        ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``)."""
+        await self.limiter.hit("players_ip", ip)
+        pid = await self.players.create(NewPlayer(reg.name, reg.email, reg.discord, reg.home_address,
+                                                  await hash_password(reg.password)))   # off the loop (issue 15)
+        reason: str | None = None
+        home = None
+        try:
+            point = await self.geocoder.geocode(reg.home_address)
+            if point is None and not isinstance(self.geocoder, NoGeocoder):
+                reason = "address_not_found"
+            home = Point(point.lat, point.lon) if point is not None else None
+        except GeocoderUnavailable:
+            reason = "geocoder_unavailable"
+        if home is not None and self.board.locate(home.lat, home.lon).territory_id is None:
+            reason = "not_in_board"
+        verified = home is not None and reason is None
+        await self.players.place(pid, normalise_address(reg.home_address), home, reason,
+                                 await self.clock.now() if verified else None)
+        if verified:
+            await self.relay.flush()
+        return S.Registered(id=pid, status="verified" if verified else "pending")
+
+    async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
+        """A new session; 401 for a wrong email or password. Issue 15: failures are throttled per account and
+        client address (``sessions_email``) and per client address (``sessions_fail_ip``); every attempt counts
+        against ``sessions_ip``. The argon2 check runs off the event loop."""
+        await self.limiter.hit("sessions_ip", ip)
+        failures = ("sessions_email", f"{email.lower()}|{ip}"), ("sessions_fail_ip", ip)
+        await self.limiter.check(*failures[0], failures[1])
+        acc = await self.players.account(email)
+        # an unknown email costs the same hash as a known one, so timing does not tell who is registered
+        ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
+        if acc is None or not ok:
+            await self.limiter.note(*failures[0], failures[1])
+            raise ApiError("unauthenticated", "Wrong email or password.")
+        now = datetime.now(UTC)
+        if time.monotonic() - self.purged_at >= PURGE_EVERY_S:
+            self.purged_at = time.monotonic()
+            await self.sessions.purge(now)
+        token = secrets.token_urlsafe(32)
+        await self.sessions.create(token_hash(token), acc.id, now + self.session_ttl)
+        return S.SessionOut(token=token, player_id=acc.id, role=acc.role)
+
+    async def sign_out(self, token: str) -> None:
+        h = token_hash(token)
+        await self.sessions.delete(h)
+        await self.revocations.revoke(token_hash=h)   # issue 21: refused from now on by every gateway
+
+    async def me(self, caller: Caller) -> S.Me:
+        row = await self.players.get(caller.id)
+        assert row is not None   # the session's player
+        left = await self.services.ask(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
+        return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
+                    home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
+                    status_reason=row.status_reason, claims_left_today=left.claims_left_today)
+
+    async def profile(self, player_id: str) -> S.PublicProfile:
+        row = await self.players.get(player_id)
+        if row is None:
+            raise ApiError("not_found", "No such player.")
+        return S.PublicProfile(id=row.id, display_name=row.discord, status=row.status)
+
+    async def roster(self) -> list[PlayerRow]:
+        """Every player (not the organizer) in registration order, whatever their status."""
+        return await self.players.players()
+
+    async def set_status(self, by: str, player_id: str, new: str, reason: str, note: str | None) -> S.PlayerStatus:
+        """Change a player's status (R27). A disqualification is also a correction (R28): its log record commits
+        with the status change, and the answer waits until claims and scoring have applied it (the territories
+        freed, the player out of the standings: the next read shows it; a repeat asks again, applied once); a
+        verification waits for scoring likewise (the player in the standings).
+        ``note`` goes to the organizer's logs only, never to the public record or the feed."""
+        now = await self.clock.now()
+        before = await self.players.change_status(StatusChange(
+            player_id, new, by, reason, note, now, gametime.season_state(self.season, now) == "closed"))
+        if before != new:   # issue 21: no gateway answers the old status (or a dead session) from its cache
+            await self.revocations.revoke(player_id=player_id)
+        await self.relay.flush()
+        # read-your-writes for the organizer (and everyone after): the services that own the effect apply it now
+        if new == "disqualified":   # R28: territories freed, out of the standings
+            ev = disqualification(player_id, now)
+            await asyncio.gather(*(self.services.ask(subject, ev, PlayerApplied, 15)
+                                   for subject in (subjects.CLAIMS_DISQUALIFY, subjects.SCORING_DISQUALIFY)))
+        elif new == "verified":   # R25: in the standings at 0
+            name = (await self.players.display_names([player_id]))[player_id]
+            await self.services.ask(subjects.SCORING_VERIFY, verification(player_id, now, name), PlayerApplied, 15)
+        return S.PlayerStatus(id=player_id, status=new)
+
+    async def admin_players(self) -> S.AdminPlayers:
+        """Every player with private fields and the R27 duplicate-address flag, for the organizer."""
+        rows = await self.players.players()
+        by_addr: dict[str, list[str]] = {}
+        for r in rows:
+            if r.address_norm:
+                by_addr.setdefault(r.address_norm, []).append(r.id)
+        return S.AdminPlayers(players=[S.AdminPlayer(
+            id=r.id, name=r.name, display_name=r.discord, email=r.email, discord=r.discord,
+            home_address=r.home_address, status=r.status, status_reason=r.status_reason,
+            created_at=r.created_at.isoformat(), home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
+            same_address_as=[o for o in by_addr.get(r.address_norm or "", []) if o != r.id]) for r in rows])
+
+    async def ensure_organizer(self, email: str, password: str) -> None:
+        """The organizer account exists at start with the configured password (the operator's choice: no player
+        rules). Issue 15: when it was another, every session of the organizer ends (a password changed because it
+        leaked also shuts out whoever signed in with it)."""
+        async def same(stored: str) -> bool:
+            return await verify_password(stored, password)
+
+        revoked = await self.players.ensure_organizer(email, await hash_password(password), same)
+        if revoked is not None:   # issue 21: a replica not restarted yet forgets the organizer's sessions too
+            await self.revocations.revoke(player_id=revoked)
+

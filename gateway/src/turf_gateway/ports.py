@@ -1,0 +1,299 @@
+"""The gateway's ports: what its use cases and routes need from the outside, as Protocols. The adapters
+(:mod:`turf_gateway.adapters`) implement them over NATS and PostgreSQL; :mod:`turf_gateway.bootstrap` wires them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol, TypeVar
+
+from turf_common.contracts.base import Message
+from turf_common.contracts.claims import PlayerStatus
+
+M = TypeVar("M", bound=Message)
+
+
+class Services(Protocol):
+    """Requests to the services (claims, cards, scoring, notify, clock), typed both ways."""
+
+    async def ask(self, subject: str, msg: Message, reply: type[M], timeout: float = 5.0) -> M:
+        """The reply to ``msg`` on ``subject``, decoded into ``reply``. Raises ApiError on the service's refusal
+        (its rule code, R29), BusError when nobody answers in ``timeout`` seconds."""
+        ...
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The signed-in caller of a request: player id, role (player | organizer), status (R27), display name."""
+
+    id: str
+    role: Literal["player", "organizer"]
+    status: PlayerStatus
+    display_name: str
+
+
+class Limiter(Protocol):
+    """Rate limits by name and who (``TURF_RATE_LIMITS``); over one: ApiError 429 ``rate_limited``."""
+
+    async def hit(self, name: str, who: str, *more: tuple[str, str]) -> None: ...
+
+    async def note(self, name: str, who: str, *more: tuple[str, str]) -> None: ...
+
+    async def check(self, name: str, who: str, *more: tuple[str, str]) -> None: ...
+
+
+class IdempotencyKeys(Protocol):
+    async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
+        """Remember ``body`` as the first of ``caller``'s ``key`` on ``route``; ApiError 422 ``invalid_input``
+        when the key was first used with another body (issue 15)."""
+        ...
+
+
+class GameClock(Protocol):
+    async def now(self) -> datetime:
+        """The game's current instant (the clock service's, R1), timezone-aware."""
+        ...
+
+
+class Flusher(Protocol):
+    async def flush(self) -> int:
+        """Publish what the outbox holds now (committed events); how many were sent."""
+        ...
+
+
+@dataclass(frozen=True)
+class Point:
+    lat: float
+    lon: float
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player as stored (R27): private fields included; ``home`` the geocoded home address (WGS84)."""
+
+    id: str
+    name: str
+    email: str
+    discord: str
+    home_address: str | None
+    role: str
+    status: str
+    status_reason: str | None
+    created_at: datetime
+    address_norm: str | None
+    home: Point | None
+
+
+@dataclass(frozen=True)
+class Account:
+    """What a sign-in checks: the player's id, role and argon2 password hash."""
+
+    id: str
+    role: str
+    password_hash: str
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    name: str
+    email: str
+    discord: str
+    home_address: str
+    password_hash: str
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    """An organizer's (or the geocoder's) status change (R27, R28): ``at`` game time; ``note`` private."""
+
+    player_id: str
+    new: str
+    by: str
+    reason: str
+    note: str | None
+    at: datetime
+    post_season: bool
+
+
+class PlayerStore(Protocol):
+    """The gateway's players (R27) and the organizer's action log."""
+
+    async def standing(self, player_id: str) -> tuple[str, str] | None:
+        """``(role, status)`` of a player, None for an unknown id."""
+        ...
+
+    async def get(self, player_id: str) -> PlayerRow | None: ...
+
+    async def players(self) -> list[PlayerRow]:
+        """Every player (not the organizer) in registration order."""
+        ...
+
+    async def account(self, email: str) -> Account | None:
+        """The account of ``email`` (compared case-insensitively)."""
+        ...
+
+    async def display_names(self, ids: list[str]) -> dict[str, str]:
+        """Public display names by id ("" for an unknown id); never email or address."""
+        ...
+
+    async def create(self, new: NewPlayer) -> str:
+        """Register a pending player; its id. ApiError ``email_taken``, ``discord_taken`` or ``conflict``."""
+        ...
+
+    async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,
+                    verify_at: datetime | None) -> None:
+        """Store the geocoded home; with ``verify_at`` (game time) also verify, in one transaction."""
+        ...
+
+    async def change_status(self, change: StatusChange) -> str:
+        """Apply ``change`` with its admin-log entry and event (and, for a disqualification, its correction
+        record); the status before. ApiError ``not_found``, ``conflict`` for a transition R27 does not allow."""
+        ...
+
+    async def log_action(self, by: str, action: str, target: str | None, reason: str | None,
+                         detail: dict[str, Any]) -> None:
+        """Append an entry to the organizer's action log."""
+        ...
+
+    async def ensure_organizer(self, email: str, password_hash: str,
+                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
+        """The organizer account exists with ``password_hash`` (one gateway at a time); its id when its stored
+        password was another (``same_password(stored_hash)`` false: its sessions are deleted), else None."""
+        ...
+
+
+class SessionStore(Protocol):
+    """Sessions by the SHA-256 of their bearer token."""
+
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+        """The caller and the session's expiry (UTC), None for an unknown token."""
+        ...
+
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None: ...
+
+    async def delete(self, token_hash: str) -> None: ...
+
+    async def purge(self, now: datetime) -> int:
+        """Delete the sessions expired by ``now``; how many."""
+        ...
+
+
+class Revocations(Protocol):
+    async def revoke(self, *, player_id: str | None = None, token_hash: str | None = None) -> None:
+        """Forget cached sessions (a token's, or every one of a player) in every gateway, once the change that
+        ends them has committed (issue 21)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Clearance:
+    """A flag's first clearance (R7.1): ``at`` game time (ISO 8601, the season's zone), by whom, why."""
+
+    at: str
+    by: str
+    reason: str | None
+
+
+class FlagClearances(Protocol):
+    async def all(self) -> dict[str, Clearance]:
+        """Flag id → its first clearance."""
+        ...
+
+    async def clear(self, flag_id: str, by: str, reason: str | None, detail: dict[str, Any]) -> Clearance:
+        """Clear ``flag_id`` once (a repeat, also a concurrent one, keeps the first); the first clearance."""
+        ...
+
+
+class FeedLog(Protocol):
+    """The public feed's messages by stream sequence (issue 19), as spectators got them."""
+
+    async def store(self, rows: list[dict[str, Any]]) -> None:
+        """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
+        ...
+
+    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
+        """The ``territory.changed`` messages of one town, oldest first."""
+        ...
+
+    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
+        """Every message that concerns the player, oldest first."""
+        ...
+
+    async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
+                          limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """At most ``limit`` messages with ``start`` <= at < ``end`` and seq > ``after_seq``, in stream order, and
+        the ``after_seq`` of the next page (None on the last)."""
+        ...
+
+
+# ---- the corrections log (R28) --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Asked:
+    """A recorded correction request: its command id, the log record's time and season flag, the body first asked,
+    and its state (``asked``, ``logged``, ``refused`` with ``refusal`` {reason, message})."""
+
+    id: str
+    at: datetime
+    post_season: bool
+    request: dict[str, Any]
+    state: str
+    refusal: dict[str, str] | None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A logged correction (R28): ``at`` UTC; ``request`` the body asked (with the organizer's private ``note``)."""
+
+    id: str
+    at: datetime
+    action: str
+    by: str
+    reason: str
+    request: dict[str, Any]
+    territory_id: str | None
+    player_id: str | None
+    before: Any
+    after: Any
+    post_season: bool
+
+
+class Settling(Protocol):
+    """One request, held (a concurrent settlement waits) until the caller leaves :meth:`CorrectionLog.settling`."""
+
+    asked: Asked
+
+    async def record(self) -> dict[str, Any]:
+        """The logged record, as the route answers it."""
+        ...
+
+    async def refuse(self, reason: str, message: str) -> None:
+        """The owning service refused: remember the refusal for repeats."""
+        ...
+
+    async def log(self, *, by: str, action: str, reason: str, before: Any, after: Any, territory_id: str | None,
+                  player_id: str | None) -> dict[str, Any]:
+        """Append the record (and its ``correction.applied``), mark the request logged; the record."""
+        ...
+
+
+class CorrectionLog(Protocol):
+    async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
+                           request: dict[str, Any]) -> str:
+        """Record a request before its service is asked (committed on return); its command id (the first
+        request's, for an ``Idempotency-Key`` already used by ``by``)."""
+        ...
+
+    async def asked(self, cid: str) -> Asked:
+        """The request ``cid`` as it stands (no lock held)."""
+        ...
+
+    async def records(self) -> list[Record]:
+        """The whole log, oldest first."""
+        ...
+
+    def settling(self, cid: str) -> AbstractAsyncContextManager[Settling]:
+        """The request ``cid`` to settle, its row held only for this short transaction; whatever is done inside
+        commits together on a clean exit. Never hold it across a request to a service."""
+        ...
