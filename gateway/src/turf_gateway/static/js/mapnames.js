@@ -14,7 +14,7 @@ const CHAR_EM = 0.55;           // a name's width per character, in font sizes (
 const ROOM = 0.7;               // a name may overhang its town a little: else the state view shows none at all
 
 export function fontPx(zoom) {
-  return Math.max(10, Math.min(15, Math.round(9 + (zoom - 8) * 0.75)));
+  return Math.max(12, Math.min(16, Math.round(9 + (zoom - 8) * 0.75)));
 }
 
 // does the town, seen at this zoom, have room for its name in a px font? (its width taken as the square root of

@@ -15,9 +15,11 @@ function metres(a, b) {
 
 export class WhereAmI {
   // board: BoardMap; el: the sentence's element; recentre: the button; check: async () → the /claims/check answer;
-  // describe: async (answer) → the sentence
-  constructor({ board, el, recentre, check, describe }) {
-    Object.assign(this, { board, el, recentre, check, describe });
+  // describe: async (answer) → the sentence; onAnswer(answer): each answer shown (the Claim button follows it)
+  constructor({ board, el, recentre, check, describe, onAnswer = () => {} }) {
+    Object.assign(this, { board, el, recentre, check, describe, onAnswer });
+    this.shownAt = null;    // when (device time) the sentence shown was answered, and its town's name
+    this.town = null;
     this.last = null;       // {lat, lon} of the last check
     this.lastAt = 0;
     this.timer = null;
@@ -63,7 +65,19 @@ export class WhereAmI {
     this.last = { ...this.pos };
     this.lastAt = Date.now();
     clearTimeout(this.timer);
-    this.show(r);
+    return this.show(r);
+  }
+
+  // offline (issue 31): the sentence no longer pretends to know where I am now, but says what it knew and when
+  offline() {
+    this.asked += 1;   // an answer still on its way is not shown over this
+    clearTimeout(this.timer);
+    const at = this.shownAt ? new Date(this.shownAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
+      : null;
+    this.el.textContent = at ? `Offline — last checked at ${at}${this.town ? ` in ${this.town}` : ""}.`
+      : "Offline — where you stand is checked again when the connection is back.";
+    this.el.dataset.offline = "true";
+    this.el.hidden = false;
   }
 
   // signed out: nothing to say, no town outlined
@@ -97,6 +111,10 @@ export class WhereAmI {
     this.board.mark(this.here);
     const text = await this.describe(r);
     if (asked !== this.asked) return;
+    this.shownAt = Date.now();
+    this.town = r.territory ? r.territory.name : null;
+    this.el.dataset.offline = "false";
+    this.onAnswer(r);
     this.el.textContent = text;
     this.el.dataset.territoryId = this.here || "";
     this.el.dataset.allowed = String(!!r.allowed);
