@@ -117,3 +117,18 @@ def test_issue31_the_first_screen_holds_the_sentence_and_the_action_in_every_sta
     page.context.set_offline(False)
     until(page, "document.querySelector('#where').dataset.offline === 'false'", timeout=40)
     assert page.is_hidden("#offline")
+
+    # a reload without signal: the service worker shows the page and the last board, and says what it last knew
+    page.wait_for_selector("body[data-offline-ready='1']", state="attached")
+    until(page, "document.querySelector('#where').dataset.reason === 'locked_today'", timeout=40)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    assert page.is_visible("#offline")
+    assert page.evaluate("turf.board.layers.size") > 400
+    until(page, "document.querySelector('#where').dataset.offline === 'true'")
+    assert sentence(page).startswith("Offline — last checked at ") and sentence(page).endswith(" in Hoboken."), \
+        sentence(page)
+    first_screen(page, "#offline", "#map", "#where", "#claim-btn")
+    shot(page, "play-phone-offline-reload")
+    page.context.set_offline(False)

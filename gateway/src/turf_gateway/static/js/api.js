@@ -223,3 +223,17 @@ export async function playerName(id) {
   }
   return pending.get(id);
 }
+
+// Issue 31, offline: the service worker (/sw.js) keeps the page, its scripts, Leaflet and the board; handed what
+// this page loaded before the worker controlled it. The page's body gets data-offline-ready once they are kept.
+export function keepOffline() {
+  if (!("serviceWorker" in navigator) || window.isSecureContext === false) return;
+  navigator.serviceWorker.addEventListener("message", (ev) => {
+    if (ev.data && typeof ev.data.kept === "number") document.body.dataset.offlineReady = "1";
+  });
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => reg.active?.postMessage({
+      keep: [location.pathname, ...performance.getEntriesByType("resource").map((e) => e.name)] }))
+    .catch(() => {});   // no worker (a private window, say): the page works online as before
+}

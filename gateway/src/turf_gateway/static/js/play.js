@@ -2,7 +2,7 @@
 /* global L */
 
 import {
-  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
+  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, keepOffline, formData, gameTime, h, learnNames, newKey, optional,
   signOut,
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
@@ -599,8 +599,14 @@ function showOnline() {
   const online = navigator.onLine;
   $("#offline").hidden = online;
   document.body.dataset.online = String(online);
-  if (online) where?.refresh();
-  else where?.offline();
+  if (online) {
+    where?.refresh();
+    if (session() && $("#me").hidden) signedIn().catch(() => {});   // opened offline: signed in now
+  } else if (where) {
+    where.offline();
+  } else if (session()) {
+    Object.assign($("#where"), { textContent: WhereAmI.offlineText(), hidden: false }).dataset.offline = "true";
+  }
   syncClaim();
 }
 window.addEventListener("online", showOnline);
@@ -646,12 +652,14 @@ async function start() {
     try {
       await signedIn();
     } catch (e) {
-      say($("#auth-msg"), "error", errorText(e));
+      if (navigator.onLine) say($("#auth-msg"), "error", errorText(e));
     }
   } else {
     showSignedOut();
   }
+  if (!navigator.onLine) showOnline();   // opened offline: said so once the page is drawn from the cache
   document.body.dataset.ready = "1";
+  keepOffline();
 }
 
 start();

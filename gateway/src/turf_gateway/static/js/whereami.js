@@ -4,7 +4,8 @@
 // away; a re-centre button brings it back.
 
 const MIN_GAP_MS = 10000;   // at most one automatic check every 10 s (the server allows 30 a minute, R7.1 trails)
-const MOVED_M = 25;         // a move shorter than this (GPS jitter) asks nothing new
+const MOVED_M = 25;
+const KEPT = "turf.lastWhere";         // a move shorter than this (GPS jitter) asks nothing new
 
 function metres(a, b) {
   const rad = Math.PI / 180;
@@ -18,8 +19,10 @@ export class WhereAmI {
   // describe: async (answer) → the sentence; onAnswer(answer): each answer shown (the Claim button follows it)
   constructor({ board, el, recentre, check, describe, onAnswer = () => {} }) {
     Object.assign(this, { board, el, recentre, check, describe, onAnswer });
-    this.shownAt = null;    // when (device time) the sentence shown was answered, and its town's name
-    this.town = null;
+    // when (device time) the last sentence was answered, and its town's name: kept across a reload offline
+    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+    this.shownAt = kept?.at || null;
+    this.town = kept?.town || null;
     this.last = null;       // {lat, lon} of the last check
     this.lastAt = 0;
     this.timer = null;
@@ -69,13 +72,17 @@ export class WhereAmI {
   }
 
   // offline (issue 31): the sentence no longer pretends to know where I am now, but says what it knew and when
+  static offlineText() {
+    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+    if (!kept?.at) return "Offline — where you stand is checked again when the connection is back.";
+    const at = new Date(kept.at).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+    return `Offline — last checked at ${at}${kept.town ? ` in ${kept.town}` : ""}.`;
+  }
+
   offline() {
     this.asked += 1;   // an answer still on its way is not shown over this
     clearTimeout(this.timer);
-    const at = this.shownAt ? new Date(this.shownAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
-      : null;
-    this.el.textContent = at ? `Offline — last checked at ${at}${this.town ? ` in ${this.town}` : ""}.`
-      : "Offline — where you stand is checked again when the connection is back.";
+    this.el.textContent = WhereAmI.offlineText();
     this.el.dataset.offline = "true";
     this.el.hidden = false;
   }
@@ -113,6 +120,7 @@ export class WhereAmI {
     if (asked !== this.asked) return;
     this.shownAt = Date.now();
     this.town = r.territory ? r.territory.name : null;
+    localStorage.setItem(KEPT, JSON.stringify({ at: this.shownAt, town: this.town }));
     this.el.dataset.offline = "false";
     this.onAnswer(r);
     this.el.textContent = text;
