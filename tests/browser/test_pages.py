@@ -291,7 +291,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     until(play, "document.querySelector('#claims-left').textContent === '0'")
 
     play.locator("#hand li[data-card-type='double_trouble'] button[type=submit]").first.click()
-    assert "1 claims left today" in message(play, "#cards-msg", "ok")
+    assert "1 claim left today" in message(play, "#cards-msg", "ok")
     until(play, "document.querySelector('#claims-left').textContent === '1'")
 
     freeze = play.locator("#hand li[data-card-type='freeze']").first

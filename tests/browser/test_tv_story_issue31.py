@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.a11y import serious_violations
 from tests.browser.test_my_turf_issue20 import overlapping_labels
 from tests.browser.test_pages import open_page, until
 from tests.support.client import Player, move_clock, verified_player
@@ -68,3 +69,17 @@ def test_issue31_the_tv_at_rest_frames_the_claimed_towns_and_names_each(
     assert tv.locator(".leaflet-popup").count() == 0
     until(tv, f"({UNNAMED}).length === 0")
     assert overlapping_labels(tv) == []
+
+
+def test_issue31_the_watch_desk_shows_the_live_feed_first_and_every_region_by_keyboard(
+        stack: Any, phone: Callable[..., Any]) -> None:
+    desk = phone(viewport={"width": 1280, "height": 800}, is_mobile=False, has_touch=False)
+    open_page(desk, stack.base_url + "/watch")
+    # the feed right under the standings, above the replay and the side quests, on the first screen
+    order = desk.evaluate("[...document.querySelectorAll('main > section')].map((s) => s.id || s.querySelector('h2')?.id)")
+    assert order.index("feed-h") < order.index("replay"), order
+    box = desk.locator("#feed").bounding_box()
+    assert box is not None and box["y"] < 800, box
+    # the scrollable feed is reachable by keyboard (axe: scrollable-region-focusable)
+    assert desk.get_attribute("#feed", "tabindex") == "0"
+    assert serious_violations(desk) == []

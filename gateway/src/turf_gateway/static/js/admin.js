@@ -4,7 +4,7 @@
 // failing the page.
 
 import {
-  $, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
+  $, plural, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
   playerName, renderClock, signOut, saveSession, say, session, useSessionKey,
 } from "./api.js";
 
@@ -456,7 +456,7 @@ function renderDashboard() {
     $("#dash-claims").textContent = String(standing.length);
     const steals = standing.filter((c) => c.kind === "steal").length;
     const who = new Set(standing.map((c) => c.player_id)).size;
-    $("#dash-claims-detail").textContent = `${steals} steals · ${who} players`
+    $("#dash-claims-detail").textContent = `${plural(steals, "steal")} · ${plural(who, "player")}`
       + (todays.length > standing.length ? ` · ${todays.length - standing.length} reversed` : "");
   }
   if (clock) {

@@ -95,6 +95,11 @@ export function newKey() {
 
 // ---- small DOM helpers shared by the pages ----
 
+// "1 steal", "2 steals" (issue 31): a count with its noun, singular for one
+export function plural(n, one, many = one + "s") {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function $(sel, root = document) {
   return root.querySelector(sel);
 }

@@ -2,7 +2,7 @@
 /* global L */
 
 import {
-  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, keepOffline, formData, gameTime, h, learnNames, newKey, optional,
+  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, keepOffline, plural, formData, gameTime, h, learnNames, newKey, optional,
   signOut,
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
@@ -436,8 +436,9 @@ function describeEffect(r) {
   if (r.state === "reserved") return `${name} scheduled for ${e.active_on || "the next game day"}.`;
   switch (r.type) {
     case "war": return `War! ${board.name(e.territory_id)} is yours again; the thief may reclaim it until ${gameTime(e.reclaim_until)}.`;
-    case "double_trouble": return `Double Trouble: ${e.claims_left_today} claims left today.`;
-    case "mulligan": return `Mulligan: ${board.name(e.territory_id)} handed back; ${e.claims_left_today} claims left today.`;
+    case "double_trouble": return `Double Trouble: ${plural(e.claims_left_today, "claim")} left today.`;
+    case "mulligan":
+      return `Mulligan: ${board.name(e.territory_id)} handed back; ${plural(e.claims_left_today, "claim")} left today.`;
     case "joker": return `Joker: you won ${board.name(e.territory_id)}!`;
     default: return `${name} played.`;
   }
@@ -617,6 +618,7 @@ async function start() {
   // the first screen's shape at once (issue 31): a signed-in player sees the claim panel loading, never the
   // signed-out form for the seconds the board takes on a slow network
   if (session()) {
+    $("#auth").hidden = true;
     $("#claim").hidden = false;
     $("#where").hidden = false;
     $("#where").textContent = "Loading where you stand…";
