@@ -91,6 +91,22 @@ def test_issue31_the_first_screen_holds_the_sentence_and_the_action_in_every_sta
     assert page.evaluate("""(() => { const p = document.querySelector('.leaflet-me-pane');
       return !!p && !!p.querySelector('path') && +getComputedStyle(p).zIndex
         > +getComputedStyle(document.querySelector('.leaflet-overlay-pane')).zIndex; })()""")
+    # the border near me: named, with its distance and direction, from the town's full geometry
+    until(page, "!document.querySelector('#border').hidden")
+    line = page.inner_text("#border")
+    metres = int(page.evaluate("document.querySelector('#border').dataset.metres"))
+    across = page.evaluate("document.querySelector('#border').dataset.across")
+    assert across and across != JERSEY_CITY_ID, line
+    name = page.evaluate("id => turf.board.name(id)", across)
+    assert line.startswith(f"{name} line {metres} m ") and line.rstrip(".").split()[-1] in (
+        "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"), line
+    # the distance is to the neighbour's outline in the server's (R7) full-detail geometry, the nearest neighbour's
+    assert across in http.get(f"/api/v1/territories/{JERSEY_CITY_ID}").json()["neighbours"]
+    full = http.get(f"/api/v1/territories/{across}").json()["geometry"]
+    nearest = page.evaluate("""async ([g, at]) => (await import('/static/js/border.js')).nearest(at,
+      g.type === 'Polygon' ? g.coordinates : g.coordinates.flat()).d""",
+                            [full, {"lat": JERSEY_CITY["latitude"], "lon": JERSEY_CITY["longitude"]}])
+    assert abs(nearest - metres) <= 1 and 0 < metres < 5000, (nearest, metres)
     shot(page, "play-phone-allowed")
 
     # walking into Hoboken: refused, the holder named, the reason once, Claim disabled

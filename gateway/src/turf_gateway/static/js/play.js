@@ -20,6 +20,7 @@ import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
+import { BorderNearMe } from "./border.js";
 
 const state = {
   me: null, // GET /me
@@ -44,6 +45,7 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
   onRead: (items) => announcement.read(items) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, motion, notifications, names }; // for the browser tests and the curious
+const border = new BorderNearMe(board, $("#border"));
 let posMarker = null;
 let accCircle = null;
 let watchId = null;
@@ -135,6 +137,7 @@ $("#signout").addEventListener("click", async () => {
   board.restyle();
   towns.changed(); // "Owner: you" no longer
   where?.clear();
+  border.clear();
   showSignedOut();
 });
 
@@ -285,7 +288,10 @@ function onPosition(pos) {
   if (first) board.map.setView(ll, 13);
   motion.update(pos);
   renderSafety();
-  if (session()) whereAmI().moved(pos.coords);
+  if (session()) {
+    whereAmI().moved(pos.coords);
+    if (where.here) border.show(where.pos, where.here);   // the line's distance follows every fix
+  }
 }
 
 // the page's "where am I" (whereami.js): the check's answer as a sentence, the re-centre button on the map
@@ -301,6 +307,7 @@ function whereAmI() {
     describe: whereText, onAnswer: (r) => {
       state.refused = !r.allowed;
       syncClaim();
+      border.show(where.pos, r.territory?.id || null);
     } });
   return where;
 }
