@@ -67,7 +67,8 @@ def audit(exe: str, url: str, out: Path) -> dict[str, Any]:
 
 
 def table(rows: dict[str, dict[str, Any]]) -> str:
-    lines = ["| page | performance | accessibility | best practices | CLS | TBT | LCP |", "|---|---|---|---|---|---|---|"]
+    lines = ["| page | performance | accessibility | best practices | CLS | TBT | LCP |",
+             "|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
         lines.append(f"| {name} (`{PAGES[name]}`) | {r['performance']} | {r['accessibility']} | {r['best_practices']} "
                      f"| {r['cls']:.3f} | {r['tbt_ms']:.0f} ms | {r['lcp_ms'] / 1000:.1f} s |")

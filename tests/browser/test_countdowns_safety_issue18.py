@@ -133,7 +133,7 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
                                "Play War before Wed 7 Oct, 09:00: in 13 h 00 min (5 game hours).")
     until(page, f"!document.querySelector(\"{item}\")")   # no longer mine
     assert text(page, "#next-change") == "The game closes in 2 h 00 min (Tue 6 Oct, 22:00)."
-    shot(page, "play-war-deadline", at="#countdowns")
+    shot(page, "play-war-deadline", at="#deadlines-box")
     assert not errors, errors
 
 

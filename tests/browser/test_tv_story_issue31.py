@@ -76,7 +76,8 @@ def test_issue31_the_watch_desk_shows_the_live_feed_first_and_every_region_by_ke
     desk = phone(viewport={"width": 1280, "height": 800}, is_mobile=False, has_touch=False)
     open_page(desk, stack.base_url + "/watch")
     # the feed right under the standings, above the replay and the side quests, on the first screen
-    order = desk.evaluate("[...document.querySelectorAll('main > section')].map((s) => s.id || s.querySelector('h2')?.id)")
+    order = desk.evaluate("[...document.querySelectorAll('main > section')]"
+                          ".map((s) => s.id || s.querySelector('h2')?.id)")
     assert order.index("feed-h") < order.index("replay"), order
     box = desk.locator("#feed").bounding_box()
     assert box is not None and box["y"] < 800, box
