@@ -106,7 +106,13 @@ export class WhereAmI {
     try {
       r = await this.check();
     } catch {
-      return;   // offline or rate-limited: the next move asks again
+      // a failed check (a busy server, rate-limited) is asked again after the gap, not only at the next move: a
+      // player standing still would keep an old sentence. Offline, the "online" event asks (play.js)
+      if (asked === this.asked && navigator.onLine) {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.run(), MIN_GAP_MS);
+      }
+      return;
     }
     if (asked !== this.asked) return;   // a newer answer is (or will be) shown
     this.last = at;
