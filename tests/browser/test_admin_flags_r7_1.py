@@ -49,7 +49,9 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     cells = row.locator("table.trail tbody td").all_inner_texts()
     assert [c.strip() for c in cells[2:]] == [f"{on_claim['evidence']['trail'][0]['km']:.2f}", "1.0",
                                               f"{on_claim['evidence']['trail'][0]['kmh']:.0f}"], cells
-    assert "40.7440, -74.0320 ±8 m" in cells[0] and "40.7357, -74.1724 ±8 m" in cells[1]
+    # issue 31: each fix named by the town it falls in, the coordinates after it; the player by name, not id
+    assert "Hoboken (40.7440, -74.0320 ±8 m)" in cells[0] and "Newark (40.7357, -74.1724 ±8 m)" in cells[1], cells
+    assert f"player {jumper.id}" not in row.inner_text()
     shot(admin, "admin-flags", at="#flags")
 
     # a check is nothing to reverse: the organizer clears it

@@ -113,11 +113,27 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
     page.wait_for_selector(war, timeout=40_000)   # from the feed at once; the 30-second refresh on a loaded machine
     until(page, f"document.querySelector(\"{war}\").textContent.includes('in 13 h')")
     thief_name = http.get(f"/api/v1/players/{thief.id}").json()["display_name"]
+    # issue 31: "Play War" only with a War card in the hand; without one, what War would have allowed
+    wars = [c for c in owner.get("/me/hand").json()["cards"] if c["type"] == "war" and c["state"] == "ready"]
+    if wars:
+        r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": owner.id,
+                                            "remove": ["war"] * len(wars), "reason": "browser test: no War"})
+        assert r.status_code == 201, r.text
+        page.reload()
+        page.wait_for_selector(war)
+    until(page, f"document.querySelector(\"{war}\").textContent.includes('you hold none')")
+    assert text(page, war) == (f"Hoboken was stolen by {thief_name}. A War card would win it back until "
+                               "Wed 7 Oct, 09:00, but you hold none: in 13 h 00 min (5 game hours).")
+    r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": owner.id, "add": ["war"],
+                                        "reason": "browser test: a War card"})
+    assert r.status_code == 201, r.text
+    page.reload()
+    until(page, f"document.querySelector(\"{war}\")?.textContent.includes('Play War')", timeout=40)
     assert text(page, war) == (f"Hoboken was stolen by {thief_name}. "
                                "Play War before Wed 7 Oct, 09:00: in 13 h 00 min (5 game hours).")
     until(page, f"!document.querySelector(\"{item}\")")   # no longer mine
     assert text(page, "#next-change") == "The game closes in 2 h 00 min (Tue 6 Oct, 22:00)."
-    shot(page, "play-war-deadline", at="#countdowns")
+    shot(page, "play-war-deadline", at="#deadlines-box")
     assert not errors, errors
 
 

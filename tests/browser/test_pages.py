@@ -134,8 +134,12 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     pending = sign_in(http, email, password)
     expected = pending.claim(40.744, -74.032, OPEN, check=True).json()
     assert expected["reason"] == "not_eligible" and expected["message"], expected
+    # issue 31: the answer is where I stand's sentence (said once), and Claim is disabled
     play.click("#check")
-    text = message(play, "#claim-msg", "error")
+    until(play, "document.querySelector('#where').dataset.reason === 'not_eligible'")
+    until(play, "!document.querySelector('#check').disabled")   # the check's own answer in, not only the page's
+    text = play.inner_text("#where")
+    assert play.is_disabled("#claim-btn") and play.is_hidden("#claim-msg")
     assert "Hoboken" in text and expected["message"] in text and "not_eligible" not in text, text
 
     # --- the organizer verifies the player on the organize page ---
@@ -173,7 +177,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     assert fill_of(watch, HOBOKEN_ID) == FREE_FILL
 
     play.click("#check")
-    until(play, "document.querySelector('#claim-msg').textContent.includes('You can claim it now')")
+    until(play, "document.querySelector('#where').textContent.includes('You can claim it now')")
     # issue 20: where I stand says the same, not what it said while I was pending
     assert play.inner_text("#where") == "You are in Hoboken (owner: nobody). You can claim it now."
     play.click("#claim-btn")
@@ -218,9 +222,11 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     rival_page.fill("#signin-form [name=password]", rival_password)
     rival_page.click("#signin-form button[type=submit]")
     rival_page.wait_for_selector("#map[data-located='1']")
-    rival_page.click("#claim-btn")
-    text = message(rival_page, "#claim-msg", "error")
-    assert text == r.json()["message"] and "locked_today" not in text, text
+    # issue 31: the page's own check refuses it first: Claim disabled, the rule's sentence where I stand
+    until(rival_page, "document.querySelector('#where').dataset.reason === 'locked_today'", timeout=40)
+    text = rival_page.inner_text("#where")
+    assert rival_page.is_disabled("#claim-btn")
+    assert text.endswith(r.json()["message"]) and "locked_today" not in text, text
     shot(rival_page, "play-refused")
 
     # --- the watch page reconnects by itself after its socket drops, and keeps following ---
@@ -285,7 +291,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     until(play, "document.querySelector('#claims-left').textContent === '0'")
 
     play.locator("#hand li[data-card-type='double_trouble'] button[type=submit]").first.click()
-    assert "1 claims left today" in message(play, "#cards-msg", "ok")
+    assert "1 claim left today" in message(play, "#cards-msg", "ok")
     until(play, "document.querySelector('#claims-left').textContent === '1'")
 
     freeze = play.locator("#hand li[data-card-type='freeze']").first

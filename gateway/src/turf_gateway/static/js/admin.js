@@ -4,7 +4,7 @@
 // failing the page.
 
 import {
-  $, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
+  $, plural, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
   playerName, renderClock, signOut, saveSession, say, session, useSessionKey,
 } from "./api.js";
 
@@ -86,8 +86,18 @@ function playerItems(list) {
 }
 
 let towns = [];
-async function loadTowns() {
+let shapes = [];   // the board's features: a flag's fixes are named by the town they fall in (issue 31)
+let townsRead = null;
+function loadTowns() {
+  townsRead = townsRead || readTowns().catch((e) => {
+    townsRead = null;
+    throw e;
+  });
+  return townsRead;
+}
+async function readTowns() {
   const board = await api("/board", { auth: false });
+  shapes = board.features;
   towns = board.features.map((f) => f.properties).sort((a, b) => a.name.localeCompare(b.name));
   setPicker("territory", towns.map((t) => item(t.id, `${t.name}, ${t.county} ${t.state}`, t.id)));
 }
@@ -194,7 +204,36 @@ const FLAG_KINDS = {
 };
 
 const num = (x, digits) => (typeof x === "number" ? x.toFixed(digits) : "?");
-const place = (p) => (p ? `${num(p.lat, 4)}, ${num(p.lon, 4)} ±${num(p.accuracy_m, 0)} m` : "?");
+// even-odd ray casting over a GeoJSON polygon's rings ([lon, lat])
+function inRings(rings, lon, lat) {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i];
+      const [xj, yj] = ring[j];
+      if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+// the town a fix falls in (the board's display shapes: good to a few metres), or null
+function townAt(lat, lon) {
+  for (const f of shapes) {
+    const g = f.geometry || {};
+    const polys = g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : [];
+    if (polys.some((rings) => inRings(rings, lon, lat))) return f.properties.name;
+  }
+  return null;
+}
+
+// "Hoboken (40.7440, -74.0320 ±8 m)": the town first, the fix after it for the record
+const place = (p) => {
+  if (!p) return "?";
+  const fix = `${num(p.lat, 4)}, ${num(p.lon, 4)} ±${num(p.accuracy_m, 0)} m`;
+  const town = typeof p.lat === "number" && typeof p.lon === "number" ? townAt(p.lat, p.lon) : null;
+  return town ? `${town} (${fix})` : fix;
+};
 const when = (p) => (p && p.received_at ? gameTime(p.received_at) : "");
 
 function flagSummary(f) {
@@ -269,6 +308,7 @@ function flagActions(f) {
 }
 
 async function refreshFlags() {
+  await loadTowns().catch(() => {});   // the towns name the fixes; without them the coordinates alone
   const list = $("#flag-list");
   let out;
   try {
@@ -295,8 +335,8 @@ async function refreshFlags() {
       h("div", {}, h("b", {}, FLAG_KINDS[f.kind] || f.kind.replace(/_/g, " ")), ` · ${who}`,
         h("span", { class: "badge" }, f.at ? gameTime(f.at) : ""),
         f.state === "cleared" ? h("span", { class: "badge" }, "cleared") : null),
-      h("div", { class: "small muted" }, `player ${f.player_id} · `
-        + (f.claim_id ? `claim ${f.claim_id}` : "a check or a refused claim (nothing to reverse)")),
+      h("div", { class: "small muted" },
+        f.claim_id ? `claim ${f.claim_id}` : "a check or a refused claim (nothing to reverse)"),
       sum ? h("div", { class: "small" }, sum) : null,
       trailTable((f.evidence || {}).trail),
       h("details", {}, h("summary", { class: "small" }, "evidence"),
@@ -456,7 +496,7 @@ function renderDashboard() {
     $("#dash-claims").textContent = String(standing.length);
     const steals = standing.filter((c) => c.kind === "steal").length;
     const who = new Set(standing.map((c) => c.player_id)).size;
-    $("#dash-claims-detail").textContent = `${steals} steals · ${who} players`
+    $("#dash-claims-detail").textContent = `${plural(steals, "steal")} · ${plural(who, "player")}`
       + (todays.length > standing.length ? ` · ${todays.length - standing.length} reversed` : "");
   }
   if (clock) {

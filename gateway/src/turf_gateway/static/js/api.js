@@ -95,6 +95,11 @@ export function newKey() {
 
 // ---- small DOM helpers shared by the pages ----
 
+// "1 steal", "2 steals" (issue 31): a count with its noun, singular for one
+export function plural(n, one, many = one + "s") {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function $(sel, root = document) {
   return root.querySelector(sel);
 }
@@ -222,4 +227,18 @@ export async function playerName(id) {
       .catch(() => "player " + id.slice(0, 6)));
   }
   return pending.get(id);
+}
+
+// Issue 31, offline: the service worker (/sw.js) keeps the page, its scripts, Leaflet and the board; handed what
+// this page loaded before the worker controlled it. The page's body gets data-offline-ready once they are kept.
+export function keepOffline() {
+  if (!("serviceWorker" in navigator) || window.isSecureContext === false) return;
+  navigator.serviceWorker.addEventListener("message", (ev) => {
+    if (ev.data && typeof ev.data.kept === "number") document.body.dataset.offlineReady = "1";
+  });
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => reg.active?.postMessage({
+      keep: [location.pathname, ...performance.getEntriesByType("resource").map((e) => e.name)] }))
+    .catch(() => {});   // no worker (a private window, say): the page works online as before
 }

@@ -382,7 +382,7 @@ export function describe(msg, nameOf, territory) {
     case "trade.accepted":
       return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} and ${who(msg.partner_id)} traded territories` };
     case "announcement.published": // issue 18: the organizer's announcement (its body shows in the banner)
-      return { kind: "admin", text: `📣 ${msg.title || (msg.announcement && msg.announcement.title) || "Announcement"}` };
+      return { kind: "admin", text: `Announcement: ${msg.title || (msg.announcement && msg.announcement.title) || "Announcement"}` };
     default:
       return null;
   }

@@ -72,8 +72,10 @@ async function territoryItem(t) {
 export class Countdowns {
   // onDrift(): called when an answer's `now` is not the clock's (the organizer moved a manual clock, say): the
   // page reads GET /clock again; onData(answer): each GET /me/territories answer, for My turf (myturf.js)
-  constructor(root, clock, onDrift = () => {}, onData = () => {}) {
+  // hasCard(type): does my hand hold a ready card of this type (issue 31: War is advised only when it is there)
+  constructor(root, clock, onDrift = () => {}, onData = () => {}, hasCard = () => true) {
     this.root = root;
+    this.hasCard = hasCard;
     this.clock = clock;
     this.onDrift = onDrift;
     this.onData = onData;
@@ -83,12 +85,21 @@ export class Countdowns {
 
   tick() {
     if (!this.root.hidden) tick(this.root, this.clock);
+    tick($("#deadlines-box"), this.clock);
   }
 
   // the clock part (no sign-in needed)
   showClock(c) {
     renderNextChange($("#next-change", this.root), c);
     this.tick();
+  }
+
+  // "Play War before 17:40" only to a player holding a War card; otherwise what War would have allowed (issue 31)
+  warAdvice(d) {
+    const hours = ` (${+d.game_hours_left.toFixed(1)} game hours).`;
+    if (this.hasCard("war")) return [`Play War before ${gameTime(d.war_until)}: `, left(d.war_until, "too late"), hours];
+    return [`A War card would win it back until ${gameTime(d.war_until)}, but you hold none: `,
+      left(d.war_until, "too late"), hours];
   }
 
   // GET /me/territories; null when this server has no such route (the panel keeps the clock only)
@@ -110,19 +121,19 @@ export class Countdowns {
     const wars = await Promise.all((out.war_deadlines || []).map(async (d) => h("li",
       { class: "urgent", dataset: { territoryId: d.territory_id } },
       h("div", {}, h("b", {}, d.name), ` was stolen by ${await playerName(d.by)}.`),
-      h("div", { class: "small" }, `Play War before ${gameTime(d.war_until)}: `, left(d.war_until, "too late"),
-        ` (${+d.game_hours_left.toFixed(1)} game hours).`))));
+      h("div", { class: "small" }, ...this.warAdvice(d)))));
     const reclaims = (out.reclaim_windows || []).map((w) => h("li",
       { class: "urgent", dataset: { territoryId: w.territory_id } },
       h("div", {}, `Reclaim `, h("b", {}, w.name), " by claiming it there, free (R14)."),
       h("div", { class: "small" }, `Until ${gameTime(w.until)}: `, left(w.until, "over"),
         ` (${+w.game_hours_left.toFixed(1)} game hours).`)));
     const mine = await Promise.all((out.territories || []).map(territoryItem));
-    $("#war-deadlines", this.root).replaceChildren(...wars);
-    $("#reclaim-windows", this.root).replaceChildren(...reclaims);
+    // the deadlines are the banner at the top of the page (issue 31), outside this panel
+    $("#war-deadlines").replaceChildren(...wars);
+    $("#reclaim-windows").replaceChildren(...reclaims);
     $("#my-territories", this.root).replaceChildren(...(mine.length ? mine
       : [h("li", { class: "muted small" }, "You own no territory yet.")]));
-    $("#deadlines-box", this.root).hidden = !wars.length && !reclaims.length;
+    $("#deadlines-box").hidden = !wars.length && !reclaims.length;
     this.root.dataset.loaded = String(+(this.root.dataset.loaded || 0) + 1);
     this.tick();
   }

@@ -14,7 +14,7 @@ const CHAR_EM = 0.55;           // a name's width per character, in font sizes (
 const ROOM = 0.7;               // a name may overhang its town a little: else the state view shows none at all
 
 export function fontPx(zoom) {
-  return Math.max(10, Math.min(15, Math.round(9 + (zoom - 8) * 0.75)));
+  return Math.max(12, Math.min(16, Math.round(9 + (zoom - 8) * 0.75)));
 }
 
 // does the town, seen at this zoom, have room for its name in a px font? (its width taken as the square root of
@@ -38,11 +38,18 @@ export function overlaps(a, b) {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
+function shift(box, dy) {
+  return { ...box, y0: box.y0 + dy, y1: box.y1 + dy };
+}
+
 export class MapNames {
-  // options.scale: the names' size against the phone's (the watch page's TV mode reads them across a room)
-  constructor(board, { scale = 1 } = {}) {
+  // options.scale: the names' size against the phone's (the watch page's TV mode reads them across a room);
+  // options.first: () → territory ids named before any other (issue 31: the story town, then the claimed towns by
+  // recent activity), whatever their size, nudged up or down a line rather than left out when another is in the way
+  constructor(board, { scale = 1, first = () => [] } = {}) {
     this.board = board;
     this.scale = scale;
+    this.first = first;
     this.markers = new Map(); // territory id → its label marker, for the labels shown now
     this.widths = new Map();  // "font px|name" → the name's width in pixels
     this.pending = false;
@@ -74,31 +81,42 @@ export class MapNames {
     map.getContainer().style.setProperty("--town-label-px", `${px}px`);
     const here = this.board.here;
     const placed = [];
-    const show = new Set();
-    for (const p of this.bySize()) {
+    const show = new Map();   // id → the label's vertical nudge in px
+    const first = new Set(this.first());
+    for (const p of this.bySize(first)) {
       const isHere = p.id === here;
-      if (!isHere && !(view.contains([p.label_point.lat, p.label_point.lon]) && fits(p, zoom, px))) continue;
+      const inView = view.contains([p.label_point.lat, p.label_point.lon]);
+      if (!isHere && !(inView && (first.has(p.id) || fits(p, zoom, px)))) continue;
       const box = this.box(p, px, isHere);
-      if (!isHere && placed.some((b) => overlaps(b, box))) continue;
-      placed.push(box);
-      show.add(p.id);
+      let dy = 0;
+      if (!isHere && placed.some((b) => overlaps(b, box))) {
+        if (!first.has(p.id)) continue;
+        const line = box.y1 - box.y0;
+        dy = [line, -line, 2 * line, -2 * line].find((d) => !placed.some((b) => overlaps(b, shift(box, d))));
+        if (dy === undefined) continue;
+      }
+      placed.push(shift(box, dy));
+      show.set(p.id, dy);
     }
-    for (const id of [...this.markers.keys()]) if (!show.has(id)) this.drop(id);
-    for (const id of show) if (!this.markers.has(id)) this.add(this.board.props.get(id), id === here);
+    for (const [id, m] of [...this.markers]) if (!show.has(id) || m.dy !== show.get(id)) this.drop(id);
+    for (const [id, dy] of show) if (!this.markers.has(id)) this.add(this.board.props.get(id), id === here, dy);
     map.getContainer().dataset.labels = String(this.markers.size);
   }
 
   // the towns with a label point, the town I stand in first, then by land area, largest first (kept while the
   // board's towns are the same ones)
-  bySize() {
+  bySize(first = new Set()) {
     const here = this.board.here;
     if (!this.sorted || this.sorted.length !== this.board.props.size - this.unlabelled) {
       const all = [...this.board.props.values()];
       this.sorted = all.filter((p) => p.label_point).sort((a, b) => (b.land_area_m2 || 0) - (a.land_area_m2 || 0));
       this.unlabelled = all.length - this.sorted.length;
     }
-    const first = here && this.board.props.get(here);
-    return first && first.label_point ? [first, ...this.sorted.filter((p) => p.id !== here)] : this.sorted;
+    const lead = [here, ...first].filter((id, i, all) => id && all.indexOf(id) === i)
+      .map((id) => this.board.props.get(id)).filter((p) => p && p.label_point);
+    if (!lead.length) return this.sorted;
+    const led = new Set(lead.map((p) => p.id));
+    return [...lead, ...this.sorted.filter((p) => !led.has(p.id))];
   }
 
   // the label's box in the map's pixels, centred on its label point (as the CSS centres it), a little margin
@@ -127,14 +145,15 @@ export class MapNames {
     return w;
   }
 
-  add(p, here) {
+  add(p, here, dy = 0) {
     const icon = L.divIcon({ className: here ? "town-label here" : "town-label", iconSize: null,
-      html: `<span>${escapeHtml(p.name)}</span>` });
+      html: `<span${dy ? ` style="margin-top:${dy}px"` : ""}>${escapeHtml(p.name)}</span>` });
     const m = L.marker([p.label_point.lat, p.label_point.lon], { icon, interactive: false, keyboard: false })
       .addTo(this.board.map);
     const el = m.getElement();
     el.dataset.territoryId = p.id;
     el.setAttribute("aria-hidden", "true"); // the town list says the same for screen readers
+    m.dy = dy;
     this.markers.set(p.id, m);
   }
 

@@ -2,7 +2,7 @@
 /* global L */
 
 import {
-  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, formData, gameTime, h, learnNames, newKey, optional,
+  $, act, api, ApiError, applyScoreDelta, clearSession, errorText, keepOffline, plural, formData, gameTime, h, learnNames, newKey, optional,
   signOut,
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
@@ -20,17 +20,21 @@ import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
+import { BorderNearMe } from "./border.js";
 
 const state = {
   me: null, // GET /me
   pos: null, // last GeolocationPosition
   cluster: new Set(),
   standings: [],
+  hand: null, // the ready card types in my hand (GET /me/hand), null until read
+  refused: false, // the last where-am-I answer says Claim is refused here (issue 31: the button says so too)
 };
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
 const clock = new GameClock(); // its rate comes from /pages/config.json at start
-const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns);
+const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns,
+  (type) => !!state.hand?.has(type));
 const names = new MapNames(board);
 const myTurf = new MyTurf($("#my-turf"), showOnMap);
 const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
@@ -41,6 +45,7 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
   onRead: (items) => announcement.read(items) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, motion, notifications, names }; // for the browser tests and the curious
+const border = new BorderNearMe(board, $("#border"));
 let posMarker = null;
 let accCircle = null;
 let watchId = null;
@@ -132,12 +137,14 @@ $("#signout").addEventListener("click", async () => {
   board.restyle();
   towns.changed(); // "Owner: you" no longer
   where?.clear();
+  border.clear();
   showSignedOut();
 });
 
 function showSignedOut() {
   showTab("signin");
   $("#auth").hidden = false;
+  $("#auth-lead").hidden = false;
   for (const id of ["#me", "#my-turf", "#claim", "#cards", "#trades", "#countdowns", "#my-season"]) $(id).hidden = true;
   notifications.stop();
   $("#push-btn").hidden = true;
@@ -219,6 +226,8 @@ async function signedIn() {
   if (!(await refreshMe())) return;
   $("#auth").hidden = true;
   $("#me").hidden = false;
+  $("#where").hidden = false;
+  if (!$("#where").dataset.territoryId) $("#where").textContent = "Checking where you stand…";
   $("#my-turf").hidden = false;
   $("#claim").hidden = false;
   $("#countdowns").hidden = false;
@@ -261,10 +270,15 @@ function onPosition(pos) {
   const { latitude: lat, longitude: lon, accuracy } = pos.coords;
   const ll = [lat, lon];
   if (!posMarker) {
+    // my dot in a pane of its own above the towns (issue 31): the town I stand in, brought to front to show its
+    // outline, no longer covers it
+    const pane = board.map.createPane("me");
+    pane.style.zIndex = 450;
+    const renderer = L.svg({ pane: "me" });
     accCircle = L.circle(ll, { radius: accuracy, color: "#1a73e8", weight: 1, fillOpacity: 0.12,
-      interactive: false }).addTo(board.map);
-    posMarker = L.circleMarker(ll, { radius: 7, color: "#fff", weight: 2, fillColor: "#1a73e8", fillOpacity: 1 })
-      .addTo(board.map).bindTooltip("You are here");
+      interactive: false, pane: "me", renderer }).addTo(board.map);
+    posMarker = L.circleMarker(ll, { radius: 8, color: "#fff", weight: 3, fillColor: "#1a73e8", fillOpacity: 1,
+      pane: "me", renderer }).addTo(board.map).bindTooltip("You are here");
   } else {
     posMarker.setLatLng(ll);
     accCircle.setLatLng(ll).setRadius(accuracy);
@@ -274,7 +288,10 @@ function onPosition(pos) {
   if (first) board.map.setView(ll, 13);
   motion.update(pos);
   renderSafety();
-  if (session()) whereAmI().moved(pos.coords);
+  if (session()) {
+    whereAmI().moved(pos.coords);
+    if (where.here) border.show(where.pos, where.here);   // the line's distance follows every fix
+  }
 }
 
 // the page's "where am I" (whereami.js): the check's answer as a sentence, the re-centre button on the map
@@ -282,12 +299,16 @@ let where = null;
 function whereAmI() {
   if (where) return where;
   const recentre = h("button", { type: "button", id: "recentre", class: "recentre secondary", hidden: true },
-    "◎ Re-centre on me");
+    "Re-centre on me");
   const Control = L.Control.extend({ onAdd: () => { L.DomEvent.disableClickPropagation(recentre); return recentre; } });
   new Control({ position: "bottomright" }).addTo(board.map);
   where = new WhereAmI({ board, el: $("#where"), recentre,
     check: async () => api("/claims/check", { method: "POST", body: await fixBody() }),
-    describe: whereText });
+    describe: whereText, onAnswer: (r) => {
+      state.refused = !r.allowed;
+      syncClaim();
+      border.show(where.pos, r.territory?.id || null);
+    } });
   return where;
 }
 
@@ -331,12 +352,20 @@ $("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-ms
     say(out, "error", r.message || "You are not inside any territory of the board.");
     return null;
   }
-  board.select(r.territory.id);
-  where?.answered(r);   // the same answer: where I stand says it too
-  say(out, r.allowed ? "ok" : "error", await whereText(r));
+  // the answer is the sentence where I stand (issue 31: the reason shown once, not here and there)
+  await whereAmI().answered(r);
+  say(out, "info", "");
   out.dataset.reason = r.reason || "";
   return null;
-}));
+}).then(syncClaim));
+
+// Claim is enabled only when the last answer allows it here and the phone is online (issue 31); the sentence
+// above says why not
+function syncClaim() {
+  const b = $("#claim-btn");
+  b.disabled = state.refused || !navigator.onLine;
+  b.setAttribute("aria-describedby", "where");
+}
 
 // A claim while moving fast waits for "I'm a passenger" (rule 11); the server never refuses one for speed.
 $("#claim-btn").addEventListener("click", (ev) => {
@@ -376,7 +405,7 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
     case "war_reclaim": return `You reclaimed ${name}.`;
     default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
   }
-});
+}).then(syncClaim);
 
 // ---------- cards ----------
 // each card's form offers only what the rules allow now (cardforms.js, issue 20)
@@ -414,8 +443,9 @@ function describeEffect(r) {
   if (r.state === "reserved") return `${name} scheduled for ${e.active_on || "the next game day"}.`;
   switch (r.type) {
     case "war": return `War! ${board.name(e.territory_id)} is yours again; the thief may reclaim it until ${gameTime(e.reclaim_until)}.`;
-    case "double_trouble": return `Double Trouble: ${e.claims_left_today} claims left today.`;
-    case "mulligan": return `Mulligan: ${board.name(e.territory_id)} handed back; ${e.claims_left_today} claims left today.`;
+    case "double_trouble": return `Double Trouble: ${plural(e.claims_left_today, "claim")} left today.`;
+    case "mulligan":
+      return `Mulligan: ${board.name(e.territory_id)} handed back; ${plural(e.claims_left_today, "claim")} left today.`;
     case "joker": return `Joker: you won ${board.name(e.territory_id)}!`;
     default: return `${name} played.`;
   }
@@ -441,6 +471,9 @@ async function refreshCards() {
   }
   const cards = hand.cards || [];
   const readyCards = cards.filter((c) => c.state !== "reserved");
+  const hadWar = !!state.hand?.has("war");
+  state.hand = new Set(readyCards.map((c) => c.type));
+  if (hadWar !== state.hand.has("war")) countdowns.refresh();   // the War advice follows the hand
   await forms.refresh(readyCards.map((c) => c.type));
   const ready = groupCards(readyCards).map((g) => forms.item(g));
   const scheduled = [];
@@ -569,8 +602,37 @@ function schedule() {
   }, 300);
 }
 
+// ---------- offline (issue 31) ----------
+function showOnline() {
+  const online = navigator.onLine;
+  $("#offline").hidden = online;
+  document.body.dataset.online = String(online);
+  if (online) {
+    where?.refresh();
+    if (session() && $("#me").hidden) signedIn().catch(() => {});   // opened offline: signed in now
+  } else if (where) {
+    where.offline();
+  } else if (session()) {
+    Object.assign($("#where"), { textContent: WhereAmI.offlineText(), hidden: false }).dataset.offline = "true";
+  }
+  syncClaim();
+}
+window.addEventListener("online", showOnline);
+window.addEventListener("offline", showOnline);
+
 // ---------- start ----------
 async function start() {
+  // the first screen's shape at once (issue 31): a signed-in player sees the claim panel loading, never the
+  // signed-out form for the seconds the board takes on a slow network
+  if (session()) {
+    $("#auth").hidden = true;
+    $("#claim").hidden = false;
+    $("#where").hidden = false;
+    $("#where").textContent = "Loading where you stand…";
+  } else {
+    showSignedOut();
+  }
+  if (!navigator.onLine) showOnline();
   if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
   try {
     const cfg = await (await fetch("/pages/config.json")).json();
@@ -599,12 +661,14 @@ async function start() {
     try {
       await signedIn();
     } catch (e) {
-      say($("#auth-msg"), "error", errorText(e));
+      if (navigator.onLine) say($("#auth-msg"), "error", errorText(e));
     }
   } else {
     showSignedOut();
   }
+  if (!navigator.onLine) showOnline();   // opened offline: said so once the page is drawn from the cache
   document.body.dataset.ready = "1";
+  keepOffline();
 }
 
 start();

@@ -2,9 +2,33 @@
 // to the whole board, the latest stories run as a ticker, the standings show who moved up or down since the last
 // change, and the next opening or closing is counted down from the server's game clock.
 
+/* global L */
 import { $, h } from "./api.js";
 
 export const isTv = () => new URLSearchParams(location.search).get("tv") === "1";
+
+// territory id → when (performance.now()) its last story came: the map names the busiest towns first
+export const activity = new Map();
+
+// Issue 31: the towns whose names come first on the map: the claimed ones, the most recently active first, then
+// the largest; the story town (focus) before all
+export function labelOrder(board, focus = null) {
+  const claimed = [...board.props.values()].filter((p) => p.owner_id)
+    .sort((a, b) => (activity.get(b.id) || 0) - (activity.get(a.id) || 0) || (b.land_area_m2 || 0) - (a.land_area_m2 || 0))
+    .map((p) => p.id);
+  return focus ? [focus, ...claimed.filter((id) => id !== focus)] : claimed;
+}
+
+// Issue 31: where the play is: the claimed towns' bounds (the whole board before the first claim)
+export function playBounds(board) {
+  let b = null;
+  for (const p of board.props.values()) {
+    if (!p.owner_id) continue;
+    const lb = board.layers.get(p.id)?.getBounds();
+    if (lb) b = b ? b.extend(lb) : L.latLngBounds(lb.getSouthWest(), lb.getNorthEast());
+  }
+  return b || board.bounds;
+}
 
 const STAY_MS = 6000;    // how long the map stays on a story before the next one (or the whole board)
 const FLY_S = 1.2;       // Leaflet flight, seconds
@@ -31,19 +55,32 @@ export class TvDirector {
     if (!this.busy) this.next();
   }
 
+  // at rest (issue 31): the claimed towns framed, not the whole state, and no popup left open
+  rest({ fly = true } = {}) {
+    const map = this.board.map;
+    map.closePopup();
+    this.board.mark(null);
+    const b = playBounds(this.board);
+    if (fly) map.flyToBounds(b, { padding: [40, 40], maxZoom: 13, duration: FLY_S });
+    else map.fitBounds(b, { padding: [40, 40], maxZoom: 13, animate: false });
+  }
+
+  // the story town is outlined and named on top (never under a popup, which would hide its name)
   next() {
     const id = this.queue.shift();
     const map = this.board.map;
     if (!id) {
       this.busy = false;
       document.body.dataset.tvFocus = "";
-      map.flyToBounds(this.board.bounds, { padding: [8, 8], duration: FLY_S });
+      this.rest();
       return;
     }
     this.busy = true;
     document.body.dataset.tvFocus = id;
+    activity.set(id, performance.now());
+    map.closePopup();
     map.flyToBounds(this.board.layers.get(id).getBounds(), { maxZoom: 13, padding: [60, 60], duration: FLY_S });
-    this.board.select(id, { pan: false });
+    this.board.mark(id);
     setTimeout(() => this.next(), STAY_MS);
   }
 

@@ -1,13 +1,13 @@
 // The watch page (/watch): live map, leaderboard and feed from WS /ws/scores; reconnects by itself.
 
 import {
-  $, api, applyScoreDelta, h, knownName, learnNames, playerName, renderClock, showOrganizeLink,
+  $, api, applyScoreDelta, h, keepOffline, knownName, learnNames, playerName, renderClock, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { MapNames } from "./mapnames.js";
 import { onRoster } from "./palette.js";
 import { renderPodium } from "./podium.js";
-import { isTv, TvDirector } from "./tv.js";
+import { activity, isTv, labelOrder, TvDirector } from "./tv.js";
 import { Announcement } from "./announcements.js";
 import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
@@ -120,6 +120,8 @@ function handle(msg) {
       if (!replay.active) { // the map shows the past while replaying; "Live" re-reads the board
         board.apply(msg);
         board.flash(msg.territory_id);
+        activity.set(msg.territory_id, performance.now());
+        names?.schedule();
       }
       addFeed(msg);
       tv?.story(msg);
@@ -161,7 +163,9 @@ function onState(s) {
 async function start() {
   showOrganizeLink();
   if (isTv()) tv = new TvDirector(board);
-  names = new MapNames(board, { scale: tv ? 1.6 : 1 });   // town names (issue 20), large across a room
+  // town names (issue 20), large across a room; the story town and the claimed towns first (issue 31)
+  names = new MapNames(board, { scale: tv ? 1.6 : 1,
+    first: () => labelOrder(board, document.body.dataset.tvFocus || null) });
   refreshClock();
   setInterval(refreshClock, 30000);
   announcement.start();
@@ -169,8 +173,10 @@ async function start() {
   window.turf = { board, socket: sock, replay, names }; // for the browser tests (they drop the socket) and the curious
   sock.start();
   await board.init();
+  if (tv && !tv.busy) tv.rest({ fly: false });
   for (const m of early.splice(0)) handle(m);
   document.body.dataset.ready = "1";
+  keepOffline();
 }
 
 start();

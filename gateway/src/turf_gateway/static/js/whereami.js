@@ -4,7 +4,8 @@
 // away; a re-centre button brings it back.
 
 const MIN_GAP_MS = 10000;   // at most one automatic check every 10 s (the server allows 30 a minute, R7.1 trails)
-const MOVED_M = 25;         // a move shorter than this (GPS jitter) asks nothing new
+const MOVED_M = 25;
+const KEPT = "turf.lastWhere";         // a move shorter than this (GPS jitter) asks nothing new
 
 function metres(a, b) {
   const rad = Math.PI / 180;
@@ -15,9 +16,13 @@ function metres(a, b) {
 
 export class WhereAmI {
   // board: BoardMap; el: the sentence's element; recentre: the button; check: async () → the /claims/check answer;
-  // describe: async (answer) → the sentence
-  constructor({ board, el, recentre, check, describe }) {
-    Object.assign(this, { board, el, recentre, check, describe });
+  // describe: async (answer) → the sentence; onAnswer(answer): each answer shown (the Claim button follows it)
+  constructor({ board, el, recentre, check, describe, onAnswer = () => {} }) {
+    Object.assign(this, { board, el, recentre, check, describe, onAnswer });
+    // when (device time) the last sentence was answered, and its town's name: kept across a reload offline
+    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+    this.shownAt = kept?.at || null;
+    this.town = kept?.town || null;
     this.last = null;       // {lat, lon} of the last check
     this.lastAt = 0;
     this.timer = null;
@@ -63,7 +68,23 @@ export class WhereAmI {
     this.last = { ...this.pos };
     this.lastAt = Date.now();
     clearTimeout(this.timer);
-    this.show(r);
+    return this.show(r);
+  }
+
+  // offline (issue 31): the sentence no longer pretends to know where I am now, but says what it knew and when
+  static offlineText() {
+    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+    if (!kept?.at) return "Offline — where you stand is checked again when the connection is back.";
+    const at = new Date(kept.at).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+    return `Offline — last checked at ${at}${kept.town ? ` in ${kept.town}` : ""}.`;
+  }
+
+  offline() {
+    this.asked += 1;   // an answer still on its way is not shown over this
+    clearTimeout(this.timer);
+    this.el.textContent = WhereAmI.offlineText();
+    this.el.dataset.offline = "true";
+    this.el.hidden = false;
   }
 
   // signed out: nothing to say, no town outlined
@@ -85,7 +106,13 @@ export class WhereAmI {
     try {
       r = await this.check();
     } catch {
-      return;   // offline or rate-limited: the next move asks again
+      // a failed check (a busy server, rate-limited) is asked again after the gap, not only at the next move: a
+      // player standing still would keep an old sentence. Offline, the "online" event asks (play.js)
+      if (asked === this.asked && navigator.onLine) {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.run(), MIN_GAP_MS);
+      }
+      return;
     }
     if (asked !== this.asked) return;   // a newer answer is (or will be) shown
     this.last = at;
@@ -97,6 +124,11 @@ export class WhereAmI {
     this.board.mark(this.here);
     const text = await this.describe(r);
     if (asked !== this.asked) return;
+    this.shownAt = Date.now();
+    this.town = r.territory ? r.territory.name : null;
+    localStorage.setItem(KEPT, JSON.stringify({ at: this.shownAt, town: this.town }));
+    this.el.dataset.offline = "false";
+    this.onAnswer(r);
     this.el.textContent = text;
     this.el.dataset.territoryId = this.here || "";
     this.el.dataset.allowed = String(!!r.allowed);

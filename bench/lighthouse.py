@@ -1,0 +1,96 @@
+"""Issue 31: Lighthouse (mobile preset, simulated throttling) on the play page, the watch page and the TV mode,
+against a rehearsal stack (manual clock, embedded servers) with a dozen claimed towns.
+
+    npm i -E lighthouse@12.2.3 --prefix artifacts/lighthouse    # once (Node 20); artifacts/ is git-ignored
+    .venv/bin/python -m bench.lighthouse                        # prints the table; --out FILE writes it too
+
+``TURF_LIGHTHOUSE`` names another lighthouse executable, ``TURF_CHROMIUM`` the browser (Debian's by default).
+Goals: performance ≥ 90, accessibility and best practices 100, cumulative layout shift < 0.1. Performance is
+measured on this machine's CPU: on a loaded, shared machine it reads lower than on a quiet one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.client import move_clock, organizer, register, sign_in
+from tests.support.stackfix import running_stack
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = {"Play": "/", "Watch": "/watch", "TV": "/watch?tv=1"}
+MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+CLAIMED = 12
+
+
+def lighthouse() -> str:
+    exe = os.environ.get("TURF_LIGHTHOUSE") or str(ROOT / "artifacts/lighthouse/node_modules/.bin/lighthouse")
+    if not Path(exe).exists():
+        raise SystemExit(f"{exe} is missing: npm i -E lighthouse@12.2.3 --prefix artifacts/lighthouse")
+    return exe
+
+
+def seed(base: str) -> None:
+    """A morning of play: CLAIMED players each take a town of Hudson or Essex county (at its label point)."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        org = organizer(http)
+        move_clock(org, MON)
+        towns = [f["properties"] for f in http.get("/api/v1/board").json()["features"]
+                 if f["properties"]["county"] in ("Hudson", "Essex")][:CLAIMED]
+        for i, t in enumerate(towns):
+            pid, email, password = register(http, f"Rehearsal {i}")
+            assert org.post(f"/admin/players/{pid}/verify", {"reason": "lighthouse"}).status_code == 200
+            p = t["label_point"]
+            sign_in(http, email, password).claim(p["lat"], p["lon"], MON)
+
+
+def audit(exe: str, url: str, out: Path) -> dict[str, Any]:
+    cmd = [exe, url, "--quiet", "--output=json", f"--output-path={out}",
+           "--only-categories=performance,accessibility,best-practices",
+           "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"]
+    env = os.environ | {"CHROME_PATH": os.environ.get("TURF_CHROMIUM", "/usr/bin/chromium")}
+    # Lighthouse's own trace recording fails now and then (NO_NAVSTART, "please run Lighthouse again"): once more
+    if subprocess.run(cmd, env=env).returncode:
+        subprocess.run(cmd, env=env, check=True)
+    lhr = json.loads(out.read_text())
+    cat, aud = lhr["categories"], lhr["audits"]
+    return {"performance": round(cat["performance"]["score"] * 100),
+            "accessibility": round(cat["accessibility"]["score"] * 100),
+            "best_practices": round(cat["best-practices"]["score"] * 100),
+            "cls": aud["cumulative-layout-shift"]["numericValue"],
+            "tbt_ms": aud["total-blocking-time"]["numericValue"],
+            "lcp_ms": aud["largest-contentful-paint"]["numericValue"]}
+
+
+def table(rows: dict[str, dict[str, Any]]) -> str:
+    lines = ["| page | performance | accessibility | best practices | CLS | TBT | LCP |",
+             "|---|---|---|---|---|---|---|"]
+    for name, r in rows.items():
+        lines.append(f"| {name} (`{PAGES[name]}`) | {r['performance']} | {r['accessibility']} | {r['best_practices']} "
+                     f"| {r['cls']:.3f} | {r['tbt_ms']:.0f} ms | {r['lcp_ms'] / 1000:.1f} s |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, help="also write the table here")
+    args = ap.parse_args()
+    exe = lighthouse()
+    with tempfile.TemporaryDirectory() as tmp, running_stack(Path(tmp) / "stack") as stack:
+        seed(stack.base_url)
+        rows = {name: audit(exe, stack.base_url + path, Path(tmp) / f"{name}.json") for name, path in PAGES.items()}
+    text = table(rows)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
