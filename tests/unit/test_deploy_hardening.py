@@ -62,7 +62,7 @@ def test_each_kubernetes_service_connects_as_its_own_nats_user_with_its_own_secr
         assert env["TURF_NATS_URL"]["value"].startswith(f"nats://{name}:$(TURF_NATS_PASSWORD)@")
         names = [e["name"] for e in c["env"]]
         assert names.index("TURF_NATS_PASSWORD") < names.index("TURF_NATS_URL")   # $(VAR): defined above
-    example = [d["metadata"]["name"] for d in yaml.safe_load_all((K8S / "examples" / "secrets.example.yaml").read_text())]
+    example = [d["metadata"]["name"] for d in _k8s("examples/secrets.example.yaml")]
     assert {natsauth.secret_name(u) for u in [natsauth.ADMIN, *natsauth.PERMISSIONS]} <= set(example)
 
 
