@@ -9,8 +9,13 @@ from pathlib import Path
 
 from turfwar import natsauth
 
-#: what compose refuses to start without (``${VAR:?}``), besides the organizer's email
+#: issue 29: compose's PostgreSQL roles besides the superuser (deploy/postgres/roles.sh): one per service with a
+#: schema, owning it alone, and the backup's read-only one
+DB_ROLES = ["gateway", "claims", "cards", "clock", "notify", "backup"]
+#: what compose refuses to start without (``${VAR:?}``), besides the organizer's email; ``TURF_DB_PASSWORD`` is the
+#: superuser's, which only the one-shot db-setup holds
 SECRETS = ["TURF_SEED", "TURF_ORGANIZER_PASSWORD", "TURF_DB_PASSWORD", "TURF_REDIS_PASSWORD",
+           *(f"TURF_DB_PASSWORD_{role.upper()}" for role in DB_ROLES),
            *(natsauth.password_variable(u) for u in [natsauth.ADMIN, *natsauth.PERMISSIONS])]
 
 

@@ -73,3 +73,20 @@ def deploy_conf() -> str:
     header = ("# Written by `turfwar docs nats-auth` from turfwar/natsauth.py (issue 15): who may publish and\n"
               "# subscribe on what. Passwords come from the NATS servers' environment (deploy/.env). Do not edit.\n")
     return header + conf_text(users(lambda user: _VAR + password_variable(user)))
+
+
+def secret_name(user: str) -> str:
+    """Issue 29: the Kubernetes Secret holding ``user``'s NATS password (key ``password``): one per user, so a pod is
+    given its own password and no other."""
+    return f"turfwar-nats-{user}"
+
+
+def helm_values() -> dict[str, Any]:
+    """Issue 29: the generated part of ``deploy/nats/values.yaml`` (the NATS Helm chart's values): the same users and
+    permissions as ``auth.conf``, each password a ``<< $TURF_NATS_PASSWORD_<USER> >>`` (the chart writes it bare: a
+    variable of the server's environment), and that environment read from each user's own Secret."""
+    names = [ADMIN, *PERMISSIONS]
+    return {"config": {"merge": {"authorization": {
+                "users": users(lambda user: f"<< ${password_variable(user)} >>")}}},
+            "container": {"env": {password_variable(u): {"valueFrom": {"secretKeyRef": {
+                "name": secret_name(u), "key": "password"}}} for u in names}}}

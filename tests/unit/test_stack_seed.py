@@ -24,6 +24,8 @@ from turf_common.settings import (
 from turfwar import embedded
 from turfwar.stack import Stack, StackError
 
+# issue 29: a configured seed or password of a real season holds 128 bits or more (turf_common.secrets_policy)
+STRONG = "Vq7dX2kLm9RtW4zB-8nHc3PfJ6sYg1Ee"
 SECRETS = ("TURF_SEED", "TURF_ORGANIZER_PASSWORD", "TURF_CLOCK", "TURF_HTTP_HOST", "TURF_NATS_URL",
            "TURF_DATABASE_URL", "TURF_REDIS_URL")
 
@@ -65,8 +67,8 @@ def test_r12_1_seed_is_random_per_data_dir_kept_and_private(tmp_path: Path) -> N
 
 
 def test_r12_1_a_configured_seed_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TURF_SEED", "organizer chosen")
-    assert Stack(tmp_path).child_env()["TURF_SEED"] == "organizer chosen"
+    monkeypatch.setenv("TURF_SEED", STRONG)
+    assert Stack(tmp_path).child_env()["TURF_SEED"] == STRONG
     assert not (tmp_path / "season-seed").exists()
 
 
@@ -104,7 +106,7 @@ def test_r12_1_the_public_default_seed_is_allowed_for_a_manual_rehearsal(tmp_pat
     env = Stack(tmp_path, env={"TURF_SEED": PUBLIC_SEED, "TURF_CLOCK": "manual"}).child_env()
     assert env["TURF_SEED"] == PUBLIC_SEED
     assert seed_refusal("", "manual") is None and seed_refusal("", "real") is not None
-    assert seed_refusal("secret", "real") is None
+    assert seed_refusal(STRONG, "real") is None
 
 
 def test_r12_1_a_begun_season_refuses_another_seed(tmp_path: Path, fake_servers: list[tuple[str, bool]]) -> None:
@@ -117,7 +119,7 @@ def test_r12_1_a_begun_season_refuses_another_seed(tmp_path: Path, fake_servers:
     # a season begun on its own random seed is not switched to a configured one either
     Stack(tmp_path / "b").prepare()
     with pytest.raises(StackError, match="from season-seed"):
-        Stack(tmp_path / "b", env={"TURF_SEED": "later"}).prepare()
+        Stack(tmp_path / "b", env={"TURF_SEED": STRONG}).prepare()
 
 
 @pytest.mark.parametrize(("clock", "host", "refused"), [
@@ -127,7 +129,7 @@ def test_r12_1_a_begun_season_refuses_another_seed(tmp_path: Path, fake_servers:
 def test_issue15_the_default_organizer_password_only_for_a_manual_rehearsal_on_loopback(
         tmp_path: Path, clock: str, host: str, refused: bool) -> None:
     assert (organizer_password_refusal(DEFAULT_ORGANIZER_PASSWORD, clock, host) is not None) is refused
-    assert organizer_password_refusal("a secret", clock, host) is None
+    assert organizer_password_refusal(STRONG, clock, host) is None
     stack = Stack(tmp_path, env={"TURF_ORGANIZER_PASSWORD": DEFAULT_ORGANIZER_PASSWORD, "TURF_CLOCK": clock,
                                  "TURF_HTTP_HOST": host})
     if refused:

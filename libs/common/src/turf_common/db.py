@@ -36,7 +36,10 @@ def run_migrations(database_url: str, migrations_dir: Path, schema: str) -> None
     with eng.begin() as conn:
         # Services start concurrently; the advisory lock keeps two Alembic runs from racing on one database.
         conn.execute(text("SELECT pg_advisory_xact_lock(724501)"))
-        conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+        # issue 29: a deployment's role owns its schema, made beforehand, and may create none (CREATE SCHEMA IF NOT
+        # EXISTS checks that right before it looks)
+        if conn.execute(text("SELECT 1 FROM pg_namespace WHERE nspname = :s"), {"s": schema}).first() is None:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
         cfg = Config()
         cfg.set_main_option("script_location", str(migrations_dir))
         cfg.attributes["connection"] = conn

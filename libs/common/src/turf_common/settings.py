@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from turf_common import secrets_policy
+
 # Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only (issue 15)
 PUBLIC_SEED = "turfwar-2026"
 DEFAULT_ORGANIZER_PASSWORD = "organizer"
@@ -120,24 +122,36 @@ def is_loopback(host: str) -> bool:
 def seed_refusal(seed: str, clock: str) -> str | None:
     """R12.1: why ``seed`` may not run a ``clock`` (``TURF_CLOCK``) season, or None. The public default
     ``turfwar-2026`` (or an empty seed) lets anyone replay every private hand, so it is refused whenever the clock is
-    ``real`` or ``accelerated``; a ``manual`` clock (tests, rehearsals) may keep it."""
-    if parse_clock_mode(clock)[0] == "manual" or (seed and seed != PUBLIC_SEED):
+    ``real`` or ``accelerated``; a ``manual`` clock (tests, rehearsals) may keep it. Issue 29: so is a placeholder or
+    a seed of fewer than 128 bits, which could be found from its published ``sha256`` commitment
+    (:func:`turf_common.secrets_policy.weakness`)."""
+    if parse_clock_mode(clock)[0] == "manual":
         return None
-    return (f"TURF_SEED is the public default {PUBLIC_SEED!r} (or empty) with TURF_CLOCK={clock}: anyone could replay "
-            "every draw (R12.1). Unset TURF_SEED to let `turfwar up` choose a random one, or set a secret seed")
+    if not seed or seed == PUBLIC_SEED:
+        return (f"TURF_SEED is the public default {PUBLIC_SEED!r} (or empty) with TURF_CLOCK={clock}: anyone could "
+                "replay every draw (R12.1). Unset TURF_SEED to let `turfwar up` choose a random one, or set a secret "
+                "seed")
+    if why := secrets_policy.weakness(seed, "TURF_SEED"):   # issue 29: sha256(seed) is public
+        return (f"{why}, with TURF_CLOCK={clock} (R12.1). Make one with `python -c 'import secrets; "
+                "print(secrets.token_hex(32))'`, or unset it to let `turfwar up` choose")
+    return None
 
 
 def organizer_password_refusal(password: str, clock: str, host: str) -> str | None:
     """Issue 15: why the organizer may not use ``password`` with ``clock`` on ``host`` (``TURF_HTTP_HOST``), or None.
     The well-known default ``organizer`` (or an empty password) is allowed only for a manual-clock rehearsal
-    listening on loopback."""
-    if password and password != DEFAULT_ORGANIZER_PASSWORD:
-        return None
+    listening on loopback; issue 29: with a real or accelerated clock, a placeholder or a password of fewer than
+    128 bits is refused too (:func:`turf_common.secrets_policy.weakness`)."""
     if parse_clock_mode(clock)[0] == "manual" and is_loopback(host):
         return None
-    return (f"TURF_ORGANIZER_PASSWORD is the public default {DEFAULT_ORGANIZER_PASSWORD!r} (or empty) with "
-            f"TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on loopback. Unset it to let "
-            "`turfwar up` make a random one, or set a secret password")
+    if not password or password == DEFAULT_ORGANIZER_PASSWORD:
+        return (f"TURF_ORGANIZER_PASSWORD is the public default {DEFAULT_ORGANIZER_PASSWORD!r} (or empty) with "
+                f"TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on loopback. Unset it to let "
+                "`turfwar up` make a random one, or set a secret password")
+    if parse_clock_mode(clock)[0] != "manual" and (why := secrets_policy.weakness(password, "TURF_ORGANIZER_PASSWORD")):
+        return (f"{why}, with TURF_CLOCK={clock} (issue 29). Make one with `python -c 'import secrets; "
+                "print(secrets.token_urlsafe(24))'`, or unset it to let `turfwar up` make one")
+    return None
 
 
 def password_hash_refusal(profile: str, clock: str, host: str) -> str | None:
