@@ -252,6 +252,10 @@ def test_notifications_are_private_and_read_marks_move_forward(http: httpx.Clien
     assert v.get("/me/notifications?after=-1").status_code == 422
     assert v.put("/me/push", {"endpoint": "ftp://x.example/1", "keys": {"p256dh": "a", "auth": "b"}}).status_code \
         == 422
+    # issue 29: a stored endpoint is a request the server makes: only the browsers' push services' hosts
+    for inside in ("https://127.1/push", "https://redis/", "https://push.example/1", "https://10.0.0.5/x"):
+        r = v.put("/me/push", {"endpoint": inside, "keys": {"p256dh": "a", "auth": "b"}})
+        assert r.status_code == 422 and r.json()["reason"] == "invalid_input", inside
 
 
 def test_an_event_delivered_twice_is_applied_once(stack: Stack, p: dict[str, Player]) -> None:

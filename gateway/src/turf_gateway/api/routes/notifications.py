@@ -4,7 +4,6 @@ A player sees only their own notifications (the caller's id is the one asked for
 
 from __future__ import annotations
 
-import ipaddress
 import uuid
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -30,6 +29,7 @@ from turf_common.contracts.notify import (
     PushKeys,
     SavePush,
 )
+from turf_common.pushpolicy import allowed_push_endpoint
 from turf_gateway.api.deps import CurrentPlayer, Organizer, State
 from turf_gateway.errors import ApiError
 
@@ -93,29 +93,6 @@ class AnnouncementBody(BaseModel):
     body: Annotated[Text, StringConstraints(max_length=4000)]
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def allowed_endpoint(endpoint: str, clock: str) -> bool:
-    """Issue 15's caution applied to push: the server posts to whatever endpoint a player stores, so only a push
-    service's https URL on a public host is taken; plain http and loopback hosts only with a manual clock
-    (rehearsals and tests, whose push service is a local receiver)."""
-    u = urlsplit(endpoint)
-    host = u.hostname or ""
-    if clock == "manual":
-        return u.scheme == "https" or _loopback(host)
-    if u.scheme != "https" or _loopback(host):
-        return False
-    try:
-        return ipaddress.ip_address(host).is_global
-    except ValueError:
-        return "." in host   # a name: push services are public names (fcm.googleapis.com, push.services.mozilla.com)
-
-
 @router.get("/me/notifications", response_model=Notifications)
 async def notifications(caller: CurrentPlayer, state: State,
                         after: Annotated[int | None, Query(ge=0, le=2**62)] = None) -> Notifications:
@@ -143,9 +120,10 @@ async def push_key(state: State) -> PushKey:
 @router.put("/me/push", status_code=204, response_class=Response)
 async def save_push(body: PushBody, caller: CurrentPlayer, state: State) -> Response:
     """Store the caller's push subscription ``{endpoint, keys: {p256dh, auth}}``. 204; 422 ``invalid_input`` for an
-    endpoint that is no public https URL."""
-    if not allowed_endpoint(body.endpoint, state.settings.clock):
-        raise ApiError("invalid_input", "The endpoint must be a push service's public https URL.")
+    endpoint that is not a browser push service's (issue 29: FCM, Mozilla, Apple, Windows; a loopback receiver in
+    a manual-clock rehearsal)."""
+    if not allowed_push_endpoint(body.endpoint, rehearsal=state.settings.clock == "manual"):
+        raise ApiError("invalid_input", "The endpoint must be a browser push service's https URL.")
     await state.services.ask(subjects.NOTIFY_PUSH_SAVE,
                     SavePush(player_id=caller.id, endpoint=body.endpoint, keys=body.keys), Done)
     return Response(status_code=204)
