@@ -4,32 +4,24 @@ migrations; each case starts on empty tables (TRUNCATE, a few milliseconds, rath
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from claims_backends import Backend
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tests.support.pg import migrated_postgres, truncate_all
+from tests.support.pg import emptied, migrated_engine
 from turf_claims.adapters import tables as t
 from turf_claims.adapters.store import SqlClaimsStore
 from turf_claims.bootstrap import MIGRATIONS
 from turf_claims.testing import MemoryClaimsStore
-from turf_common.db import make_engine
 
 
 @pytest.fixture(scope="session")
-def claims_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with migrated_postgres(tmp_path_factory.mktemp("claims-contract"), MIGRATIONS, t.SCHEMA) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
-async def claims_engine(claims_database: str) -> AsyncIterator[AsyncEngine]:
-    engine = make_engine(claims_database, pool_size=2, max_overflow=2)
-    yield engine
-    await engine.dispose()
+async def claims_engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[AsyncEngine]:
+    async with migrated_engine(tmp_path_factory.mktemp("claims-contract"), MIGRATIONS, t.SCHEMA) as engine:
+        yield engine
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -41,9 +33,7 @@ async def backend(request: pytest.FixtureRequest, claims_engine: AsyncEngine) ->
             return [(s, e.event_id) for s, e in mem.state.outbox]
 
         return Backend("memory", mem, staged_memory)
-    engine = claims_engine
-    async with engine.begin() as conn:
-        await conn.execute(truncate_all(t.metadata))
+    engine = await emptied(claims_engine, t.metadata)
 
     async def staged_sql() -> list[tuple[str, str]]:
         async with engine.connect() as conn:
