@@ -10,6 +10,7 @@ import nats
 from nats.js import api as jsapi
 
 from turf_common.bus import caught_up, server_list
+from turf_common.bus.idle import twice_in_a_row
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located
 
@@ -56,22 +57,20 @@ def consumed(nats_url: str, stream: str, timeout: float = 30.0) -> None:
     causes before it acks, so whatever the events so far would cause (a duplicate included) is in place. Ephemeral
     consumers (a test's own reads) are not waited for. Raises TimeoutError after ``timeout`` s."""
     import asyncio
-    import time
 
     async def go() -> None:
         nc = await nats.connect(servers=server_list(nats_url))
+
+        async def durables_caught_up() -> bool:
+            try:
+                return caught_up((await nc.request(f"$JS.API.CONSUMER.LIST.{stream}", b"", timeout=5)).data,
+                                 durable_only=True)
+            except (TimeoutError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+                return False
+
         try:
-            deadline, streak = time.monotonic() + timeout, 0
-            while streak < 2:
-                try:
-                    idle = caught_up((await nc.request(f"$JS.API.CONSUMER.LIST.{stream}", b"", timeout=5)).data,
-                                     durable_only=True)
-                except (TimeoutError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
-                    idle = False
-                streak = streak + 1 if idle else 0
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"the consumers of {stream} did not catch up in {timeout:.0f} s")
-                await asyncio.sleep(0.02)
+            if not await twice_in_a_row(durables_caught_up, timeout):
+                raise TimeoutError(f"the consumers of {stream} did not catch up in {timeout:.0f} s")
         finally:
             await nc.close()
 

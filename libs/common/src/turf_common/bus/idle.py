@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 
 import nats
 from faststream.nats import NatsBroker
@@ -45,16 +46,19 @@ async def consumers_idle(broker: NatsBroker, stream: str) -> bool:
 async def wait_idle(broker: NatsBroker, stream: str, timeout: float = 30.0) -> None:
     """Block until :func:`consumers_idle` holds twice in a row (a handler may publish follow-up events just
     before it acks), or raise :class:`BusError` after ``timeout`` seconds."""
+    if not await twice_in_a_row(lambda: consumers_idle(broker, stream), timeout):
+        raise BusError("consumers did not catch up in time")
+
+
+async def twice_in_a_row(check: Callable[[], Awaitable[bool]], timeout: float) -> bool:
+    """Ask ``check()`` every 20 ms until it holds twice in a row (True), or ``timeout`` seconds pass (False)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     streak = 0
     while True:
-        if await consumers_idle(broker, stream):
-            streak += 1
-            if streak >= 2:
-                return
-        else:
-            streak = 0
+        streak = streak + 1 if await check() else 0
+        if streak >= 2:
+            return True
         if loop.time() > deadline:
-            raise BusError("consumers did not catch up in time")
+            return False
         await asyncio.sleep(0.02)
