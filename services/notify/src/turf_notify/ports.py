@@ -42,6 +42,10 @@ class PendingPush:
     hold_until: datetime
 
 
+#: push subscriptions kept per player (issue 29): a phone, a laptop and some spares
+MAX_SUBSCRIPTIONS = 5
+
+
 @dataclass(frozen=True)
 class Subscription:
     """A browser's Push API subscription: its endpoint and keys (base64url)."""
@@ -174,7 +178,10 @@ class NotifyStore(Protocol):
 
     async def announcements(self, limit: int) -> list[AnnouncementOut]: ...
 
-    async def save_subscription(self, s: Subscription) -> None: ...
+    async def save_subscription(self, s: Subscription) -> None:
+        """Save ``s``, keyed by (player, endpoint): the same endpoint again updates its keys and makes it the most
+        recently saved. Issue 29: a player keeps at most :data:`MAX_SUBSCRIPTIONS`; one more replaces the least
+        recently saved (a phone that re-subscribes on every visit stays, a browser long gone makes room)."""
 
     async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
         """Remove the subscription at ``endpoint`` (of ``player_id`` when given), or all of ``player_id``'s."""

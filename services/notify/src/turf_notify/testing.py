@@ -12,7 +12,7 @@ from typing import Any
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
-from turf_notify.ports import PendingPush, Post, Reminder, Subscription
+from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
 
 
@@ -30,7 +30,7 @@ class State:
     scores: dict[str, int] = field(default_factory=dict)
     announcements: dict[str, AnnouncementOut] = field(default_factory=dict)   # command id → announcement
     reads: dict[str, int] = field(default_factory=dict)
-    subscriptions: dict[str, Subscription] = field(default_factory=dict)
+    subscriptions: dict[tuple[str, str], Subscription] = field(default_factory=dict)   # in saving order
     keys: dict[str, str] = field(default_factory=dict)
 
 
@@ -141,12 +141,17 @@ class MemoryNotifyStore:
         return [a for _, a in sorted(written, key=lambda e: (e[1].at, e[0]), reverse=True)][:limit]
 
     async def save_subscription(self, s: Subscription) -> None:
-        self.state.subscriptions[s.endpoint] = s
+        subs = self.state.subscriptions
+        subs.pop((s.player_id, s.endpoint), None)   # re-inserted last: the most recently saved
+        subs[(s.player_id, s.endpoint)] = s
+        mine = [k for k in subs if k[0] == s.player_id]
+        for k in mine[:max(0, len(mine) - MAX_SUBSCRIPTIONS)]:
+            del subs[k]
 
     async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
-        for e, s in list(self.state.subscriptions.items()):
-            if (player_id is None or s.player_id == player_id) and (endpoint is None or e == endpoint):
-                del self.state.subscriptions[e]
+        for (p, e), s in list(self.state.subscriptions.items()):
+            if (player_id is None or p == player_id) and (endpoint is None or e == endpoint):
+                del self.state.subscriptions[(p, e)]
 
     async def subscriptions(self, player_id: str) -> list[Subscription]:
         return sorted((s for s in self.state.subscriptions.values() if s.player_id == player_id),

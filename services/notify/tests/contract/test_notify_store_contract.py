@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
-from turf_notify.ports import NotifyStore, PendingPush, Post, Reminder, Subscription
+from turf_notify.ports import MAX_SUBSCRIPTIONS, NotifyStore, PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
 
 T0 = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
@@ -135,14 +135,33 @@ async def test_subscriptions_and_the_vapid_key(store: NotifyStore) -> None:
     await store.save_subscription(Subscription("ann", "https://push/2", "k2", "a2"))
     await store.save_subscription(Subscription("ann", "https://push/1", "k1", "a1"))
     await store.save_subscription(Subscription("bob", "https://push/3", "k3", "a3"))
-    await store.save_subscription(Subscription("bob", "https://push/2", "k9", "a9"))   # the endpoint moves to bob
-    assert await store.subscriptions("ann") == [Subscription("ann", "https://push/1", "k1", "a1")]
+    # issue 29: keyed by (player, endpoint): bob saving ann's endpoint takes nothing from ann
+    await store.save_subscription(Subscription("bob", "https://push/2", "k9", "a9"))
+    assert [s.endpoint for s in await store.subscriptions("ann")] == ["https://push/1", "https://push/2"]
     assert [s.endpoint for s in await store.subscriptions("bob")] == ["https://push/2", "https://push/3"]
     await store.drop_subscription("bob", "https://push/3")
-    await store.drop_subscription("ann", "https://push/2")                               # not ann's: stays
+    await store.drop_subscription("ann", "https://push/3")                               # not ann's: nothing
     assert [s.endpoint for s in await store.subscriptions("bob")] == ["https://push/2"]
     await store.drop_subscription(None, "https://push/2")
+    assert await store.subscriptions("bob") == []
     await store.drop_subscription("ann", None)
     assert await store.subscriptions("ann") == [] and await store.subscriptions("bob") == []
     assert await store.vapid_key(lambda: "key-1") == "key-1"
     assert await store.vapid_key(lambda: "key-2") == "key-1"
+
+
+async def test_issue29_a_players_subscriptions_are_keyed_by_endpoint_and_capped(store: NotifyStore) -> None:
+    """The same endpoint saved again updates its keys (one row, not two); a sixth endpoint replaces the least
+    recently saved, and another player's are untouched. Before: a re-PUT was one row, but any number of endpoints
+    were kept per player."""
+    await store.save_subscription(Subscription("eve", "https://push/e", "ke", "ae"))
+    for i in range(MAX_SUBSCRIPTIONS):
+        await store.save_subscription(Subscription("ann", f"https://push/{i}", f"k{i}", f"a{i}"))
+    await store.save_subscription(Subscription("ann", "https://push/0", "k0-new", "a0-new"))   # 0 is saved again
+    assert len(await store.subscriptions("ann")) == MAX_SUBSCRIPTIONS
+    await store.save_subscription(Subscription("ann", "https://push/new", "kn", "an"))
+    mine = {s.endpoint: s for s in await store.subscriptions("ann")}
+    assert sorted(mine) == sorted(["https://push/0", "https://push/2", "https://push/3", "https://push/4",
+                                   "https://push/new"])   # /1, the least recently saved, made room
+    assert (mine["https://push/0"].p256dh, mine["https://push/0"].auth) == ("k0-new", "a0-new")
+    assert [s.endpoint for s in await store.subscriptions("eve")] == ["https://push/e"]

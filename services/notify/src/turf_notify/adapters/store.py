@@ -16,7 +16,7 @@ from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
 from turf_common.outbox import first_times, stage
 from turf_notify.adapters import tables as t
-from turf_notify.ports import PendingPush, Post, Reminder, Subscription
+from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
 
 
@@ -176,11 +176,17 @@ class SqlNotifyStore:
                                                         .order_by(a.at.desc(), a.created_at.desc()).limit(limit))]
 
     async def save_subscription(self, s: Subscription) -> None:
+        c, now = t.subscriptions.c, _wall()
         async with self.engine.begin() as conn:
+            # one player's saves one at a time, so two at once never leave more than the cap
+            await conn.execute(select(func.pg_advisory_xact_lock(func.hashtext("notify.push:" + s.player_id))))
             await conn.execute(pg_insert(t.subscriptions).values(
-                endpoint=s.endpoint, player_id=s.player_id, p256dh=s.p256dh, auth=s.auth, created_at=_wall())
-                .on_conflict_do_update(index_elements=["endpoint"],
-                                       set_={"player_id": s.player_id, "p256dh": s.p256dh, "auth": s.auth}))
+                endpoint=s.endpoint, player_id=s.player_id, p256dh=s.p256dh, auth=s.auth, created_at=now,
+                saved_at=now).on_conflict_do_update(index_elements=["player_id", "endpoint"],
+                                                    set_={"p256dh": s.p256dh, "auth": s.auth, "saved_at": now}))
+            kept = (select(c.endpoint).where(c.player_id == s.player_id)
+                    .order_by(c.saved_at.desc(), c.endpoint).limit(MAX_SUBSCRIPTIONS))
+            await conn.execute(delete(t.subscriptions).where(c.player_id == s.player_id, c.endpoint.not_in(kept)))
 
     async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
         q = delete(t.subscriptions)

@@ -34,13 +34,15 @@ reads = Table(
     Column("up_to", BigInteger, nullable=False),
 )
 
+# issue 29: keyed by (player, endpoint), at most ports.MAX_SUBSCRIPTIONS a player (the least recently saved goes)
 subscriptions = Table(
     "subscriptions", metadata,
+    Column("player_id", String(64), primary_key=True),
     Column("endpoint", String(2048), primary_key=True),
-    Column("player_id", String(64), nullable=False, index=True),
     Column("p256dh", String(256), nullable=False),
     Column("auth", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("saved_at", DateTime(timezone=True), nullable=False),   # the last PUT: the cap replaces the oldest
 )
 
 # pushes waiting for quiet hours to end (game time) or for a steal's minute to group (wall time)
