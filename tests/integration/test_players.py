@@ -82,11 +82,10 @@ def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx
     # issue 15: the disqualification ended the player's sessions
     r = cheat.claim(*HOBOKEN, T0)
     assert r.status_code == 401 and r.json()["reason"] == "unauthenticated", r.text
-    # signed in again (to read their status), they may no longer claim
-    again = sign_in(http, cheat_email, cheat_pw)
-    assert again.get("/me").json()["status"] == "disqualified"
-    r = again.claim(*HOBOKEN, T0)
-    assert r.status_code == 409 and r.json()["reason"] == "not_eligible", r.text
+    # issue 29: nor may they sign in again (before: 200 and a new token, with which checks and pushes answered)
+    r = http.post("/api/v1/sessions", json={"email": cheat_email, "password": cheat_pw})
+    assert r.status_code == 403 and r.json()["reason"] == "not_eligible", r.text
+    assert http.get(f"/api/v1/players/{cheat.id}").json()["status"] == "disqualified"
     # a disqualification is final
     r = org.post(f"/admin/players/{cheat.id}/verify", {"reason": "oops"})
     assert r.status_code == 409

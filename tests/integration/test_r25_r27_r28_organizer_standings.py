@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.client import API, Player, leaderboard, move_clock, register, sign_in, until, verified_player
+from tests.support.client import API, Player, leaderboard, move_clock, register, until, verified_player
 from tests.support.spectator import Spectator
 from turfwar.stack import Stack
 
@@ -209,7 +209,9 @@ def test_r28_two_identical_corrections_at_once_are_applied_and_logged_once_every
     pid, email, pw = register(http)
     a, b = at_once(stack, org, "POST", f"/admin/players/{pid}/reject", {"reason": "fake"})
     assert a.status_code == b.status_code == 200 and a.json() == b.json()
-    assert sign_in(http, email, pw).get("/me").json()["status"] == "rejected"
+    assert http.get(f"{API}/players/{pid}").json()["status"] == "rejected"
+    refused = http.post(f"{API}/sessions", json={"email": email, "password": pw})   # issue 29: no sign-in
+    assert refused.status_code == 403 and refused.json()["reason"] == "not_eligible", refused.text
 
     # the scores followed the adjustments exactly once
     row = until(lambda: next((s for s in leaderboard(http)["standings"] if s["player_id"] == p.id), None),

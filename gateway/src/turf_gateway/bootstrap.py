@@ -32,7 +32,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import session_revocation, tables
+from turf_gateway import passwords, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
@@ -117,6 +117,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     _refuse_unsafe(settings)
     assert settings.nats_url and settings.database_url
     use_profile(settings.password_hash)
+    passwords.configure(settings.password_queue)
     configure("gateway", settings.log_level)
     metrics.SERVICE["name"] = "gateway"
     tracing.setup("gateway")

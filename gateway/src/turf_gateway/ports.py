@@ -43,6 +43,14 @@ class Limiter(Protocol):
 
     async def check(self, name: str, who: str, *more: tuple[str, str]) -> None: ...
 
+    async def over(self, name: str, who: str) -> bool: ...
+
+    async def undo(self, name: str, who: str, *more: tuple[str, str]) -> None: ...
+
+    async def remember(self, name: str, who: str, seconds: int) -> None: ...
+
+    async def remembers(self, name: str, who: str) -> bool: ...
+
 
 class IdempotencyKeys(Protocol):
     async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
@@ -88,11 +96,13 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class Account:
-    """What a sign-in checks: the player's id, role and argon2 password hash."""
+    """What a sign-in checks: the player's id, role, argon2 password hash and status (R27: pending, verified,
+    rejected, disqualified)."""
 
     id: str
     role: str
     password_hash: str
+    status: str = "verified"
 
 
 @dataclass(frozen=True)

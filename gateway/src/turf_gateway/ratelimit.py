@@ -3,6 +3,8 @@ Over the limit: 429 ``rate_limited`` with ``Retry-After`` (seconds). Limits are 
 
 from __future__ import annotations
 
+import ipaddress
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,13 +28,24 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     # per client so that nobody else's failures ever refuse the right password from another client
     "sessions_email": Limit(10, 60),
     "sessions_fail_ip": Limit(60, 60),   # failed sign-ins per client address per minute, whatever the account
+    # issue 29: FAILED sign-ins to one account from every address together (a password guessed from a botnet).
+    # Over it the account is slowed, not locked: an address the account signed in from in the last 30 days
+    # (KNOWN_FOR_S) goes on as before; any other gets one attempt per ``sessions_account_slow`` window
+    "sessions_account": Limit(50, 900),
+    "sessions_account_slow": Limit(1, 10),
     "players_ip": Limit(200, 3600),      # registrations per client address per hour
     "claims_player": Limit(30, 60),      # claim submissions per player per minute (one a day is the game)
     "claims_ip": Limit(120000, 60),      # … per client address per minute
     # R7.1: location checks per player per minute (each one joins the player's trail and is screened)
     "checks_player": Limit(30, 60),
     "checks_ip": Limit(120000, 60),      # … per client address per minute
+    "push_player": Limit(10, 3600),      # issue 29: PUT /me/push per player per hour (a browser saves once a load)
+    # issue 29: WS /ws/scores?since= resends per client address per minute (each may read back
+    # TURF_WS_RESEND_MAX stream entries); over it the socket gets a snapshot instead, which costs nothing to read
+    "resends_ip": Limit(30, 60),
 }
+#: seconds an address stays known to an account after a sign-in from it (spared the account's slow-down)
+KNOWN_FOR_S = 30 * 86400
 
 
 def parse_limits(spec: str) -> dict[str, Limit] | None:
@@ -69,6 +82,27 @@ class RateLimiter:
         further pair's) in the current window; counts nothing. With :meth:`note`, a limit on failures only."""
         self._refuse(await self._count([(name, who), *more], add=False), over=lambda n, c: c >= n)
 
+    async def over(self, name: str, who: str) -> bool:
+        """Whether ``who`` has used up limit ``name`` in the current window (counts nothing, refuses nothing)."""
+        counts = await self._count([(name, who)], add=False)
+        return self.limits is not None and any(c >= self.limits[n].count for n, c, _ in counts)
+
+    async def undo(self, name: str, who: str, *more: tuple[str, str]) -> None:
+        """Take back one count of each pair (a provisional failure that turned out a success); a window that has
+        expired meanwhile stays gone."""
+        if self.redis is None or self.limits is None:
+            return
+        keys = [f"{self.prefix}rl:{n}:{w}" for n, w in [(name, who), *more]]
+        await self.redis.eval(_UNDO, len(keys), *keys)   # type: ignore[misc]
+
+    async def remember(self, name: str, who: str, seconds: int) -> None:
+        """Mark ``who`` under ``name`` for ``seconds`` (an address an account signed in from)."""
+        if self.redis is not None and self.limits is not None:
+            await self.redis.set(f"{self.prefix}rl:{name}:{who}", 1, ex=seconds)
+
+    async def remembers(self, name: str, who: str) -> bool:
+        return self.redis is not None and bool(await self.redis.exists(f"{self.prefix}rl:{name}:{who}"))
+
     async def _count(self, pairs: list[tuple[str, str]], add: bool) -> list[tuple[str, int, int]]:
         if self.redis is None or self.limits is None:
             return []
@@ -80,7 +114,7 @@ class RateLimiter:
                     p.incr(key)
                 else:
                     p.get(key)
-                p.ttl(key)
+                p.pttl(key)   # ms: a Retry-After rounded down would send the client back too early
             out = await p.execute()
         step = 3 if add else 2
         return [(n, int(out[step * i + step - 2] or 0), int(out[step * i + step - 1]))
@@ -88,12 +122,32 @@ class RateLimiter:
 
     def _refuse(self, counts: list[tuple[str, int, int]], over: Callable[[int, int], bool]) -> None:
         assert self.limits is not None or not counts
-        for n, count, ttl in counts:
+        for n, count, pttl in counts:
             if self.limits is not None and over(self.limits[n].count, count):
-                retry = max(ttl, 1)
+                retry = max(math.ceil(pttl / 1000), 1)
                 raise ApiError("rate_limited", f"Too many requests; try again in {retry} s.", 429,
                                headers={"Retry-After": str(retry)})
 
 
+#: decrement only counters that still exist: DECR on an expired key would make a -1 that never expires
+_UNDO = "for _, k in ipairs(KEYS) do if redis.call('exists', k) == 1 then redis.call('decr', k) end end return 0"
+
+
+def address_key(host: str) -> str:
+    """The per-address limits' key of a client address. Issue 29: an IPv6 address is keyed by its /64 (one
+    subscriber's prefix holds 2^64 addresses, all of one client); IPv4 (also written IPv4-mapped) whole;
+    anything else (a test client's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The caller's address key (:func:`address_key`): the peer's, or the client a trusted proxy names."""
+    return address_key(request.client.host) if request.client else "unknown"

@@ -67,6 +67,25 @@ def host_allowed(name: str, allowed: list[str]) -> bool:
     return False
 
 
+def origin_allowed(origin: str | None, host: str, allowed_hosts: list[str], cors_origins: list[str]) -> bool:
+    """Issue 29: whether a websocket from a page of ``origin`` is taken. No ``Origin``: not a browser (a script,
+    a TV app), taken; otherwise the page must be this gateway's own (its host and port are the ``Host`` the
+    socket was opened to), or one of ``cors_origins`` (``TURF_CORS_ORIGINS``), or on a name of ``allowed_hosts``
+    (``TURF_ALLOWED_HOSTS``; its ``*`` admits no foreign page). Anything else (``null``, another site) is not."""
+    if origin is None:
+        return True
+    o = origin.strip().lower()
+    if o in (c.strip().lower().rstrip("/") for c in cors_origins):
+        return True
+    scheme, sep, netloc = o.partition("://")
+    if not sep or scheme not in ("http", "https") or not netloc or "/" in netloc:
+        return False
+    if netloc == host.strip().lower():
+        return True
+    return host_allowed(host_name(netloc), [a.strip().lower().strip("[]") for a in allowed_hosts
+                                            if a.strip() and a.strip() != "*"])
+
+
 class TrustedHosts:
     """ASGI middleware: a request (or websocket) whose ``Host`` is not one of the allowed names is refused, 400
     ``invalid_input`` (a websocket is closed 1008 before it is accepted). Issue 15: a web page on an attacker's

@@ -17,6 +17,18 @@ class NoLimits:
     async def check(self, name: str, who: str, *more: tuple[str, str]) -> None:
         return None
 
+    async def over(self, name: str, who: str) -> bool:
+        return False
+
+    async def undo(self, name: str, who: str, *more: tuple[str, str]) -> None:
+        return None
+
+    async def remember(self, name: str, who: str, seconds: int) -> None:
+        return None
+
+    async def remembers(self, name: str, who: str) -> bool:
+        return False
+
 
 class NoKeys:
     """An :class:`~turf_gateway.ports.IdempotencyKeys` that remembers nothing (as the gateway without Redis)."""

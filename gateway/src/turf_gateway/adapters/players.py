@@ -54,9 +54,10 @@ class SqlPlayers:
 
     async def account(self, email: str) -> Account | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(t.players.c.id, t.players.c.role, t.players.c.password_hash)
+            row = (await conn.execute(select(t.players.c.id, t.players.c.role, t.players.c.password_hash,
+                                             t.players.c.status)
                                       .where(t.players.c.email_norm == email.lower()))).first()
-        return None if row is None else Account(row.id, row.role, row.password_hash)
+        return None if row is None else Account(row.id, row.role, row.password_hash, row.status)
 
     async def display_names(self, ids: list[str]) -> dict[str, str]:
         missing = [i for i in ids if i not in self._names]

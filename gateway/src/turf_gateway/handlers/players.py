@@ -24,7 +24,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.events import disqualification, verification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
-from turf_gateway.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.passwords import Busy, dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (
     Caller,
     Flusher,
@@ -39,6 +39,7 @@ from turf_gateway.ports import (
     SessionStore,
     StatusChange,
 )
+from turf_gateway.ratelimit import KNOWN_FOR_S
 from turf_gateway.session_cache import SessionCache
 
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
@@ -139,18 +140,24 @@ class Players:
         return S.Registered(id=pid, status="verified" if verified else "pending")
 
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
-        """A new session; 401 for a wrong email or password. Issue 15: failures are throttled per account and
-        client address (``sessions_email``) and per client address (``sessions_fail_ip``); every attempt counts
-        against ``sessions_ip``. The argon2 check runs off the event loop."""
-        await self.limiter.hit("sessions_ip", ip)
-        failures = ("sessions_email", f"{email.lower()}|{ip}"), ("sessions_fail_ip", ip)
-        await self.limiter.check(*failures[0], failures[1])
+        """A new session; 401 for a wrong email or password; 403 ``not_eligible`` for a disqualified or rejected
+        player's right password (issue 29); 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
+        hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
+        account = email.lower()
+        failures = await self._admit(account, ip)
         acc = await self.players.account(email)
-        # an unknown email costs the same hash as a known one, so timing does not tell who is registered
-        ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
+        try:   # an unknown email costs the same hash as a known one, so timing does not tell who is registered
+            ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
+        except Busy:
+            await self.limiter.undo(*failures[0], *failures[1:])   # nothing was tried
+            raise
         if acc is None or not ok:
-            await self.limiter.note(*failures[0], failures[1])
             raise ApiError("unauthenticated", "Wrong email or password.")
+        await self.limiter.undo(*failures[0], *failures[1:])
+        await self.limiter.remember("sessions_known", f"{account}|{ip}", KNOWN_FOR_S)
+        if acc.status in ("disqualified", "rejected"):
+            raise ApiError("not_eligible", f"This account is {acc.status} (R27, R28); it can no longer sign in.",
+                           403)
         now = datetime.now(UTC)
         if time.monotonic() - self.purged_at >= PURGE_EVERY_S:
             self.purged_at = time.monotonic()
@@ -158,6 +165,24 @@ class Players:
         token = secrets.token_urlsafe(32)
         await self.sessions.create(token_hash(token), acc.id, now + self.session_ttl)
         return S.SessionOut(token=token, player_id=acc.id, role=acc.role)
+
+    async def _admit(self, account: str, ip: str) -> list[tuple[str, str]]:
+        """Count this attempt against the sign-in limits, before any hash; the failure counters it took
+        provisionally (to be undone on a success). Issue 15: every attempt per address (``sessions_ip``), failures
+        per account and address (``sessions_email``) and per address (``sessions_fail_ip``). Issue 29: the failure
+        is counted (one atomic INCR) before the hash, not after: 40 concurrent guesses all read the count before
+        any was written, and all got 401. And failures per account from every address (``sessions_account``):
+        over it, an address the account never signed in from gets one attempt per ``sessions_account_slow``
+        window (429 with ``Retry-After``), so a botnet's guesses slow to a trickle while the owner, from a known
+        address at once and from a new one after a wait, still signs in."""
+        await self.limiter.hit("sessions_ip", ip)
+        if (not await self.limiter.remembers("sessions_known", f"{account}|{ip}")
+                and await self.limiter.over("sessions_account", account)):
+            await self.limiter.hit("sessions_account_slow", account)
+        failures = [("sessions_email", f"{account}|{ip}"), ("sessions_fail_ip", ip)]
+        await self.limiter.hit(*failures[0], failures[1])
+        await self.limiter.note("sessions_account", account)
+        return [*failures, ("sessions_account", account)]
 
     async def sign_out(self, token: str) -> None:
         h = token_hash(token)
@@ -222,9 +247,9 @@ class Players:
         rules). Issue 15: when it was another, every session of the organizer ends (a password changed because it
         leaked also shuts out whoever signed in with it)."""
         async def same(stored: str) -> bool:
-            return await verify_password(stored, password)
+            return await verify_password(stored, password, bounded=False)
 
-        revoked = await self.players.ensure_organizer(email, await hash_password(password), same)
+        revoked = await self.players.ensure_organizer(email, await hash_password(password, bounded=False), same)
         if revoked is not None:   # issue 21: a replica not restarted yet forgets the organizer's sessions too
             await self.revocations.revoke(player_id=revoked)
 

@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     # profile, ~0.2 s of CPU a hash) or "fast" (one pass over 8 KiB: for tests and manual-clock rehearsals on
     # loopback only, see password_hash_refusal). A hash keeps its parameters, so either verifies the other's
     password_hash: str = "default"
+    # issue 29: password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
+    # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
+    password_queue: int = 12
     # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
     session_cache_s: float = 5.0
     log_level: str = "INFO"

@@ -149,7 +149,7 @@ class MemoryNotifyStore:
             del subs[k]
 
     async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:
-        for (p, e), s in list(self.state.subscriptions.items()):
+        for p, e in list(self.state.subscriptions):
             if (player_id is None or p == player_id) and (endpoint is None or e == endpoint):
                 del self.state.subscriptions[(p, e)]
 

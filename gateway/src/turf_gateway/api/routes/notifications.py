@@ -121,7 +121,12 @@ async def push_key(state: State) -> PushKey:
 async def save_push(body: PushBody, caller: CurrentPlayer, state: State) -> Response:
     """Store the caller's push subscription ``{endpoint, keys: {p256dh, auth}}``. 204; 422 ``invalid_input`` for an
     endpoint that is not a browser push service's (issue 29: FCM, Mozilla, Apple, Windows; a loopback receiver in
-    a manual-clock rehearsal)."""
+    a manual-clock rehearsal). Issue 29: 409 ``not_eligible`` for a player not verified (R27, as ``POST /claims``);
+    429 ``rate_limited`` over ``push_player``. Notify keeps a handful of subscriptions per player, keyed by
+    (player, endpoint): the same endpoint again updates its keys; one more replaces the least recently saved."""
+    if caller.status != "verified":
+        raise ApiError("not_eligible", "Only a verified player may subscribe to pushes (R27).")
+    await state.limiter.hit("push_player", caller.id)
     if not allowed_push_endpoint(body.endpoint, rehearsal=state.settings.clock == "manual"):
         raise ApiError("invalid_input", "The endpoint must be a browser push service's https URL.")
     await state.services.ask(subjects.NOTIFY_PUSH_SAVE,

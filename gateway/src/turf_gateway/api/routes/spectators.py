@@ -11,8 +11,11 @@ import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from turf_gateway.api.routes.public import leaderboard_body
+from turf_gateway.errors import ApiError
 from turf_gateway.feed import resend
 from turf_gateway.feed.hub import Client
+from turf_gateway.ratelimit import address_key
+from turf_gateway.security import origin_allowed
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)
@@ -32,10 +35,18 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
     stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
 
     Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
-    gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason."""
+    gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason.
+
+    Issue 29: an IPv6 client counts by its /64 (:func:`turf_gateway.ratelimit.address_key`); a browser page of
+    another site (``Origin`` not allowed: :func:`turf_gateway.security.origin_allowed`) is closed with 1008; and
+    ``since`` resends count against ``resends_ip`` (over it: a snapshot)."""
     state: AppState = ws.app.state.turf
-    ip = ws.client.host if ws.client else "unknown"
+    ip = address_key(ws.client.host) if ws.client else "unknown"
     await ws.accept()
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""),
+                          state.settings.allowed_hosts.split(","), state.settings.cors_origins.split(",")):
+        await ws.close(code=POLICY, reason="origin not allowed")
+        return
     per_ip, total = state.feed.ws_per_ip.get(ip, 0), sum(state.feed.ws_per_ip.values())
     if per_ip >= state.settings.ws_max_per_ip or total >= state.settings.ws_max_total:
         why = "too many connections from your address" if per_ip >= state.settings.ws_max_per_ip else "server full"
@@ -47,7 +58,7 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
     # joined before reading the hub's sequence, in one step: every message after ``upto`` is in the queue
     upto = state.feed.hub.last_seq
     try:
-        sent = await _resend(ws, state, _sequence(since), upto)
+        sent = await _resend(ws, state, _sequence(since), upto, ip)
         if sent is None:
             # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
             await ws.send_text(json.dumps({"type": "snapshot", "seq": upto,
@@ -86,10 +97,19 @@ def _sequence(since: str | None) -> int | None:
     return int(since)
 
 
-async def _resend(ws: WebSocket, state: AppState, since: int | None, upto: int) -> int | None:
+async def _resend(ws: WebSocket, state: AppState, since: int | None, upto: int, ip: str) -> int | None:
     """Send the messages after ``since`` up to ``upto``; the last sequence the client has then (``since`` when
-    it is ahead), or None when they cannot be resent (the client needs a snapshot)."""
+    it is ahead), or None when they cannot be resent (the client needs a snapshot; also when ``ip`` is over
+    ``resends_ip``: a resend may read ``TURF_WS_RESEND_MAX`` stream entries, a snapshot reads none)."""
     if since is None:
+        return None
+    try:
+        await state.limiter.hit("resends_ip", ip)
+    except ApiError:
+        log.info("ws_resend_throttled", since=since)
+        return None
+    except Exception:   # Redis does not answer: a snapshot costs nothing to read
+        log.warning("ws_resend_limit_failed", exc_info=True)
         return None
     try:
         missed = await resend.missed(state, since, upto)
