@@ -27,7 +27,8 @@ async def register(reg: Registration, state: State, request: Request) -> S.Regis
     """Register a player (R27). The home address is geocoded (TURF_GEOCODER); a point inside the board verifies
     the player at once, otherwise the player is ``pending`` with a ``status_reason`` (``not_in_board``,
     ``address_not_found``, ``geocoder_unavailable``) until the organizer decides. Two players at one normalised
-    address are both registered and flagged for the organizer (``GET /admin/players``)."""
+    address are both registered and flagged for the organizer (``GET /admin/players``). 503 ``unavailable`` with
+    ``Retry-After`` when the password-hashing queue is full (issue 29)."""
     return await state.players.register(reg, client_ip(request))
 
 
@@ -39,7 +40,13 @@ async def sign_in(cred: Credentials, state: State, request: Request) -> S.Sessio
     address over all accounts (``sessions_fail_ip``): a client that keeps failing gets 429 ``rate_limited`` with
     ``Retry-After``, and only that client: the right password from another client is never refused for someone
     else's failures. Every attempt also counts against ``sessions_ip``. The argon2 check runs in a small thread
-    pool, never on the event loop."""
+    pool, never on the event loop.
+
+    Issue 29: an attempt counts as a failure from before its hash (concurrent guesses are throttled like sequential
+    ones); an account failing from many addresses (``sessions_account``) is slowed for addresses it never signed
+    in from (``sessions_account_slow``), never locked; 503 ``unavailable`` with ``Retry-After`` when the hashing
+    queue is full (``TURF_PASSWORD_QUEUE``); 403 ``not_eligible`` for a disqualified or rejected player's right
+    password (a pending player signs in)."""
     return await state.players.sign_in(cred.email, cred.password, client_ip(request))
 
 
