@@ -125,6 +125,18 @@ class Api:
         return reply
 
 
+    async def call_hashing(self, method: str, path: str, who: str = "-", body: Any = None) -> Reply:
+        """:meth:`call` for a route that hashes a password (registration, sign-in): issue 29, the gateway's
+        hashing queue is bounded and answers 503 ``unavailable`` when full (with more bots in flight than it
+        holds), so wait a second and ask again, up to 30 times."""
+        for _ in range(30):
+            r = await self.call(method, path, who, None, body)
+            if r.status != 503:
+                break
+            await asyncio.sleep(1.0)
+        return r
+
+
 def _masked(body: Any) -> Any:
     if isinstance(body, dict) and "password" in body:
         return body | {"password": "***"}

@@ -144,7 +144,7 @@ class Season:
             body = {"name": f"{bot.name} (bot)", "email": bot.email, "discord": f"{slug}{bot.index}_{self.run_tag}",
                     "home_address": f"{bot.rng.randint(1, 480)} Main Street, {t.name}, {t.state}",
                     "password": bot.password}
-            r = await self.api.call("POST", "/players", bot.label, None, body)
+            r = await self.api.call_hashing("POST", "/players", bot.label, body)
             if r.status != 201:
                 raise SimulationError(f"registering {bot.name} failed: {r.status} {r.body}")
             bot.id = r.json()["id"]
@@ -153,8 +153,8 @@ class Season:
                                         {"reason": "simulation bot, home inside the board"})
                 if not v.ok:
                     raise SimulationError(f"verifying {bot.name} failed: {v.status} {v.body}")
-            s = await self.api.call("POST", "/sessions", bot.label, None, {"email": bot.email,
-                                                                           "password": bot.password})
+            s = await self.api.call_hashing("POST", "/sessions", bot.label, {"email": bot.email,
+                                                                             "password": bot.password})
             if not s.ok:
                 raise SimulationError(f"signing in {bot.name} failed: {s.status} {s.body}")
             bot.token = s.json()["token"]
