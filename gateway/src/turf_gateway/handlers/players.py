@@ -24,7 +24,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.events import disqualification, verification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
-from turf_gateway.passwords import Busy, dummy_hash, hash_password, verify_password
+from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (
     Caller,
     Flusher,
@@ -145,15 +145,17 @@ class Players:
         hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
         account = email.lower()
         failures = await self._admit(account, ip)
-        acc = await self.players.account(email)
-        try:   # an unknown email costs the same hash as a known one, so timing does not tell who is registered
+        wrong = False
+        try:
+            acc = await self.players.account(email)
+            # an unknown email costs the same hash as a known one, so timing does not tell who is registered
             ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
-        except Busy:
-            await self.limiter.undo(*failures[0], *failures[1:])   # nothing was tried
-            raise
-        if acc is None or not ok:
+            wrong = acc is None or not ok
+        finally:   # a right password, a full hashing queue (503) or a store that failed: no failure to count
+            if not wrong:
+                await self.limiter.undo(*failures[0], *failures[1:])
+        if wrong or acc is None:
             raise ApiError("unauthenticated", "Wrong email or password.")
-        await self.limiter.undo(*failures[0], *failures[1:])
         await self.limiter.remember("sessions_known", f"{account}|{ip}", KNOWN_FOR_S)
         if acc.status in ("disqualified", "rejected"):
             raise ApiError("not_eligible", f"This account is {acc.status} (R27, R28); it can no longer sign in.",
