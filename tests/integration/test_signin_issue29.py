@@ -15,6 +15,7 @@ import socket
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -23,7 +24,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.support.client import API, organizer, register, sign_in, verified_player
+from tests.support.client import API, move_clock, organizer, register, sign_in, verified_player
 from tests.support.stackfix import ORGANIZER, running_stack
 from turfwar.stack import Stack
 
@@ -259,3 +260,19 @@ def test_issue29_since_resends_are_throttled_per_address(stack: Stack, http: htt
     assert firsts == ["announcement.published", "announcement.published", "snapshot"], firsts
     with _ws(stack, f"?since={seq - 1}", client="203.0.113.30") as ws:   # another address: resent
         assert '"announcement.published"' in str(ws.recv(timeout=10))
+
+
+def test_issue29_zz_a_pending_player_neither_claims_checks_nor_trades(http: httpx.Client) -> None:
+    """Last in the module (it opens the game day). A pending player signed in is refused the game's moves with R8's
+    ``not_eligible``: a claim and a trade proposal 409, a check answers ``allowed: false`` with that reason (API.md:
+    a check's answer is 200; its fix joins no trail). These held before issue 29 too; with the refused push
+    subscription above they are everything a pending player may not do, in one place."""
+    move_clock(organizer(http), datetime.fromisoformat("2026-10-05T07:00:00-04:00"))
+    pending = sign_in(http, *register(http)[1:])
+    at = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+    check = pending.claim(40.744, -74.032, at, check=True)
+    assert check.status_code == 200 and check.json()["reason"] == "not_eligible", check.text
+    claim = pending.claim(40.744, -74.032, at)
+    assert claim.status_code == 409 and claim.json()["reason"] == "not_eligible", claim.text
+    trade = pending.post("/trades", {"offer_territory_id": "3401732250", "want_territory_id": "3401736000"})
+    assert trade.status_code == 409 and trade.json()["reason"] == "not_eligible", trade.text
