@@ -23,7 +23,7 @@ import uvloop
 
 from bench.common import ROOT, Row, Section, fmt, loadavg, machine, print_row
 
-BENCHES = ("geo", "stack", "scoring", "board", "history")
+BENCHES = ("geo", "stack", "scoring", "board", "history", "bell")
 
 
 def _quiet() -> None:
@@ -51,6 +51,10 @@ def _run_one(name: str, small: bool) -> list[Section]:
         from bench import boardbuild
 
         return [boardbuild.run(small)]
+    if name == "bell":
+        from bench import openingbell
+
+        return [openingbell.run(small)]
     if name == "history":
         from bench import history
 

@@ -61,7 +61,7 @@ def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
     ("cards", subjects.CLAIMS_SUBMIT), ("geo-verify", subjects.CARDS_ADJUST), ("clock", subjects.CLAIMS_CORRECT),
     ("scoring", subjects.CLAIM_ACCEPTED), ("cards", subjects.TERRITORY_CHANGED), ("claims", subjects.SCORE_UPDATED),
     # issue 18: notifications are private and announcements the organizer's, both only the notify service's
-    ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.NOTIFICATION_CREATED),
+    ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.ANNOUNCEMENT_PUBLISHED),
     ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
 ])
 def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(

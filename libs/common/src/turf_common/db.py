@@ -17,10 +17,13 @@ def sqlalchemy_url(url: str) -> str:
 
 def make_engine(url: str, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
     """An async engine over psycopg 3. Size ``pool_size`` for the connections the process holds at once under
-    load: beyond it, each burst opens and closes overflow connections, a PostgreSQL connect each. Connections are
-    pinged when taken from the pool, so a PostgreSQL restart costs no request."""
-    return create_async_engine(sqlalchemy_url(url), pool_size=pool_size, max_overflow=max_overflow,
-                               pool_pre_ping=True)
+    load: beyond it, each burst opens and closes overflow connections, a PostgreSQL connect each.
+
+    Connections are not pinged when taken from the pool (issue 30: the ping was a round trip before every
+    transaction of every service): after a PostgreSQL restart the first statement on a dead connection fails (503
+    ``unavailable`` to its caller, a redelivery for a consumer), and SQLAlchemy then invalidates every connection
+    the pool made before that moment, so one request per process pays for a restart."""
+    return create_async_engine(sqlalchemy_url(url), pool_size=pool_size, max_overflow=max_overflow)
 
 
 def run_migrations(database_url: str, migrations_dir: Path, schema: str) -> None:

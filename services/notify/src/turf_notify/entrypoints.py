@@ -16,7 +16,6 @@ from turf_common.contracts.notify import (
     Done,
     DropPush,
     MarkRead,
-    NotificationCreated,
     NotificationsReply,
     NotificationsRequest,
     PublishAnnouncement,
@@ -36,8 +35,9 @@ CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_
             subjects.PLAYER_DISQUALIFIED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
             subjects.SEASON_FINAL_RESULTS]
 #: the events the service publishes (from its outbox), for the AsyncAPI document
-PUBLISHED: dict[str, type[Event]] = {subjects.NOTIFICATION_CREATED: NotificationCreated,
-                                     subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
+#: (issue 30: a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
+#: was a third write per steal)
+PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
 
 
 def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:

@@ -25,7 +25,6 @@ from turf_common.contracts.notify import (
     AnnouncementPublished,
     AnnouncementReply,
     AnnouncementsReply,
-    NotificationCreated,
     NotificationsReply,
     PublishAnnouncement,
 )
@@ -167,8 +166,6 @@ class NotifyHandlers:
 
     async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
         n = await tx.notifications.add(draft)
-        await tx.messages.stage(subjects.NOTIFICATION_CREATED,
-                       NotificationCreated(occurred_at=draft.at, player_id=draft.player_id, notification=n))
         hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)
         not_before = rules.push_not_before(self.season, draft.kind, draft.at)
         await tx.deliveries.queue_push(n, draft.player_id, not_before, hold)

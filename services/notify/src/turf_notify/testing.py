@@ -67,7 +67,8 @@ class MemoryTx:
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:
-        self.s.pushes.append(PendingPush(n.id, player_id, n.kind, n.message, not_before, hold_until))
+        if any(s.player_id == player_id for s in self.s.subscriptions.values()):
+            self.s.pushes.append(PendingPush(n.id, player_id, n.kind, n.message, not_before, hold_until))
 
     async def queue_post(self, content: str) -> None:
         self.s.posts.append(Post(len(self.s.posts) + 1, content))

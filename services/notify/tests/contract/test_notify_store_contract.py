@@ -65,14 +65,17 @@ async def test_notifications_numbered_and_read(store: NotifyStore) -> None:
 
 
 async def test_deliveries_pushes_grouped_per_player_and_posts_until_sent(store: NotifyStore) -> None:
+    for p in ("ann", "bob", "cat"):
+        await store.save_subscription(Subscription(p, f"https://fcm.googleapis.com/fcm/send/{p}", "k", "a"))
     async with store.tx() as tx:
         ns = [await tx.notifications.add(Draft(p, "territory_stolen", T0, f"m{i}")) for i, p in
-              enumerate(["ann", "ann", "bob", "cat"])]
+              enumerate(["ann", "ann", "bob", "cat", "dan"])]
         # queued out of id order: they are taken by id
         await tx.deliveries.queue_push(ns[1], "ann", T0, T0 + 5 * M)     # held: but ann's other one is due
         await tx.deliveries.queue_push(ns[0], "ann", T0, T0)
         await tx.deliveries.queue_push(ns[2], "bob", T0, T0 + 5 * M)     # held, alone
         await tx.deliveries.queue_push(ns[3], "cat", T0 + 60 * M, T0)    # quiet hours
+        await tx.deliveries.queue_push(ns[4], "dan", T0, T0)    # issue 30: no subscription, no push row
         await tx.deliveries.queue_post("first")
         await tx.deliveries.queue_post("second")
     async with store.tx() as tx:

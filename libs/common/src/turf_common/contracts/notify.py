@@ -1,8 +1,8 @@
 """The notify service's wire (issue 18): per-player notifications, Web Push subscriptions, announcements (rule 11).
 
-Commands come from the gateway (request/reply, ``notify.*``); events go to the stream (``notification.created``,
-``announcement.published``). Notification ids are integers, increasing in the order notifications were made, so a
-client pages with ``after=<id>`` and marks read ``up_to=<id>``.
+Commands come from the gateway (request/reply, ``notify.*``); events go to the stream (``announcement.published``; a
+notification is no event: issue 30). Notification ids are integers, increasing in the order notifications were
+made, so a client pages with ``after=<id>`` and marks read ``up_to=<id>``.
 """
 
 from __future__ import annotations
@@ -120,15 +120,6 @@ class PublishAnnouncement(Message):
 class AnnouncementReply(Message):
     ok: Literal[True] = True
     announcement: AnnouncementOut
-
-
-class NotificationCreated(Event):
-    """``notification.created``: a notification was stored for ``player_id`` (private: never on the public
-    feed)."""
-
-    type: Literal["notification.created"] = "notification.created"
-    player_id: str
-    notification: NotificationOut
 
 
 class AnnouncementPublished(Event):

@@ -95,5 +95,4 @@ NOTIFY_PUSH_DROP = "notify.push_drop"
 NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
 # events
-NOTIFICATION_CREATED = "notification.created"
 ANNOUNCEMENT_PUBLISHED = "announcement.published"

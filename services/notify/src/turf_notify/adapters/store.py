@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, exists, func, insert, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -76,8 +76,13 @@ class SqlTx:
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:
-        await self.conn.execute(insert(t.pushes).values(id=n.id, player_id=player_id, kind=n.kind, message=n.message,
-                                                        not_before=not_before, hold_until=hold_until))
+        p, s = t.pushes.c, t.subscriptions.c
+        row = select(*(literal(v, c.type) for v, c in ((n.id, p.id), (player_id, p.player_id), (n.kind, p.kind),
+                                                        (n.message, p.message), (not_before, p.not_before),
+                                                        (hold_until, p.hold_until))))
+        await self.conn.execute(insert(t.pushes).from_select(
+            ["id", "player_id", "kind", "message", "not_before", "hold_until"],
+            row.where(exists().where(s.player_id == player_id))))
 
     async def queue_post(self, content: str) -> None:
         await self.conn.execute(insert(t.posts).values(content=content, created_at=_wall()))
