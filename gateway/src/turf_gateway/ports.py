@@ -25,6 +25,12 @@ class Services(Protocol):
 
 
 @dataclass(frozen=True)
+class Point:
+    lat: float
+    lon: float
+
+
+@dataclass(frozen=True)
 class Caller:
     """The signed-in caller of a request: player id, role (player | organizer), status (R27), display name."""
 
@@ -32,6 +38,7 @@ class Caller:
     role: Literal["player", "organizer"]
     status: PlayerStatus
     display_name: str
+    home: Point | None = None   # the geocoded home (R27), private; the day's first fix is compared with it (R7.1)
 
 
 class Limiter(Protocol):
@@ -61,12 +68,6 @@ class Flusher(Protocol):
     async def flush(self) -> int:
         """Publish what the outbox holds now (committed events); how many were sent."""
         ...
-
-
-@dataclass(frozen=True)
-class Point:
-    lat: float
-    lon: float
 
 
 @dataclass(frozen=True)

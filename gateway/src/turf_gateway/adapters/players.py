@@ -144,7 +144,8 @@ class SqlPlayers:
 
 
 # built once: the lookup runs on every authenticated request
-_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.sessions.c.expires_at)
+_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.players.c.home_lat,
+                   t.players.c.home_lon, t.sessions.c.expires_at)
             .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
             .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
 
@@ -156,7 +157,10 @@ class SqlSessions:
     async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(_SESSION, {"h": token_hash})).first()
-        return None if row is None else (Caller(row.id, row.role, row.status, row.discord), row.expires_at)
+        if row is None:
+            return None
+        home = Point(row.home_lat, row.home_lon) if row.home_lat is not None else None
+        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at
 
     async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
         async with self.engine.begin() as conn:
