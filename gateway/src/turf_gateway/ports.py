@@ -24,6 +24,11 @@ class Services(Protocol):
         ...
 
 
+#: issue 29: public lists (histories, the roster) are read a page at a time: the default and largest page
+HISTORY_PAGE = 1000
+ROSTER_PAGE = 1000
+
+
 @dataclass(frozen=True)
 class Point:
     lat: float
@@ -88,6 +93,15 @@ class PlayerRow:
 
 
 @dataclass(frozen=True)
+class RosterRow:
+    """A verified player on the public roster: join index (registration order), id, public display name."""
+
+    join_index: int
+    id: str
+    display_name: str
+
+
+@dataclass(frozen=True)
 class Account:
     """What a sign-in checks: the player's id, role and argon2 password hash."""
 
@@ -129,6 +143,11 @@ class PlayerStore(Protocol):
 
     async def players(self) -> list[PlayerRow]:
         """Every player (not the organizer) in registration order."""
+        ...
+
+    async def roster(self, after: int, limit: int) -> list[RosterRow]:
+        """Issue 29: the verified players whose join index (0 for the first player who registered, whatever their
+        status, never the organizer) is over ``after``, in join order, at most ``limit``."""
         ...
 
     async def account(self, email: str) -> Account | None:
@@ -214,12 +233,16 @@ class FeedLog(Protocol):
         """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
         ...
 
-    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
-        """The ``territory.changed`` messages of one town, oldest first."""
+    async def territory_changes(self, territory_id: str, after_seq: int = 0,
+                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        """The ``territory.changed`` messages of one town after stream sequence ``after_seq``, oldest first, at
+        most ``limit``, and the next page's ``after_seq`` (None on the last page)."""
         ...
 
-    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
-        """Every message that concerns the player, oldest first."""
+    async def player_messages(self, player_id: str, after_seq: int = 0,
+                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        """The messages that concern the player after ``after_seq``, oldest first, at most ``limit``, and the next
+        page's ``after_seq`` (None on the last page)."""
         ...
 
     async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,

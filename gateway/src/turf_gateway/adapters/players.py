@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, bindparam, delete, insert, select, text, update
+from sqlalchemy import String, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -17,7 +17,7 @@ from turf_gateway import tables as t
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.adapters.accounts import change_status, log_action
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, StatusChange
+from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
 ORGANIZER_LOCK = 724502
@@ -51,6 +51,17 @@ class SqlPlayers:
             rows = (await conn.execute(select(t.players).where(t.players.c.role == "player")
                                        .order_by(t.players.c.created_at, t.players.c.id))).all()
         return [_row(r) for r in rows]
+
+    async def roster(self, after: int, limit: int) -> list[RosterRow]:
+        p = t.players.c
+        numbered = (select(p.id, p.discord, p.status,
+                           (func.row_number().over(order_by=(p.created_at, p.id)) - 1).label("join_index"))
+                    .where(p.role == "player").subquery())
+        q = (select(numbered).where(numbered.c.status == "verified", numbered.c.join_index > after)
+             .order_by(numbered.c.join_index).limit(limit))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [RosterRow(r.join_index, r.id, r.discord) for r in rows]
 
     async def account(self, email: str) -> Account | None:
         async with self.engine.connect() as conn:

@@ -27,15 +27,16 @@ from turf_gateway.events import disqualification, verification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (
+    ROSTER_PAGE,
     Caller,
     Flusher,
     GameClock,
     Limiter,
     NewPlayer,
-    PlayerRow,
     PlayerStore,
     Point,
     Revocations,
+    RosterRow,
     Services,
     SessionStore,
     StatusChange,
@@ -179,9 +180,11 @@ class Players:
             raise ApiError("not_found", "No such player.")
         return S.PublicProfile(id=row.id, display_name=row.discord, status=row.status)
 
-    async def roster(self) -> list[PlayerRow]:
-        """Every player (not the organizer) in registration order, whatever their status."""
-        return await self.players.players()
+    async def roster(self, after: int = -1, limit: int = ROSTER_PAGE) -> tuple[list[RosterRow], int | None]:
+        """Issue 29: a page of the verified players in join order (see PlayerStore.roster), after join index
+        ``after``, and the next page's ``after`` (None on the last page)."""
+        rows = await self.players.roster(after, limit + 1)
+        return rows[:limit], (rows[limit - 1].join_index if len(rows) > limit else None)
 
     async def set_status(self, by: str, player_id: str, new: str, reason: str, note: str | None) -> S.PlayerStatus:
         """Change a player's status (R27). A disqualification is also a correction (R28): its log record commits
