@@ -77,6 +77,20 @@ def test_r27_issue29_one_address_written_two_ways_is_one_household(http: httpx.C
     assert players[b.json()["id"]]["same_address_as"] == [a.json()["id"]]
 
 
+def test_issue29_r7_1_a_first_fix_far_from_the_geocoded_home_is_flagged_for_the_organizer(
+        http: httpx.Client, org: Player) -> None:
+    """The gateway hands claims the home geocoded at registration (R27) with each fix, so the day's first fix far
+    from it is evidence for the organizer (R7.1), never a refusal."""
+    r = _register(http, "1 Hudson Pl, Hoboken, NJ", "far_home")
+    assert r.json()["status"] == "verified"
+    p = sign_in(http, "far_home@example.org", "long enough pw")
+    now = datetime.fromisoformat(org.get("/clock").json()["now"])
+    assert p.claim(41.7004, -73.9210, now, check=True).status_code == 200     # Poughkeepsie, ~108 km north
+    (flag,) = [f for f in org.get("/admin/flags").json()["flags"] if f["player_id"] == p.id]
+    assert flag["kind"] == "day_start_jump" and flag["evidence"]["home"] == {"lat": 40.7359, "lon": -74.0291}
+    assert flag["evidence"]["last"] is None and flag["evidence"]["home_km"] > 100
+
+
 def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx.Client, org: Player) -> None:
     move_clock(org, T0)
     cheat_id, cheat_email, cheat_pw = register(http)
