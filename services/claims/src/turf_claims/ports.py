@@ -301,8 +301,8 @@ class Trail(Protocol):
         ...
 
     async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
-        """Issue 29: the player's flags of ``kind`` that name no claim, last seen at or after ``since``, the most
-        recently seen first, at most ``limit``: those a repeat may merge into."""
+        """Issue 29: the player's flags of ``kind`` that name no claim, first raised at or after ``since``, the
+        most recent first, at most ``limit``: those a repeat may merge into."""
         ...
 
     async def repeat_flag(self, flag_id: str, at: datetime) -> None:

@@ -199,8 +199,8 @@ class MemoryClaimsTx:
 
     async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
         mine = [f for f in self.s.flags if f.player_id == player_id and f.kind == kind and f.claim_id is None
-                and (f.last_at or f.at) >= since]
-        return sorted(mine, key=lambda f: (f.last_at or f.at, f.id), reverse=True)[:limit]
+                and f.at >= since]
+        return sorted(mine, key=lambda f: (f.at, f.id), reverse=True)[:limit]
 
     async def repeat_flag(self, flag_id: str, at: datetime) -> None:
         i = next(i for i, f in enumerate(self.s.flags) if f.id == flag_id)

@@ -245,7 +245,7 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
 
 async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
     """Issue 29: a repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
-    the candidates are the player's flags of the kind with no claim, seen since a time, latest first."""
+    the candidates are the player's flags of the kind with no claim, first raised since a time, latest first."""
     async with backend.store.begin() as tx:
         await tx.trail.add_flag("f1", T0, "ann", None, "impossible_travel", {"n": 1})
         await tx.trail.add_flag("f2", T0 + timedelta(minutes=1), "ann", None, "impossible_travel", {"n": 2})
@@ -257,10 +257,11 @@ async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find
     async with backend.store.connect() as tx:
         recent = await tx.trail.recent_flags("ann", "impossible_travel", T0, 10)
         assert [(f.id, f.count, f.last_at) for f in recent] == [
-            ("f1", 3, T0 + timedelta(minutes=6)), ("f2", 1, T0 + timedelta(minutes=1))]
-        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0 + timedelta(minutes=2),
-                                                          10)] == ["f1"]
-        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0, 1)] == ["f1"]
+            ("f2", 1, T0 + timedelta(minutes=1)), ("f1", 3, T0 + timedelta(minutes=6))]
+        # first raised since: a flag's window runs from its first time, however late its last
+        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0 + timedelta(minutes=1),
+                                                          10)] == ["f2"]
+        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0, 1)] == ["f2"]
         (f1,) = [f for f in await tx.trail.flags() if f.id == "f1"]
         assert (f1.at, f1.count, f1.last_at, f1.evidence) == (T0, 3, T0 + timedelta(minutes=6), {"n": 1})
         assert len(await tx.trail.flags()) == 5

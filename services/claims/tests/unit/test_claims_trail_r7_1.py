@@ -156,6 +156,18 @@ async def test_issue29_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_it
                      (HOBOKEN[0], reply.claim_id, 1)]
 
 
+async def test_issue29_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World) -> None:
+    """A flag takes the repeats of the hour after it was first raised, then a new one is raised: a flood the organizer
+    cleared comes back to the queue within the hour."""
+    for i in range(26):                                            # 2 h 10 min, a jump every 5 minutes
+        await w.h.claims.check(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0 + i / 10))
+        w.clock.at += timedelta(seconds=10) if i % 2 == 0 else timedelta(minutes=9, seconds=50)
+    page = await w.h.claims.flags(FlagsRequest())
+    assert isinstance(page, FlagsReply)
+    jumps = [(f.at - page.flags[0].at, f.count) for f in page.flags if f.kind == "impossible_travel"]
+    assert jumps == [(timedelta(0), 7), (timedelta(hours=1, minutes=10), 6)]
+
+
 async def test_issue29_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_flagged(w: World) -> None:
     """A patient spoofer: one check a day, far from where the player was last seen and from home. R7.1's speed
     cannot see it (the trail reaches back 2.5 h); the first fix of the day is evidence, the answer the rule's."""

@@ -159,7 +159,9 @@ def screen(fix: FixRecord, trail: Sequence[FixRecord], max_travel_kmh: float = 2
 #: two flags of a kind are "between the same places" when each place of one is within this many metres of the
 #: other's (a spoofer's or a phone's fixes at one spot scatter by tens of metres, towns are kilometres apart)
 MERGE_TOLERANCE_M = 1000.0
-#: a repeat merges into a flag last seen at most this long before it; after a quiet spell it is a new flag
+#: a repeat merges into a flag first raised at most this long before it; later it is a new flag, so a flood makes
+#: one flag an hour per kind and places, and a flag the organizer cleared takes repeats for the rest of its hour
+#: only (the next hour's are an open flag again)
 MERGE_WINDOW = timedelta(hours=1)
 
 
@@ -179,7 +181,7 @@ def places(kind: str, evidence: dict[str, Any]) -> list[tuple[float, float]] | N
 
 def repeats(flag: Flag, earlier: Sequence[tuple[str, Flag]],
             tolerance_m: float = MERGE_TOLERANCE_M) -> str | None:
-    """R7.1, issue 29: the id of the first of ``earlier`` (the same player's flags, most recently seen first) that
+    """R7.1, issue 29: the id of the first of ``earlier`` (the same player's recent flags, the latest first) that
     ``flag`` repeats: the same kind between the same places (each within ``tolerance_m``). None: a new flag.
     A flag flood (one player's checks back and forth between two towns) makes one flag with a count, not one per
     pair of fixes; evidence for the organizer either way, never a refusal."""
@@ -195,7 +197,7 @@ def repeats(flag: Flag, earlier: Sequence[tuple[str, Flag]],
 
 
 def merge_since(now: datetime) -> datetime:
-    """The earliest last-seen time of a flag that a flag raised at ``now`` may repeat (see MERGE_WINDOW)."""
+    """The earliest time a flag that a flag raised at ``now`` may repeat was first raised (see MERGE_WINDOW)."""
     return now - MERGE_WINDOW
 
 

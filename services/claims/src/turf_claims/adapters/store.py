@@ -289,8 +289,8 @@ class SqlClaimsTx:
     async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
         f = t.flags.c
         rows = (await self.conn.execute(
-            select(t.flags).where(f.player_id == player_id, f.kind == kind, f.claim_id.is_(None), f.last_at >= since)
-            .order_by(f.last_at.desc(), f.id.desc()).limit(limit))).all()
+            select(t.flags).where(f.player_id == player_id, f.kind == kind, f.claim_id.is_(None), f.at >= since)
+            .order_by(f.at.desc(), f.id.desc()).limit(limit))).all()
         return [_flag(r) for r in rows]
 
     async def repeat_flag(self, flag_id: str, at: datetime) -> None:

@@ -106,7 +106,7 @@ flags = Table(
     # issue 29: repeats between the same places merge into one flag: how many, and when the latest came
     Column("count", Integer, nullable=False, server_default=text("1")),
     Column("last_at", DateTime(timezone=True), nullable=False),
-    Index("ix_flags_repeats", "player_id", "kind", "last_at"),   # a player's recent flags of a kind (0007)
+    Index("ix_flags_repeats", "player_id", "kind", "at"),   # a player's recent flags of a kind (0007)
 )
 
 # R5: game days whose day-start work is done; no claim of a day is decided before its row exists

@@ -18,7 +18,7 @@ def upgrade() -> None:
     op.add_column("flags", sa.Column("last_at", sa.DateTime(timezone=True), nullable=True), schema="claims")
     op.execute("UPDATE claims.flags SET last_at = at")
     op.alter_column("flags", "last_at", nullable=False, schema="claims")
-    op.create_index("ix_flags_repeats", "flags", ["player_id", "kind", "last_at"], schema="claims")
+    op.create_index("ix_flags_repeats", "flags", ["player_id", "kind", "at"], schema="claims")
 
 
 def downgrade() -> None:
