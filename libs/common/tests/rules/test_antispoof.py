@@ -206,15 +206,16 @@ def test_r7_1_issue29_near_home_or_near_yesterday_or_not_the_days_first_is_no_fl
     late = at(POUGHKEEPSIE, datetime.fromisoformat("2026-10-05T23:30:00-04:00"))
     early = at(TRENTON, datetime.fromisoformat("2026-10-06T00:30:00-04:00"))
     assert late.received_at.astimezone(UTC).date() == early.received_at.astimezone(UTC).date()
-    assert day_start_jump(early, late, None, NY) is not None
+    assert day_start_jump(early, late, HOBOKEN, NY) is not None
 
 
-def test_r7_1_issue29_with_one_of_last_and_home_only_that_one_counts_with_neither_nothing() -> None:
+def test_r7_1_issue29_the_home_is_needed_the_last_place_when_there_is_one() -> None:
     today = at(TRENTON, T + timedelta(days=1))
+    # R7.1: without a home, a day's gap makes any trip from yesterday's place plausible (honest players roam)
     assert day_start_jump(today, None, None, NY) is None
+    assert day_start_jump(today, at(HOBOKEN, T), None, NY) is None
     first_ever = day_start_jump(today, None, HOBOKEN, NY)
     assert first_ever is not None and first_ever.evidence["last"] is None and first_ever.evidence["last_km"] is None
-    no_home = day_start_jump(today, at(HOBOKEN, T), None, NY)
-    assert no_home is not None and no_home.evidence["home"] is None and no_home.evidence["home_km"] is None
-    # both accuracies come off the distance, as in R7.1's speed
-    assert day_start_jump(at(TRENTON, T + timedelta(days=1), acc=40_000), at(HOBOKEN, T), None, NY) is None
+    assert first_ever.evidence["hours_since_last"] is None and 80 < first_ever.evidence["home_km"] < 90
+    # the accuracies come off the distances, as in R7.1's speed
+    assert day_start_jump(at(TRENTON, T + timedelta(days=1), acc=40_000), at(HOBOKEN, T), HOBOKEN, NY) is None

@@ -202,8 +202,8 @@ def merge_since(now: datetime) -> datetime:
 
 
 # ---- the day's first fix (issue 29) ---------------------------------------------------------------------------
-#: the day's first fix further than this (beyond both accuracies) from both where the player was last seen and
-#: their home is flagged: R7.1's speed cannot catch it (overnight, any place on a board under 250 km is reachable
+#: the day's first fix further than this (beyond the accuracies) from both the player's home and where they were
+#: last seen is flagged: R7.1's speed cannot catch it (overnight, any place on a board under 250 km is reachable
 #: at 200 km/h), so a patient spoofer, one claim a day anywhere at 10 m accuracy, was never flagged
 DAY_JUMP_KM = 50.0
 
@@ -212,23 +212,21 @@ def day_start_jump(fix: FixRecord, last: FixRecord | None, home: tuple[float, fl
                    jump_km: float = DAY_JUMP_KM) -> Flag | None:
     """R7.1 (evidence, never a refusal): a ``day_start_jump`` flag when ``fix`` is the player's first of its
     calendar day in the season's zone ``tz`` (``last``, the player's previous fix, was received on an earlier day,
-    or there is none) and lies more than ``jump_km`` beyond the accuracies from ``last`` and from ``home`` (the
-    geocoded home, R27, as (lat, lon)), each one known. None when neither is known, or the fix is near either.
-    Evidence: ``to`` the fix, ``last`` and ``last_km`` (null without one), ``hours_since_last``, ``home`` and
-    ``home_km`` (null without one), ``max_km``."""
+    or there is none) and lies more than ``jump_km`` beyond the accuracies from ``home`` (the geocoded home, R27,
+    as (lat, lon)) and from ``last`` (when there is one). None without a home: a day's gap makes any trip from
+    yesterday's last place plausible, and honest players roam (the simulated ones up to 30 km around home, so
+    60 km from one evening to the next morning); the home is what a player comes back to. Evidence: ``to`` the
+    fix, ``last`` and ``last_km`` (null without one), ``hours_since_last``, ``home``, ``home_km``, ``max_km``."""
     if last is not None and last.received_at.astimezone(tz).date() >= fix.received_at.astimezone(tz).date():
         return None
-    if last is None and home is None:
+    if home is None:
         return None
     last_km = None if last is None else max(0.0, haversine_m(last, fix) - last.accuracy_m - fix.accuracy_m) / 1000
-    home_km = None
-    if home is not None:
-        home_km = max(0.0, great_circle_m(home, (fix.lat, fix.lon)) - fix.accuracy_m) / 1000
-    if any(km is not None and km <= jump_km for km in (last_km, home_km)):
+    home_km = max(0.0, great_circle_m(home, (fix.lat, fix.lon)) - fix.accuracy_m) / 1000
+    if home_km <= jump_km or (last_km is not None and last_km <= jump_km):
         return None
     hours = None if last is None else round((fix.received_at - last.received_at).total_seconds() / 3600, 2)
     return Flag("day_start_jump", {
         "to": fix.point(), "last": None if last is None else last.point(),
         "last_km": None if last_km is None else round(last_km, 3), "hours_since_last": hours,
-        "home": None if home is None else {"lat": home[0], "lon": home[1]},
-        "home_km": None if home_km is None else round(home_km, 3), "max_km": jump_km})
+        "home": {"lat": home[0], "lon": home[1]}, "home_km": round(home_km, 3), "max_km": jump_km})
