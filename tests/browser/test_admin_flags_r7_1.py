@@ -36,6 +36,12 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     flags = {f["player_id"]: f for f in org.get("/admin/flags").json()["flags"]}
     on_claim, on_check = flags[jumper.id], flags[checker.id]
     assert on_claim["claim_id"] == claim.json()["claim_id"] and on_check["claim_id"] is None
+    # issue 29: three zero-accuracy checks from one spot are one flag with a count
+    zero = verified_player(http, org, "Zero")
+    for _ in range(3):
+        assert zero.claim(*HOBOKEN, OPEN + timedelta(minutes=1), accuracy_m=0.0, check=True).status_code == 200
+    (repeated,) = [f for f in org.get("/admin/flags").json()["flags"] if f["player_id"] == zero.id]
+    assert repeated["count"] == 3
 
     admin = phone()
     open_page(admin, stack.base_url + "/admin")
@@ -52,6 +58,8 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     # issue 31: each fix named by the town it falls in, the coordinates after it; the player by name, not id
     assert "Hoboken (40.7440, -74.0320 ±8 m)" in cells[0] and "Newark (40.7357, -74.1724 ±8 m)" in cells[1], cells
     assert f"player {jumper.id}" not in row.inner_text()
+    zero_row = admin.locator(f"#flag-list li[data-flag-id='{repeated['id']}']")
+    assert "×3, last Mon 5 Oct, 07:01" in zero_row.inner_text(), zero_row.inner_text()
     shot(admin, "admin-flags", at="#flags")
 
     # a check is nothing to reverse: the organizer clears it

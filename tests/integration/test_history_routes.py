@@ -75,7 +75,7 @@ def test_a_towns_history_is_every_change_oldest_first(http: httpx.Client, season
         {"at": D2_WAR, "kind": "war", "player_id": w, "previous_owner_id": a, "progress": 1, "fortified": False},
     ]
     # a town nobody touched has an empty history; no town, 404
-    assert ok(http.get("/api/v1/territories/3401351000/history")) == {"history": []}
+    assert ok(http.get("/api/v1/territories/3401351000/history")) == {"history": [], "next_seq": None}
     r = http.get("/api/v1/territories/nope/history")
     assert r.status_code == 404 and r.json()["reason"] == "not_found"
 
@@ -113,6 +113,50 @@ def test_a_players_journal_has_its_claims_losses_cards_and_daily_totals(
     assert "@" not in str(body)                                          # public fields only
     r = http.get("/api/v1/players/nobody/history")
     assert r.status_code == 404 and r.json()["reason"] == "not_found"
+
+
+def pages(http: httpx.Client, path: str, limit: int, key: str, after: str) -> list[list[Any]]:
+    """Every page of ``path``, ``limit`` a page, following ``key`` (the next page's cursor) as ``after``."""
+    out, params = [], {"limit": limit}
+    while True:
+        body = ok(http.get("/api/v1" + path, params=params))
+        out.append(body)
+        if body[key] is None:
+            return out
+        params = {"limit": limit, after: body[key]}
+
+
+def test_issue29_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
+        http: httpx.Client, season: dict[str, Player]) -> None:
+    """Histories were read whole, however long: now ``limit`` (at most 1000, the default) a page after
+    ``after_seq``; the default page is today's answer, with ``next_seq`` null."""
+    whole = history(http, f"/territories/{HOBOKEN}/history", 5)
+    got = pages(http, f"/territories/{HOBOKEN}/history", 2, "next_seq", "after_seq")
+    assert [len(p["history"]) for p in got] == [2, 2, 1]
+    assert [e for p in got for e in p["history"]] == whole
+    a = season["a"].id
+    full = until(lambda: ok(http.get(f"/api/v1/players/{a}/history")), lambda b: len(b["history"]) >= 4)
+    assert full["next_seq"] is None
+    got = pages(http, f"/players/{a}/history", 1, "next_seq", "after_seq")
+    assert [e for p in got for e in p["history"]] == full["history"]
+    assert all(len(p["history"]) <= 1 for p in got)
+    for path in (f"/territories/{HOBOKEN}/history", f"/players/{a}/history"):
+        for query in ({"limit": 1001}, {"limit": 0}, {"after_seq": -1}, {"after_seq": "x"}):
+            r = http.get("/api/v1" + path, params=query)
+            assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), (path, query)
+
+
+def test_issue29_the_roster_is_read_a_page_at_a_time_the_default_page_unchanged(
+        http: httpx.Client, season: dict[str, Player]) -> None:
+    whole = ok(http.get("/api/v1/players"))
+    assert whole["next"] is None and len(whole["players"]) >= 3
+    assert [p["join_index"] for p in whole["players"]] == sorted({p["join_index"] for p in whole["players"]})
+    got = pages(http, "/players", 2, "next", "after")
+    assert [p for page in got for p in page["players"]] == whole["players"]
+    assert all(len(page["players"]) <= 2 for page in got) and len(got) >= 2
+    for query in ({"limit": 1001}, {"limit": 0}, {"after": -2}):
+        r = http.get("/api/v1/players", params=query)
+        assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), query
 
 
 def test_the_replay_pages_through_a_period_in_stream_order(http: httpx.Client, season: dict[str, Player]) -> None:

@@ -31,7 +31,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     table = d / "addresses.csv"
     table.write_text("address,lat,lon\n"
                      "\"1 Hudson Pl, Hoboken, NJ\",40.7359,-74.0291\n"
-                     "\"1 Main St, Philadelphia, PA\",39.9526,-75.1652\n")
+                     "\"1 Main St, Philadelphia, PA\",39.9526,-75.1652\n"
+                     # one address written two ways, geocoded to one point (as the census geocoder does)
+                     "\"1 Washington St, Hoboken, NJ\",40.7370,-74.0298\n"
+                     "\"1 Washington Street, Hoboken, NJ\",40.7370,-74.0298\n")
     with running_stack(d, TURF_GEOCODER=f"table:{table}") as s:
         yield s
 
@@ -61,6 +64,31 @@ def test_r27_same_address_is_flagged_not_refused(http: httpx.Client, org: Player
     players = {p["id"]: p for p in org.get("/admin/players").json()["players"]}
     assert b.json()["id"] in players[a.json()["id"]]["same_address_as"]
     assert a.json()["id"] in players[b.json()["id"]]["same_address_as"]
+
+
+def test_r27_issue29_one_address_written_two_ways_is_one_household(http: httpx.Client, org: Player) -> None:
+    """The duplicate check compared address strings: "1 Washington St" and "1 Washington Street" passed. Both
+    geocoded, the points decide; flagged, not refused (R27)."""
+    a = _register(http, "1 Washington St, Hoboken, NJ", "street_a")
+    b = _register(http, "1 Washington Street, Hoboken, NJ", "street_b")
+    assert (a.status_code, a.json()["status"], b.status_code, b.json()["status"]) == (201, "verified", 201, "verified")
+    players = {p["id"]: p for p in org.get("/admin/players").json()["players"]}
+    assert players[a.json()["id"]]["same_address_as"] == [b.json()["id"]]
+    assert players[b.json()["id"]]["same_address_as"] == [a.json()["id"]]
+
+
+def test_issue29_r7_1_a_first_fix_far_from_the_geocoded_home_is_flagged_for_the_organizer(
+        http: httpx.Client, org: Player) -> None:
+    """The gateway hands claims the home geocoded at registration (R27) with each fix, so the day's first fix far
+    from it is evidence for the organizer (R7.1), never a refusal."""
+    r = _register(http, "1 Hudson Pl, Hoboken, NJ", "far_home")
+    assert r.json()["status"] == "verified"
+    p = sign_in(http, "far_home@example.org", "long enough pw")
+    now = datetime.fromisoformat(org.get("/clock").json()["now"])
+    assert p.claim(41.7004, -73.9210, now, check=True).status_code == 200     # Poughkeepsie, ~108 km north
+    (flag,) = [f for f in org.get("/admin/flags").json()["flags"] if f["player_id"] == p.id]
+    assert flag["kind"] == "day_start_jump" and flag["evidence"]["home"] == {"lat": 40.7359, "lon": -74.0291}
+    assert flag["evidence"]["last"] is None and flag["evidence"]["home_km"] > 100
 
 
 def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx.Client, org: Player) -> None:

@@ -121,3 +121,16 @@ def test_r7_1_checks_are_rate_limited_per_player_with_retry_after(http: httpx.Cl
     r = p.claim(*HOBOKEN, now, check=True)
     assert (r.status_code, r.json()["reason"]) == (429, "rate_limited") and 1 <= int(r.headers["Retry-After"]) <= 61
     assert q.claim(*HOBOKEN, now, check=True).status_code == 200      # per player: another is not refused
+
+
+def test_issue29_r7_1_repeats_of_a_flag_are_one_flag_with_a_count(http: httpx.Client, org: Player) -> None:
+    """A flood of checks made one ~1 kB flag per fix until claims.flags outgrew the NATS payload: repeats of one
+    player's flag at the same place are one flag, with how many times and when first (``at``) and last seen."""
+    p = verified_player(http, org)
+    now = datetime.fromisoformat(org.get("/clock").json()["now"])
+    assert [p.claim(*HOBOKEN, now, accuracy_m=0.0, check=True).status_code for _ in range(3)] == [200] * 3
+    (flag,) = flags_of(org, p)
+    assert {"id", "at", "player_id", "claim_id", "kind", "evidence"} <= set(flag)     # API.md's fields, kept
+    assert (flag["kind"], flag["claim_id"], flag["count"], flag["state"]) == ("zero_accuracy", None, 3, "open")
+    assert datetime.fromisoformat(flag["last_at"]) == datetime.fromisoformat(flag["at"]) == now
+    assert flag["evidence"]["at"]["lat"] == HOBOKEN[0]

@@ -24,6 +24,17 @@ class Services(Protocol):
         ...
 
 
+#: issue 29: public lists (histories, the roster) are read a page at a time: the default and largest page
+HISTORY_PAGE = 1000
+ROSTER_PAGE = 1000
+
+
+@dataclass(frozen=True)
+class Point:
+    lat: float
+    lon: float
+
+
 @dataclass(frozen=True)
 class Caller:
     """The signed-in caller of a request: player id, role (player | organizer), status (R27), display name."""
@@ -32,6 +43,7 @@ class Caller:
     role: Literal["player", "organizer"]
     status: PlayerStatus
     display_name: str
+    home: Point | None = None   # the geocoded home (R27), private; the day's first fix is compared with it (R7.1)
 
 
 class Limiter(Protocol):
@@ -72,12 +84,6 @@ class Flusher(Protocol):
 
 
 @dataclass(frozen=True)
-class Point:
-    lat: float
-    lon: float
-
-
-@dataclass(frozen=True)
 class PlayerRow:
     """A player as stored (R27): private fields included; ``home`` the geocoded home address (WGS84)."""
 
@@ -92,6 +98,15 @@ class PlayerRow:
     created_at: datetime
     address_norm: str | None
     home: Point | None
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """A verified player on the public roster: join index (registration order), id, public display name."""
+
+    join_index: int
+    id: str
+    display_name: str
 
 
 @dataclass(frozen=True)
@@ -138,6 +153,11 @@ class PlayerStore(Protocol):
 
     async def players(self) -> list[PlayerRow]:
         """Every player (not the organizer) in registration order."""
+        ...
+
+    async def roster(self, after: int, limit: int) -> list[RosterRow]:
+        """Issue 29: the verified players whose join index (0 for the first player who registered, whatever their
+        status, never the organizer) is over ``after``, in join order, at most ``limit``."""
         ...
 
     async def account(self, email: str) -> Account | None:
@@ -223,12 +243,16 @@ class FeedLog(Protocol):
         """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
         ...
 
-    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
-        """The ``territory.changed`` messages of one town, oldest first."""
+    async def territory_changes(self, territory_id: str, after_seq: int = 0,
+                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        """The ``territory.changed`` messages of one town after stream sequence ``after_seq``, oldest first, at
+        most ``limit``, and the next page's ``after_seq`` (None on the last page)."""
         ...
 
-    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
-        """Every message that concerns the player, oldest first."""
+    async def player_messages(self, player_id: str, after_seq: int = 0,
+                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        """The messages that concern the player after ``after_seq``, oldest first, at most ``limit``, and the next
+        page's ``after_seq`` (None on the last page)."""
         ...
 
     async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,

@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import ColumnElement, and_, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.contracts import subjects
 from turf_gateway import tables
+from turf_gateway.ports import HISTORY_PAGE
 
 log_t = tables.feed_log
 
@@ -27,18 +28,25 @@ class SqlFeedLog:
         async with self.engine.begin() as conn:   # executemany of one cached statement (issue 21), one round trip
             await conn.execute(insert(log_t).on_conflict_do_nothing(index_elements=["seq"]), rows)
 
-    async def territory_changes(self, territory_id: str) -> list[dict[str, Any]]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(log_t.c.body).where(and_(log_t.c.territory_id == territory_id,
-                                                log_t.c.type == subjects.TERRITORY_CHANGED)).order_by(log_t.c.seq))
-            return [r.body for r in rows]
+    async def territory_changes(self, territory_id: str, after_seq: int = 0,
+                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        return await self._page(and_(log_t.c.territory_id == territory_id,
+                                     log_t.c.type == subjects.TERRITORY_CHANGED), after_seq, limit)
 
-    async def player_messages(self, player_id: str) -> list[dict[str, Any]]:
+    async def player_messages(self, player_id: str, after_seq: int = 0,
+                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        return await self._page(log_t.c.players.contains([player_id]), after_seq, limit)
+
+    async def _page(self, cond: ColumnElement[bool], after_seq: int,
+                    limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """At most ``limit`` bodies matching ``cond`` after ``after_seq``, in stream order, and the next page's
+        ``after_seq`` (None on the last page)."""
         async with self.engine.connect() as conn:
-            rows = await conn.execute(select(log_t.c.body).where(log_t.c.players.contains([player_id]))
-                                      .order_by(log_t.c.seq))
-            return [r.body for r in rows]
+            rows = (await conn.execute(select(log_t.c.seq, log_t.c.body).where(cond, log_t.c.seq > after_seq)
+                                       .order_by(log_t.c.seq).limit(limit + 1))).all()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [r.body for r in rows], (rows[-1].seq if more else None)
 
     async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
                           limit: int) -> tuple[list[dict[str, Any]], int | None]:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, bindparam, delete, insert, select, text, update
+from sqlalchemy import String, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -17,7 +17,7 @@ from turf_gateway import tables as t
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.adapters.accounts import change_status, log_action
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, StatusChange
+from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
 ORGANIZER_LOCK = 724502
@@ -51,6 +51,17 @@ class SqlPlayers:
             rows = (await conn.execute(select(t.players).where(t.players.c.role == "player")
                                        .order_by(t.players.c.created_at, t.players.c.id))).all()
         return [_row(r) for r in rows]
+
+    async def roster(self, after: int, limit: int) -> list[RosterRow]:
+        p = t.players.c
+        numbered = (select(p.id, p.discord, p.status,
+                           (func.row_number().over(order_by=(p.created_at, p.id)) - 1).label("join_index"))
+                    .where(p.role == "player").subquery())
+        q = (select(numbered).where(numbered.c.status == "verified", numbered.c.join_index > after)
+             .order_by(numbered.c.join_index).limit(limit))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [RosterRow(r.join_index, r.id, r.discord) for r in rows]
 
     async def account(self, email: str) -> Account | None:
         async with self.engine.connect() as conn:
@@ -145,7 +156,8 @@ class SqlPlayers:
 
 
 # built once: the lookup runs on every authenticated request
-_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.sessions.c.expires_at)
+_SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.players.c.home_lat,
+                   t.players.c.home_lon, t.sessions.c.expires_at)
             .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
             .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
 
@@ -157,7 +169,10 @@ class SqlSessions:
     async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(_SESSION, {"h": token_hash})).first()
-        return None if row is None else (Caller(row.id, row.role, row.status, row.discord), row.expires_at)
+        if row is None:
+            return None
+        home = Point(row.home_lat, row.home_lon) if row.home_lat is not None else None
+        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at
 
     async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
         async with self.engine.begin() as conn:

@@ -7,7 +7,7 @@ from typing import Any
 
 from turf_common.board import Board
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, SubmitClaim
+from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, Home, SubmitClaim
 from turf_common.contracts.geo import Located
 from turf_gateway.ports import Caller, IdempotencyKeys, Limiter, Services
 
@@ -29,8 +29,9 @@ class Claims:
     keys: IdempotencyKeys
 
     def _command(self, caller: Caller, fix: Fix, key: str | None) -> SubmitClaim:
+        home = Home(lat=caller.home.lat, lon=caller.home.lon) if caller.home is not None else None
         return SubmitClaim(player_id=caller.id, player_status=caller.status,
-                           fix=fix, located=locate(self.board, fix.lat, fix.lon), idempotency_key=key)
+                           fix=fix, located=locate(self.board, fix.lat, fix.lon), idempotency_key=key, home=home)
 
     async def check(self, caller: Caller, fix: Fix, ip: str) -> CheckReply:
         """Would a claim at ``fix`` succeed now (changes no game state; the fix joins the trail, R7.1)? Raises

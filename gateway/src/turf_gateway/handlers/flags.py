@@ -22,9 +22,12 @@ class Flags:
     season: gametime.SeasonConfig
 
     def _out(self, flag: FlagOut, cleared: Clearance | None) -> S.Flag:
-        """The flag as API.md gives it (``at`` in the season's zone, like every game time), with its review state."""
+        """The flag as API.md gives it (``at`` in the season's zone, like every game time), with its review state
+        and (issue 29) how many times it was raised, ``last_at`` the latest."""
+        tz = self.season.tz
         return S.Flag.model_validate(flag.model_dump(mode="json", exclude={"schema_version"}) | {
-            "at": flag.at.astimezone(self.season.tz).isoformat(), "state": "cleared" if cleared else "open",
+            "at": flag.at.astimezone(tz).isoformat(), "last_at": (flag.last_at or flag.at).astimezone(tz).isoformat(),
+            "state": "cleared" if cleared else "open",
             "cleared": dataclasses.asdict(cleared) if cleared else None})
 
     async def _all(self) -> list[FlagOut]:

@@ -11,7 +11,7 @@ from turf_common.board import Board
 from turf_common.rules import gametime
 from turf_gateway import history
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import FeedLog, PlayerStore
+from turf_gateway.ports import HISTORY_PAGE, FeedLog, PlayerStore
 
 
 @dataclass
@@ -21,19 +21,23 @@ class History:
     board: Board
     season: gametime.SeasonConfig
 
-    async def territory(self, territory_id: str) -> dict[str, Any]:
-        """Every change of the town's owner or fortification, oldest first; 404 ``not_found`` for no such town."""
+    async def territory(self, territory_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE) -> dict[str, Any]:
+        """The changes of the town's owner or fortification, oldest first, a page of at most ``limit`` after
+        ``after_seq`` (``next_seq`` the next page's, null on the last); 404 ``not_found`` for no such town."""
         if territory_id not in self.board.territories:
             raise ApiError("not_found", "No territory with that id.")
-        return {"history": [history.territory_entry(m) for m in await self.log.territory_changes(territory_id)]}
+        msgs, next_seq = await self.log.territory_changes(territory_id, after_seq, limit)
+        return {"history": [history.territory_entry(m) for m in msgs], "next_seq": next_seq}
 
-    async def player(self, player_id: str) -> dict[str, Any]:
-        """The player's public season record with daily totals; 404 ``not_found`` for no such player."""
+    async def player(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE) -> dict[str, Any]:
+        """The player's public season record with daily totals, a page of at most ``limit`` feed messages after
+        ``after_seq`` (``next_seq`` as :meth:`territory`; ``days`` totals this page's entries); 404 ``not_found``
+        for no such player."""
         if await self.players.standing(player_id) is None:
             raise ApiError("not_found", "No such player.")
-        entries = [e for m in await self.log.player_messages(player_id)
-                   if (e := history.journal_entry(player_id, m)) is not None]
-        return {"history": entries, "days": history.daily_totals(entries, self.season.tz)}
+        msgs, next_seq = await self.log.player_messages(player_id, after_seq, limit)
+        entries = [e for m in msgs if (e := history.journal_entry(player_id, m)) is not None]
+        return {"history": entries, "days": history.daily_totals(entries, self.season.tz), "next_seq": next_seq}
 
     async def replay(self, start: datetime | None, end: datetime | None, after_seq: int,
                      limit: int) -> dict[str, Any]:

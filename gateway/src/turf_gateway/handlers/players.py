@@ -20,21 +20,23 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
+from turf_common.rules.households import Home, households
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.events import disqualification, verification
 from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import (
+    ROSTER_PAGE,
     Caller,
     Flusher,
     GameClock,
     Limiter,
     NewPlayer,
-    PlayerRow,
     PlayerStore,
     Point,
     Revocations,
+    RosterRow,
     Services,
     SessionStore,
     StatusChange,
@@ -205,9 +207,11 @@ class Players:
             raise ApiError("not_found", "No such player.")
         return S.PublicProfile(id=row.id, display_name=row.discord, status=row.status)
 
-    async def roster(self) -> list[PlayerRow]:
-        """Every player (not the organizer) in registration order, whatever their status."""
-        return await self.players.players()
+    async def roster(self, after: int = -1, limit: int = ROSTER_PAGE) -> tuple[list[RosterRow], int | None]:
+        """Issue 29: a page of the verified players in join order (see PlayerStore.roster), after join index
+        ``after``, and the next page's ``after`` (None on the last page)."""
+        rows = await self.players.roster(after, limit + 1)
+        return rows[:limit], (rows[limit - 1].join_index if len(rows) > limit else None)
 
     async def set_status(self, by: str, player_id: str, new: str, reason: str, note: str | None) -> S.PlayerStatus:
         """Change a player's status (R27). A disqualification is also a correction (R28): its log record commits
@@ -234,15 +238,14 @@ class Players:
     async def admin_players(self) -> S.AdminPlayers:
         """Every player with private fields and the R27 duplicate-address flag, for the organizer."""
         rows = await self.players.players()
-        by_addr: dict[str, list[str]] = {}
-        for r in rows:
-            if r.address_norm:
-                by_addr.setdefault(r.address_norm, []).append(r.id)
+        # issue 29: by geocoded point where both have one ("1 Main St" and "1 Main Street"), else by the string
+        shared = households([Home(r.id, r.address_norm, (r.home.lat, r.home.lon) if r.home else None)
+                             for r in rows])
         return S.AdminPlayers(players=[S.AdminPlayer(
             id=r.id, name=r.name, display_name=r.discord, email=r.email, discord=r.discord,
             home_address=r.home_address, status=r.status, status_reason=r.status_reason,
             created_at=r.created_at.isoformat(), home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
-            same_address_as=[o for o in by_addr.get(r.address_norm or "", []) if o != r.id]) for r in rows])
+            same_address_as=shared[r.id]) for r in rows])
 
     async def ensure_organizer(self, email: str, password: str) -> None:
         """The organizer account exists at start with the configured password (the operator's choice: no player

@@ -1,8 +1,22 @@
 """R7.1 (amended): the trail, impossible travel between any two fixes, replays; flags only (never a refusal)."""
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
-from turf_common.rules.antispoof import FixRecord, counted_time, haversine_m, leg, screen, trail_since
+from turf_common.rules.antispoof import (
+    DAY_JUMP_KM,
+    FixRecord,
+    Flag,
+    counted_time,
+    day_start_jump,
+    haversine_m,
+    leg,
+    merge_since,
+    places,
+    repeats,
+    screen,
+    trail_since,
+)
 
 T = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 HOBOKEN = (40.7440, -74.0320)
@@ -118,3 +132,90 @@ def test_r7_1_the_season_speed_limit_is_the_threshold_and_sets_the_window() -> N
 def test_r7_1_zero_accuracy_is_flagged() -> None:
     assert kinds(FixRecord(40.7, -74.0, 0, T, T)) == ["zero_accuracy"]
     assert kinds(fix(HOBOKEN)) == []
+
+
+# ---- issue 29: repeats merge ---------------------------------------------------------------------------------
+
+def jump(a: tuple[float, float], b: tuple[float, float], recv_s: float = 60) -> Flag:
+    """The impossible_travel flag of a fix at ``b`` ``recv_s`` seconds after one at ``a``."""
+    (f,) = screen(fix(b, recv_s=recv_s), [fix(a)], max_travel_kmh=200)
+    return f
+
+
+def test_r7_1_issue29_a_jump_between_the_same_places_again_repeats_the_flag() -> None:
+    # R7.1: a flood of checks back and forth between Hoboken and Newark is one flag (with a count), not one a pair
+    first = jump(HOBOKEN, NEWARK)
+    again = jump((HOBOKEN[0] + 0.002, HOBOKEN[1]), (NEWARK[0], NEWARK[1] + 0.003), recv_s=90)   # ~220 m, ~250 m
+    assert repeats(again, [("f1", first)]) == "f1"
+    assert repeats(again, [("f0", jump(HOBOKEN, TRENTON)), ("f1", first)]) == "f1"     # the first that matches
+
+
+def test_r7_1_issue29_other_places_another_direction_or_kind_are_new_flags() -> None:
+    first = jump(HOBOKEN, NEWARK)
+    assert repeats(jump(HOBOKEN, TRENTON), [("f1", first)]) is None
+    assert repeats(jump(NEWARK, HOBOKEN), [("f1", first)]) is None                 # back is another leg
+    assert repeats(jump((HOBOKEN[0] + 0.02, HOBOKEN[1]), NEWARK), [("f1", first)]) is None   # ~2.2 km off
+    zero = Flag("zero_accuracy", {"accuracy_m": 0, "at": first.evidence["from"]})
+    assert repeats(zero, [("f1", first)]) is None
+    assert repeats(zero, [("z1", zero)]) == "z1"
+    # a flag stored before its places were recorded never merges
+    assert repeats(Flag("zero_accuracy", {"accuracy_m": 0}), [("z0", Flag("zero_accuracy", {"accuracy_m": 0}))]) \
+        is None
+    assert merge_since(T) == T - timedelta(hours=1)
+
+
+def test_r7_1_issue29_a_replay_of_the_same_fix_from_the_same_detour_repeats() -> None:
+    a, away = fix(HOBOKEN), fix(TRENTON, recv_s=2 * 3600)
+    (r1,) = [f for f in screen(fix(HOBOKEN, recv_s=4 * 3600), [a, away], max_travel_kmh=200)
+             if f.kind == "repeated_fix"]
+    assert places(r1.kind, r1.evidence) == [HOBOKEN, TRENTON]
+    assert repeats(r1, [("r1", r1)]) == "r1"
+
+
+# ---- issue 29: the day's first fix ---------------------------------------------------------------------------
+
+NY = ZoneInfo("America/New_York")
+POUGHKEEPSIE = (41.7004, -73.9210)   # ~107 km north of Hoboken
+YONKERS = (40.9312, -73.8988)        # ~21 km north of Hoboken
+
+
+def at(p: tuple[float, float], when: datetime, acc: float = 10) -> FixRecord:
+    return FixRecord(p[0], p[1], acc, when - timedelta(seconds=3), when)
+
+
+def test_r7_1_issue29_a_patient_spoofer_far_from_yesterday_and_home_is_flagged_never_refused() -> None:
+    # R7.1: one claim a day anywhere at 10 m accuracy escaped the 2.5 h trail; the day's first fix is compared
+    # with where the player was last seen (yesterday) and their home: evidence for the organizer
+    yesterday = at(HOBOKEN, T.replace(hour=20))                        # 2026-10-05 20:00 New York
+    first = at(POUGHKEEPSIE, T + timedelta(days=1))                    # 2026-10-06 07:00
+    flag = day_start_jump(first, yesterday, HOBOKEN, NY)
+    assert flag is not None and flag.kind == "day_start_jump"
+    ev = flag.evidence
+    assert ev["to"]["lat"] == POUGHKEEPSIE[0] and ev["last"]["lat"] == HOBOKEN[0] and ev["max_km"] == DAY_JUMP_KM
+    assert 100 < ev["last_km"] < 110 and 100 < ev["home_km"] < 110 and ev["hours_since_last"] == 11.0
+    assert ev["home"] == {"lat": HOBOKEN[0], "lon": HOBOKEN[1]}
+
+
+def test_r7_1_issue29_near_home_or_near_yesterday_or_not_the_days_first_is_no_flag() -> None:
+    yesterday = at(POUGHKEEPSIE, T.replace(hour=20))
+    today = T + timedelta(days=1)
+    assert day_start_jump(at(YONKERS, today), yesterday, HOBOKEN, NY) is None           # 21 km from home
+    assert day_start_jump(at(POUGHKEEPSIE, today), yesterday, TRENTON, NY) is None      # where it slept
+    assert day_start_jump(at(TRENTON, T.replace(hour=21)), yesterday, HOBOKEN, NY) is None   # same day: R7.1's
+    # the calendar day is the season zone's: 23:30 and 00:30 New York are two days, though one UTC date
+    late = at(POUGHKEEPSIE, datetime.fromisoformat("2026-10-05T23:30:00-04:00"))
+    early = at(TRENTON, datetime.fromisoformat("2026-10-06T00:30:00-04:00"))
+    assert late.received_at.astimezone(UTC).date() == early.received_at.astimezone(UTC).date()
+    assert day_start_jump(early, late, HOBOKEN, NY) is not None
+
+
+def test_r7_1_issue29_the_home_is_needed_the_last_place_when_there_is_one() -> None:
+    today = at(TRENTON, T + timedelta(days=1))
+    # R7.1: without a home, a day's gap makes any trip from yesterday's place plausible (honest players roam)
+    assert day_start_jump(today, None, None, NY) is None
+    assert day_start_jump(today, at(HOBOKEN, T), None, NY) is None
+    first_ever = day_start_jump(today, None, HOBOKEN, NY)
+    assert first_ever is not None and first_ever.evidence["last"] is None and first_ever.evidence["last_km"] is None
+    assert first_ever.evidence["hours_since_last"] is None and 80 < first_ever.evidence["home_km"] < 90
+    # the accuracies come off the distances, as in R7.1's speed
+    assert day_start_jump(at(TRENTON, T + timedelta(days=1), acc=40_000), at(HOBOKEN, T), HOBOKEN, NY) is None

@@ -44,7 +44,17 @@ from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
 from turf_common.rules import gametime
-from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, screen, trail_since
+from turf_common.rules.antispoof import (
+    MAX_TRAIL,
+    FixRecord,
+    Flag,
+    day_start_jump,
+    merge_since,
+    places,
+    repeats,
+    screen,
+    trail_since,
+)
 from turf_common.rules.claims import (
     ClaimantFacts,
     ClaimLimits,
@@ -58,6 +68,9 @@ from turf_common.rules.claims import (
 from turf_common.rules.refusals import Refused
 
 log = structlog.get_logger(__name__)
+#: a player's recently seen flags of one kind that a new one is compared with (issue 29): more distinct places
+#: than this within MERGE_WINDOW raise new flags, which merge again from then on
+MERGE_CANDIDATES = 50
 
 #: What the service's one durable consumer takes, in stream order.
 ClaimsEvent = Annotated[DayStarted | PlayerDisqualified, Field(discriminator="type")]
@@ -264,13 +277,29 @@ class ClaimsService:
         since = trail_since(now, self.max_travel_kmh)
         trail = await tx.trail.join_trail(cmd.player_id, fix, claim_id, since, MAX_TRAIL)
         found = screen(fix, trail, self.max_travel_kmh, self.limits.max_fix_future_s)
+        # issue 29: the day's first fix against where the player was last seen and their home (a patient spoofer)
+        last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
+        home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
+        if (jump := day_start_jump(fix, last, home, self.season.tz)) is not None:
+            found.append(jump)
         for fl in found:
+            if claim_id is None and (fid := await self._repeated(tx, cmd.player_id, fl, now)) is not None:
+                await tx.trail.repeat_flag(fid, now)   # counted on the flag the organizer already has
+                continue
             fid = uuid.uuid4().hex
             await tx.trail.add_flag(fid, now, cmd.player_id, claim_id, fl.kind, fl.evidence)
             await tx.messages.stage(subjects.FLAG_RAISED, FlagRaised(
                 occurred_at=now, flag_id=fid, player_id=cmd.player_id, claim_id=claim_id, kind=fl.kind,
                 evidence=fl.evidence))
         return [fl.kind for fl in found]
+
+    async def _repeated(self, tx: ClaimsTx, player_id: str, fl: Flag, now: datetime) -> str | None:
+        """Issue 29: the flag ``fl`` (of a fix with no claim) repeats, or None. Only flags naming no claim merge: a
+        flag on a claim stays alone, the one the organizer may reverse (R28); claims are few (R6), checks many."""
+        if places(fl.kind, fl.evidence) is None:
+            return None
+        earlier = await tx.trail.recent_flags(player_id, fl.kind, merge_since(now), MERGE_CANDIDATES)
+        return repeats(fl, [(e.id, Flag(e.kind, e.evidence)) for e in earlier])
 
     async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, o: ClaimOutcome, claim_id: str,
                       flags: list[str], version_read: int) -> ClaimAcceptedReply:

@@ -291,8 +291,23 @@ class Trail(Protocol):
         recent ``limit`` of them, oldest first (in the order they were received)."""
         ...
 
+    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
+        """The player's most recent fix received before ``before`` (where the player was last seen), or None."""
+        ...
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
-                       evidence: dict[str, Any]) -> None: ...
+                       evidence: dict[str, Any]) -> None:
+        """A new flag raised at ``at``: count 1, last seen ``at``."""
+        ...
+
+    async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
+        """Issue 29: the player's flags of ``kind`` that name no claim, first raised at or after ``since``, the
+        most recent first, at most ``limit``: those a repeat may merge into."""
+        ...
+
+    async def repeat_flag(self, flag_id: str, at: datetime) -> None:
+        """Issue 29: ``flag_id`` was raised again at ``at``: its count + 1, last seen ``at``."""
+        ...
 
     async def flags(self, after: tuple[datetime, str] | None = None, limit: int | None = None) -> list[FlagOut]:
         """The anti-spoofing flags, oldest first (by time, then id): those after ``after`` = (time, id), at most

@@ -189,10 +189,23 @@ class MemoryClaimsTx:
         self.s.fixes.append((player_id, fix))
         return mine
 
+    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
+        return next((f for p, f in reversed(self.s.fixes) if p == player_id and f.received_at < before), None)
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         self.s.flags.append(FlagOut(id=flag_id, at=at, player_id=player_id, claim_id=claim_id, kind=kind,
-                                    evidence=evidence))
+                                    evidence=evidence, last_at=at))
+
+    async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
+        mine = [f for f in self.s.flags if f.player_id == player_id and f.kind == kind and f.claim_id is None
+                and f.at >= since]
+        return sorted(mine, key=lambda f: (f.at, f.id), reverse=True)[:limit]
+
+    async def repeat_flag(self, flag_id: str, at: datetime) -> None:
+        i = next(i for i, f in enumerate(self.s.flags) if f.id == flag_id)
+        f = self.s.flags[i]
+        self.s.flags[i] = f.model_copy(update={"count": f.count + 1, "last_at": max(f.last_at or f.at, at)})
 
     async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
                            changed: TerritoryChanged) -> int:

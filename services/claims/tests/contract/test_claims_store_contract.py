@@ -235,11 +235,48 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
         await tx.trail.add_flag("f0", T0 + timedelta(minutes=1), "ann", None, "impossible_travel", {})
     async with backend.store.connect() as tx:
         assert await tx.trail.flags() == [
-            FlagOut(id="f1", at=T0, player_id="bob", claim_id=None, kind="future_fix", evidence={"seconds": 30}),
+            FlagOut(id="f1", at=T0, player_id="bob", claim_id=None, kind="future_fix", evidence={"seconds": 30},
+                    last_at=T0),
             FlagOut(id="f0", at=T0 + timedelta(minutes=1), player_id="ann", claim_id=None, kind="impossible_travel",
-                    evidence={}),
+                    evidence={}, last_at=T0 + timedelta(minutes=1)),
             FlagOut(id="f2", at=T0 + timedelta(minutes=1), player_id="ann", claim_id="c1",
-                    kind="impossible_travel", evidence={"speed_kmh": 900})]
+                    kind="impossible_travel", evidence={"speed_kmh": 900}, last_at=T0 + timedelta(minutes=1))]
+
+
+async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
+    """Issue 29: a repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
+    the candidates are the player's flags of the kind with no claim, first raised since a time, latest first."""
+    async with backend.store.begin() as tx:
+        await tx.trail.add_flag("f1", T0, "ann", None, "impossible_travel", {"n": 1})
+        await tx.trail.add_flag("f2", T0 + timedelta(minutes=1), "ann", None, "impossible_travel", {"n": 2})
+        await tx.trail.add_flag("f3", T0 + timedelta(minutes=2), "ann", "c1", "impossible_travel", {"n": 3})
+        await tx.trail.add_flag("f4", T0 + timedelta(minutes=2), "ann", None, "repeated_fix", {"n": 4})
+        await tx.trail.add_flag("f5", T0 + timedelta(minutes=2), "bob", None, "impossible_travel", {"n": 5})
+        await tx.trail.repeat_flag("f1", T0 + timedelta(minutes=5))
+        await tx.trail.repeat_flag("f1", T0 + timedelta(minutes=6))
+    async with backend.store.connect() as tx:
+        recent = await tx.trail.recent_flags("ann", "impossible_travel", T0, 10)
+        assert [(f.id, f.count, f.last_at) for f in recent] == [
+            ("f2", 1, T0 + timedelta(minutes=1)), ("f1", 3, T0 + timedelta(minutes=6))]
+        # first raised since: a flag's window runs from its first time, however late its last
+        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0 + timedelta(minutes=1),
+                                                          10)] == ["f2"]
+        assert [f.id for f in await tx.trail.recent_flags("ann", "impossible_travel", T0, 1)] == ["f2"]
+        (f1,) = [f for f in await tx.trail.flags() if f.id == "f1"]
+        assert (f1.at, f1.count, f1.last_at, f1.evidence) == (T0, 3, T0 + timedelta(minutes=6), {"n": 1})
+        assert len(await tx.trail.flags()) == 5
+
+
+async def test_issue29_latest_fix_before_a_time(backend: Backend) -> None:
+    fixes = [FixRecord(40.0 + i / 100, -74.0, 10.0, T0 + timedelta(hours=i), T0 + timedelta(hours=i))
+             for i in range(3)]
+    async with backend.store.begin() as tx:
+        for f in fixes:
+            await tx.trail.join_trail("ann", f, None, T0, 5)
+        assert await tx.trail.latest_fix("ann", T0) is None
+        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=2)) == fixes[1]
+        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=9)) == fixes[2]
+        assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=9)) is None
 
 
 

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from claims_world import SEASON, World
+from claims_world import DAY2, SEASON, World
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, FlagRaised, FlagsReply, FlagsRequest
+from turf_common.contracts.claims import (
+    CheckReply,
+    ClaimAcceptedReply,
+    FlagRaised,
+    FlagsReply,
+    FlagsRequest,
+    Home,
+)
 
 HOBOKEN = (40.7440, -74.0320)
 NEWARK = (40.7357, -74.1724)     # ~12 km from Hoboken
+POUGHKEEPSIE = (41.7004, -73.9210)   # ~107 km north of Hoboken
 
 
 def flags(w: World) -> list[FlagRaised]:
@@ -110,3 +118,73 @@ async def test_issue29_r7_1_a_pending_or_disqualified_players_checks_join_no_tra
             assert isinstance(check, CheckReply) and check.reason == "not_eligible"
             w.clock.at += timedelta(seconds=30)
     assert w.store.state.fixes == [] and flags(w) == []
+
+
+async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with_a_count(w: World) -> None:
+    """25 checks back and forth between Hoboken and Newark, 10 s apart, raised 47 flags of ~1 kB each (24 jumps, 23
+    replays): now one flag per kind and leg (Hoboken → Newark and back), counted, first and last seen; flag.raised
+    is published once per flag."""
+    for i in range(25):
+        await w.h.claims.check(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0))
+        w.clock.at += timedelta(seconds=10)
+    page = await w.h.claims.flags(FlagsRequest())
+    assert isinstance(page, FlagsReply)
+    got = sorted((f.kind, f.evidence.get("from", f.evidence)["lat"], f.count, f.last_at - f.at)
+                 for f in page.flags if f.last_at is not None)
+    assert got == [("impossible_travel", NEWARK[0], 12, timedelta(seconds=220)),
+                   ("impossible_travel", HOBOKEN[0], 12, timedelta(seconds=220)),
+                   ("repeated_fix", NEWARK[0], 11, timedelta(seconds=200)),
+                   ("repeated_fix", HOBOKEN[0], 12, timedelta(seconds=220))]
+    assert len(page.flags) == 4 and len(flags(w)) == 4
+
+
+async def test_issue29_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_its_own(w: World) -> None:
+    for where in (HOBOKEN, NEWARK):
+        await w.h.claims.check(w.cmd("ann", "hoboken", where=where, accuracy_m=8.0))
+        w.clock.at += timedelta(seconds=10)
+    w.clock.at += timedelta(hours=1, minutes=1)                    # a quiet spell: MERGE_WINDOW
+    for where in (HOBOKEN, NEWARK, HOBOKEN):
+        await w.h.claims.check(w.cmd("ann", "hoboken", where=where, accuracy_m=9.0))
+        w.clock.at += timedelta(seconds=10)
+    # Hoboken → Newark again at once, on a claim: its own flag, the one the organizer may reverse (R28)
+    reply = await w.h.claims.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=7.0))
+    assert isinstance(reply, ClaimAcceptedReply)                   # a flag never refuses (R7.1)
+    page = await w.h.claims.flags(FlagsRequest())
+    assert isinstance(page, FlagsReply)
+    jumps = [(f.evidence["from"]["lat"], f.claim_id, f.count) for f in page.flags if f.kind == "impossible_travel"]
+    assert jumps == [(HOBOKEN[0], None, 1), (HOBOKEN[0], None, 1), (NEWARK[0], None, 1),
+                     (HOBOKEN[0], reply.claim_id, 1)]
+
+
+async def test_issue29_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World) -> None:
+    """A flag takes the repeats of the hour after it was first raised, then a new one is raised: a flood the organizer
+    cleared comes back to the queue within the hour."""
+    for i in range(26):                                            # 2 h 10 min, a jump every 5 minutes
+        await w.h.claims.check(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0 + i / 10))
+        w.clock.at += timedelta(seconds=10) if i % 2 == 0 else timedelta(minutes=9, seconds=50)
+    page = await w.h.claims.flags(FlagsRequest())
+    assert isinstance(page, FlagsReply)
+    jumps = [(f.at - page.flags[0].at, f.count) for f in page.flags if f.kind == "impossible_travel"]
+    assert jumps == [(timedelta(0), 7), (timedelta(hours=1, minutes=10), 6)]
+
+
+async def test_issue29_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_flagged(w: World) -> None:
+    """A patient spoofer: one check a day, far from where the player was last seen and from home. R7.1's speed
+    cannot see it (the trail reaches back 2.5 h); the first fix of the day is evidence, the answer the rule's."""
+    home = Home(lat=HOBOKEN[0], lon=HOBOKEN[1])
+    cmd = w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0).model_copy(update={"home": home})
+    await w.h.claims.check(cmd)
+    assert flags(w) == []                                          # at home
+    await w.start(DAY2)
+    far = w.cmd("ann", "newark", where=POUGHKEEPSIE, accuracy_m=10.0).model_copy(update={"home": home})
+    reply = await w.h.claims.submit(far)
+    assert isinstance(reply, ClaimAcceptedReply)                   # never a refusal (R7.1)
+    (flag,) = flags(w)
+    assert (flag.kind, flag.claim_id) == ("day_start_jump", reply.claim_id)
+    assert flag.evidence["last"]["lat"] == HOBOKEN[0] and flag.evidence["home"] == {"lat": HOBOKEN[0],
+                                                                                     "lon": HOBOKEN[1]}
+    assert flag.evidence["last_km"] > 100 and flag.evidence["home_km"] > 100
+    w.clock.at += timedelta(hours=3)                               # the day's second fix: R7.1's trail's business
+    await w.h.claims.check(far.model_copy(update={"fix": far.fix.model_copy(update={
+        "fix_time": w.clock.at - timedelta(seconds=3)})}))
+    assert len(flags(w)) == 1

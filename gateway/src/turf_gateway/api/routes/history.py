@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from turf_gateway.api.deps import State
 from turf_gateway.api.types import IsoQueryTime
+from turf_gateway.ports import HISTORY_PAGE
 
 router = APIRouter(tags=["history"])
 
@@ -28,6 +29,11 @@ class TerritoryEvent(BaseModel):
 
 class TerritoryHistory(BaseModel):
     history: list[TerritoryEvent]
+    next_seq: int | None = None    # issue 29: after_seq of the next page; null on the last
+
+
+PageAfter = Annotated[int, Query(ge=0, le=2**63 - 1, description="the previous page's next_seq")]
+PageLimit = Annotated[int, Query(ge=1, le=HISTORY_PAGE, description="at most this many (feed messages)")]
 
 
 class JournalEntry(BaseModel):
@@ -53,7 +59,8 @@ class DayTotals(BaseModel):
 
 class PlayerHistory(BaseModel):
     history: list[JournalEntry]
-    days: list[DayTotals]
+    days: list[DayTotals]          # the totals of this page's entries (the whole season on one default page)
+    next_seq: int | None = None    # issue 29: after_seq of the next page; null on the last
 
 
 class ReplayEvent(BaseModel):
@@ -69,15 +76,19 @@ class ReplayPage(BaseModel):
 
 
 @router.get("/territories/{territory_id}/history", response_model=TerritoryHistory)
-async def territory_history(territory_id: str, state: State) -> dict[str, Any]:
-    """Every change of the town's owner or fortification, oldest first; 404 ``not_found`` for no such town."""
-    return await state.history.territory(territory_id)
+async def territory_history(territory_id: str, state: State, after_seq: PageAfter = 0,
+                            limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
+    """Every change of the town's owner or fortification, oldest first, ``limit`` a page after ``after_seq``
+    (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such town."""
+    return await state.history.territory(territory_id, after_seq, limit)
 
 
 @router.get("/players/{player_id}/history", response_model=PlayerHistory)
-async def player_history(player_id: str, state: State) -> dict[str, Any]:
-    """The player's public season record, oldest first, with daily totals; 404 ``not_found`` for no such player."""
-    return await state.history.player(player_id)
+async def player_history(player_id: str, state: State, after_seq: PageAfter = 0,
+                         limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
+    """The player's public season record, oldest first, with daily totals, ``limit`` feed messages a page after
+    ``after_seq`` (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such player."""
+    return await state.history.player(player_id, after_seq, limit)
 
 
 @router.get("/replay", response_model=ReplayPage)

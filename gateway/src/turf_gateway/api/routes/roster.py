@@ -6,14 +6,16 @@ docs/card-forms.md."""
 from __future__ import annotations
 
 import asyncio
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import TradeHoldersReply, TradeHoldersRequest
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_gateway.api.deps import PlayerOnly, State
+from turf_gateway.ports import ROSTER_PAGE
 
 router = APIRouter(tags=["players"])
 
@@ -27,6 +29,7 @@ class RosterEntry(BaseModel):
 
 class Roster(BaseModel):
     players: list[RosterEntry]
+    next: int | None = Field(default=None, description="issue 29: the next page's `after`; null on the last")
 
 
 class TradePartner(BaseModel):
@@ -43,12 +46,16 @@ class TradePartners(BaseModel):
 
 
 @router.get("/players", response_model=Roster)
-async def roster(state: State) -> Roster:
+async def roster(state: State,
+                 after: Annotated[int, Query(ge=-1, le=2**31 - 1,
+                                             description="the previous page's `next`: join indexes over it")] = -1,
+                 limit: Annotated[int, Query(ge=1, le=ROSTER_PAGE)] = ROSTER_PAGE) -> Roster:
     """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
-    ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later."""
-    rows = await state.players.roster()
-    return Roster(players=[RosterEntry(id=r.id, display_name=r.discord, join_index=i)
-                           for i, r in enumerate(rows) if r.status == "verified"])
+    ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later.
+    Issue 29: ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
+    rows, nxt = await state.players.roster(after, limit)
+    return Roster(players=[RosterEntry(id=r.id, display_name=r.display_name, join_index=r.join_index)
+                           for r in rows], next=nxt)
 
 
 @router.get("/me/trade-partners", response_model=TradePartners)

@@ -201,6 +201,7 @@ const FLAG_KINDS = {
   impossible_travel: "impossible travel",
   repeated_fix: "replayed fix",
   zero_accuracy: "zero accuracy",
+  day_start_jump: "far from yesterday and home",
 };
 
 const num = (x, digits) => (typeof x === "number" ? x.toFixed(digits) : "?");
@@ -247,6 +248,11 @@ function flagSummary(f) {
       + `(${num(e.away_km, 2)} km beyond both accuracies)`;
   }
   if (f.kind === "zero_accuracy") return "the phone reported an accuracy of exactly 0 m";
+  if (f.kind === "day_start_jump") {
+    return `the day's first fix ${place(e.to)}: ${e.last_km == null ? "no earlier fix" : num(e.last_km, 1) + " km from "
+      + place(e.last) + " (" + num(e.hours_since_last, 1) + " h before)"}, `
+      + `${e.home_km == null ? "no home point" : num(e.home_km, 1) + " km from home"} (over ${e.max_km} km)`;
+  }
   return null;
 }
 
@@ -334,6 +340,8 @@ async function refreshFlags() {
     rows.push(h("li", { dataset: { flagId: f.id, state: f.state || "open" } },
       h("div", {}, h("b", {}, FLAG_KINDS[f.kind] || f.kind.replace(/_/g, " ")), ` · ${who}`,
         h("span", { class: "badge" }, f.at ? gameTime(f.at) : ""),
+        // issue 29: repeats between the same places are one flag with a count
+        f.count > 1 ? h("span", { class: "badge flag-count" }, `×${f.count}, last ${gameTime(f.last_at)}`) : null,
         f.state === "cleared" ? h("span", { class: "badge" }, "cleared") : null),
       h("div", { class: "small muted" },
         f.claim_id ? `claim ${f.claim_id}` : "a check or a refused claim (nothing to reverse)"),

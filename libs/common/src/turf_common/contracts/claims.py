@@ -36,6 +36,13 @@ class Fix(Message):
     fix_time: FixTime
 
 
+class Home(Message):
+    """A player's geocoded home address (R27), WGS84 degrees; private (never on public routes or the feed)."""
+
+    lat: float = Field(ge=-90, le=90, allow_inf_nan=False)
+    lon: float = Field(ge=-180, le=180, allow_inf_nan=False)
+
+
 class SubmitClaim(Message):
     """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; it has
     already asked geo-verify where the fix lies (``located``)."""
@@ -45,6 +52,8 @@ class SubmitClaim(Message):
     fix: Fix
     located: Located
     idempotency_key: str | None = None
+    #: the player's geocoded home (R27), when known: the day's first fix is compared with it (R7.1, issue 29)
+    home: Home | None = None
 
 
 class ClaimAcceptedReply(Message):
@@ -155,6 +164,10 @@ class FlagOut(Message):
     claim_id: str | None
     kind: str
     evidence: dict[str, Any]
+    #: issue 29: how many times the flag was raised (repeats between the same places merge, see
+    #: turf_common.rules.antispoof.repeats); ``at`` is when it was first raised, ``last_at`` the latest (None: once)
+    count: int = 1
+    last_at: AwareDatetime | None = None
 
 
 class FlagsRequest(Message):

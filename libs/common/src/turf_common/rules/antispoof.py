@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from itertools import pairwise
 from typing import Any
 
@@ -52,7 +52,7 @@ class FixRecord:
 
 @dataclass(frozen=True)
 class Flag:
-    kind: str  # impossible_travel | repeated_fix | zero_accuracy
+    kind: str  # impossible_travel | repeated_fix | zero_accuracy | day_start_jump
     evidence: dict[str, Any] = field(default_factory=dict)
 
 
@@ -76,8 +76,13 @@ class Leg:
 
 def haversine_m(a: FixRecord, b: FixRecord) -> float:
     """Great-circle distance in metres between two fixes."""
-    p1, p2 = math.radians(a.lat), math.radians(b.lat)
-    dp, dl = p2 - p1, math.radians(b.lon - a.lon)
+    return great_circle_m((a.lat, a.lon), (b.lat, b.lon))
+
+
+def great_circle_m(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance in metres between two (lat, lon) points in WGS84 degrees."""
+    p1, p2 = math.radians(a[0]), math.radians(b[0])
+    dp, dl = p2 - p1, math.radians(b[1] - a[1])
     h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * EARTH_RADIUS_M * math.asin(min(1.0, math.sqrt(h)))
 
@@ -120,7 +125,7 @@ def screen(fix: FixRecord, trail: Sequence[FixRecord], max_travel_kmh: float = 2
     * ``repeated_fix``: a fix identical (position and accuracy) to an earlier one after the trail went elsewhere in
       between (further than both accuracies): a replay, not a phone that stayed put. An identical fix re-sent by a
       phone that did not move is never flagged. Evidence: the fix, where the trail went (``away``, ``away_km``), legs.
-    * ``zero_accuracy``: no receiver reports an accuracy of exactly 0 m.
+    * ``zero_accuracy``: no receiver reports an accuracy of exactly 0 m. Evidence: the fix (``at``).
     """
     out: list[Flag] = []
     if trail:
@@ -146,5 +151,82 @@ def screen(fix: FixRecord, trail: Sequence[FixRecord], max_travel_kmh: float = 2
                     "away": away.b.point(), "away_km": round(away.km, 3),
                     "trail": _legs(trail, j, fix, max_future_s)}))
     if fix.accuracy_m == 0:
-        out.append(Flag("zero_accuracy", {"accuracy_m": 0}))
+        out.append(Flag("zero_accuracy", {"accuracy_m": 0, "at": fix.point()}))
     return out
+
+
+# ---- repeats of one flag (issue 29) --------------------------------------------------------------------------
+#: two flags of a kind are "between the same places" when each place of one is within this many metres of the
+#: other's (a spoofer's or a phone's fixes at one spot scatter by tens of metres, towns are kilometres apart)
+MERGE_TOLERANCE_M = 1000.0
+#: a repeat merges into a flag first raised at most this long before it; later it is a new flag, so a flood makes
+#: one flag an hour per kind and places, and a flag the organizer cleared takes repeats for the rest of its hour
+#: only (the next hour's are an open flag again)
+MERGE_WINDOW = timedelta(hours=1)
+
+
+def places(kind: str, evidence: dict[str, Any]) -> list[tuple[float, float]] | None:
+    """The places a flag is about, in order, as (lat, lon): ``impossible_travel`` from and to, ``repeated_fix``
+    the replayed fix and where the trail went, ``zero_accuracy`` the fix. None for a kind that never merges or
+    evidence without its places (a flag stored before they were recorded)."""
+    keys = {"impossible_travel": ("from", "to"), "repeated_fix": (None, "away"), "zero_accuracy": ("at",)}.get(kind)
+    if keys is None:
+        return None
+    try:
+        pts = [evidence if k is None else evidence[k] for k in keys]
+        return [(float(p["lat"]), float(p["lon"])) for p in pts]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def repeats(flag: Flag, earlier: Sequence[tuple[str, Flag]],
+            tolerance_m: float = MERGE_TOLERANCE_M) -> str | None:
+    """R7.1, issue 29: the id of the first of ``earlier`` (the same player's recent flags, the latest first) that
+    ``flag`` repeats: the same kind between the same places (each within ``tolerance_m``). None: a new flag.
+    A flag flood (one player's checks back and forth between two towns) makes one flag with a count, not one per
+    pair of fixes; evidence for the organizer either way, never a refusal."""
+    mine = places(flag.kind, flag.evidence)
+    if mine is None:
+        return None
+    for fid, other in earlier:
+        theirs = places(other.kind, other.evidence) if other.kind == flag.kind else None
+        if theirs is not None and len(theirs) == len(mine) and \
+                all(great_circle_m(a, b) <= tolerance_m for a, b in zip(mine, theirs, strict=True)):
+            return fid
+    return None
+
+
+def merge_since(now: datetime) -> datetime:
+    """The earliest time a flag that a flag raised at ``now`` may repeat was first raised (see MERGE_WINDOW)."""
+    return now - MERGE_WINDOW
+
+
+# ---- the day's first fix (issue 29) ---------------------------------------------------------------------------
+#: the day's first fix further than this (beyond the accuracies) from both the player's home and where they were
+#: last seen is flagged: R7.1's speed cannot catch it (overnight, any place on a board under 250 km is reachable
+#: at 200 km/h), so a patient spoofer, one claim a day anywhere at 10 m accuracy, was never flagged
+DAY_JUMP_KM = 50.0
+
+
+def day_start_jump(fix: FixRecord, last: FixRecord | None, home: tuple[float, float] | None, tz: tzinfo,
+                   jump_km: float = DAY_JUMP_KM) -> Flag | None:
+    """R7.1 (evidence, never a refusal): a ``day_start_jump`` flag when ``fix`` is the player's first of its
+    calendar day in the season's zone ``tz`` (``last``, the player's previous fix, was received on an earlier day,
+    or there is none) and lies more than ``jump_km`` beyond the accuracies from ``home`` (the geocoded home, R27,
+    as (lat, lon)) and from ``last`` (when there is one). None without a home: a day's gap makes any trip from
+    yesterday's last place plausible, and honest players roam (the simulated ones up to 30 km around home, so
+    60 km from one evening to the next morning); the home is what a player comes back to. Evidence: ``to`` the
+    fix, ``last`` and ``last_km`` (null without one), ``hours_since_last``, ``home``, ``home_km``, ``max_km``."""
+    if last is not None and last.received_at.astimezone(tz).date() >= fix.received_at.astimezone(tz).date():
+        return None
+    if home is None:
+        return None
+    last_km = None if last is None else max(0.0, haversine_m(last, fix) - last.accuracy_m - fix.accuracy_m) / 1000
+    home_km = max(0.0, great_circle_m(home, (fix.lat, fix.lon)) - fix.accuracy_m) / 1000
+    if home_km <= jump_km or (last_km is not None and last_km <= jump_km):
+        return None
+    hours = None if last is None else round((fix.received_at - last.received_at).total_seconds() / 3600, 2)
+    return Flag("day_start_jump", {
+        "to": fix.point(), "last": None if last is None else last.point(),
+        "last_km": None if last_km is None else round(last_km, 3), "hours_since_last": hours,
+        "home": {"lat": home[0], "lon": home[1]}, "home_km": round(home_km, 3), "max_km": jump_km})

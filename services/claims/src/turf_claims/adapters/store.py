@@ -275,10 +275,28 @@ class SqlClaimsTx:
             "at": fix.received_at, "claim_id": claim_id, "since": since, "limit": limit})).all()
         return [FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at) for r in reversed(rows)]
 
+    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
+        x = t.fixes.c
+        r = (await self.conn.execute(select(t.fixes).where(x.player_id == player_id, x.at < before)
+                                     .order_by(x.id.desc()).limit(1))).first()
+        return None if r is None else FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at)
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         await self.conn.execute(t.flags.insert().values(id=flag_id, at=at, player_id=player_id, claim_id=claim_id,
-                                                        kind=kind, evidence=evidence))
+                                                        kind=kind, evidence=evidence, count=1, last_at=at))
+
+    async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
+        f = t.flags.c
+        rows = (await self.conn.execute(
+            select(t.flags).where(f.player_id == player_id, f.kind == kind, f.claim_id.is_(None), f.at >= since)
+            .order_by(f.at.desc(), f.id.desc()).limit(limit))).all()
+        return [_flag(r) for r in rows]
+
+    async def repeat_flag(self, flag_id: str, at: datetime) -> None:
+        f = t.flags.c
+        await self.conn.execute(update(t.flags).where(f.id == flag_id)
+                                .values(count=f.count + 1, last_at=func.greatest(f.last_at, at)))
 
     async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
                            changed: TerritoryChanged) -> int:
@@ -414,9 +432,7 @@ class SqlClaimsTx:
         q = select(t.flags).order_by(f.at, f.id).limit(limit)
         if after is not None:
             q = q.where(tuple_(f.at, f.id) > tuple_(*after))
-        rows = (await self.conn.execute(q)).all()
-        return [FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind,
-                        evidence=r.evidence) for r in rows]
+        return [_flag(r) for r in (await self.conn.execute(q)).all()]
 
     async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
         q = select(t.claims).order_by(t.claims.c.seq).limit(limit)
@@ -499,3 +515,8 @@ class SqlClaimsStore:
             await conn.execute(pg_insert(t.territories).values(
                 [{"id": tid, "progress": 0, "fortified": False, "version": 0} for tid in territory_ids]
             ).on_conflict_do_nothing())
+
+
+def _flag(r: Any) -> FlagOut:
+    return FlagOut(id=r.id, at=r.at, player_id=r.player_id, claim_id=r.claim_id, kind=r.kind, evidence=r.evidence,
+                   count=r.count, last_at=r.last_at)

@@ -103,6 +103,10 @@ flags = Table(
     Column("claim_id", String(64), nullable=True),
     Column("kind", String(32), nullable=False),
     Column("evidence", JSON, nullable=False),
+    # issue 29: repeats between the same places merge into one flag: how many, and when the latest came
+    Column("count", Integer, nullable=False, server_default=text("1")),
+    Column("last_at", DateTime(timezone=True), nullable=False),
+    Index("ix_flags_repeats", "player_id", "kind", "at"),   # a player's recent flags of a kind (0007)
 )
 
 # R5: game days whose day-start work is done; no claim of a day is decided before its row exists
