@@ -131,6 +131,21 @@ def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's si
     console.print(f"wrote {out} (mode 0600)")
 
 
+@app.command("bus-setup")
+def bus_setup() -> None:
+    """Issue 29: declare the event stream, every durable consumer and the clock's KV bucket with the set-up user
+    (``TURF_NATS_URL`` with ``admin``'s password): compose's and Kubernetes' one-shot step before the services, which
+    may not declare them. Idempotent."""
+    from turfwar.bussetup import set_up
+
+    s = get_settings()
+    if not s.nats_url:
+        console.print("[red]TURF_NATS_URL is not set[/]")
+        raise typer.Exit(1)
+    asyncio.run(set_up(s.nats_url, s.stream, s.stream_replicas, max_bytes=s.stream_max_bytes))
+    console.print(f"bus set up: stream {s.stream}")
+
+
 def _manifest(data_dir: Path) -> dict[str, Any]:
     """The running stack's ``stack.json`` (``turfwar up`` writes it), or nothing."""
     manifest = data_dir / "stack.json"

@@ -177,10 +177,10 @@ def redact(url: str | None) -> str:
     return re.sub(r"(://[^:/@,]*:)[^@,]*@", r"\1***@", url or "")
 
 
-def nats_users(data_dir: Path) -> list[dict[str, Any]]:
+def nats_users(data_dir: Path, stream: str = natsauth.DEFAULT_STREAM) -> list[dict[str, Any]]:
     """The ``authorization.users`` of the embedded NATS server (:mod:`turfwar.natsauth`) with this data
-    directory's passwords (:func:`server_secret`)."""
-    return natsauth.users(lambda user: server_secret(data_dir, "nats-" + user))
+    directory's passwords (:func:`server_secret`), for the event stream ``stream`` (``TURF_STREAM``)."""
+    return natsauth.users(lambda user: server_secret(data_dir, "nats-" + user), stream)
 
 
 def nats_url_for(url: str, data_dir: Path, user: str) -> str:
@@ -188,7 +188,7 @@ def nats_url_for(url: str, data_dir: Path, user: str) -> str:
     return with_credentials(url, user, server_secret(data_dir, "nats-" + user))
 
 
-def start_nats(data_dir: Path, port: int | None = None) -> Server:
+def start_nats(data_dir: Path, port: int | None = None, stream: str = natsauth.DEFAULT_STREAM) -> Server:
     """NATS with JetStream on loopback, users and permissions from :func:`nats_users` (config file 0600). The
     returned ``url`` is the ``admin`` user's; ``extra["bare"]`` the address alone (see :func:`nats_url_for`)."""
     store = data_dir / "nats"
@@ -196,7 +196,7 @@ def start_nats(data_dir: Path, port: int | None = None) -> Server:
     log = data_dir / "nats.log"
     conf = data_dir / "nats.conf"
     # JSON is a NATS config; quoted strings keep "$JS..." literal (unquoted, $ names a variable)
-    write_file(conf, natsauth.conf_text(nats_users(data_dir)))
+    write_file(conf, natsauth.conf_text(nats_users(data_dir, stream)))
     port, proc = _serve(lambda p: subprocess.Popen(
         [_bin("nats-server"), "-c", str(conf), "-a", "127.0.0.1", "-p", str(p), "-js", "-sd", str(store),
          "-l", str(log)],

@@ -12,9 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-#: JetStream for every user: the API (stream and consumer set-up, pull requests, KV reads), acks and flow control.
-JETSTREAM = ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>"]
-#: what no service may do to the shared event log: delete or purge it, or delete single events
+#: issue 29: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
+#: lists the same names; a test checks). Its user may ask their info, pull from them and ack them, nothing else.
+CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["claims"], "cards": ["cards"],
+                                   "scoring": ["scoring"], "notify": ["notify"]}
+#: issue 29: the users that read a stream through ordered (ephemeral, unacked) consumers, which nats-py creates and
+#: re-creates itself: the gateway the event stream (the spectators' feed and its resends), claims the clock's KV
+#: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
+#: name, so such a user can make no durable, nor touch another's; it cannot name the filter (see docs/reliability.md)
+ORDERED: dict[str, str] = {"gateway": "stream", "claims": "kv"}
+DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
+#: never for a service, whatever its allow-list: deleting or purging the event log, or single events
 JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
 #: what each process may publish (commands it sends, events it owns) and subscribe to (commands it serves; the
 #: gateway: the public feed's events). Its own inbox (``_INBOX.<name>.>``, see turf_common.bus.make_broker) and
@@ -39,18 +47,39 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                           "clock.season_ended", "$KV.>"],
               "subscribe": ["clock.set", "clock.get"]},
 }
-ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests): every subject
+ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests), the bus set-up: all
 DEPLOY_FILE = Path(__file__).resolve().parents[2] / "deploy" / "nats" / "auth.conf"
 _VAR = "@env:"   # marks a password to be written as a NATS variable reference (made passwords never hold "@")
 
 
-def users(password: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The server's ``authorization.users``: ``admin`` and one user per service, ``password(user)`` each."""
+def jetstream(user: str, stream: str = DEFAULT_STREAM) -> list[str]:
+    """Issue 29: the JetStream API subjects ``user`` may publish to, for the event stream ``stream``: the stream's
+    and the clock bucket's info, the bucket's entries (get, direct get), its own durables (:data:`CONSUMERS`: info,
+    next batch, acks) and its ordered consumers (:data:`ORDERED`: ephemeral create, info, flow control); the gateway
+    also lists the consumers (``wait_idle``). Never a create, update or delete of a stream or durable: the set-up's
+    (:mod:`turfwar.bussetup`)."""
+    kv = f"KV_{stream}_clock"   # turf_common.bus.streams.CLOCK_BUCKET's stream
+    out = [f"$JS.API.STREAM.INFO.{stream}", f"$JS.API.STREAM.INFO.{kv}", f"$JS.API.STREAM.MSG.GET.{kv}",
+           f"$JS.API.DIRECT.GET.{kv}.>"]
+    for name in CONSUMERS.get(user, []):
+        out += [f"$JS.API.CONSUMER.INFO.{stream}.{name}", f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{name}",
+                f"$JS.ACK.{stream}.{name}.>"]
+    if user in ORDERED:
+        target = stream if ORDERED[user] == "stream" else kv
+        out += [f"$JS.API.CONSUMER.CREATE.{target}", f"$JS.API.CONSUMER.INFO.{target}.*", f"$JS.FC.{target}.>"]
+    if user == "gateway":
+        out.append(f"$JS.API.CONSUMER.LIST.{stream}")
+    return out
+
+
+def users(password: Callable[[str], str], stream: str = DEFAULT_STREAM) -> list[dict[str, Any]]:
+    """The server's ``authorization.users``: ``admin`` (the organizer's tools and the bus set-up) and one user per
+    service, ``password(user)`` each, for the event stream ``stream``."""
     out: list[dict[str, Any]] = [{"user": ADMIN, "password": password(ADMIN),
                                   "permissions": {"publish": {"allow": [">"]}, "subscribe": {"allow": [">"]}}}]
     for name, perm in PERMISSIONS.items():
         out.append({"user": name, "password": password(name), "permissions": {
-            "publish": {"allow": [*perm["publish"], *JETSTREAM], "deny": JETSTREAM_DENY},
+            "publish": {"allow": [*perm["publish"], *jetstream(name, stream)], "deny": JETSTREAM_DENY},
             "subscribe": {"allow": [*perm["subscribe"], f"_INBOX.{name}.>", f"svc.{name}.health"]},
             "allow_responses": True}})
     return out

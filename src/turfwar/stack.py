@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 
 from turf_common.bus import server_list
+from turf_common.settings import Settings
 from turfwar import embedded
 from turfwar.launcher import LAUNCHER, ServiceProcess
 
@@ -49,6 +50,7 @@ class Stack:
     procs: dict[str, ServiceProcess] = field(default_factory=dict)
     new_organizer_password: str | None = None   # made by this start's prepare(): `up` prints it, once
     prepared: bool = False
+    bus_ready: bool = False   # issue 29: the bus set-up ran (set_up_bus), before the first service process
 
     @property
     def base_url(self) -> str:
@@ -157,7 +159,7 @@ class Stack:
         tools); each service process gets its own NATS user (:meth:`start_process`)."""
         self.prepare()   # R12.1: the seed first, before any server makes a folder here
         embedded.private_dir(self.data_dir)   # issue 15: servers' data and secrets, for the owner only
-        wanted = {"TURF_NATS_URL": ("nats", embedded.start_nats),
+        wanted = {"TURF_NATS_URL": ("nats", self._start_nats),
                   "TURF_DATABASE_URL": ("postgres", embedded.start_postgres),
                   "TURF_REDIS_URL": ("redis", embedded.start_redis)}
         for var, (name, start) in wanted.items():
@@ -170,10 +172,34 @@ class Stack:
             self.servers[name] = srv
             self.env[var] = srv.url
 
+    def bus_settings(self) -> Settings:
+        """The stream settings every process of this stack gets (``TURF_STREAM``, its replicas and byte limit)."""
+        env = dict(os.environ) | self.env
+        names = ("stream", "stream_replicas", "stream_max_bytes")
+        return Settings.model_validate({n: env[f"TURF_{n.upper()}"] for n in names if f"TURF_{n.upper()}" in env})
+
+    def _start_nats(self, data_dir: Path, port: int | None = None) -> embedded.Server:
+        """The embedded NATS, its users' JetStream permissions naming this stack's stream (issue 29)."""
+        return embedded.start_nats(data_dir, port, self.bus_settings().stream)
+
+    def set_up_bus(self) -> None:
+        """Issue 29: the stream, every durable consumer and the clock's bucket, declared with the ``admin`` user
+        (:mod:`turfwar.bussetup`): no service's NATS user may."""
+        from turfwar import bussetup
+
+        s = self.bus_settings()
+        assert s.stream, "no stream"
+        asyncio.run(bussetup.set_up(self.env["TURF_NATS_URL"], s.stream, s.stream_replicas,
+                                    max_bytes=s.stream_max_bytes))
+        self.bus_ready = True
+
     # ---- services -----------------------------------------------------------------------------
     def start_process(self, name: str) -> ServiceProcess:
         """Start service ``name`` (or a replica, ``name#2``: same module, same queue group): forked from the warm
-        process (:mod:`turfwar.launcher`), or with ``TURF_LAUNCH=exec`` as ``python -m`` (issue 27)."""
+        process (:mod:`turfwar.launcher`), or with ``TURF_LAUNCH=exec`` as ``python -m`` (issue 27). The first
+        one sets up the bus (:meth:`set_up_bus`)."""
+        if not self.bus_ready:
+            self.set_up_bus()
         module = SERVICES.get(name.split("#")[0], GATEWAY_MODULE)
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
@@ -255,7 +281,7 @@ class Stack:
         return int(srv.url.rsplit(":", 1)[1].split("/")[0])
 
     def start_server(self, name: str, port: int) -> None:
-        start = {"nats": embedded.start_nats, "postgres": embedded.start_postgres, "redis": embedded.start_redis}
+        start = {"nats": self._start_nats, "postgres": embedded.start_postgres, "redis": embedded.start_redis}
         self.servers[name] = start[name](self.data_dir, port)
 
     def wait_started(self, name: str, timeout: float = 90.0) -> None:

@@ -18,6 +18,7 @@ import nats
 import psycopg
 import pytest
 import redis
+from nats.js import api as jsapi
 
 from tests.support.bus import submit_cmd
 from turf_common.bus import inbox_prefix
@@ -241,3 +242,129 @@ def test_issue17_every_line_every_service_logs_is_json(stack: Stack) -> None:
     assert any(o.get("logger") == "alembic.runtime.migration" for o in gateway), "alembic lines are JSON too"
     access = [o for o in gateway if o.get("logger") == "uvicorn.access" and "/api/v1/clock" in o["event"]]
     assert access and access[-1]["trace_id"] == "ab" * 16, access[-3:]
+
+
+# ---- issue 29: the JetStream API -----------------------------------------------------------------------------------
+def _violations(errors: list[str], what: str) -> list[str]:
+    return [e for e in errors if "permissions violation for publish" in e and what in e]
+
+
+async def _refused(call: Any) -> None:
+    """``call()`` gets no answer: the server dropped the request (a permissions violation to the sender)."""
+    with pytest.raises(nats.errors.TimeoutError):
+        await call()
+
+
+@pytest.mark.parametrize("user", ["geo-verify", "notify", "claims", "gateway"])
+def test_issue29_a_service_cannot_make_a_durable_consumer_reading_private_draws(stack: Stack, user: str) -> None:
+    """A probe with geo-verify's password made a consumer filtered on ``card.drawn`` and read players' private draws:
+    now no service's user may create a durable consumer, by either subject the API offers for it."""
+    stream = stack.env["TURF_STREAM"]
+
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, user, errors)
+        js = nc.jetstream(timeout=1.0)
+        try:
+            for config in (jsapi.ConsumerConfig(durable_name="probe", filter_subject=subjects.CARD_DRAWN),
+                           jsapi.ConsumerConfig(name="probe", durable_name="probe",
+                                                filter_subject=subjects.CARD_DRAWN)):
+                await _refused(lambda c=config: js.add_consumer(stream, c))   # type: ignore[misc]
+        finally:
+            await nc.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert _violations(errors, "consumer.durable.create"), errors
+    assert _violations(errors, f"consumer.create.{stream.lower()}.probe"), errors
+
+
+@pytest.mark.parametrize("user", ["geo-verify", "notify", "scoring"])
+def test_issue29_a_service_without_a_feed_cannot_make_even_an_ephemeral_consumer(stack: Stack, user: str) -> None:
+    """The services that read no stream through an ordered consumer may not create one (geo-verify's ephemeral
+    consumer of ``card.drawn`` read three players' draws)."""
+    stream = stack.env["TURF_STREAM"]
+
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, user, errors)
+        js = nc.jetstream(timeout=1.0)
+        try:
+            await _refused(lambda: js.add_consumer(stream, jsapi.ConsumerConfig(
+                filter_subject=subjects.CARD_DRAWN, deliver_subject=f"_INBOX.{user}.probe")))
+            await _refused(lambda: js.pull_subscribe(subjects.CARD_DRAWN, stream=stream))
+        finally:
+            await nc.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert _violations(errors, f'"$js.api.consumer.create.{stream.lower()}"'), errors
+
+
+def test_issue29_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stack) -> None:
+    """The gateway creates ephemeral (ordered) consumers for its feed, through the legacy ephemeral subject, which
+    the server refuses a durable name: it cannot redefine cards' durable consumer (filter, start) that way."""
+    stream = stack.env["TURF_STREAM"]
+
+    async def go() -> None:
+        nc = await _connect(stack, "gateway", [])
+        admin = await nats.connect(stack.env["TURF_NATS_URL"])
+        try:
+            before = (await admin.jetstream().consumer_info(stream, "cards")).config
+            req = {"stream_name": stream, "config": jsapi.ConsumerConfig(
+                durable_name="cards", filter_subject=subjects.CARD_DRAWN,
+                deliver_policy=jsapi.DeliverPolicy.ALL).as_dict()}
+            reply = json.loads((await nc.request(f"$JS.API.CONSUMER.CREATE.{stream}",
+                                                 json.dumps(req).encode(), timeout=5)).data)
+            assert "error" in reply, reply
+            after = (await admin.jetstream().consumer_info(stream, "cards")).config
+            assert after.filter_subjects == before.filter_subjects and after.filter_subject == before.filter_subject
+        finally:
+            await nc.close()
+            await admin.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("user", ["geo-verify", "notify", "gateway"])
+def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_add_streams(
+        stack: Stack, user: str) -> None:
+    """Deleting the ``cards`` durable, ``STREAM.UPDATE`` of the event stream (a purge under another name) and a new
+    stream capturing the gateway's replies (``_INBOX.gateway.>``): all refused, and all still as they were."""
+    stream = stack.env["TURF_STREAM"]
+
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, user, errors)
+        js = nc.jetstream(timeout=1.0)
+        admin = await nats.connect(stack.env["TURF_NATS_URL"])
+        ajs = admin.jetstream()
+        try:
+            cfg = (await ajs.stream_info(stream)).config
+            await _refused(lambda: js.delete_consumer(stream, "cards"))
+            await _refused(lambda: js.update_stream(cfg.evolve(max_msgs=1)))
+            await _refused(lambda: js.add_stream(jsapi.StreamConfig(name="PROBE", subjects=["_INBOX.gateway.>"])))
+            assert (await ajs.consumer_info(stream, "cards")).name == "cards"
+            assert (await ajs.stream_info(stream)).config.max_msgs == cfg.max_msgs
+            with pytest.raises(nats.js.errors.NotFoundError):
+                await ajs.stream_info("PROBE")
+        finally:
+            await nc.close()
+            await admin.close()
+        return errors
+
+    errors = asyncio.run(go())
+    assert _violations(errors, f"consumer.delete.{stream.lower()}.cards"), errors
+    assert _violations(errors, f"stream.update.{stream.lower()}"), errors
+    assert _violations(errors, "stream.create.probe"), errors
+
+
+def test_issue29_the_permissions_name_the_consumers_the_set_up_declares() -> None:
+    """natsauth's table of durables per user is the bus set-up's (turfwar.bussetup): a service is allowed exactly
+    the consumers it binds to."""
+    from turfwar import bussetup, natsauth
+
+    declared: dict[str, list[str]] = {}
+    for d in bussetup.durables():
+        declared.setdefault(d.user, []).append(d.name)
+    assert declared == natsauth.CONSUMERS

@@ -20,11 +20,9 @@ from turf_common.board import Board, load_board
 from turf_common.bus import (
     EventPublisher,
     clock_kv,
-    ensure_stream,
     jetstream,
     make_broker,
     quiet_faststream,
-    retire_consumers,
 )
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
@@ -126,7 +124,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     # no per-message span or metrics: the gateway serves no command, and its feed relays every event
     broker = make_broker(settings.nats_url, "gateway", observe=False)
     await broker.connect()
-    await ensure_stream(broker, settings.stream, settings.stream_replicas, max_bytes=settings.stream_max_bytes)
+    await clock_kv(broker, settings.stream)   # issue 29: waits for the bus set-up (turfwar.bussetup)
     # issue 21: a request holds a connection for its session lookup while the loop is busy with others, so under
     # load tens are out at once; beyond pool_size each one returned is closed and the next one reconnects (a
     # scram-sha-256 handshake on both sides: 0.175 connects per claim with 20, 0.023 with 40). No overflow: a
@@ -172,9 +170,8 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     # reflects that sequence, and every later event reaches it (issue 19)
     state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
     broker.include_router(relay.feed_router(state, stream, after_seq=state.feed.hub.last_seq))
-    # the feed log's consumer, recreated (reading the stream from its start again) when the feed's subjects
-    # changed; its rows are keyed by sequence, so what was stored stays once
-    await retire_consumers(jetstream(broker), stream, feed_log.DURABLE, relay.feed_subjects())
+    # the feed log's consumer is the bus set-up's (turfwar.bussetup, issue 29): recreated there, reading the stream
+    # from its start again, when the feed's subjects changed; its rows are keyed by sequence, so each stays once
     broker.include_router(feed_log.history_router(state, stream))
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()

@@ -1,4 +1,4 @@
-"""The common life of a service process, on FastStream: connect, make sure the stream exists, wire the service,
+"""The common life of a service process, on FastStream: connect, wait for the bus set-up, wire the service,
 serve health, run until SIGTERM/SIGINT, stop gracefully."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from faststream import FastStream
 from faststream.nats import NatsBroker, NatsRouter
 
 from turf_common import metrics, tracing
-from turf_common.bus import ensure_stream, make_broker, quiet_faststream
+from turf_common.bus import clock_kv, make_broker, quiet_faststream
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Health
 from turf_common.logs import configure
@@ -48,7 +48,7 @@ def health_router(name: str) -> NatsRouter:
 
 
 def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
-    """The FastStream app of one service. Start: connect, make sure the stream exists, ``wire(broker)`` (migrations,
+    """The FastStream app of one service. Start: connect, wait for the bus set-up, ``wire(broker)`` (migrations,
     adapters, subscribers), answer ``svc.<name>.health``, start the loops. Stop (SIGTERM/SIGINT): the loops end,
     subscribers stop taking messages and in-flight handlers finish (their outbox flushes included), the connection
     drains, then ``close`` (engines, Redis)."""
@@ -66,7 +66,9 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
         metrics.serve(name, settings.metrics_port, settings.metrics_host)
         tracing.setup(name)
         await broker.connect()
-        await ensure_stream(broker, settings.stream, settings.stream_replicas, max_bytes=settings.stream_max_bytes)
+        # issue 29: no service may declare the stream or its consumers; this waits for the bus set-up (turfwar
+        # bussetup), which makes the clock's bucket last
+        await clock_kv(broker, settings.stream)
         w = await wire(broker)
         wired.append(w)
         broker.include_router(w.router)

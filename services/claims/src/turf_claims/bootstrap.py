@@ -18,7 +18,7 @@ from turf_claims.handlers import ClaimsService, Handlers
 from turf_claims.outlook import Outlooks
 from turf_claims.ports import ClaimsStore, Clock, Publisher
 from turf_common.board import load_board
-from turf_common.bus import EventPublisher, clock_kv, jetstream, retire_consumers
+from turf_common.bus import EventPublisher, clock_kv
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
 from turf_common.outbox import OutboxRelay
@@ -63,8 +63,6 @@ def wire(settings: Settings) -> Wire:
         h = handlers(SqlClaimsStore(engine), clock, relay, gametime.load_season(settings.season_file),
                      {tid: ter.name for tid, ter in board.territories.items()}, board.graph)
         await h.claims.seed_territories()
-        await retire_consumers(jetstream(broker), settings.stream, entrypoints.DURABLE, entrypoints.CONSUMED,
-                               entrypoints.OBSOLETE)
 
         async def close() -> None:
             await clock.close()

@@ -10,7 +10,7 @@ from faststream.nats import NatsBroker
 
 from turf_common import redisconn
 from turf_common.board import Board, load_board
-from turf_common.bus import EventPublisher, jetstream, retire_consumers
+from turf_common.bus import EventPublisher
 from turf_common.rules.prizes import PrizeTable
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import Wire, Wired
@@ -43,9 +43,6 @@ def wire(settings: Settings) -> Wire:
         redis = redisconn.connect(settings.redis_url)
         h = handlers(RedisScoreStore(redis, settings.redis_prefix), EventPublisher(broker, settings.stream),
                      board.graph, territory_stats(board))
-        # R25: the consumer learnt player.verified; one made for fewer subjects is recreated and reads the stream
-        # from its start (every handler is idempotent), so players verified before this version are standings too
-        await retire_consumers(jetstream(broker), settings.stream, entrypoints.DURABLE, entrypoints.CONSUMED)
 
         async def close() -> None:
             await redis.aclose()

@@ -47,13 +47,20 @@ def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_
     return {
         "stream": JStream(stream, declare=False),
         "durable": name,
-        "config": jsapi.ConsumerConfig(
-            durable_name=name, filter_subjects=list(subjects), ack_policy=jsapi.AckPolicy.EXPLICIT,
-            deliver_policy=jsapi.DeliverPolicy.ALL, ack_wait=30.0, max_ack_pending=1000),
+        "config": consumer_config(name, subjects),
         "pull_sub": PullSub(batch_size=batch, timeout=PULL_WAIT, batch=True),
         "ack_policy": AckPolicy.MANUAL,
         **OWN_INBOXES,
     }
+
+
+def consumer_config(name: str, subjects: Sequence[str]) -> jsapi.ConsumerConfig:
+    """Issue 29: the configuration of durable consumer ``name``, as the bus set-up declares it (``turfwar bus-setup``,
+    with the set-up user: no service may create, change or delete a consumer) and as its service binds to it
+    (:func:`durable`; nats-py binds to an existing durable without declaring it)."""
+    return jsapi.ConsumerConfig(
+        name=name, durable_name=name, filter_subjects=list(subjects), ack_policy=jsapi.AckPolicy.EXPLICIT,
+        deliver_policy=jsapi.DeliverPolicy.ALL, ack_wait=30.0, max_ack_pending=1000)
 
 
 async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E], Awaitable[None]],

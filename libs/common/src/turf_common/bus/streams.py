@@ -73,8 +73,8 @@ async def ensure_stream(broker: NatsBroker, stream: str, replicas: int = 1, pati
     await _patiently("stream " + stream, once, patience)
 
 
-async def clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) -> Any:
-    """The game clock's KV bucket (``<stream>_clock``), created on first use."""
+async def ensure_clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) -> Any:
+    """The set-up's part (issue 29): the game clock's KV bucket (``<stream>_clock``), created when missing."""
     js = jetstream(broker)
     bucket = f"{stream}_{CLOCK_BUCKET}"
 
@@ -87,6 +87,25 @@ async def clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) -> Any:
             return await js.key_value(bucket)
 
     return await _patiently("bucket " + bucket, once, 60.0)
+
+
+async def clock_kv(broker: NatsBroker, stream: str, replicas: int = 1, patience: float = 600.0) -> Any:
+    """The game clock's KV bucket (``<stream>_clock``). Issue 29: a service only looks it up (its NATS user may not
+    create streams); the bus set-up makes it last, after the stream and every durable consumer, so a service that
+    finds it finds the whole bus ready. Missing, it is waited for up to ``patience`` seconds (a deployment's set-up
+    job may still run). ``replicas`` is the set-up's business; kept so that callers need not change."""
+    js = jetstream(broker)
+    bucket = f"{stream}_{CLOCK_BUCKET}"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while True:
+        try:
+            return await _patiently("bucket " + bucket, lambda: js.key_value(bucket), patience)
+        except NotFoundError:
+            if loop.time() > deadline:
+                raise
+            log.info("bus_not_set_up_waiting", bucket=bucket)
+            await asyncio.sleep(1.0)
 
 
 async def stream_fill(broker: NatsBroker, stream: str) -> float:

@@ -1,0 +1,66 @@
+"""Issue 29: the bus set-up, the one place that creates, changes or deletes JetStream streams and consumers. It runs
+with the set-up user (``admin``; no running service holds it) before the services start: ``turfwar up`` and the test
+stacks (:meth:`turfwar.stack.Stack.start_services`), compose's ``bus-setup`` one-shot and Kubernetes' ``bus-setup``
+Job (``turfwar bus-setup``). It declares the event stream, every durable consumer with exactly the configuration its
+service binds to (:func:`turf_common.bus.consumers.consumer_config`), retires outdated ones, and last the clock's KV
+bucket, which the services wait for (:func:`turf_common.bus.clock_kv`). Each service's NATS user may then only read
+its own consumers (:mod:`turfwar.natsauth`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import structlog
+
+from turf_common.bus import jetstream, make_broker, retire_consumers
+from turf_common.bus.consumers import consumer_config
+from turf_common.bus.streams import ensure_clock_kv, ensure_stream
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True)
+class Durable:
+    """A durable consumer: its ``name``, the ``user`` whose process reads it, its ``subjects``, and the ``obsolete``
+    names its earlier versions had (deleted at set-up)."""
+
+    name: str
+    user: str
+    subjects: Sequence[str]
+    obsolete: Sequence[str] = field(default=())
+
+
+def durables() -> list[Durable]:
+    """Every durable consumer of the stack, from the services' own tables (imported here, not at module load: the
+    NATS permissions table needs only the names, :data:`turfwar.natsauth.CONSUMERS`)."""
+    from turf_cards import entrypoints as cards
+    from turf_claims import entrypoints as claims
+    from turf_gateway.feed import log as feed_log
+    from turf_gateway.feed import relay
+    from turf_notify import entrypoints as notify
+    from turf_scoring import entrypoints as scoring
+
+    return [Durable(claims.DURABLE, "claims", claims.CONSUMED, claims.OBSOLETE),
+            Durable(cards.DURABLE, "cards", cards.CONSUMED),
+            Durable(scoring.DURABLE, "scoring", scoring.CONSUMED),
+            Durable(notify.DURABLE, "notify", notify.CONSUMED),
+            Durable(feed_log.DURABLE, "gateway", relay.feed_subjects())]
+
+
+async def set_up(nats_url: str, stream: str, replicas: int = 1, *, max_bytes: int) -> None:
+    """Declare the bus (module docstring) with the set-up user's ``nats_url``; idempotent, run at every start. A
+    consumer made for other subjects is recreated and reads the stream from its start again (its handlers are
+    idempotent); one whose other settings differ is updated in place."""
+    broker = make_broker(nats_url, "bus-setup", observe=False)
+    await broker.connect()
+    try:
+        await ensure_stream(broker, stream, replicas, max_bytes=max_bytes)
+        js = jetstream(broker)
+        for d in durables():
+            await retire_consumers(js, stream, d.name, d.subjects, d.obsolete)
+            await js.add_consumer(stream, consumer_config(d.name, d.subjects))
+        await ensure_clock_kv(broker, stream, replicas)   # last: the services wait for it
+        log.info("bus_set_up", stream=stream, consumers=[d.name for d in durables()])
+    finally:
+        await broker.stop()
