@@ -64,3 +64,22 @@ async def set_up(nats_url: str, stream: str, replicas: int = 1, *, max_bytes: in
         log.info("bus_set_up", stream=stream, consumers=[d.name for d in durables()])
     finally:
         await broker.stop()
+
+
+def main() -> None:
+    """``python -m turfwar.bussetup`` (compose's ``bus-setup`` one-shot and Kubernetes' ``bus-setup`` Job, both in
+    the backup image, which has this package): the settings' stream with ``TURF_NATS_URL``, the set-up user's."""
+    import asyncio
+
+    from turf_common.logs import configure
+    from turf_common.settings import Settings
+
+    s = Settings()
+    if not s.nats_url:
+        raise SystemExit("TURF_NATS_URL is not set (the set-up user's, admin)")
+    configure("bus-setup", s.log_level)
+    asyncio.run(set_up(s.nats_url, s.stream, s.stream_replicas, max_bytes=s.stream_max_bytes))
+
+
+if __name__ == "__main__":
+    main()

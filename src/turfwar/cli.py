@@ -134,16 +134,11 @@ def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's si
 @app.command("bus-setup")
 def bus_setup() -> None:
     """Issue 29: declare the event stream, every durable consumer and the clock's KV bucket with the set-up user
-    (``TURF_NATS_URL`` with ``admin``'s password): compose's and Kubernetes' one-shot step before the services, which
-    may not declare them. Idempotent."""
-    from turfwar.bussetup import set_up
+    (``TURF_NATS_URL`` with ``admin``'s password), as compose's and Kubernetes' one-shot step does before the
+    services, which may not declare them. Idempotent."""
+    from turfwar.bussetup import main
 
-    s = get_settings()
-    if not s.nats_url:
-        console.print("[red]TURF_NATS_URL is not set[/]")
-        raise typer.Exit(1)
-    asyncio.run(set_up(s.nats_url, s.stream, s.stream_replicas, max_bytes=s.stream_max_bytes))
-    console.print(f"bus set up: stream {s.stream}")
+    main()
 
 
 def _manifest(data_dir: Path) -> dict[str, Any]:

@@ -158,20 +158,22 @@ def test_every_part_is_health_gated_and_stops_promptly() -> None:
     doc = _compose()
     for name, svc in doc["services"].items():
         assert svc.get("init") is True, name
-        if name == "db-setup":   # issue 29: one-shot (the services' PostgreSQL roles), retried until it succeeds
+        # issue 29: one-shots (the services' PostgreSQL roles; the bus's stream and consumers), retried until they
+        # succeed
+        if name in ("db-setup", "bus-setup"):
             assert svc.get("restart") == "on-failure"
             continue
         assert svc.get("restart") == "unless-stopped", name
         if name != "caddy":
             assert svc.get("healthcheck"), name
         for dep, cond in (svc.get("depends_on") or {}).items():
-            want = "service_completed_successfully" if dep == "db-setup" else "service_healthy"
+            want = "service_completed_successfully" if dep in ("db-setup", "bus-setup") else "service_healthy"
             assert cond == {"condition": want}, (name, dep)
     replicas = {n: doc["services"][n]["deploy"]["replicas"] for n in SERVICES}
     assert replicas == {n: 1 if n == "clock" else 2 for n in SERVICES}
     assert all(doc["services"][n]["environment"]["TURF_STREAM_REPLICAS"] == "3" for n in SERVICES)
     assert set(doc["services"]["geo-verify"]["depends_on"]) == {"nats-1", "nats-2", "nats-3", "postgres", "redis",
-                                                                "db-setup"}
+                                                                "db-setup", "bus-setup"}
 
 
 def test_the_ci_override_changes_only_image_sources_and_the_rehearsal_settings() -> None:
