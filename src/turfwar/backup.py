@@ -97,12 +97,13 @@ def restore_redis(url: str, prefix: str, keys: dict[str, dict[str, Any]], from_p
 # ---- the clock's KV bucket ----------------------------------------------------------------------------------
 async def _clock_entries(nats_url: str, stream: str, put: dict[str, str] | None = None) -> dict[str, str]:
     """Read the clock bucket's entries, or (``put``) write them; returns what the bucket then holds."""
-    from turf_common.bus import clock_kv, make_broker
+    from turf_common.bus import make_broker
+    from turf_common.bus.streams import ensure_clock_kv
 
     broker = make_broker(nats_url, "turfwar-backup")
     await broker.connect()
     try:
-        kv = await clock_kv(broker, stream)
+        kv = await ensure_clock_kv(broker, stream)   # a restore comes before the bus set-up: made when missing
         for key, value in (put or {}).items():
             await kv.put(key, base64.b64decode(value))
         out = {}
