@@ -182,16 +182,25 @@ class Stack:
         """The embedded NATS, its users' JetStream permissions naming this stack's stream (issue 29)."""
         return embedded.start_nats(data_dir, port, self.bus_settings().stream)
 
-    def set_up_bus(self) -> None:
-        """Issue 29: the stream, every durable consumer and the clock's bucket, declared with the ``admin`` user
-        (:mod:`turfwar.bussetup`): no service's NATS user may."""
-        from turfwar import bussetup
-
-        s = self.bus_settings()
-        assert s.stream, "no stream"
-        asyncio.run(bussetup.set_up(self.env["TURF_NATS_URL"], s.stream, s.stream_replicas,
-                                    max_bytes=s.stream_max_bytes))
+    def set_up_bus(self, timeout: float = 120.0) -> None:
+        """Issue 29: the stream, every durable consumer and the clock's bucket, declared with the stack's
+        ``TURF_NATS_URL`` (the ``admin`` user's; no service's NATS user may) by a one-shot ``turfwar.bussetup``
+        process, as compose's ``bus-setup`` does; forked like the services, it finds their modules imported."""
+        log = self.data_dir / "logs" / "bus-setup.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        code = self._spawn("turfwar.bussetup", self.child_env(), log).wait(timeout)
+        if code != 0:
+            raise RuntimeError(f"the bus set-up failed ({code}):\n{log.read_text(errors='replace')[-3000:]}")
         self.bus_ready = True
+
+    def _spawn(self, module: str, env: dict[str, str], log: Path) -> ServiceProcess:
+        """``python -m module`` with ``env``, its output appended to ``log``: forked from the warm process, or with
+        ``TURF_LAUNCH=exec`` started the plain way."""
+        if self.forks(env):
+            return LAUNCHER.start(module, env, log)
+        with open(log, "ab") as out:
+            return subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
 
     # ---- services -----------------------------------------------------------------------------
     def start_process(self, name: str) -> ServiceProcess:
@@ -210,13 +219,7 @@ class Stack:
         if not name.startswith("gateway"):
             self.metrics_ports[name] = embedded.free_port()
             env["TURF_METRICS_PORT"] = str(self.metrics_ports[name])
-        proc: ServiceProcess
-        if not self.forks(env):
-            with open(logs / f"{name}.log", "ab") as out:
-                proc = subprocess.Popen([sys.executable, "-m", module], env=env, stdout=out,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
-        else:
-            proc = LAUNCHER.start(module, env, logs / f"{name}.log")
+        proc = self._spawn(module, env, logs / f"{name}.log")
         self.procs[name] = proc
         return proc
 

@@ -43,7 +43,7 @@ def fake_servers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
     seen: list[tuple[str, bool]] = []
 
     def fake(name: str):  # type: ignore[no-untyped-def]
-        def start(data_dir: Path, port: int | None = None) -> embedded.Server:
+        def start(data_dir: Path, port: int | None = None, stream: str | None = None) -> embedded.Server:
             seen.append((name, (data_dir / "season.json").exists()))
             (data_dir / name).mkdir(exist_ok=True)
             proc = subprocess.Popen([sys.executable, "-c", "pass"])

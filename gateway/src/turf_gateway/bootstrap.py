@@ -141,7 +141,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
         geocoder=make_geocoder(settings.geocoder),
-        clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+        clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine)), cache)
     sweeper = asyncio.create_task(state.relay.run())

@@ -44,7 +44,7 @@ def wire(settings: Settings) -> Wire:
         engine = make_engine(settings.database_url)
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         h = handlers(store=SqlCardsStore(engine),
-                     clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+                     clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
                      claims=ClaimsRequester(broker), publisher=relay,
                      season=gametime.load_season(settings.season_file), seed=settings.seed)
         await h.hands.pin_seed()   # R12.1: the seed the season began on, or no start

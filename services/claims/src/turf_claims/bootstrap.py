@@ -56,7 +56,7 @@ def wire(settings: Settings) -> Wire:
         # PostgreSQL connect each.
         engine = make_engine(settings.database_url, pool_size=30, max_overflow=0)
         # the game clock in memory, kept current from NATS KV (no request per claim)
-        clock = WatchedGameClock(lambda: clock_kv(broker, settings.stream, settings.stream_replicas))
+        clock = WatchedGameClock(lambda: clock_kv(broker, settings.stream))
         await clock.start()
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         board = load_board(settings.board_dir)

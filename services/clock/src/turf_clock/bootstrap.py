@@ -44,7 +44,7 @@ def wire(settings: Settings) -> Wire:
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         engine = make_engine(settings.database_url, pool_size=2)
         season = gametime.load_season(settings.season_file)
-        store = KvClockStore(await clock_kv(broker, settings.stream, settings.stream_replicas))
+        store = KvClockStore(await clock_kv(broker, settings.stream))
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         mode, factor = parse_clock_mode(settings.clock)
         state = initial_state(await store.load(), mode, factor, settings.clock_start, season, datetime.now(UTC))

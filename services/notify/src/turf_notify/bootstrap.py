@@ -40,7 +40,7 @@ def wire(settings: Settings) -> Wire:
         push = WebPushSender(private, f"mailto:{settings.organizer_email}",
                              rehearsal=settings.clock.startswith("manual"))
         h = NotifyHandlers(
-            store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)),
+            store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
             publisher=relay, season=gametime.load_season(settings.season_file),
             towns=town_names(settings.board_dir),
             push=push, discord=discord,

@@ -38,7 +38,8 @@ def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_
     """Keyword arguments of ``router.subscriber`` for a durable pull consumer ``name`` of ``subjects``: it takes
     ordered batches (at most ``batch`` events: what is there, or the first to come within :data:`PULL_WAIT`
     seconds) from the start of the stream, to the process's own inboxes, and the handler acks explicitly with
-    :func:`settle`::
+    :func:`settle`. The consumer itself is the bus set-up's (:func:`consumer_config`, issue 29): the subscriber
+    binds to it (nats-py asks its info and declares nothing when it exists)::
 
         @router.subscriber(**durable(stream, "scoring", [subjects.TERRITORY_CHANGED, ...]))
         async def on_events(events: list[ScoringEvent], batch: Batch) -> None:

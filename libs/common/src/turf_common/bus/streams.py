@@ -89,18 +89,18 @@ async def ensure_clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) ->
     return await _patiently("bucket " + bucket, once, 60.0)
 
 
-async def clock_kv(broker: NatsBroker, stream: str, replicas: int = 1, patience: float = 600.0) -> Any:
+async def clock_kv(broker: NatsBroker, stream: str, patience: float = 600.0) -> Any:
     """The game clock's KV bucket (``<stream>_clock``). Issue 29: a service only looks it up (its NATS user may not
     create streams); the bus set-up makes it last, after the stream and every durable consumer, so a service that
     finds it finds the whole bus ready. Missing, it is waited for up to ``patience`` seconds (a deployment's set-up
-    job may still run). ``replicas`` is the set-up's business; kept so that callers need not change."""
+    job may still run)."""
     js = jetstream(broker)
     bucket = f"{stream}_{CLOCK_BUCKET}"
     loop = asyncio.get_running_loop()
     deadline = loop.time() + patience
     while True:
         try:
-            return await _patiently("bucket " + bucket, lambda: js.key_value(bucket), patience)
+            return await _patiently("bucket " + bucket, lambda: js.key_value(bucket), 60.0)
         except NotFoundError:
             if loop.time() > deadline:
                 raise
