@@ -329,8 +329,9 @@ def test_issue29_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(sta
 @pytest.mark.parametrize("user", ["geo-verify", "notify", "gateway"])
 def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_add_streams(
         stack: Stack, user: str) -> None:
-    """Deleting the ``cards`` durable, ``STREAM.UPDATE`` of the event stream (a purge under another name) and a new
-    stream capturing the gateway's replies (``_INBOX.gateway.>``): all refused, and all still as they were."""
+    """Deleting the ``cards`` durable, pulling from it (its events: private draws' sources), ``STREAM.UPDATE`` of the
+    event stream (a purge under another name) and a new stream capturing the gateway's replies
+    (``_INBOX.gateway.>``): all refused, and all still as they were."""
     stream = stack.env["TURF_STREAM"]
 
     async def go() -> list[str]:
@@ -342,6 +343,8 @@ def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_
         try:
             cfg = (await ajs.stream_info(stream)).config
             await _refused(lambda: js.delete_consumer(stream, "cards"))
+            await _refused(lambda: nc.request(f"$JS.API.CONSUMER.MSG.NEXT.{stream}.cards",
+                                              b'{"batch": 1, "expires": 500000000}', timeout=1.0))
             await _refused(lambda: js.update_stream(cfg.evolve(max_msgs=1)))
             await _refused(lambda: js.add_stream(jsapi.StreamConfig(name="PROBE", subjects=["_INBOX.gateway.>"])))
             assert (await ajs.consumer_info(stream, "cards")).name == "cards"
@@ -355,6 +358,7 @@ def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_
 
     errors = asyncio.run(go())
     assert _violations(errors, f"consumer.delete.{stream.lower()}.cards"), errors
+    assert _violations(errors, f"consumer.msg.next.{stream.lower()}.cards"), errors
     assert _violations(errors, f"stream.update.{stream.lower()}"), errors
     assert _violations(errors, "stream.create.probe"), errors
 
