@@ -80,9 +80,10 @@ docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(turfwar
 t "compose up"
 "${COMPOSE[@]}" up -d >"$WORK/up.log" 2>&1 || { tail -20 "$WORK/up.log"; fail "compose up"; }
 for _ in $(seq 1 120); do
-  # the one-shot db-setup (issue 29: the services' PostgreSQL roles) is done once it exited 0
+  # the one-shots (issue 29: db-setup, the services' PostgreSQL roles; bus-setup, the stream and consumers) are
+  # done once they exited 0
   states=$(docker ps -a --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Names}} {{.Status}}' \
-    | grep -v -E '_db-setup_[0-9]+ Exited \(0\)')
+    | grep -v -E '_(db|bus)-setup_[0-9]+ Exited \(0\)')
   echo "$states" | grep -qE 'starting|unhealthy|Exited|Restarting|Created' || break
   sleep 2
 done
