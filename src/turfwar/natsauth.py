@@ -41,8 +41,9 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
               "subscribe": ["cards.>", "trades.>"]},
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
-    # issue 18: notifications are private, so only the notify service says notification.>
-    "notify": {"publish": ["notification.>", "announcement.>"], "subscribe": ["notify.>"]},
+    # issue 18: announcements are the organizer's, so only the notify service says announcement.> (a notification
+    # is no event: issue 30)
+    "notify": {"publish": ["announcement.>"], "subscribe": ["notify.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
                           "clock.season_ended", "$KV.>"],
               "subscribe": ["clock.set", "clock.get"]},
