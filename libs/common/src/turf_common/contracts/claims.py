@@ -38,7 +38,7 @@ class Fix(Message):
 class SubmitClaim(Message):
     """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; where the
     fix lies (R7) and what its trail shows (R7.1) the claims service asks of geo-verify (``geo.verify``, once per
-    batch of claims)."""
+    batch of claims). A ``located`` an older gateway still sends is ignored (unknown fields are)."""
 
     player_id: str
     player_status: PlayerStatus
