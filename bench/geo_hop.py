@@ -6,6 +6,11 @@ board and the claims service's :class:`~turf_claims.adapters.geo.NatsGeo` in thi
 R7.1, encoding, and nats-py/FastStream on both sides); the NATS server's own CPU is read from /proc and shown
 apart. Each claim's fix lies in a town (its label point, jittered by metres) with a trail of ``trail`` earlier
 fixes. A small benchmark, not part of ``python -m bench``.
+
+Measured 2026-12-04 on the shared 2-core machine (other suites running), 2,000 claims, µs of CPU per claim, both
+ends, less the rules' own work (locate, R7, R7.1's screening, which the claims service did in-process before):
+batches of 32: 52 (no trail), 106 (10 fixes), 393 (100 fixes); of 8: 212, 245, 644; alone: 875, 1,332, 1,321.
+The NATS server adds 10–40 per claim in batches of 32. A trail's fixes cost about 3 µs each to carry.
 """
 
 from __future__ import annotations

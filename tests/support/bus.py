@@ -14,11 +14,15 @@ from turf_common.bus import caught_up, server_list
 from turf_common.bus.idle import twice_in_a_row
 from turf_common.contracts.claims import Fix, SubmitClaim
 
+#: a point off the board (the Atlantic, off Barnegat Bay)
+OFF_BOARD = (39.7, -73.9)
+
 
 def inside(territory_id: str) -> tuple[float, float]:
     """A point well inside ``territory_id`` (lat, lon): its label point, which lies metres from any border (the
-    claims service has geo-verify locate every fix, R7)."""
-    return load_board().territories[territory_id].label_point
+    claims service has geo-verify locate every fix, R7); :data:`OFF_BOARD` for an id that is no territory."""
+    t = load_board().territories.get(territory_id)
+    return t.label_point if t is not None else OFF_BOARD
 
 
 def submit_cmd(player_id: str, territory_id: str, at: datetime, key: str | None = None) -> SubmitClaim:

@@ -96,9 +96,11 @@ class ClaimsService:
     _flush_ticket: int = 0
     _flush_done: int = 0
     group: GroupCommit[Pending, ClaimAcceptedReply | Refusal] = field(init=False, repr=False)
+    checks: GroupCommit[Pending, CheckReply | Refusal] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.group = GroupCommit(self._submit_one, self._submit_many)
+        self.checks = GroupCommit(self._check_one, self._check_many)
 
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
@@ -169,28 +171,46 @@ class ClaimsService:
         now = await self._now_for(cmd.fix.fix_time)
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        ref = None
+        return await self.checks.submit(Pending(cmd, now, tracing.current_context(), None))
+
+    async def _check_one(self, p: Pending) -> CheckReply | Refusal:
+        [reply] = await self._check_many([p])
+        return reply
+
+    async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
+        """Checks in one transaction (checks that arrive while others are being answered wait and go together,
+        as claims do), with one ``geo.verify`` request for all of them; ``unavailable`` when geo-verify does not
+        answer. The players' fixes join their trails one at a time, claims and checks alike (see submit)."""
         try:
             async with self.store.begin() as tx:
-                # the player's fixes join the trail one at a time, claims and checks alike (see submit)
-                await tx.locks.lock("player:" + cmd.player_id)
+                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
                 # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
                 # pending accounts' checks flooded the flag triage
-                [v] = await self._verdicts(tx, [Pending(cmd, now, tracing.current_context(), None)],
-                                           [cmd.player_status == "verified"])
-                tid = v.located.territory_id
-                if tid is not None and tid in self.names:
-                    ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
-                decision, _ = await self._decide(tx, cmd, v, now, lock=False)
-                flagged = await self._flag(tx, cmd, now, None, v.flags)
+                verdicts = await self._verdicts(tx, ps, [p.cmd.player_status == "verified" for p in ps])
+                replies: list[CheckReply | Refusal] = []
+                flagged = False
+                for p, v in zip(ps, verdicts, strict=True):
+                    with tracing.continued(p.trace):
+                        replies.append(await self._check_decided(tx, p, v))
+                        flagged = bool(v.flags) or flagged
         except GeoUnavailable as e:
-            log.warning("geo_verify_unavailable", error=str(e))
-            return GEO_DOWN
+            log.warning("geo_verify_unavailable", checks=len(ps), error=str(e))
+            return [GEO_DOWN for _ in ps]
         if flagged:
             try:
                 await self._publish_committed()
             except Exception as e:   # the flags wait in the outbox for the relay's sweep (see submit)
                 log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
+        return replies
+
+    async def _check_decided(self, tx: ClaimsTx, p: Pending, v: Verdict) -> CheckReply:
+        """One check inside the caller's transaction, geo-verify's verdict ``v`` in hand: the territory, the
+        decision (no territory lock), and R7.1's flags recorded."""
+        tid, ref = v.located.territory_id, None
+        if tid is not None and tid in self.names:
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
+        decision, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
+        await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
             return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
         return CheckReply(territory=ref, allowed=True, reason=None, message=None)

@@ -82,3 +82,15 @@ async def test_geo_verify_down_during_a_batch_answers_each_claim_unavailable_wit
     # the first two were asked before it went down; the batch of four after it: unavailable, no fallback
     assert [r.reason for r in replies[2:]] == ["unavailable"] * 4   # type: ignore[union-attr]
     assert w.h.claims.group.fallbacks == 0 and len(w.store.state.fixes) == 2
+
+
+async def test_checks_arriving_together_share_a_geo_request_and_each_gets_its_own_answer(w: World) -> None:
+    w.geo.delay = 0.01
+    await w.h.claims.submit(w.cmd("ann", "hoboken"))
+    w.geo.batches.clear()
+    cmds = [w.cmd(f"p{i}", "hoboken" if i % 2 else "newark") for i in range(10)]
+    replies = await asyncio.gather(*(w.h.claims.check(c) for c in cmds))
+    assert sorted(w.geo.batches) == [1, 1, 8] and w.h.claims.checks.batches == 1
+    # a check changes no game state: Newark is free for every checker, Hoboken is ann's and locked today (R10)
+    assert [(r.territory.id, r.allowed, r.reason) for r in replies] == [   # type: ignore[union-attr]
+        ("newark", True, None) if i % 2 == 0 else ("hoboken", False, "locked_today") for i in range(10)]
