@@ -1,5 +1,5 @@
-"""Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``), the calling player,
-the organizer."""
+"""Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
+``ClockMoves``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turf_gateway.errors import ApiError
 from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
+from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -32,6 +34,22 @@ async def get_claims(state: State) -> Claims:
 
 #: the claims use cases (check, submit), for the routes that need nothing else of the state
 ClaimsCase = Annotated[Claims, Depends(get_claims)]
+
+
+async def get_corrections(state: State) -> Corrections:
+    return state.corrections
+
+
+#: the organizer's corrections (R28)
+CorrectionsCase = Annotated[Corrections, Depends(get_corrections)]
+
+
+async def get_clock_moves(state: State) -> ManualClock:
+    return state.clock_moves
+
+
+#: the manual clock's moves (``POST /admin/clock``)
+ClockMoves = Annotated[ManualClock, Depends(get_clock_moves)]
 
 
 def bearer_token(request: Request) -> str:
