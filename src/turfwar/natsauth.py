@@ -29,7 +29,7 @@ JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.
 #: ``svc.<name>.health`` come on top; replies to the requests it serves are allowed by ``allow_responses``.
 PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
-        "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
+        "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked"],
@@ -37,7 +37,9 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                       "announcement.>", "gateway.sessions.revoked"],
     },
     "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
-    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"], "subscribe": ["claims.>"]},
+    # issue 28: claims has geo-verify judge R7 and screen R7.1 (geo.verify); the gateway no longer locates claims
+    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>", "geo.verify"],
+               "subscribe": ["claims.>"]},
     "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
               "subscribe": ["cards.>", "trades.>"]},
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},

@@ -20,14 +20,13 @@ from typing import Any
 import nats
 import pytest
 
-from tests.support.bus import request
+from tests.support.bus import inside, request
 from tests.support.stackfix import running_stack
 from turf_common.board import load_board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.clock import ClockState
 from turf_common.contracts.effects import ScheduleEffect
-from turf_common.contracts.geo import Located
 from turf_common.rules import gametime
 from turfwar.stack import Stack
 
@@ -72,9 +71,9 @@ class Race:
     def cmd(self, player: str, tid: str) -> SubmitClaim:
         # 20 game s in the future (30 allowed): the fix stays fresh (R7) for ~80 ms of real time
         fix_time = self.now() + timedelta(seconds=20)
+        lat, lon = inside(tid)   # geo-verify locates it (R7)
         return SubmitClaim(player_id=player, player_status="verified",
-                           fix=Fix(lat=40.0, lon=-74.0, accuracy_m=10.0, fix_time=fix_time),
-                           located=Located(territory_id=tid, border_distance_m=250.0))
+                           fix=Fix(lat=lat, lon=lon, accuracy_m=10.0, fix_time=fix_time))
 
     async def ask(self, subject: str, msg: Any) -> dict[str, Any]:
         return await request(self.nc, subject, msg.model_dump_json().encode(), timeout=15)

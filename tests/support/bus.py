@@ -9,18 +9,27 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
+from turf_common.board import load_board
 from turf_common.bus import caught_up, server_list
 from turf_common.bus.idle import twice_in_a_row
 from turf_common.contracts.claims import Fix, SubmitClaim
-from turf_common.contracts.geo import Located
+
+#: a point off the board (the Atlantic, off Barnegat Bay)
+OFF_BOARD = (39.7, -73.9)
+
+
+def inside(territory_id: str) -> tuple[float, float]:
+    """A point well inside ``territory_id`` (lat, lon): its label point, which lies metres from any border (the
+    claims service has geo-verify locate every fix, R7); :data:`OFF_BOARD` for an id that is no territory."""
+    t = load_board().territories.get(territory_id)
+    return t.label_point if t is not None else OFF_BOARD
 
 
 def submit_cmd(player_id: str, territory_id: str, at: datetime, key: str | None = None) -> SubmitClaim:
     """A claims.submit command as the gateway would send it, for a fix well inside ``territory_id``."""
+    lat, lon = inside(territory_id)
     return SubmitClaim(player_id=player_id, player_status="verified",
-                       fix=Fix(lat=40.0, lon=-74.0, accuracy_m=10.0, fix_time=at),
-                       located=Located(territory_id=territory_id, border_distance_m=250.0),
-                       idempotency_key=key)
+                       fix=Fix(lat=lat, lon=lon, accuracy_m=10.0, fix_time=at), idempotency_key=key)
 
 
 async def request(nc: Any, subject: str, body: bytes, timeout: float = 10.0) -> dict[str, Any]:

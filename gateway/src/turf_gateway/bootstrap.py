@@ -91,7 +91,7 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
     return AppState(
         settings=settings, broker=broker, engine=engine, board=board, clock=a.clock, season=season,
         relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
-        claims=Claims(a.services, board, a.limiter, a.keys),
+        claims=Claims(a.services, a.limiter, a.keys),
         players=Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock,
                         season, a.relay, timedelta(hours=settings.session_ttl_hours)),
         sessions=Sessions(a.sessions, cache),
@@ -176,7 +176,7 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
     public.display_features(state)   # the board for the map, parsed now rather than on the first request
-    state.board.locate(0.0, 0.0)      # and its point index (claims are located here, issue 21), built now
+    state.board.locate(0.0, 0.0)      # and its point index (a home address's check at registration, R27), now
     # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
     # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
     gc.collect()

@@ -52,7 +52,7 @@ class State:
 @asynccontextmanager
 async def gateway(caller: deps.Caller) -> AsyncIterator[tuple[httpx.AsyncClient, list[str]]]:
     """The gateway app with ``caller`` signed in; every command subject a route asks is recorded (and answered
-    for claims.check only; the fix is located on the gateway's own board index)."""
+    for claims.check only)."""
     broker = make_broker("nats://test", "gateway")
     asked: list[str] = []
 
@@ -66,7 +66,7 @@ async def gateway(caller: deps.Caller) -> AsyncIterator[tuple[httpx.AsyncClient,
     app.state.turf = State()
     app.state.turf.broker = broker
     app.state.turf.services = NatsServices(broker)
-    app.state.turf.claims = Claims(app.state.turf.services, State.board, State.limiter, NoKeys())
+    app.state.turf.claims = Claims(app.state.turf.services, State.limiter, NoKeys())
     app.dependency_overrides[deps.current_player] = lambda: caller
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
@@ -86,5 +86,5 @@ async def test_r27_the_organizer_may_still_check_a_point_which_changes_nothing()
     async with gateway(ORG) as (http, asked):
         r = await http.post("/api/v1/claims/check", json=FIX)
     assert r.status_code == 200, r.text
-    # issue 21: the gateway locates the fix on its own board index, then asks claims
+    # the gateway asks claims (which has geo-verify locate the fix, issue 28), and nothing else
     assert r.json()["reason"] == "not_in_board" and asked == [subjects.CLAIMS_CHECK]

@@ -8,11 +8,10 @@ from datetime import date, datetime, timedelta
 
 from turf_claims import bootstrap
 from turf_claims.handlers import Handlers
-from turf_claims.testing import MemoryClaimsStore
+from turf_claims.testing import MemoryClaimsStore, PointsGeo
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, SubmitClaim
 from turf_common.contracts.clock import DayStarted
-from turf_common.contracts.geo import Located
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock, RecordingPublisher
 
@@ -33,7 +32,11 @@ class World:
         self.store = MemoryClaimsStore()
         self.clock = clock or FakeClock(opening(DAY1) + timedelta(hours=1))
         self.publisher = RecordingPublisher(self.store.take_staged)
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
+        # geo-verify on the World's board: each command's point lies in the territory it names (see cmd), and
+        # (40.0, -74.0), the point the tests' own commands use, in Hoboken
+        self.geo = PointsGeo(SEASON.limits)
+        self.geo.place(40.0, -74.0, "hoboken")
+        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES, self.geo)
         self.n = 0
 
     async def start(self, day: date, at: datetime | None = None, hours: float = 1) -> None:
@@ -44,13 +47,13 @@ class World:
     def cmd(self, player: str, territory: str, *, where: tuple[float, float] | None = None, key: str | None = None,
             fix_age_s: float = 3, accuracy_m: float = 10.0) -> SubmitClaim:
         """A verified player's claim of ``territory`` from ``where`` (else a point of its own, a few metres from the
-        last), its fix ``fix_age_s`` old."""
+        last), its fix ``fix_age_s`` old; the point lies in ``territory``, 250 m from its border."""
         self.n += 1
         lat, lon = where or (40.0 + self.n / 1e4, -74.0)
+        self.geo.place(lat, lon, territory)
         return SubmitClaim(player_id=player, player_status="verified",
                            fix=Fix(lat=lat, lon=lon, accuracy_m=accuracy_m,
-                                   fix_time=self.clock.at - timedelta(seconds=fix_age_s)),
-                           located=Located(territory_id=territory, border_distance_m=250.0), idempotency_key=key)
+                                   fix_time=self.clock.at - timedelta(seconds=fix_age_s)), idempotency_key=key)
 
     async def claim(self, player: str, territory: str, key: str | None = None) -> ClaimAcceptedReply | Refusal:
         return await self.h.claims.submit(self.cmd(player, territory, key=key))

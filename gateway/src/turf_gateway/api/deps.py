@@ -1,4 +1,5 @@
-"""Annotated dependencies: the app state, the calling player, the organizer."""
+"""Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
+``ClockMoves``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turf_gateway.errors import ApiError
+from turf_gateway.handlers.claims import Claims
+from turf_gateway.handlers.clock import ManualClock
+from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -21,6 +25,31 @@ async def get_state(request: Request) -> AppState:
 #: the app's state, whose use cases the routes call. One dependency for all of them: the caller's session lookup
 #: takes it too and FastAPI solves it once per request, where a dependency per use case would cost a call each
 State = Annotated[AppState, Depends(get_state)]
+
+
+async def get_claims(state: State) -> Claims:
+    """The claims use cases (from the state FastAPI has already solved for the request: no second lookup)."""
+    return state.claims
+
+
+#: the claims use cases (check, submit), for the routes that need nothing else of the state
+ClaimsCase = Annotated[Claims, Depends(get_claims)]
+
+
+async def get_corrections(state: State) -> Corrections:
+    return state.corrections
+
+
+#: the organizer's corrections (R28)
+CorrectionsCase = Annotated[Corrections, Depends(get_corrections)]
+
+
+async def get_clock_moves(state: State) -> ManualClock:
+    return state.clock_moves
+
+
+#: the manual clock's moves (``POST /admin/clock``)
+ClockMoves = Annotated[ManualClock, Depends(get_clock_moves)]
 
 
 def bearer_token(request: Request) -> str:

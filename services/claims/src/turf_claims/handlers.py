@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Annotated
+from typing import Annotated, cast
 
 import structlog
 from opentelemetry.context import Context
@@ -20,7 +20,7 @@ from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Geo, GeoUnavailable, Publisher, TerritoryChange
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -41,6 +41,7 @@ from turf_common.contracts.claims import (
     TerritoryRef,
 )
 from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.geo import FixToVerify, FlagFound, Verdict
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
 from turf_common.rules import gametime
@@ -52,7 +53,6 @@ from turf_common.rules.antispoof import (
     merge_since,
     places,
     repeats,
-    screen,
     trail_since,
 )
 from turf_common.rules.claims import (
@@ -61,11 +61,10 @@ from turf_common.rules.claims import (
     ClaimOutcome,
     TerritoryFacts,
     allowance,
-    check_location,
     check_open,
-    decide_claim,
+    decide_claimable,
 )
-from turf_common.rules.refusals import Refused
+from turf_common.rules.refusals import Refused, refuse
 
 log = structlog.get_logger(__name__)
 #: a player's recently seen flags of one kind that a new one is compared with (issue 29): more distinct places
@@ -78,11 +77,17 @@ ClaimsEvent = Annotated[DayStarted | PlayerDisqualified, Field(discriminator="ty
 
 @dataclass(frozen=True)
 class Pending:
-    """A claim waiting for its transaction: the command, the game clock's instant it arrived at, its trace."""
+    """A claim waiting for its transaction: the command, the game clock's instant it arrived at, its trace, and the
+    id it gets if accepted (its fix joins the trail with it before the decision; ``None`` for a check)."""
 
     cmd: SubmitClaim
     now: datetime
     trace: Context
+    claim_id: str | None = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+#: the answer when geo-verify does not: nothing was decided or recorded (the transaction is rolled back)
+GEO_DOWN = Refusal(reason="unavailable", message="The location service is not answering; try again shortly.")
 
 
 @dataclass
@@ -95,6 +100,7 @@ class ClaimsService:
     season: gametime.SeasonConfig
     names: dict[str, str]
     days: GameDays
+    geo: Geo
     limits: ClaimLimits = field(default_factory=ClaimLimits)
     max_travel_kmh: float = 200.0
     # claims committed concurrently share one outbox flush (see _publish_committed)
@@ -102,9 +108,11 @@ class ClaimsService:
     _flush_ticket: int = 0
     _flush_done: int = 0
     group: GroupCommit[Pending, ClaimAcceptedReply | Refusal] = field(init=False, repr=False)
+    checks: GroupCommit[Pending, CheckReply | Refusal] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.group = GroupCommit(self._submit_one, self._submit_many)
+        self.checks = GroupCommit(self._check_one, self._check_many)
 
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
@@ -123,13 +131,12 @@ class ClaimsService:
         locked_by_other = any(p != player_id for p in facts.claimed_today_by)  # R10
         return claimant, terr, locked_by_other, row.version
 
-    async def _decide(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime,
+    async def _decide(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime,
                       lock: bool) -> tuple[Refused | ClaimOutcome, int]:
-        """The decision, and the version of the territory's row it was read from (0 when refused before)."""
-        loc = cmd.located
-        tid = loc.territory_id if loc.territory_id in self.names else None
-        early = check_open(self.season, now) or check_location(
-            now, cmd.fix.fix_time, cmd.fix.accuracy_m, tid, loc.border_distance_m, self.limits)
+        """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), and the version of the territory's
+        row it was read from (0 when refused before)."""
+        tid = v.located.territory_id if v.located.territory_id in self.names else None
+        early = check_open(self.season, now) or _location_refusal(v, tid)
         if early is not None:
             return early, 0
         assert tid is not None
@@ -137,9 +144,38 @@ class ClaimsService:
         assert day is not None
         claimant, terr, locked, version = await self._facts(
             tx, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
-        return decide_claim(self.season, now, fix_time=cmd.fix.fix_time, accuracy_m=cmd.fix.accuracy_m,
-                            territory_id=tid, border_distance_m=loc.border_distance_m, claimant=claimant,
-                            territory=terr, locked_by_other_today=locked, limits=self.limits), version
+        return decide_claimable(self.season, now, claimant, terr, locked), version
+
+    async def _verdicts(self, tx: ClaimsTx, ps: Sequence[Pending], screened: Sequence[bool]) -> list[Verdict]:
+        """R7 and R7.1 for every claim of ``ps``, asked of geo-verify in one request. Each fix whose ``screened``
+        is true first joins its player's trail (in order, under the player's lock, with the id its claim gets if
+        accepted), and geo-verify screens it against the trail as it was before (R7.1); the day's first fix is
+        screened here against the player's last fix and home (:meth:`_day_start_jump`). Raises GeoUnavailable."""
+        asks, jumps = [], []
+        for p, screen_it in zip(ps, screened, strict=True):
+            f, trail, jump = p.cmd.fix, None, None
+            if screen_it:
+                fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, p.now)
+                since = trail_since(p.now, self.max_travel_kmh)
+                rows = await tx.trail.join_trail(p.cmd.player_id, fix, p.claim_id, since, MAX_TRAIL)
+                trail = [(r.lat, r.lon, r.accuracy_m, r.fix_time, r.received_at) for r in rows]
+                jump = await self._day_start_jump(tx, p.cmd, fix, rows, since)
+            jumps.append(jump)
+            # built from validated parts (the command, the trail we stored): no second validation
+            asks.append(FixToVerify.model_construct(fix=f, received_at=p.now, trail=trail))
+        verdicts = await self.geo.verify(asks)
+        return [v if j is None else v.model_copy(update={"flags": [*v.flags, j]})
+                for v, j in zip(verdicts, jumps, strict=True)]
+
+    async def _day_start_jump(self, tx: ClaimsTx, cmd: SubmitClaim, fix: FixRecord, trail: Sequence[FixRecord],
+                              since: datetime) -> FlagFound | None:
+        """Issue 29, R7.1 (evidence, never a refusal): the day's first fix against where the player was last seen
+        and their geocoded home (a patient spoofer, one claim a day, escapes the trail's game hours). Screened
+        here rather than in geo-verify: the last fix before the trail and the home are the claims service's."""
+        last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
+        home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
+        jump = day_start_jump(fix, last, home, self.season.tz)
+        return None if jump is None else FlagFound(kind=jump.kind, evidence=jump.evidence)
 
     async def _now_for(self, fix_time: datetime) -> datetime:
         """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
@@ -162,23 +198,46 @@ class ClaimsService:
         now = await self._now_for(cmd.fix.fix_time)
         if not await self._day_started(now):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        loc = cmd.located
-        ref = None
-        async with self.store.begin() as tx:
-            # the player's fixes join the trail one at a time, claims and checks alike (see submit)
-            await tx.locks.lock("player:" + cmd.player_id)
-            if loc.territory_id is not None and loc.territory_id in self.names:
-                ref = TerritoryRef(id=loc.territory_id, name=self.names[loc.territory_id],
-                                   owner_id=await tx.board.owner_of(loc.territory_id))
-            decision, _ = await self._decide(tx, cmd, now, lock=False)
-            # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
-            # pending accounts' checks flooded the flag triage
-            flagged = await self._screen(tx, cmd, now, None) if cmd.player_status == "verified" else []
+        return await self.checks.submit(Pending(cmd, now, tracing.current_context(), None))
+
+    async def _check_one(self, p: Pending) -> CheckReply | Refusal:
+        [reply] = await self._check_many([p])
+        return reply
+
+    async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
+        """Checks in one transaction (checks that arrive while others are being answered wait and go together,
+        as claims do), with one ``geo.verify`` request for all of them; ``unavailable`` when geo-verify does not
+        answer. The players' fixes join their trails one at a time, claims and checks alike (see submit)."""
+        try:
+            async with self.store.begin() as tx:
+                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+                # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
+                # pending accounts' checks flooded the flag triage
+                verdicts = await self._verdicts(tx, ps, [p.cmd.player_status == "verified" for p in ps])
+                replies: list[CheckReply | Refusal] = []
+                flagged = False
+                for p, v in zip(ps, verdicts, strict=True):
+                    with tracing.continued(p.trace):
+                        replies.append(await self._check_decided(tx, p, v))
+                        flagged = bool(v.flags) or flagged
+        except GeoUnavailable as e:
+            log.warning("geo_verify_unavailable", checks=len(ps), error=str(e))
+            return [GEO_DOWN for _ in ps]
         if flagged:
             try:
                 await self._publish_committed()
             except Exception as e:   # the flags wait in the outbox for the relay's sweep (see submit)
                 log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
+        return replies
+
+    async def _check_decided(self, tx: ClaimsTx, p: Pending, v: Verdict) -> CheckReply:
+        """One check inside the caller's transaction, geo-verify's verdict ``v`` in hand: the territory, the
+        decision (no territory lock), and R7.1's flags recorded."""
+        tid, ref = v.located.territory_id, None
+        if tid is not None and tid in self.names:
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
+        decision, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
+        await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
             return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
         return CheckReply(territory=ref, allowed=True, reason=None, message=None)
@@ -196,23 +255,58 @@ class ClaimsService:
         return await self.group.submit(Pending(cmd, now, tracing.current_context()))
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
-        async with self.store.begin() as tx:
-            await tx.locks.lock("player:" + p.cmd.player_id)
-            reply = await self._decide_and_record(tx, p)
-        await self._after_commit()
+        [reply] = await self._submit_many([p])
         return reply
 
     async def _submit_many(self, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
-        """Several claims in one transaction, each decided as if alone, in arrival order. Every lock is taken
-        first, in the one order every writer uses (players sorted, then territory rows sorted), so concurrent
-        batches and single claims queue for each other but never deadlock."""
-        async with self.store.begin() as tx:
-            await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-            await tx.locks.lock_territories(sorted({tid for p in ps
-                                                    if (tid := p.cmd.located.territory_id) in self.names}))
-            replies = [await self._decide_and_record(tx, p) for p in ps]
+        """Claims in one transaction, each decided as if alone, in arrival order, with one ``geo.verify`` request
+        for all of them (R7, R7.1). Every lock is taken first, in the one order every writer uses (players sorted,
+        then territory rows sorted), so concurrent batches and single claims queue for each other but never
+        deadlock. When geo-verify does not answer, every claim is answered ``unavailable`` and nothing is kept."""
+        try:
+            async with self.store.begin() as tx:
+                if len(ps) == 1:
+                    await tx.locks.lock("player:" + ps[0].cmd.player_id)
+                else:
+                    await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+                replies = await self._decide_all(tx, ps)
+        except GeoUnavailable as e:
+            log.warning("geo_verify_unavailable", claims=len(ps), error=str(e))
+            return [GEO_DOWN for _ in ps]
         await self._after_commit()
         return replies
+
+    async def _decide_all(self, tx: ClaimsTx, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
+        """The players' locks held: a repeated idempotency key gets its first answer; the other claims are verified
+        by geo-verify in one request, then decided and recorded one by one."""
+        replies: list[ClaimAcceptedReply | Refusal | None] = [None] * len(ps)
+        first: dict[tuple[str, str], int] = {}   # a key repeated within the batch: the index of its first claim
+        fresh: list[int] = []
+        for i, p in enumerate(ps):
+            key = p.cmd.idempotency_key
+            if key:
+                if (p.cmd.player_id, key) in first:
+                    continue
+                prev = await tx.replies.idempotent_reply(p.cmd.player_id, key)
+                if prev is not None:
+                    replies[i] = cast(ClaimAcceptedReply | Refusal, decode_reply(prev, ClaimAcceptedReply))
+                    continue
+                first[(p.cmd.player_id, key)] = i
+            fresh.append(i)
+        verdicts = await self._verdicts(tx, [ps[i] for i in fresh], [True] * len(fresh))
+        if len(fresh) > 1:
+            await tx.locks.lock_territories(sorted({tid for v in verdicts
+                                                    if (tid := v.located.territory_id) in self.names}))
+        for i, v in zip(fresh, verdicts, strict=True):
+            replies[i] = await self._decide_and_record(tx, ps[i], v)
+        refused = [i for i in fresh if isinstance(replies[i], Refusal)]
+        if refused:
+            await tx.trail.unlink_fixes(sorted({ps[i].cmd.player_id for i in refused}),
+                                        [cid for i in refused if (cid := ps[i].claim_id)])
+        for i, p in enumerate(ps):
+            if replies[i] is None:   # the same key as an earlier claim of the batch: that claim's answer
+                replies[i] = replies[first[(p.cmd.player_id, p.cmd.idempotency_key or "")]]
+        return [r for r in replies if r is not None]
 
     async def _after_commit(self) -> None:
         crash_point("claims.after_commit")
@@ -224,27 +318,24 @@ class ClaimsService:
             # than "unavailable", which would make the client believe nothing happened.
             log.warning("outbox_publish_deferred", error=f"{type(e).__name__}: {e}")
 
-    async def _decide_and_record(self, tx: ClaimsTx, p: Pending) -> ClaimAcceptedReply | Refusal:
-        """One claim inside the caller's transaction, its player's lock held; its events carry its own trace."""
+    async def _decide_and_record(self, tx: ClaimsTx, p: Pending, v: Verdict) -> ClaimAcceptedReply | Refusal:
+        """One claim inside the caller's transaction, its player's lock held, geo-verify's verdict ``v`` in hand;
+        its events carry its own trace."""
         cmd, now = p.cmd, p.now
         with tracing.continued(p.trace):
-            if cmd.idempotency_key:
-                prev = await tx.replies.idempotent_reply(cmd.player_id, cmd.idempotency_key)
-                if prev is not None:
-                    return decode_reply(prev, ClaimAcceptedReply)  # type: ignore[return-value]
-            decision, version = await self._decide(tx, cmd, now, lock=True)
-            claim_id = None if isinstance(decision, Refused) else uuid.uuid4().hex
-            flags = await self._screen(tx, cmd, now, claim_id)
+            decision, version = await self._decide(tx, cmd, v, now, lock=True)
+            claim_id = None if isinstance(decision, Refused) else p.claim_id
+            flags = await self._flag(tx, cmd, now, claim_id, v.flags)
             reply: ClaimAcceptedReply | Refusal
             if isinstance(decision, Refused):
                 metrics.CLAIMS.labels("refused", decision.reason).inc()
                 reply = Refusal(reason=decision.reason, message=decision.message)
                 await tx.messages.stage(subjects.CLAIM_REJECTED, ClaimRejected(
-                    occurred_at=now, player_id=cmd.player_id, territory_id=cmd.located.territory_id,
+                    occurred_at=now, player_id=cmd.player_id, territory_id=v.located.territory_id,
                     reason=decision.reason, message=decision.message))
             else:
                 assert claim_id is not None
-                reply = await self._record(tx, cmd, now, decision, claim_id, flags, version)
+                reply = await self._record(tx, cmd, v, now, decision, claim_id, flags, version)
                 metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
                 await tx.replies.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
@@ -268,20 +359,10 @@ class ClaimsService:
             await self.publisher.flush()
             self._flush_done = started
 
-    async def _screen(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, claim_id: str | None) -> list[str]:
-        """R7.1 (amended): the fix joins the player's trail, received ``now`` (the game clock's time); each flag the
-        trail raises is recorded with its evidence for the organizer and published (``flag.raised``). Never changes
-        the decision. Runs under the player's lock, so the player's fixes join the trail one at a time."""
-        f = cmd.fix
-        fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, now)
-        since = trail_since(now, self.max_travel_kmh)
-        trail = await tx.trail.join_trail(cmd.player_id, fix, claim_id, since, MAX_TRAIL)
-        found = screen(fix, trail, self.max_travel_kmh, self.limits.max_fix_future_s)
-        # issue 29: the day's first fix against where the player was last seen and their home (a patient spoofer)
-        last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
-        home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
-        if (jump := day_start_jump(fix, last, home, self.season.tz)) is not None:
-            found.append(jump)
+    async def _flag(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, claim_id: str | None,
+                    found: Sequence[FlagFound]) -> list[str]:
+        """R7.1 (amended): each flag geo-verify found on the fix's trail is recorded with its evidence for the
+        organizer and published (``flag.raised``); returns their kinds. Never changes the decision."""
         for fl in found:
             if claim_id is None and (fid := await self._repeated(tx, cmd.player_id, fl, now)) is not None:
                 await tx.trail.repeat_flag(fid, now)   # counted on the flag the organizer already has
@@ -293,30 +374,30 @@ class ClaimsService:
                 evidence=fl.evidence))
         return [fl.kind for fl in found]
 
-    async def _repeated(self, tx: ClaimsTx, player_id: str, fl: Flag, now: datetime) -> str | None:
+    async def _repeated(self, tx: ClaimsTx, player_id: str, fl: FlagFound, now: datetime) -> str | None:
         """Issue 29: the flag ``fl`` (of a fix with no claim) repeats, or None. Only flags naming no claim merge: a
         flag on a claim stays alone, the one the organizer may reverse (R28); claims are few (R6), checks many."""
         if places(fl.kind, fl.evidence) is None:
             return None
         earlier = await tx.trail.recent_flags(player_id, fl.kind, merge_since(now), MERGE_CANDIDATES)
-        return repeats(fl, [(e.id, Flag(e.kind, e.evidence)) for e in earlier])
+        return repeats(Flag(fl.kind, fl.evidence), [(e.id, Flag(e.kind, e.evidence)) for e in earlier])
 
-    async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, o: ClaimOutcome, claim_id: str,
-                      flags: list[str], version_read: int) -> ClaimAcceptedReply:
+    async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime, o: ClaimOutcome,
+                      claim_id: str, flags: list[str], version_read: int) -> ClaimAcceptedReply:
         day = gametime.game_day_at(self.season, now)
-        assert day is not None and cmd.located.territory_id is not None
-        tid = cmd.located.territory_id
+        assert day is not None and v.located.territory_id is not None
+        tid, border_m = v.located.territory_id, v.located.border_distance_m
         # the territory's row is locked since it was read (submit), so its new version is known before the update
         version = version_read + 1
         accepted = ClaimAccepted(
             occurred_at=now, claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind,
             game_day=day, progress=o.fort_after.progress, fortified=o.fort_after.fortified,
             previous_owner_id=o.previous_owner_id, lat=cmd.fix.lat, lon=cmd.fix.lon,
-            accuracy_m=cmd.fix.accuracy_m, border_distance_m=cmd.located.border_distance_m, flags=flags)
+            accuracy_m=cmd.fix.accuracy_m, border_distance_m=border_m, flags=flags)
         change = TerritoryChange(tid, o.owner_id, o.previous_owner_id, o.fort_after,
                                  "war_reclaim" if o.kind == "war_reclaim" else "claim", claim_id)
         claim = Claim(claim_id, cmd.player_id, tid, o.kind, o.normal, day, now, cmd.fix.lat, cmd.fix.lon,
-                      cmd.fix.accuracy_m, cmd.fix.fix_time, cmd.located.border_distance_m, o.previous_owner_id,
+                      cmd.fix.accuracy_m, cmd.fix.fix_time, border_m, o.previous_owner_id,
                       o.fort_before, flags)
         stored = await tx.claims.record_claim(claim, change, accepted, change.event(version, now))
         if stored != version:  # cannot happen under the row lock; never publish a wrong version
@@ -384,6 +465,13 @@ class Handlers:
             await self.days.day_started(ev)
         else:
             await self.corrections.player_disqualified(ev)
+
+
+def _location_refusal(v: Verdict, territory_id: str | None) -> Refused | None:
+    """R7 as geo-verify judged it; a territory this service does not know is off its board (``outside_board``)."""
+    if territory_id is None:
+        return refuse("outside_board")
+    return Refused(v.reason, v.message or v.reason) if v.reason is not None else None
 
 
 def _flag_cursor(after: str | None) -> tuple[datetime, str] | None:

@@ -1,5 +1,5 @@
 """Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
-the game clock, and the publisher of committed events.
+the game clock, geo-verify, and the publisher of committed events.
 
 The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
 transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged, TerritoryStateOut
+from turf_common.contracts.geo import FixToVerify, Verdict
 from turf_common.rules.antispoof import FixRecord
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
@@ -295,6 +296,11 @@ class Trail(Protocol):
         """The player's most recent fix received before ``before`` (where the player was last seen), or None."""
         ...
 
+    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
+        """The fixes of ``player_ids`` joined with one of ``claim_ids`` (claims then refused) lose their claim id:
+        a fix joins the trail before its claim is decided (R7.1 is screened by geo-verify, once per batch)."""
+        ...
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         """A new flag raised at ``at``: count 1, last seen ``at``."""
@@ -473,6 +479,19 @@ class Clock(Protocol):
     async def fresh_now(self) -> datetime:
         """:meth:`now` read afresh from the clock's source (a watched clock may be behind); raises when the source
         cannot be reached."""
+        ...
+
+
+class GeoUnavailable(Exception):
+    """geo-verify did not answer a ``geo.verify`` request (or answered it with a refusal)."""
+
+
+class Geo(Protocol):
+    """geo-verify: R7 (board, border, accuracy, staleness) and R7.1 (the trail's flags) for fixes."""
+
+    async def verify(self, fixes: Sequence[FixToVerify]) -> list[Verdict]:
+        """One verdict per fix, in order, asked in one request (a batch larger than one message holds is asked in a
+        few). Raises :class:`GeoUnavailable`."""
         ...
 
 

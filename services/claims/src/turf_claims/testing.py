@@ -5,6 +5,7 @@ and a unit of work that raises leaves the state as it found it. The clock and pu
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -16,6 +17,7 @@ from turf_claims.ports import (
     CardFacts,
     Claim,
     DayFacts,
+    GeoUnavailable,
     HeldWindow,
     OutlookFacts,
     OwnedFacts,
@@ -28,8 +30,11 @@ from turf_claims.ports import (
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.contracts.geo import FixToVerify, FlagFound, Located, Verdict
 from turf_common.rules import cards as rules
 from turf_common.rules.antispoof import FixRecord
+from turf_common.rules.claims import ClaimLimits
+from turf_common.rules.location import verify_fix
 
 
 class DuplicateKey(Exception):
@@ -191,6 +196,9 @@ class MemoryClaimsTx:
 
     async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
         return next((f for p, f in reversed(self.s.fixes) if p == player_id and f.received_at < before), None)
+
+    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
+        pass   # the trail here keeps no claim ids (no port reads a fix's claim id back)
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
@@ -379,3 +387,37 @@ class MemoryClaimsStore:
         :class:`turf_common.testing.RecordingPublisher` calls it on flush)."""
         staged, self.state.outbox = self.state.outbox, []
         return staged
+
+
+@dataclass
+class PointsGeo:
+    r"""geo-verify in memory (:class:`turf_claims.ports.Geo`): a point :meth:`place`\ d lies in its territory, any
+    other off the board; R7 and R7.1 by the same pure rule as geo-verify (:func:`turf_common.rules.location
+    .verify_fix`). ``batches``: the size of each request asked, in order; ``delay``: seconds each request takes;
+    ``down``: every request raises :class:`GeoUnavailable`, as when geo-verify does not answer."""
+
+    limits: ClaimLimits = field(default_factory=ClaimLimits)
+    points: dict[tuple[float, float], tuple[str, float | None]] = field(default_factory=dict)
+    batches: list[int] = field(default_factory=list)
+    delay: float = 0.0
+    down: bool = False
+
+    def place(self, lat: float, lon: float, territory_id: str, border_distance_m: float | None = 250.0) -> None:
+        self.points[(lat, lon)] = (territory_id, border_distance_m)
+
+    async def verify(self, fixes: Sequence[FixToVerify]) -> list[Verdict]:
+        if self.down:
+            raise GeoUnavailable("geo.verify: NoRespondersError")
+        self.batches.append(len(fixes))
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return [self._verdict(f) for f in fixes]
+
+    def _verdict(self, f: FixToVerify) -> Verdict:
+        tid, border = self.points.get((f.fix.lat, f.fix.lon), (None, None))
+        fix = FixRecord(f.fix.lat, f.fix.lon, f.fix.accuracy_m, f.fix.fix_time, f.received_at)
+        trail = None if f.trail is None else [FixRecord(*t) for t in f.trail]
+        refused, flags = verify_fix(fix, tid, border, trail, self.limits)
+        return Verdict(located=Located(territory_id=tid, border_distance_m=border),
+                       reason=refused.reason if refused else None, message=refused.message if refused else None,
+                       flags=[FlagFound(kind=fl.kind, evidence=fl.evidence) for fl in flags])

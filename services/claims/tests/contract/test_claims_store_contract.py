@@ -228,6 +228,18 @@ async def test_trail_joins_and_answers_the_fixes_before_it(backend: Backend) -> 
         assert await tx.trail.join_trail("ann", fixes[3], None, T0 + timedelta(seconds=30), 1) == fixes[2:3]
 
 
+async def test_unlinking_a_refused_claims_fixes_keeps_the_trail(backend: Backend) -> None:
+    """R7.1: a fix joins the trail with the id its claim would get, before geo-verify's verdict; a refused claim's
+    fix loses the id and stays in the trail."""
+    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i), T0 + timedelta(minutes=i))
+             for i in range(3)]
+    async with backend.store.begin() as tx:
+        await tx.trail.join_trail("ann", fixes[0], "c1", T0, 5)
+        await tx.trail.join_trail("ann", fixes[1], "c2", T0, 5)
+        await tx.trail.unlink_fixes(["ann", "bob"], ["c1", "c9"])
+        assert await tx.trail.join_trail("ann", fixes[2], None, T0, 5) == fixes[:2]
+
+
 async def test_trail_flags_oldest_first(backend: Backend) -> None:
     async with backend.store.begin() as tx:
         await tx.trail.add_flag("f2", T0 + timedelta(minutes=1), "ann", "c1", "impossible_travel", {"speed_kmh": 900})

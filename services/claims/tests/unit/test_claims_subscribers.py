@@ -9,12 +9,11 @@ from datetime import timedelta
 from faststream.nats import NatsBroker, TestNatsBroker
 
 from turf_claims import bootstrap, entrypoints
-from turf_claims.testing import MemoryClaimsStore
+from turf_claims.testing import MemoryClaimsStore, PointsGeo
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import ClaimAcceptedReply, Fix, StateReply, StateRequest, SubmitClaim
-from turf_common.contracts.geo import Located
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock, RecordingPublisher
 
@@ -25,7 +24,10 @@ AT = gametime.open_interval(SEASON, DAY1)[0] + timedelta(hours=1)
 
 async def _broker() -> tuple[NatsBroker, MemoryClaimsStore]:
     store = MemoryClaimsStore()
-    h = bootstrap.handlers(store, FakeClock(AT), RecordingPublisher(store.take_staged), SEASON, {"hoboken": "Hoboken"})
+    geo = PointsGeo(SEASON.limits)
+    geo.place(40.0, -74.0, "hoboken")
+    h = bootstrap.handlers(store, FakeClock(AT), RecordingPublisher(store.take_staged), SEASON, {"hoboken": "Hoboken"},
+                           geo)
     await h.claims.seed_territories()
     store.state.days_started.add(DAY1)   # R5: the day's start work is done
     broker = make_broker("nats://test", "claims")
@@ -36,8 +38,7 @@ async def _broker() -> tuple[NatsBroker, MemoryClaimsStore]:
 async def test_r9_claims_submit_is_decoded_decided_and_answered_with_the_accepted_reply() -> None:
     broker, store = await _broker()
     cmd = SubmitClaim(player_id="ann", player_status="verified",
-                      fix=Fix(lat=40.0, lon=-74.0, accuracy_m=10.0, fix_time=AT - timedelta(seconds=3)),
-                      located=Located(territory_id="hoboken", border_distance_m=250.0))
+                      fix=Fix(lat=40.0, lon=-74.0, accuracy_m=10.0, fix_time=AT - timedelta(seconds=3)))
     async with TestNatsBroker(broker) as br:
         resp = await br.request(cmd, subjects.CLAIMS_SUBMIT)
         reply = decode_reply(resp.body, ClaimAcceptedReply)

@@ -1,4 +1,4 @@
-"""geo-verify process: ``python -m turf_geo``. Holds the board in memory; answers ``geo.locate``."""
+"""geo-verify process: ``python -m turf_geo``. Holds the board in memory; answers ``geo.locate`` and ``geo.verify``."""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from faststream.nats import NatsBroker
 
+from turf_common.rules import gametime
+from turf_common.rules.claims import ClaimLimits
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 from turf_geo import entrypoints
@@ -12,13 +14,16 @@ from turf_geo.handlers import GeoHandlers
 from turf_geo.ports import BoardIndex
 
 
-def handlers(board: BoardIndex) -> GeoHandlers:
-    return GeoHandlers(board=board)
+def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandlers:
+    """``limits``: R7's and R7.1's (the season configuration's, R1; RULINGS.md's values by default)."""
+    return GeoHandlers(board=board, limits=limits or ClaimLimits())
 
 
 def wire(settings: Settings) -> Wire:
     """The app's start-up: load the board (a few seconds), then the subscribers."""
     async def build(broker: NatsBroker) -> Wired:
-        return Wired(router=entrypoints.router(handlers(LoadedBoard.load(settings.board_dir)), settings.stream))
+        limits = gametime.load_season(settings.season_file).limits
+        h = handlers(LoadedBoard.load(settings.board_dir), limits)
+        return Wired(router=entrypoints.router(h, settings.stream))
 
     return build

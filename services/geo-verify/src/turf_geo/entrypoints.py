@@ -5,7 +5,7 @@ from __future__ import annotations
 from faststream.nats import NatsRouter
 
 from turf_common.contracts import subjects
-from turf_common.contracts.geo import Located, LocatePoint
+from turf_common.contracts.geo import Located, LocatePoint, Verified, VerifyFixes
 from turf_geo.handlers import GeoHandlers
 
 QUEUE = "geo-verify"
@@ -19,5 +19,10 @@ def router(h: GeoHandlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.GEO_LOCATE, queue=QUEUE, title="geo.locate")
     async def locate(q: LocatePoint) -> Located:
         return h.locate(q)
+
+    # R7 and R7.1 for a batch of claims (the claims service asks once per batch): pure CPU as well
+    @r.subscriber(subjects.GEO_VERIFY, queue=QUEUE, title=subjects.GEO_VERIFY)
+    async def verify(q: VerifyFixes) -> Verified:
+        return h.verify(q)
 
     return r

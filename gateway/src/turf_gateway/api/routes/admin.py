@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import Organizer, State
+from turf_gateway.api.deps import ClockMoves, Organizer, State
 from turf_gateway.api.types import IsoTime
 
 router = APIRouter(prefix="/admin", tags=["organizer"])
@@ -55,9 +55,9 @@ async def list_players(org: Organizer, state: State) -> S.AdminPlayers:
 
 
 @router.post("/clock", response_model=S.ClockMoved)
-async def move_clock(body: ClockMove, org: Organizer, state: State) -> S.ClockMoved:
+async def move_clock(body: ClockMove, org: Organizer, clock_moves: ClockMoves) -> S.ClockMoved:
     """Manual clock only: move forward to ``now``; answers once every service has handled every event up to it."""
-    return await state.clock_moves.move(org.id, body.now)
+    return await clock_moves.move(org.id, body.now)
 
 
 @router.get("/flags", response_model=S.Flags)

@@ -1,5 +1,5 @@
-"""GPS claims (R6–R10): check and submit. The gateway locates the fix on the board (the index geo-verify serves),
-then claims decides."""
+"""GPS claims (R6–R10): check and submit. The claims service decides, with geo-verify's verdict on where the fix
+lies (R7) and what the player's trail shows (R7.1)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.contracts.claims import Fix
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
+from turf_gateway.api.deps import ClaimsCase, CurrentPlayer, PlayerOnly
 from turf_gateway.api.responses import ModelResponse
 from turf_gateway.api.types import FixIsoTime
 from turf_gateway.ratelimit import client_ip
@@ -38,11 +38,11 @@ def _fix(body: ClaimBody) -> Fix:
 
 
 @router.post("/claims/check", response_model=S.ClaimCheck)
-async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, request: Request) -> S.ClaimCheck:
+async def check_claim(body: ClaimBody, caller: CurrentPlayer, claims: ClaimsCase, request: Request) -> S.ClaimCheck:
     """Would a claim here succeed now? ``{territory, allowed, reason, message}``; changes no game state. The fix
     joins the caller's trail (R7.1), so checks are rate-limited per player and per client address like claims
     (``checks_player``, ``checks_ip``: 429 ``rate_limited`` with ``Retry-After``)."""
-    out = await state.claims.check(caller, _fix(body), client_ip(request))
+    out = await claims.check(caller, _fix(body), client_ip(request))
     ter = out.territory
     return S.ClaimCheck(territory=S.CheckedTerritory(id=ter.id, name=ter.name, owner_id=ter.owner_id) if ter else None,
                         allowed=out.allowed, reason=out.reason, message=out.message)
@@ -50,12 +50,12 @@ async def check_claim(body: ClaimBody, caller: CurrentPlayer, state: State, requ
 
 @router.post("/claims", status_code=201, response_model=S.ClaimOut,
              responses={201: {"model": S.ClaimOut, "description": "Claimed"}})
-async def submit_claim(body: ClaimBody, caller: PlayerOnly, state: State, request: Request,
+async def submit_claim(body: ClaimBody, caller: PlayerOnly, claims: ClaimsCase, request: Request,
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> ModelResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
     with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
     not a player (R27)."""
-    out = await state.claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
+    out = await claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
                               body.model_dump(mode="json") if idempotency_key is not None else None)
     return ModelResponse(out, S.ClaimOut, 201)   # the reply's ClaimOut fields (api/responses.py: why not FastAPI's)

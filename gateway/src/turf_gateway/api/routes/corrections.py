@@ -9,14 +9,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import Organizer, State
+from turf_gateway.api.deps import CorrectionsCase, Organizer, State
 from turf_gateway.handlers.corrections import CorrectionIn
 
 router = APIRouter(tags=["organizer"])
 
 
 @router.post("/admin/corrections", status_code=201, response_model=S.CorrectionRecord)
-async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
+async def apply_correction(body: CorrectionIn, org: Organizer, corrections: CorrectionsCase,
                            idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> dict[str, Any]:
     """Apply and log a correction: ``reverse_claim`` (claim_id), ``set_owner`` (territory_id, player_id or
     null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
@@ -29,7 +29,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, state: State,
     is replayed, not re-evaluated, so two requests with one key always get one answer. Bad input (422) and ids
     that name nothing on the board or no player (404) are answered before anything is recorded: they would get
     the same answer again anyway."""
-    return await state.corrections.apply(body, org.id, idempotency_key)
+    return await corrections.apply(body, org.id, idempotency_key)
 
 
 @router.get("/admin/corrections", response_model=S.AdminCorrections)

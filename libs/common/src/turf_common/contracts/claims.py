@@ -6,7 +6,6 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
-from turf_common.contracts.geo import Located
 
 #: issue 29: a fix dated 9999-12-31T23:59:59-14:00 was stored as year 10000 UTC and every later read of that
 #: player's trail failed; a fix's own time must fall in this window (R7 then judges its staleness)
@@ -44,13 +43,13 @@ class Home(Message):
 
 
 class SubmitClaim(Message):
-    """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; it has
-    already asked geo-verify where the fix lies (``located``)."""
+    """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; where the
+    fix lies (R7) and what its trail shows (R7.1) the claims service asks of geo-verify (``geo.verify``, once per
+    batch of claims). A ``located`` an older gateway still sends is ignored (unknown fields are)."""
 
     player_id: str
     player_status: PlayerStatus
     fix: Fix
-    located: Located
     idempotency_key: str | None = None
     #: the player's geocoded home (R27), when known: the day's first fix is compared with it (R7.1, issue 29)
     home: Home | None = None

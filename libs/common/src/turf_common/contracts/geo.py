@@ -1,8 +1,12 @@
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any
+
+from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Message
+from turf_common.contracts.claims import Fix
+from turf_common.rules.refusals import RefusalCode
 
 
 class LocatePoint(Message):
@@ -20,3 +24,49 @@ class Located(Message):
     territory_id: str | None
     territory_name: str | None = None
     border_distance_m: float | None
+
+
+#: One fix of a player's trail (R7.1), compact because a trail may hold hundreds: (lat, lon, accuracy_m, fix_time,
+#: received_at), degrees, metres and aware instants, oldest first.
+TrailFix = tuple[float, float, float, AwareDatetime, AwareDatetime]
+
+
+class FixToVerify(Message):
+    """One fix of a ``geo.verify`` batch: the fix as the player sent it, the game clock's instant the claims service
+    received it at (R7's staleness, R7.1's receipt time) and the player's trail before it (R7.1; ``None``: the fix
+    is not screened, as a check by a player who is not verified)."""
+
+    fix: Fix
+    received_at: AwareDatetime
+    trail: list[TrailFix] | None = None
+
+
+class VerifyFixes(Message):
+    """``geo.verify`` request: a batch of fixes, each verified alone (R7, R7.1), answered in the same order."""
+
+    fixes: list[FixToVerify] = Field(max_length=1000)
+
+
+class FlagFound(Message):
+    """An R7.1 sign that a fix was spoofed (``impossible_travel``, ``repeated_fix``, ``zero_accuracy``) with its
+    evidence for the organizer; never a refusal."""
+
+    kind: str
+    evidence: dict[str, Any]
+
+
+class Verdict(Message):
+    """What geo-verify found for one fix: where it lies, R7's first refusal (``reason`` one of ``outside_board``,
+    ``on_border``, ``inaccurate_fix``, ``stale_fix``, ``message`` quoting the season's limit; both ``None`` when
+    R7 allows it) and R7.1's flags."""
+
+    located: Located
+    reason: RefusalCode | None = None
+    message: str | None = None
+    flags: list[FlagFound] = []
+
+
+class Verified(Message):
+    """``geo.verify`` reply: one :class:`Verdict` per fix of the request, in its order."""
+
+    verdicts: list[Verdict]

@@ -2,6 +2,7 @@
 
 # commands (request/reply)
 GEO_LOCATE = "geo.locate"
+GEO_VERIFY = "geo.verify"            # R7 and R7.1 for a batch of fixes (asked by the claims service)
 CLAIMS_SUBMIT = "claims.submit"
 CLAIMS_CHECK = "claims.check"
 CLAIMS_STATE = "claims.state"          # read model for the gateway: territory ownership

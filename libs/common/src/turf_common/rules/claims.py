@@ -171,6 +171,13 @@ def decide_claim(cfg: gametime.SeasonConfig, now: datetime, *, fix_time: datetim
     if r is not None:
         return r
     assert territory is not None
+    return decide_claimable(cfg, now, claimant, territory, locked_by_other_today)
+
+
+def decide_claimable(cfg: gametime.SeasonConfig, now: datetime, claimant: ClaimantFacts, territory: TerritoryFacts,
+                     locked_by_other_today: bool) -> Refused | ClaimOutcome:
+    """R8 → R9 for a claim that R3 and R7 allowed (the claims service has geo-verify judge R7): a refusal with an
+    R8 code, or the :class:`ClaimOutcome` to store. ``now`` must be within a game day's open hours."""
     r = check_claimability(claimant, territory, locked_by_other_today)
     if r is not None:
         return r

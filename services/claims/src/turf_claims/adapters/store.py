@@ -109,6 +109,9 @@ _NEW_FIX = t.fixes.insert().values(
     accuracy_m=bindparam("acc", type_=Float), fix_time=bindparam("fix_time", type_=DateTime(timezone=True)),
     at=bindparam("at", type_=DateTime(timezone=True)), claim_id=bindparam("claim_id", type_=String)).cte("new_fix")
 _SCREEN = _TRAIL.add_cte(_NEW_FIX)
+#: fixes joined with the id their claim would have had, the claim then refused (the player's index narrows it)
+_UNLINK_FIXES = text("UPDATE claims.fixes SET claim_id = NULL WHERE player_id = ANY(CAST(:pids AS text[])) "
+                     "AND claim_id = ANY(CAST(:cids AS text[]))")
 _TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
 _TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
 _CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
@@ -280,6 +283,9 @@ class SqlClaimsTx:
         r = (await self.conn.execute(select(t.fixes).where(x.player_id == player_id, x.at < before)
                                      .order_by(x.id.desc()).limit(1))).first()
         return None if r is None else FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at)
+
+    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
+        await self.conn.execute(_UNLINK_FIXES, {"pids": list(player_ids), "cids": list(claim_ids)})
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
