@@ -34,6 +34,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_gateway.feed import log as feed_log
     from turf_gateway.feed import relay
     from turf_geo import entrypoints as geo
+    from turf_modes import entrypoints as modes
     from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
 
@@ -41,6 +42,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
+           ("modes", modes.router(none)),
            ("gateway", relay.feed_router(none, STREAM)),
            ("gateway history", feed_log.history_router(none, STREAM))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]

@@ -24,9 +24,10 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
         "publish": ["geo.locate", "claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
-                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked"],
+                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
+                    "modes.>"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>", "gateway.sessions.revoked"],
+                      "announcement.>", "gateway.sessions.revoked", "mode.>"],
     },
     "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
     "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"], "subscribe": ["claims.>"]},
@@ -35,6 +36,8 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
     # issue 18: notifications are private, so only the notify service says notification.>
     "notify": {"publish": ["notification.>", "announcement.>"], "subscribe": ["notify.>"]},
+    # issue 32: Team Turf and King of the Hill; reads the game clock from KV (JetStream API)
+    "modes": {"publish": ["mode.>"], "subscribe": ["modes.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
                           "clock.season_ended", "$KV.>"],
               "subscribe": ["clock.set", "clock.get"]},
