@@ -3,6 +3,7 @@ unit and contract tests: A–B–C–D–E in a row, A and B in county X, C, D a
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,7 +29,7 @@ def at(s: str) -> datetime:
 
 def fields() -> BoardFields:
     g = nx.Graph()
-    g.add_edges_from(zip(TOWNS, TOWNS[1:], strict=False))
+    g.add_edges_from(itertools.pairwise(TOWNS))
     return BoardFields(g, COUNTY)
 
 
