@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from turf_common.contracts import cards as ca
 from turf_common.contracts import claims as cl
+from turf_common.contracts import modes as mo
 from turf_common.contracts import notify as no
 from turf_common.contracts import players
 from turf_common.contracts import scoring as sc
@@ -124,6 +125,7 @@ FEED: dict[str, type[BaseModel]] = {
     "correction.applied": players.CorrectionApplied, "season.final_results": sc.SeasonFinalResults,
     "card.played": ca.CardPlayed, "trade.accepted": ca.TradeEvent,
     "announcement.published": no.AnnouncementPublished,
+    "mode.turn_resolved": mo.TurnResolved, "mode.round_resolved": mo.RoundResolved, "mode.game_ended": mo.GameEnded,
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.support.client import Player, move_clock, until, verified_player
+from tests.support.spectator import Spectator
 from turfwar.stack import Stack
 
 HOBOKEN, JERSEY_CITY, WEEHAWKEN = "3401732250", "3401736000", "3401777930"
@@ -31,6 +32,8 @@ def _refused(r: httpx.Response, status: int, reason: str) -> None:
 
 def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: httpx.Client, org: Player) -> None:
     move_clock(org, T0)
+    spectator = Spectator.of(stack.base_url)
+    spectator.wait_for(lambda m: m["type"] == "snapshot")
     a, b, c = (verified_player(http, org, n) for n in ("Ana", "Ben", "Cy"))
     room = _ok(a.post("/modes/hill", {"hill": HOBOKEN}), 201)
     gid = room["game_id"]
@@ -63,6 +66,11 @@ def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: htt
     log = _ok(http.get(f"/api/v1/modes/games/{gid}/log"))
     assert log["seed"] == view["seed"] and [x["kind"] for x in log["actions"]].count("resolve") == 10
     _refused(b.post(f"/modes/hill/{gid}/choices", {"round": 10, "choice": "attack"}), 409, "game_over")
+    # the spectators saw each round revealed and the end with the seed
+    first = spectator.wait_for(lambda m: m["type"] == "mode.round_resolved" and m["game_id"] == gid)
+    assert first["result"]["round"] == 1 and first["result"]["holder_after"] == a.id
+    end = spectator.wait_for(lambda m: m["type"] == "mode.game_ended" and m["game_id"] == gid)
+    assert end["winners"] == [a.id] and end["seed"] == view["seed"]
 
 
 def test_a_team_turf_turn_resolves_at_2359_new_york(stack: Stack, http: httpx.Client, org: Player) -> None:
