@@ -4,6 +4,9 @@ through the gateway, the modes service and PostgreSQL on the real stack (manual 
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from datetime import datetime
 from typing import Any
 
@@ -71,6 +74,16 @@ def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: htt
     assert first["result"]["round"] == 1 and first["result"]["holder_after"] == a.id
     end = spectator.wait_for(lambda m: m["type"] == "mode.game_ended" and m["game_id"] == gid)
     assert end["winners"] == [a.id] and end["seed"] == view["seed"]
+    assert "10 resolution(s) replayed from the seed, 0 mismatch(es)" in _audit(stack, gid)   # K16
+
+
+def _audit(stack: Stack, gid: str) -> str:
+    """``turfwar audit game <id>`` on this stack: exit 0, its report."""
+    env = os.environ | {"TURF_NATS_URL": stack.env["TURF_NATS_URL"], "TURF_STREAM": stack.env["TURF_STREAM"]}
+    out = subprocess.run([sys.executable, "-m", "turfwar.cli", "audit", "game", gid, "--url", stack.base_url],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return " ".join(out.stdout.split())   # rich wraps long lines
 
 
 def test_a_team_turf_turn_resolves_at_2359_new_york(stack: Stack, http: httpx.Client, org: Player) -> None:
@@ -104,3 +117,4 @@ def test_a_team_turf_turn_resolves_at_2359_new_york(stack: Stack, http: httpx.Cl
     _refused(r1.post(f"/modes/team-turf/{gid}/orders", order | {"src": HOBOKEN}), 409, "turn_closed")
     ended = _ok(org.post(f"/modes/team-turf/{gid}/end"))
     assert ended["status"] == "finished" and ended["seed"] and ended["team_turf"]["winners"] == ["red"]  # T22
+    assert "1 resolution(s) replayed from the seed, 0 mismatch(es)" in _audit(stack, gid)   # T20
