@@ -433,9 +433,13 @@ class ModesHandlers:
             players=len(g.config.get("players", [])) if g.mode == "hill" else 0) for g in rows])
 
     async def log(self, q: LogRequest) -> GameLog | Refusal:
-        """T20, K16: what the audit replays; the seed only once the game has ended."""
+        """T20, K16: what the audit replays, once the game has ended: while it runs, its log holds the open turn's
+        orders (T7: their team's only) and the open round's choices (K4: secret), so it is refused (``forbidden``)."""
         g = await self.store.get(q.game_id)
         if g is None:
             return refusal(Denied("not_found", "There is no game with that id."))
+        if g.status != "finished":
+            return refusal(Denied("forbidden", "A game's log and seed are public once it has ended; its orders and "
+                                               "choices are secret until then."))
         return GameLog(game_id=g.game_id, mode=g.mode, config=g.config, seed_commitment=g.seed_commitment,
-                       seed=g.seed if g.status == "finished" else None, actions=g.actions)
+                       seed=g.seed, actions=g.actions)

@@ -61,6 +61,7 @@ async def test_k4_choices_are_secret_once_per_round_and_reveal_together(w: World
     gid = await _room(w)
     ok(await w.h.choose(ChooseAction(game_id=gid, player_id="a", round=1, choice="attack")))
     _refused(await w.h.choose(ChooseAction(game_id=gid, player_id="a", round=1, choice="recruit")), "already_chosen")
+    _refused(await w.h.log(LogRequest(game_id=gid)), "forbidden")   # K4: the log would tell a's choice
     _refused(await w.h.choose(ChooseAction(game_id=gid, player_id="b", round=2, choice="recruit")), "round_closed")
     _refused(await w.h.choose(ChooseAction(game_id=gid, player_id="z", round=1, choice="recruit")), "not_in_room")
     seen_by_b = ok(await w.h.game(GameRequest(game_id=gid, player_id="b"))).hill

@@ -256,6 +256,7 @@ async def leave_room(game_id: GameId, caller: PlayerOnly, state: State) -> GameV
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
 async def game_log(game_id: GameId, state: State) -> GameLog:
-    """T20, K16: the game's creation and accepted actions; once it has ended, its seed, so anyone can replay every
-    die and shuffle (``turfwar audit game <id>``). Public."""
+    """T20, K16: a finished game's creation, accepted actions and seed, so anyone can replay every die and shuffle
+    (``turfwar audit game <id>``). Public once the game has ended; before, 403 ``forbidden`` (it would tell the
+    open turn's orders and the open round's choices)."""
     return await state.services.ask(s.MODES_LOG, LogRequest(game_id=game_id), GameLog, TIMEOUT)

@@ -135,7 +135,7 @@ class GamesRequest(Message):
 
 
 class LogRequest(Message):
-    """``modes.log``: a game's creation and accepted actions, for the audit (T20, K16)."""
+    """``modes.log``: a finished game's creation, accepted actions and seed, for the audit (T20, K16)."""
 
     game_id: Id
 
@@ -242,15 +242,15 @@ class ResolveReply(Message):
 
 
 class GameLog(Message):
-    """A game's creation (``config``) and its accepted actions in order (``modereplay`` actions as JSON objects
-    with a ``kind``); ``seed`` only once the game has ended."""
+    """A finished game's creation (``config``), its accepted actions in order (``modereplay`` actions as JSON
+    objects with a ``kind``) and its revealed seed."""
 
     ok: Literal[True] = True
     game_id: str
     mode: ModeName
     config: dict[str, Any]
     seed_commitment: str
-    seed: str | None
+    seed: str
     actions: list[dict[str, Any]]
 
 
