@@ -5,8 +5,9 @@ views and events the wire carries. No I/O here."""
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -67,15 +68,65 @@ class BoardFields:
         return teamturf.Field.from_graph(self.graph, self.county, towns)
 
 
+# --------------------------------------------------------------------------- replays, kept
+
+
+@dataclass(frozen=True)
+class _Kept:
+    n: int                                   # actions applied
+    state: teamturf.TeamTurfState | hill.HillState
+    last_round: hill.RoundResolved | None    # a room's latest round, for its view
+
+
+class Replays:
+    """Each game's state as its action log replays it (T20, K16), kept for the ``size`` most recent games: a log
+    only grows (one game's actions are appended under its row lock), so a kept state of ``n`` actions is the replay
+    of the first ``n`` of any later read of the game, and only the actions after them are applied
+    (:func:`~turf_common.rules.modereplay.apply_team_turf`, the replay's own step). Rules never mutate a state, so
+    one kept state serves every reader."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+
+    def _start(self, g: GameRow) -> _Kept | None:
+        k = self._kept.get(g.game_id)
+        if k is None or k.n > len(g.actions):   # an older read than the kept one: replay it whole
+            return None
+        self._kept.move_to_end(g.game_id)
+        return k
+
+    def _keep(self, g: GameRow, k: _Kept) -> None:
+        self._kept[g.game_id] = k
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+    def team_turf(self, g: GameRow, fld: teamturf.Field) -> teamturf.TeamTurfState:
+        """T20: the game's state now. Raises SeedMismatch or ModeRefused for a log that is not the game's."""
+        src = modereplay.source(g.seed, g.seed_commitment, g.game_id)
+        k = self._start(g)
+        s = k.state if k else teamturf.new_game(g.game_id, fld, g.config["teams"], src, g.config["homes"])
+        assert isinstance(s, teamturf.TeamTurfState)
+        for a in g.actions[k.n if k else 0:]:
+            s, _ = modereplay.apply_team_turf(s, fld, src, decode(a))  # type: ignore[arg-type]
+        self._keep(g, _Kept(len(g.actions), s, None))
+        return s
+
+    def room(self, g: GameRow, towns: frozenset[str]) -> tuple[hill.HillState, hill.RoundResolved | None]:
+        """K16: the started room's state now and its latest round."""
+        src = modereplay.source(g.seed, g.seed_commitment, g.game_id)
+        k = self._start(g)
+        s = k.state if k else hill.open_room(g.game_id, g.config["hill"], g.config["players"], towns)
+        last = k.last_round if k else None
+        assert isinstance(s, hill.HillState)
+        for a in g.actions[k.n if k else 0:]:
+            s, evs = modereplay.apply_hill(s, src, decode(a))  # type: ignore[arg-type]
+            last = next((e for e in reversed(evs) if isinstance(e, hill.RoundResolved)), last)
+        self._keep(g, _Kept(len(g.actions), s, last))
+        return s, last
+
+
 # --------------------------------------------------------------------------- Team Turf
-
-
-def team_turf(g: GameRow, fld: teamturf.Field
-              ) -> tuple[teamturf.TeamTurfState, list[teamturf.TurnResolved | teamturf.GameEnded]]:
-    """T20: the game's state now, replayed from its creation and actions."""
-    c = g.config
-    return modereplay.replay_team_turf(g.game_id, fld, c["teams"], g.seed, g.seed_commitment,
-                                       (decode(a) for a in g.actions), homes=c["homes"])  # type: ignore[misc]
 
 
 def team_turf_view(s: teamturf.TeamTurfState, fld: teamturf.Field, next_at: datetime | None,
@@ -94,13 +145,6 @@ def team_turf_view(s: teamturf.TeamTurfState, fld: teamturf.Field, next_at: date
 # --------------------------------------------------------------------------- King of the Hill
 
 
-def room(g: GameRow, towns: frozenset[str]) -> tuple[hill.HillState, list[hill.RoundResolved | hill.HillEnded]]:
-    """K16: the started room's state now, replayed from its players and actions."""
-    c = g.config
-    return modereplay.replay_hill(g.game_id, c["hill"], c["players"], towns, g.seed, g.seed_commitment,
-                                  (decode(a) for a in g.actions))  # type: ignore[misc]
-
-
 def round_out(e: hill.RoundResolved) -> RoundOut:
     return RoundOut(round=e.round, choices=dict(e.choices), rolls={p: list(v) for p, v in e.rolls.items()},
                     defence=list(e.defence) if e.defence is not None else None, defence_power=e.defence_power,
@@ -117,10 +161,8 @@ def lobby_view(g: GameRow) -> HillView:
                     round_deadline=None, chosen=[], winner=None)
 
 
-def hill_view(g: GameRow, s: hill.HillState, events: list[hill.RoundResolved | hill.HillEnded],
-              viewer: str | None) -> HillView:
+def hill_view(g: GameRow, s: hill.HillState, last: hill.RoundResolved | None, viewer: str | None) -> HillView:
     """K4: who has chosen is public, what only to the chooser; the last round is revealed whole."""
-    last = next((e for e in reversed(events) if isinstance(e, hill.RoundResolved)), None)
     return HillView(hill=s.hill, opener=g.config["opener"], players=list(s.players), dice=dict(s.dice),
                     holder=s.holder, round=s.round, rounds=hill.HillConfig().rounds,
                     round_deadline=None if s.finished else g.next_at, chosen=sorted(s.choices),

@@ -94,6 +94,7 @@ class ModesHandlers:
                  seeds: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
         self.store, self.clock, self.publisher, self.fields = store, clock, publisher, fields
         self.ids, self.seeds = ids, seeds
+        self.replays = games.Replays()
 
     # ------------------------------------------------------------------ the one way a game changes
 
@@ -133,14 +134,14 @@ class ModesHandlers:
         if g.mode != "team_turf":
             raise Denied("invalid_input", "That game is a King of the Hill room, not a Team Turf game.")
         fld = self._field(g)
-        return fld, games.team_turf(g, fld)[0]
+        return fld, self.replays.team_turf(g, fld)
 
     def _room(self, g: GameRow) -> hill.HillState:
         if g.mode != "hill":
             raise Denied("invalid_input", "That game is a Team Turf game, not a King of the Hill room.")
         if g.status == "lobby":
             raise ModeRefused("round_closed", "This room has not started yet.")
-        return games.room(g, self.fields.towns())[0]
+        return self.replays.room(g, self.fields.towns())[0]
 
     def _ended(self, g: GameRow, now: datetime, winners: tuple[str, ...] | list[str], by_organizer: bool
                ) -> tuple[str, Event]:
@@ -419,12 +420,12 @@ class ModesHandlers:
                         seed=g.seed if g.status == "finished" else None)
         if g.mode == "team_turf":
             fld = self._field(g)
-            tt = games.team_turf(g, fld)[0]
+            tt = self.replays.team_turf(g, fld)
             return view.model_copy(update={"team_turf": games.team_turf_view(tt, fld, g.next_at, q.player_id)})
         if g.status == "lobby":
             return view.model_copy(update={"hill": games.lobby_view(g)})
-        st, events = games.room(g, self.fields.towns())
-        return view.model_copy(update={"hill": games.hill_view(g, st, events, q.player_id)})
+        st, last = self.replays.room(g, self.fields.towns())
+        return view.model_copy(update={"hill": games.hill_view(g, st, last, q.player_id)})
 
     async def games(self, q: GamesRequest) -> GamesReply:
         rows = await self.store.latest(q.mode, q.limit)

@@ -178,3 +178,14 @@ async def test_t9_no_turn_after_the_end(w: World) -> None:
     assert await w.h.tick() == 0
     r = await w.h.order(GiveOrder(game_id=gid, player_id="r1", turn=1, kind="attack", src="A", dst="B", n=1))
     assert isinstance(r, Refusal) and r.reason == "game_over"
+
+
+async def test_t20_the_kept_replay_equals_a_replay_from_the_start(w: World) -> None:
+    gid = await _two_players(w)
+    ok(await w.h.order(GiveOrder(game_id=gid, player_id="r1", turn=1, kind="attack", src="A", dst="B", n=1)))
+    ok(await w.h.resolve(ResolveTurn(game_id=gid, turn=1)))
+    ok(await w.h.place(PlaceTroops(game_id=gid, player_id="b1", town="E", n=5)))
+    warm = ok(await w.h.game(GameRequest(game_id=gid, player_id="r1")))
+    w.h.replays = type(w.h.replays)()   # a new process: nothing kept, the whole log replayed
+    assert ok(await w.h.game(GameRequest(game_id=gid, player_id="r1"))) == warm
+    assert warm.team_turf.board["E"] == {"b1": 7}
