@@ -4,13 +4,17 @@ and checks exact answers; the last ones run the use cases on it (T9, K5: a turn 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from modes_world import world
 from sqlalchemy import func, select
 
 from turf_common.contracts import subjects as s
+from turf_common.contracts.base import Event
 from turf_common.contracts.modes import CreateTeamTurf, JoinGame, PlaceTroops, ResolveReply, ResolveTurn
 from turf_modes.adapters import tables as t
 from turf_modes.adapters.store import SqlModesStore
@@ -85,3 +89,53 @@ async def test_t9_the_same_resolution_asked_twice_at_once_resolves_once(store: M
     assert g is not None and g.turn == 2 and [a["kind"] for a in g.actions].count("resolve") == 1
     if isinstance(store, MemoryModesStore):
         assert list(store.state.resolutions) == [(gid, 1)]
+
+
+class _Crash(Exception):
+    pass
+
+
+class _DiesWritingTheTurn:
+    """``store`` whose transactions fail as a turn's event is written: the process dying mid-turn, before commit."""
+
+    def __init__(self, inner: ModesStore) -> None:
+        self.inner = inner
+
+    def tx(self) -> Any:
+        @contextlib.asynccontextmanager
+        async def cm() -> AsyncIterator[Any]:
+            async with self.inner.tx() as tx:
+                stage = tx.messages.stage
+
+                async def dying(subject: str, event: Event) -> None:
+                    if subject == s.MODE_TURN_RESOLVED:
+                        raise _Crash
+                    await stage(subject, event)
+                tx.messages.stage = dying  # type: ignore[method-assign]
+                yield tx
+        return cm()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_t9_a_death_mid_turn_leaves_no_trace_and_the_retry_resolves_once(store: ModesStore) -> None:
+    w = world(store)
+    gid = (await w.h.create_team_turf(CreateTeamTurf(command_id="c", organizer_id="org", teams=["red", "blue"],
+                                                     homes={"red": "A", "blue": "E"}))).game_id  # type: ignore[union-attr]
+    for p, team, town in (("r1", "red", "A"), ("b1", "blue", "E")):
+        await w.h.join(JoinGame(game_id=gid, player_id=p, team=team))
+        await w.h.place(PlaceTroops(game_id=gid, player_id=p, town=town, n=2))
+    dying = world(_DiesWritingTheTurn(store))  # type: ignore[arg-type]
+    with pytest.raises(_Crash):
+        await dying.h.resolve(ResolveTurn(game_id=gid, turn=1))
+    g = await store.get(gid)
+    assert g is not None and g.turn == 1 and [a["kind"] for a in g.actions].count("resolve") == 0
+    with pytest.raises(_Crash):   # a probe, rolled back: no resolution was recorded
+        async with store.tx() as tx:
+            assert await tx.games.mark_resolved(gid, 1, T0) is True
+            raise _Crash
+    assert await _published(store, len(w.events(s.MODE_TURN_RESOLVED)), s.MODE_TURN_RESOLVED) == 0
+    reply = await w.h.resolve(ResolveTurn(game_id=gid, turn=1))   # the timer asks again after the restart
+    assert isinstance(reply, ResolveReply) and reply.first is True
+    assert await _published(store, len(w.events(s.MODE_TURN_RESOLVED)), s.MODE_TURN_RESOLVED) == 1
