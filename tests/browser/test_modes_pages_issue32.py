@@ -1,6 +1,7 @@
 """Issue 32 in a real browser: the /modes page on a 390×844 phone viewport against the real stack. A player opens
-a King of the Hill room on Hoboken by its name, starts it once two others joined, attacks, and sees the hill
-taken (K9); in a Team Turf game the organizer made, the player joins red and places troops in Hoboken (T3, T6)."""
+a King of the Hill room on Hoboken by its name, invites another with its link, starts it once two others joined,
+attacks, and sees the hill taken (K9); in a Team Turf game the organizer made, opened by its link, the player joins
+red and places troops in Hoboken (T3, T6)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,14 @@ def test_a_room_is_opened_started_and_the_hill_taken_from_the_page(stack: Stack,
     page.fill("#open-hill [name=hill]", "Hoboken")
     page.click("#open-hill button[type=submit]")
     page.wait_for_selector("#room-title:has-text('King of the Hill on Hoboken')")
-    gid = page.evaluate("fetch('/api/v1/modes/hill').then(r => r.json()).then(j => j.games[0].game_id)")
-    for p in (b, c):
-        assert p.post(f"/modes/hill/{gid}/join").status_code == 200
+    invite = page.get_attribute("#room-invite a", "href")    # K1: the opener invites with the room's link
+    gid = invite.rsplit("=", 1)[1]
+    ben = phone()
+    _signed_in(ben, stack, b)
+    ben.goto(invite)
+    ben.click("#room-join")
+    ben.wait_for_selector("#room-status:has-text('2 of 3–5 players')")
+    assert c.post(f"/modes/hill/{gid}/join").status_code == 200
     page.click("#room-start")                     # K1: shown to the opener once the others joined
     page.wait_for_selector("#room-status:has-text('Round 1 of 10')")
     page.click("#choose-attack")                  # K4
@@ -60,7 +66,7 @@ def test_a_player_joins_a_team_and_places_troops_from_the_page(stack: Stack, htt
                                          "homes": {"red": HOBOKEN, "blue": WEEHAWKEN}}).json()
     page = phone()
     _signed_in(page, stack, r1)
-    page.evaluate("id => turfModes.open('team-turf', id)", game["game_id"])
+    page.goto(stack.base_url + f"/modes?team-turf={game['game_id']}")   # the game's link
     page.wait_for_selector("#tt-join:not([hidden])")
     page.select_option("#tt-join [name=team]", "red")
     page.click("#tt-join button[type=submit]")

@@ -88,6 +88,10 @@ function renderRoom(g) {
     `${who(p)} ${c === "attack" ? "attacked (" + (last.rolls[p] || []).join("+") + ")" : "recruited"}`).join(", ") +
     (last.defence ? `; the hill defended with ${last.defence_power}` : "") +
     `; ${last.holder_after ? who(last.holder_after) + " holds it" : "nobody holds it"}.` : "";
+  const invite = `${location.origin}/modes?hill=${g.game_id}`;
+  $("#room-invite").hidden = g.status !== "lobby";
+  $("#room-invite a").href = invite;
+  $("#room-invite a").textContent = invite;
   $("#room-seed").textContent = g.seed ? `Seed ${g.seed} (SHA-256 ${g.seed_commitment})` : `Seed commitment (SHA-256) ${g.seed_commitment}`;
 }
 
@@ -181,6 +185,10 @@ function bind() {
     });
   });
 }
+
+// an invitation is the game's link: /modes?hill=<id> or /modes?team-turf=<id> opens it
+const params = new URLSearchParams(location.search);
+for (const mode of ["hill", "team-turf"]) if (params.get(mode)) current = { mode, id: params.get(mode) };
 
 $("#signed-out").hidden = Boolean(me());
 $("#open-hill").hidden = !me();
