@@ -36,7 +36,7 @@ def test_a_room_is_opened_started_and_the_hill_taken_from_the_page(stack: Stack,
     a, b, c = (verified_player(http, org, n) for n in ("Ana", "Ben", "Cy"))
     page = phone()
     _signed_in(page, stack, a)
-    page.wait_for_function("document.querySelectorAll('#towns option').length > 400")   # the board's names
+    page.wait_for_selector("#towns option >> nth=400", state="attached")   # the board's town names
     page.fill("#open-hill [name=hill]", "Hoboken")
     page.click("#open-hill button[type=submit]")
     page.wait_for_selector("#room-title:has-text('King of the Hill on Hoboken')")
@@ -55,7 +55,8 @@ def test_a_room_is_opened_started_and_the_hill_taken_from_the_page(stack: Stack,
     for p in (b, c):
         assert p.post(f"/modes/hill/{gid}/choices", {"round": 1, "choice": "recruit"}).status_code == 200
     page.wait_for_selector("#room-status:has-text('you hold the hill')")   # K9: the lone attacker takes it
-    assert "you attacked" in page.inner_text("#room-last")
+    last = page.inner_text("#room-last")
+    assert "you attacked" in last and "recruited" in last and f"{b.id}" not in last   # named, not by id
     assert page.is_hidden("#choose-attack")       # K4: the holder does not choose
 
 

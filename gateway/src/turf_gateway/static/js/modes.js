@@ -11,7 +11,13 @@ let neighbours = {};
 let current = null; // {mode: "hill" | "team-turf", id}
 
 const town = (id) => names.get(id) || id;
-const who = (pid) => (pid === me() ? "you" : "player " + String(pid).slice(0, 6));
+const players = new Map(); // player id → display name (GET /players, the public roster)
+const who = (pid) => (pid === me() ? "you" : players.get(pid) || "player " + String(pid).slice(0, 6));
+
+async function loadPlayers(ids) {
+  if (ids.every((p) => players.has(p))) return;
+  for (const p of (await api("/players", { auth: false })).players) players.set(p.id, p.display_name);
+}
 
 function show(err) {
   const box = $("#error");
@@ -141,6 +147,7 @@ async function refresh() {
     await loadLists();
     if (!current) return;
     const g = await api(`/modes/${current.mode}/${current.id}`, { auth: Boolean(me()) });
+    await loadPlayers(g.hill ? g.hill.players : Object.keys(g.team_turf.team_of));
     if (current.mode === "hill") renderRoom(g); else renderTeamTurf(g);
   } catch (e) {
     show(e);
