@@ -397,7 +397,11 @@ class ModesHandlers:
         """Resolve every turn and round the game clock has reached; returns how many resolved now."""
         done = 0
         for game_id, turn in await self.store.due(await self.clock.now()):
-            reply = await self.resolve(ResolveTurn(game_id=game_id, turn=turn))
+            try:
+                reply = await self.resolve(ResolveTurn(game_id=game_id, turn=turn))
+            except Exception:   # one game that fails (its log, a lost connection) does not hold up the others
+                log.exception("modes resolution failed", game_id=game_id, turn=turn)
+                continue
             done += isinstance(reply, ResolveReply) and reply.first
         return done
 
@@ -431,7 +435,7 @@ class ModesHandlers:
         rows = await self.store.latest(q.mode, q.limit)
         return GamesReply(games=[GameSummary(
             game_id=g.game_id, mode=g.mode, status=g.status, created_at=g.created_at,
-            players=len(g.config.get("players", [])) if g.mode == "hill" else 0) for g in rows])
+            players=len(g.config["players"]) if g.mode == "hill" else None) for g in rows])
 
     async def log(self, q: LogRequest) -> GameLog | Refusal:
         """T20, K16: what the audit replays, once the game has ended: while it runs, its log holds the open turn's

@@ -220,7 +220,7 @@ class GameSummary(Message):
     mode: ModeName
     status: GameStatus
     created_at: AwareDatetime
-    players: int
+    players: int | None = Field(description="a room's players (King of the Hill); null for Team Turf")
 
 
 class GamesReply(Message):
