@@ -20,6 +20,7 @@ from turf_common.contracts.modes import (
 )
 from turf_common.rules import modereplay
 from turf_modes import games
+from turf_modes.testing import MemoryModesStore
 
 
 async def _room(w: World, players: tuple[str, ...] = ("a", "b", "c"), start: bool = True) -> str:
@@ -118,3 +119,18 @@ async def test_k17_the_last_player_left_wins(w: World) -> None:
     view = ok(await w.h.leave(LeaveGame(game_id=gid, player_id="c")))
     assert view.status == "finished" and view.hill.winner == "a"
     assert [e.winners for e in w.events(s.MODE_GAME_ENDED)] == [["a"]]
+
+
+async def test_k5_one_room_that_fails_does_not_hold_up_the_others(w: World) -> None:
+    broken = await _room(w)
+    other = str(ok(await w.h.open_hill(OpenHill(command_id="h2", player_id="d", hill="D",
+                                                round_seconds=600))).game_id)
+    for p in ("e", "f"):
+        ok(await w.h.join(JoinGame(game_id=other, player_id=p)))
+    ok(await w.h.start(StartRoom(game_id=other, player_id="d")))
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    store.state.games[broken].seed = "not-the-committed-seed"   # its log no longer replays (SeedMismatch)
+    w.clock.advance(timedelta(seconds=600))
+    assert await w.h.tick() == 1
+    assert [e.game_id for e in w.events(s.MODE_ROUND_RESOLVED)] == [other]
