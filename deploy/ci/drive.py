@@ -32,7 +32,7 @@ DAY1 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")       # Monday, the s
 DAY2 = datetime.fromisoformat("2026-10-06T07:00:00-04:00")
 DAY3 = datetime.fromisoformat("2026-10-07T07:00:00-04:00")
 UNION_CITY, UNION_CITY_ID = (40.765685, -74.036545), "3401774630"   # next to Hoboken
-REPLICATED = ("geo-verify", "claims", "cards", "scoring", "notify", "gateway")
+REPLICATED = ("geo-verify", "claims", "cards", "scoring", "notify", "modes", "gateway")
 
 
 class Failed(Exception):

@@ -5,7 +5,7 @@
 # backup gets a read-only role (pg_read_all_data). Nobody but these roles may connect (PUBLIC's CONNECT and TEMP
 # are revoked). A deployment made before issue 29 (every table the superuser's) hands each schema's tables over.
 set -eu
-for svc in gateway claims cards clock notify backup; do
+for svc in gateway claims cards clock notify modes backup; do
   var=TURF_DB_PASSWORD_$(echo "$svc" | tr 'a-z' 'A-Z')
   eval "[ -n \"\${$var:-}\" ]" || { echo "db-setup: $var is not set" >&2; exit 1; }
   psql -v ON_ERROR_STOP=1 -q -v role="turf_$svc" -v schema="$svc" -v pwvar="$var" <<'SQL'
@@ -27,4 +27,4 @@ SELECT format('ALTER TABLE %I.%I OWNER TO %I', n.nspname, c.relname, :'role')
 \endif
 SQL
 done
-echo "db-setup: roles turf_gateway, turf_claims, turf_cards, turf_clock, turf_notify, turf_backup ready"
+echo "db-setup: roles turf_gateway, turf_claims, turf_cards, turf_clock, turf_notify, turf_modes, turf_backup ready"

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from turf_common.contracts import cards as ca
 from turf_common.contracts import claims as cl
+from turf_common.contracts import modes as mo
 from turf_common.contracts import notify as no
 from turf_common.contracts import players
 from turf_common.contracts import scoring as sc
@@ -34,6 +35,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_gateway.feed import log as feed_log
     from turf_gateway.feed import relay
     from turf_geo import entrypoints as geo
+    from turf_modes import entrypoints as modes
     from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
 
@@ -41,6 +43,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
+           ("modes", modes.router(none)),
            ("gateway", relay.feed_router(none, STREAM)),
            ("gateway history", feed_log.history_router(none, STREAM))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]
@@ -122,6 +125,7 @@ FEED: dict[str, type[BaseModel]] = {
     "correction.applied": players.CorrectionApplied, "season.final_results": sc.SeasonFinalResults,
     "card.played": ca.CardPlayed, "trade.accepted": ca.TradeEvent,
     "announcement.published": no.AnnouncementPublished,
+    "mode.turn_resolved": mo.TurnResolved, "mode.round_resolved": mo.RoundResolved, "mode.game_ended": mo.GameEnded,
 }
 
 

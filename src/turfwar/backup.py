@@ -31,7 +31,7 @@ from typing import Any
 from turfwar.embedded import write_file
 
 SEASON_FILES = ("season-seed", "season.json", "organizer-password", "vapid-private-key")
-SCHEMAS = ("claims", "cards", "clock", "notify", "gateway")
+SCHEMAS = ("claims", "cards", "clock", "notify", "modes", "gateway")
 
 
 @dataclass(frozen=True)

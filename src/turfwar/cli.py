@@ -236,19 +236,21 @@ def docs_asyncapi(out: Path = ASYNCAPI, check: bool = typer.Option(False, help="
 
 @docs_app.command("nats-auth")
 def docs_nats_auth(check: bool = typer.Option(False, help="fail if the file is stale")) -> None:
-    """Write ``deploy/nats/auth.conf``: the deployment's NATS users and their permissions (issue 15), from the table
-    the embedded server uses too (turfwar/natsauth.py)."""
+    """Write ``deploy/nats/auth.conf`` and the generated block of ``deploy/nats/values.yaml``: the deployment's NATS
+    users and their permissions (issues 15, 29), from the table the embedded server uses too (turfwar/natsauth.py)."""
     from turfwar import natsauth
 
-    out, text = natsauth.DEPLOY_FILE, natsauth.deploy_conf()
-    if check:
-        if not out.exists() or out.read_text() != text:
-            console.print(f"[red]{out} is stale: run `turfwar docs nats-auth`[/]")
-            raise typer.Exit(1)
-        console.print(f"{out} is current")
-        return
-    out.write_text(text)
-    console.print(f"wrote {out}")
+    helm = natsauth.HELM_FILE
+    for out, text in ((natsauth.DEPLOY_FILE, natsauth.deploy_conf()),
+                      (helm, natsauth.helm_file_text(helm.read_text()))):
+        if check:
+            if not out.exists() or out.read_text() != text:
+                console.print(f"[red]{out} is stale: run `turfwar docs nats-auth`[/]")
+                raise typer.Exit(1)
+            console.print(f"{out} is current")
+        else:
+            out.write_text(text)
+            console.print(f"wrote {out}")
 
 
 verify_app = typer.Typer(help="Check the live state against a full recompute.", no_args_is_help=True)
@@ -307,6 +309,44 @@ def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; defa
         console.print(f"[red]{m}[/]")
     console.print(f"seed from {rep.seed_source}: {rep.draws} draws, {rep.deals} day-start deals, {rep.jokers} Joker "
                   f"picks replayed, {len(rep.mismatches)} mismatch(es)")
+    raise typer.Exit(0 if rep.ok else 1)
+
+
+@audit_app.command("game")
+def audit_game_cmd(game_id: str = typer.Argument(..., help="the game's id (Team Turf or King of the Hill)"),
+                   url: str = typer.Option(None, help="the gateway; default: this data directory's stack")) -> None:
+    """Issue 32 (T20, K16): replay a finished Team Turf game or King of the Hill room from its revealed seed and
+    its log (GET /api/v1/modes/games/{id}/log), and compare every shuffle, battle, bonus and die with the mode.*
+    events of the stream; exit 1 on any mismatch. Uses TURF_DATA_DIR/stack.json or TURF_NATS_URL for the stream."""
+    import asyncio
+
+    import httpx
+
+    from turf_common.board import load_board
+    from turf_modes.games import BoardFields
+    from turfwar.audit import read_stream
+    from turfwar.modeaudit import audit_game
+
+    s = get_settings()
+    manifest = Path(s.data_dir) / "stack.json"
+    info = json.loads(manifest.read_text()) if manifest.exists() else {}
+    nats_url = os.environ.get("TURF_NATS_URL") or info.get("nats_url")
+    base = url or info.get("http") or f"http://127.0.0.1:{s.http_port}"
+    if not nats_url:
+        console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_NATS_URL)")
+        raise typer.Exit(2)
+    r = httpx.get(f"{base}/api/v1/modes/games/{game_id}/log", timeout=30)
+    if r.status_code != 200:
+        console.print(f"[red]{r.status_code}[/] {r.text}")
+        raise typer.Exit(2)
+    events = [e for subject, e in asyncio.run(read_stream(nats_url, s.stream)) if subject.startswith("mode.")]
+    board = load_board(s.board_dir)
+    fields = BoardFields(board.graph, {t: f"{v.county}, {v.state}" for t, v in board.territories.items()})
+    rep = audit_game(r.json(), events, fields)
+    for m in rep.mismatches:
+        console.print(f"[red]{m}[/]")
+    console.print(f"{rep.mode} {rep.game_id}: {rep.resolutions} resolution(s) replayed from the seed, "
+                  f"{len(rep.mismatches)} mismatch(es)")
     raise typer.Exit(0 if rep.ok else 1)
 
 

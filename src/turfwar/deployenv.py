@@ -11,7 +11,7 @@ from turfwar import natsauth
 
 #: issue 29: compose's PostgreSQL roles besides the superuser (deploy/postgres/roles.sh): one per service with a
 #: schema, owning it alone, and the backup's read-only one
-DB_ROLES = ["gateway", "claims", "cards", "clock", "notify", "backup"]
+DB_ROLES = ["gateway", "claims", "cards", "clock", "notify", "modes", "backup"]
 #: what compose refuses to start without (``${VAR:?}``), besides the organizer's email; ``TURF_DB_PASSWORD`` is the
 #: superuser's, which only the one-shot db-setup holds
 SECRETS = ["TURF_SEED", "TURF_ORGANIZER_PASSWORD", "TURF_DB_PASSWORD", "TURF_REDIS_PASSWORD",

@@ -32,9 +32,10 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
         "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
-                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked"],
+                    "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
+                    "modes.>"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>", "gateway.sessions.revoked"],
+                      "announcement.>", "gateway.sessions.revoked", "mode.>"],
     },
     "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
     # issue 28: claims has geo-verify judge R7 and screen R7.1 (geo.verify); the gateway no longer locates claims
@@ -46,12 +47,15 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     # issue 18: announcements are the organizer's, so only the notify service says announcement.> (a notification
     # is no event: issue 30)
     "notify": {"publish": ["announcement.>"], "subscribe": ["notify.>"]},
+    # issue 32: Team Turf and King of the Hill; reads the game clock from KV (JetStream API)
+    "modes": {"publish": ["mode.>"], "subscribe": ["modes.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
                           "clock.season_ended", "$KV.>"],
               "subscribe": ["clock.set", "clock.get"]},
 }
 ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests), the bus set-up: all
 DEPLOY_FILE = Path(__file__).resolve().parents[2] / "deploy" / "nats" / "auth.conf"
+HELM_FILE = DEPLOY_FILE.with_name("values.yaml")
 _VAR = "@env:"   # marks a password to be written as a NATS variable reference (made passwords never hold "@")
 
 
@@ -122,3 +126,16 @@ def helm_values() -> dict[str, Any]:
                 "users": users(lambda user: f"<< ${password_variable(user)} >>")}}},
             "container": {"env": {password_variable(u): {"valueFrom": {"secretKeyRef": {
                 "name": secret_name(u), "key": "password"}}} for u in names}}}
+
+
+def helm_file_text(current: str) -> str:
+    """``deploy/nats/values.yaml`` (``current``) with its generated ``config.merge`` block written anew from
+    :func:`helm_values`; the hand-written rest (and its comments) kept as it is."""
+    import yaml
+
+    lines = current.splitlines(True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  merge:"))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("   ")), len(lines))
+    body = yaml.safe_dump(helm_values()["config"]["merge"], sort_keys=False, width=1000)
+    lines[start + 1:end] = ["    " + line if line.strip() else line for line in body.splitlines(True)]
+    return "".join(lines)

@@ -31,6 +31,7 @@ SERVICES: dict[str, str] = {
     "scoring": "turf_scoring",
     "clock": "turf_clock",
     "notify": "turf_notify",
+    "modes": "turf_modes",
 }
 GATEWAY_MODULE = "turf_gateway"
 

@@ -64,6 +64,8 @@ def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
     # issue 18: notifications are private and announcements the organizer's, both only the notify service's
     ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.ANNOUNCEMENT_PUBLISHED),
     ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
+    # issue 32: only the modes service resolves turns and says mode.*; it asks nobody for anything
+    ("gateway", subjects.MODE_TURN_RESOLVED), ("cards", subjects.MODES_RESOLVE), ("modes", subjects.CLAIMS_CORRECT),
 ])
 def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(
         stack: Stack, user: str, subject: str) -> None:

@@ -13,7 +13,7 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 BIN = Path(sys.executable).parent
-SERVICES = {"geo-verify", "claims", "cards", "scoring", "clock", "notify", "gateway"}
+SERVICES = {"geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes", "gateway"}
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

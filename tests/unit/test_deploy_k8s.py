@@ -14,7 +14,7 @@ import yaml
 
 K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 BIN = Path(sys.executable).parent
-SERVICES = {"geo-verify", "claims", "cards", "scoring", "clock", "notify", "gateway"}
+SERVICES = {"geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes", "gateway"}
 KUBECTL = shutil.which("kubectl")
 pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl (its kustomize) is not installed on this machine")
 

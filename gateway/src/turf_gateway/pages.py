@@ -23,7 +23,7 @@ from starlette.types import Scope
 from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/watch": "watch.html", "/admin": "admin.html"}
+PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html"}   # /modes: issue 32
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
 
 

@@ -19,6 +19,7 @@ from nats.js import api as jsapi
 from pydantic import BaseModel, ValidationError
 
 from turf_common.contracts import cards as card_events
+from turf_common.contracts import modes as mode_events
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.notify import AnnouncementPublished
@@ -32,6 +33,11 @@ log = structlog.get_logger(__name__)
 #: the core feed (card and trade events, private fields left out, are ``cards.FEED``)
 FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_APPLIED,
         subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED]
+#: issue 32: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
+#: choices are revealed in its mode.round_resolved, the seed in mode.game_ended)
+MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.MODE_PLAYER_LEFT,
+             subjects.MODE_ROOM_STARTED, subjects.MODE_TROOPS_PLACED, subjects.MODE_TURN_RESOLVED,
+             subjects.MODE_ROUND_RESOLVED, subjects.MODE_GAME_ENDED]
 #: issue 15: the contract of each relayed subject. A message that does not fit its subject's model (or names
 #: another type) is not relayed, and of one that does, only the model's fields are: anything else that reached the
 #: bus (a process with bus access, a bug) never reaches the spectators
@@ -44,6 +50,10 @@ MODELS: dict[str, type[BaseModel]] = {
     subjects.CARD_SEED_COMMITTED: card_events.SeedCommitted, subjects.CARD_SEED_REVEALED: card_events.SeedRevealed,
     subjects.TRADE_PROPOSED: card_events.TradeEvent, subjects.TRADE_ACCEPTED: card_events.TradeEvent,
     subjects.TRADE_DECLINED: card_events.TradeEvent, subjects.TRADE_CANCELLED: card_events.TradeEvent,
+    subjects.MODE_GAME_CREATED: mode_events.GameCreated, subjects.MODE_PLAYER_JOINED: mode_events.PlayerJoined,
+    subjects.MODE_PLAYER_LEFT: mode_events.PlayerLeft, subjects.MODE_ROOM_STARTED: mode_events.RoomStarted,
+    subjects.MODE_TROOPS_PLACED: mode_events.TroopsPlaced, subjects.MODE_TURN_RESOLVED: mode_events.TurnResolved,
+    subjects.MODE_ROUND_RESOLVED: mode_events.RoundResolved, subjects.MODE_GAME_ENDED: mode_events.GameEnded,
 }
 #: what the gateway itself publishes (outbox → stream, ``Nats-Msg-Id`` = event id)
 PUBLISHES = {subjects.PLAYER_VERIFIED: PlayerVerified, subjects.PLAYER_DISQUALIFIED: PlayerDisqualified,
@@ -57,7 +67,7 @@ async def as_received(msg: StreamMessage[Any]) -> Msg:
 
 def feed_subjects() -> list[str]:
     """Every subject the spectators see, in one list (one consumer reads them all, in stream order)."""
-    return FEED + cards.FEED
+    return FEED + cards.FEED + MODE_FEED
 
 
 def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> NatsRouter:

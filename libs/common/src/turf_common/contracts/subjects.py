@@ -44,7 +44,7 @@ CLOCK_SEASON_ENDED = "clock.season_ended"
 CLOCK_CHANGED = "clock.changed"
 SEASON_FINAL_RESULTS = "season.final_results"
 
-SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify")
+SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes")
 
 # ---- cards and trades (#5) ----------------------------------------------------------------------
 # commands served by the cards service (the gateway asks)
@@ -97,3 +97,29 @@ NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
 # events
 ANNOUNCEMENT_PUBLISHED = "announcement.published"
+
+# ---- turn-based modes: Team Turf and King of the Hill (issue 32) --------------------------------
+# commands served by the modes service (the gateway asks)
+MODES_CREATE_TEAM_TURF = "modes.team_turf.create"
+MODES_OPEN_HILL = "modes.hill.open"
+MODES_JOIN = "modes.join"
+MODES_START = "modes.start"
+MODES_PLACE = "modes.place"
+MODES_ORDER = "modes.order"
+MODES_WITHDRAW = "modes.withdraw"
+MODES_CHOOSE = "modes.choose"
+MODES_LEAVE = "modes.leave"
+MODES_RESOLVE = "modes.resolve"
+MODES_END = "modes.end"
+MODES_GAME = "modes.game"
+MODES_GAMES = "modes.games"
+MODES_LOG = "modes.log"
+# events
+MODE_GAME_CREATED = "mode.game_created"
+MODE_PLAYER_JOINED = "mode.player_joined"
+MODE_PLAYER_LEFT = "mode.player_left"
+MODE_ROOM_STARTED = "mode.room_started"
+MODE_TROOPS_PLACED = "mode.troops_placed"
+MODE_TURN_RESOLVED = "mode.turn_resolved"
+MODE_ROUND_RESOLVED = "mode.round_resolved"
+MODE_GAME_ENDED = "mode.game_ended"

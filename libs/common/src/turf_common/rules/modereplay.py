@@ -21,6 +21,11 @@ class SeedMismatch(ValueError):
     """The revealed seed is not the one committed at creation."""
 
 
+def source(seed: str, commitment: str, game_id: str) -> SeededSource:
+    """The game's seeded source. Raises :class:`SeedMismatch` when ``seed`` is not the committed one."""
+    return _source(seed, commitment, game_id)
+
+
 def _source(seed: str, commitment: str, game_id: str) -> SeededSource:
     if seed_commitment(seed) != commitment:
         raise SeedMismatch(f"SHA-256 of the revealed seed is {seed_commitment(seed)}, the commitment was {commitment}")
@@ -83,24 +88,33 @@ def replay_team_turf(game_id: str, fld: teamturf.Field, teams: Collection[str], 
     s = teamturf.new_game(game_id, fld, teams, src, homes)
     events: list[teamturf.TurnResolved | teamturf.GameEnded] = []
     for a in actions:
-        match a:
-            case Join(player, team):
-                s = teamturf.join(s, player, team, cfg)
-            case Leave(player):
-                s, _ = teamturf.leave(s, player)
-            case Place(player, town, n):
-                s = teamturf.place(s, fld, player, town, n)
-            case Give(order, turn):
-                s = teamturf.give_order(s, fld, order, turn)
-            case Withdraw(player, order_id):
-                s = teamturf.withdraw_order(s, player, order_id)
-            case Resolve():
-                s, evs = teamturf.resolve_turn(s, fld, src, cfg)
-                events.extend(evs)
-            case End():
-                s, ended = teamturf.end_by_organizer(s)
-                events.append(ended)
+        s, evs = apply_team_turf(s, fld, src, a, cfg)
+        events.extend(evs)
     return s, events
+
+
+def apply_team_turf(s: teamturf.TeamTurfState, fld: teamturf.Field, src: SeededSource, a: TeamTurfAction,
+                    cfg: teamturf.TeamTurfConfig = teamturf.TeamTurfConfig(),
+                    ) -> tuple[teamturf.TeamTurfState, list[teamturf.TurnResolved | teamturf.GameEnded]]:
+    """One action of a Team Turf log on ``s``: the new state and the events it made (a service that keeps a
+    game's state applies each new action with this, the very step of :func:`replay_team_turf`)."""
+    match a:
+        case Join(player, team):
+            return teamturf.join(s, player, team, cfg), []
+        case Leave(player):
+            return teamturf.leave(s, player)[0], []
+        case Place(player, town, n):
+            return teamturf.place(s, fld, player, town, n), []
+        case Give(order, turn):
+            return teamturf.give_order(s, fld, order, turn), []
+        case Withdraw(player, order_id):
+            return teamturf.withdraw_order(s, player, order_id), []
+        case Resolve():
+            return teamturf.resolve_turn(s, fld, src, cfg)
+        case End():
+            s, ended = teamturf.end_by_organizer(s)
+            return s, [ended]
+    raise TypeError(f"not a Team Turf action: {a!r}")
 
 
 # --------------------------------------------------------------------------- King of the Hill
@@ -125,13 +139,20 @@ def replay_hill(room_id: str, hill_town: str, players: Collection[str], towns: C
     s = hill.open_room(room_id, hill_town, players, towns, cfg)
     events: list[hill.RoundResolved | hill.HillEnded] = []
     for a in actions:
-        match a:
-            case Choose(player, rnd, choice):
-                s = hill.choose(s, player, rnd, choice)
-            case Leave(player):
-                s, ended = hill.leave(s, player)
-                events.extend(ended)
-            case Resolve():
-                s, evs = hill.resolve_round(s, src, cfg)
-                events.extend(evs)
+        s, evs = apply_hill(s, src, a, cfg)
+        events.extend(evs)
     return s, events
+
+
+def apply_hill(s: hill.HillState, src: SeededSource, a: HillAction, cfg: hill.HillConfig = hill.HillConfig(),
+               ) -> tuple[hill.HillState, list[hill.RoundResolved | hill.HillEnded]]:
+    """One action of a room's log on ``s`` (the step of :func:`replay_hill`)."""
+    match a:
+        case Choose(player, rnd, choice):
+            return hill.choose(s, player, rnd, choice), []
+        case Leave(player):
+            new, ended = hill.leave(s, player)
+            return new, list(ended)
+        case Resolve():
+            return hill.resolve_round(s, src, cfg)
+    raise TypeError(f"not a King of the Hill action: {a!r}")

@@ -7,6 +7,7 @@ from datetime import time
 from typing import Literal, get_args
 
 from turf_common.rules.gametime import SeasonConfig, SeasonLimits
+from turf_common.rules.moderefusals import ModeCode
 
 #: The rule codes players read (R29): a misspelt code fails mypy. A unit test keeps it equal to MESSAGES' keys.
 RuleCode = Literal[
@@ -42,7 +43,8 @@ RuleCode = Literal[
 #: Codes of commands refused for reasons no rule names (R28 corrections, the clock, a service unavailable).
 GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "forbidden", "season_not_closed",
                       "clock_backwards"]
-RefusalCode = RuleCode | GenericCode
+#: issue 32: the turn-based modes refuse with their own codes (moderefusals.py), answered the same way
+RefusalCode = RuleCode | GenericCode | ModeCode
 RULE_CODES: tuple[str, ...] = get_args(RuleCode)
 
 #: The default sentences. Those quoting a configured value (R1) are the defaults of the season configuration; a rule

@@ -1,0 +1,205 @@
+// Team Turf and King of the Hill (issue 32): list the games, open a room, join, start, choose, place and order,
+// each through the gateway's /modes routes; the open game is read again every 2 s. Refusals show the rule's
+// sentence (api.js), never just a code.
+import { api, session } from "/static/js/api.js";
+
+const $ = (s) => document.querySelector(s);
+const me = () => (session() || {}).player_id || null;
+const names = new Map(); // town id → name
+const ids = new Map(); // lower-case name → town id
+let neighbours = {};
+let current = null; // {mode: "hill" | "team-turf", id}
+
+const town = (id) => names.get(id) || id;
+const players = new Map(); // player id → display name (GET /players, the public roster)
+const who = (pid) => (pid === me() ? "you" : players.get(pid) || "player " + String(pid).slice(0, 6));
+
+async function loadPlayers(ids) {
+  if (ids.every((p) => players.has(p))) return;
+  for (const p of (await api("/players", { auth: false })).players) players.set(p.id, p.display_name);
+}
+
+function show(err) {
+  const box = $("#error");
+  box.hidden = !err;
+  box.textContent = err ? err.message : "";
+}
+
+async function act(fn) {
+  try {
+    show(null);
+    await fn();
+    await refresh();
+  } catch (e) {
+    show(e);
+  }
+}
+
+async function loadBoard() {
+  const board = await api("/board", { auth: false });
+  const list = $("#towns");
+  for (const f of board.features) {
+    names.set(f.properties.id, f.properties.name);
+    ids.set(f.properties.name.toLowerCase(), f.properties.id);
+  }
+  list.replaceChildren(...[...names.values()].sort().map((n) => Object.assign(document.createElement("option"), { value: n })));
+  neighbours = (await api("/adjacency", { auth: false })).neighbours;
+}
+
+function gameList(sel, games, mode) {
+  $(sel).replaceChildren(...games.map((g) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `${mode === "hill" ? "Room" : "Game"} ${g.game_id.slice(0, 6)} · ${g.status}` +
+      (mode === "hill" ? ` · ${g.players} player${g.players === 1 ? "" : "s"}` : "");
+    b.addEventListener("click", () => { current = { mode, id: g.game_id }; refresh(); });
+    li.append(b);
+    return li;
+  }));
+}
+
+async function loadLists() {
+  gameList("#hill-list", (await api("/modes/hill", { auth: false })).games, "hill");
+  gameList("#tt-list", (await api("/modes/team-turf", { auth: false })).games, "team-turf");
+}
+
+function renderRoom(g) {
+  const h = g.hill;
+  const mine = me();
+  $("#room").hidden = false;
+  $("#room-title").textContent = `King of the Hill on ${town(h.hill)}`;
+  $("#room-status").textContent = g.status === "lobby" ? `Waiting to start: ${h.players.length} of 3–5 players`
+    : g.status === "running" ? `Round ${h.round} of ${h.rounds} · ${h.holder ? who(h.holder) + " hold" + (h.holder === mine ? "" : "s") + " the hill" : "nobody holds the hill"}`
+    : h.winner ? `Over: ${who(h.winner)} won` : "Over: a draw, nobody held the hill";
+  $("#room-players tbody").replaceChildren(...h.players.map((p) => {
+    const tr = document.createElement("tr");
+    if (p === h.holder) tr.className = "holder";
+    const chose = p === h.holder ? "holds" : h.chosen.includes(p) ? "chosen" : g.status === "running" ? "…" : "";
+    tr.append(...[who(p) + (p === h.holder ? " ♛" : ""), h.dice[p] ?? 1, chose].map((t, i) => {
+      const td = document.createElement("td");
+      td.textContent = String(t);
+      if (i === 1) td.className = "n";
+      return td;
+    }));
+    return tr;
+  }));
+  const inRoom = mine && h.players.includes(mine);
+  $("#room-join").hidden = !(mine && g.status === "lobby" && !inRoom);
+  $("#room-start").hidden = !(g.status === "lobby" && mine === h.opener);
+  const canChoose = g.status === "running" && inRoom && mine !== h.holder && !h.chosen.includes(mine);
+  $("#choose-attack").hidden = $("#choose-recruit").hidden = !canChoose;
+  const last = h.last_round;
+  $("#room-last").textContent = last ? `Round ${last.round}: ` + Object.entries(last.choices).map(([p, c]) =>
+    `${who(p)} ${c === "attack" ? "attacked (" + (last.rolls[p] || []).join("+") + ")" : "recruited"}`).join(", ") +
+    (last.defence ? `; the hill defended with ${last.defence_power}` : "") +
+    `; ${last.holder_after ? who(last.holder_after) + " holds it" : "nobody holds it"}.` : "";
+  const invite = `${location.origin}/modes?hill=${g.game_id}`;
+  $("#room-invite").hidden = g.status !== "lobby";
+  $("#room-invite a").href = invite;
+  $("#room-invite a").textContent = invite;
+  $("#room-seed").textContent = g.seed ? `Seed ${g.seed} (SHA-256 ${g.seed_commitment})` : `Seed commitment (SHA-256) ${g.seed_commitment}`;
+}
+
+function options(sel, values, label = (v) => v) {
+  const s = $(sel);
+  const keep = s.value;
+  s.replaceChildren(...values.map((v) => Object.assign(document.createElement("option"), { value: v, textContent: label(v) })));
+  if (values.includes(keep)) s.value = keep;
+}
+
+function renderTeamTurf(g) {
+  const t = g.team_turf;
+  const mine = me();
+  const team = mine ? t.team_of[mine] : undefined;
+  $("#tt").hidden = false;
+  $("#tt-title").textContent = `Team Turf: ${t.teams.join(" vs ")}`;
+  $("#tt-status").textContent = g.status === "finished" ? `Over: ${t.winners.join(" and ") || "nobody"} won`
+    : `Turn ${t.turn} · ${t.field_towns} towns` + (team ? ` · you play for ${team}, ${t.reserve[mine] || 0} troops in reserve` : "");
+  const running = g.status === "running";
+  $("#tt-join").hidden = !(mine && running && !team);
+  options("#tt-join [name=team]", t.teams.filter((x) => !t.eliminated.includes(x)));
+  const held = Object.entries(t.board).filter(([, tr]) => t.team_of[Object.keys(tr)[0]] === team).map(([id]) => id);
+  const placeable = [...new Set([...held, ...Object.entries(t.reserved_homes).filter(([x]) => x === team).map(([, h]) => h)])];
+  $("#tt-place").hidden = !(running && team && t.active.includes(mine));
+  options("#tt-place [name=town]", placeable, town);
+  const from = Object.entries(t.board).filter(([, tr]) => tr[mine]).map(([id]) => id);
+  $("#tt-order").hidden = !(running && team && from.length);
+  options("#tt-order [name=src]", from, town);
+  options("#tt-order [name=dst]", neighbours[$("#tt-order [name=src]").value] || [], town);
+  $("#tt-orders").replaceChildren(...t.orders.map((o) => Object.assign(document.createElement("li"),
+    { textContent: `${who(o.player_id)}: ${o.kind} ${o.n} from ${town(o.src)} to ${town(o.dst)}` })));
+  $("#tt-board tbody").replaceChildren(...Object.entries(t.board).map(([id, tr]) => {
+    const row = document.createElement("tr");
+    row.append(...[town(id), t.team_of[Object.keys(tr)[0]], Object.values(tr).reduce((a, b) => a + b, 0)].map((x, i) => {
+      const td = document.createElement("td");
+      td.textContent = String(x);
+      if (i === 2) td.className = "n";
+      return td;
+    }));
+    return row;
+  }));
+  $("#tt-seed").textContent = g.seed ? `Seed ${g.seed} (SHA-256 ${g.seed_commitment})` : `Seed commitment (SHA-256) ${g.seed_commitment}`;
+}
+
+async function refresh() {
+  try {
+    await loadLists();
+    if (!current) return;
+    const g = await api(`/modes/${current.mode}/${current.id}`, { auth: Boolean(me()) });
+    await loadPlayers(g.hill ? g.hill.players : Object.keys(g.team_turf.team_of));
+    if (current.mode === "hill") renderRoom(g); else renderTeamTurf(g);
+  } catch (e) {
+    show(e);
+  }
+}
+
+function bind() {
+  const post = (path, body) => api(`/modes/${current.mode}/${current.id}${path}`, { method: "POST", body });
+  $("#open-hill").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = new FormData(ev.target).get("hill").trim();
+    act(async () => {
+      const hill = ids.get(name.toLowerCase()) || name;
+      const g = await api("/modes/hill", { method: "POST", body: { hill } });
+      current = { mode: "hill", id: g.game_id };
+    });
+  });
+  $("#room-join").addEventListener("click", () => act(() => post("/join")));
+  $("#room-start").addEventListener("click", () => act(() => post("/start")));
+  for (const choice of ["attack", "recruit"]) {
+    $(`#choose-${choice}`).addEventListener("click", () => act(async () => {
+      const g = await api(`/modes/hill/${current.id}`);
+      await post("/choices", { round: g.hill.round, choice });
+    }));
+  }
+  $("#tt-join").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    act(() => post("/join", { team: new FormData(ev.target).get("team") }));
+  });
+  $("#tt-place").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    act(() => post("/place", { town: f.get("town"), n: Number(f.get("n")) }));
+  });
+  $("#tt-order [name=src]").addEventListener("change", () => options("#tt-order [name=dst]", neighbours[$("#tt-order [name=src]").value] || [], town));
+  $("#tt-order").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    act(async () => {
+      const g = await api(`/modes/team-turf/${current.id}`);
+      await post("/orders", { turn: g.team_turf.turn, kind: f.get("kind"), src: f.get("src"), dst: f.get("dst"), n: Number(f.get("n")) });
+    });
+  });
+}
+
+// an invitation is the game's link: /modes?hill=<id> or /modes?team-turf=<id> opens it
+const params = new URLSearchParams(location.search);
+for (const mode of ["hill", "team-turf"]) if (params.get(mode)) current = { mode, id: params.get(mode) };
+
+$("#signed-out").hidden = Boolean(me());
+$("#open-hill").hidden = !me();
+bind();
+loadBoard().catch(show).finally(refresh);
+setInterval(refresh, 2000);
+window.turfModes = { open: (mode, id) => { current = { mode, id }; return refresh(); } };

@@ -1,0 +1,3 @@
+from turf_modes.app import main
+
+main()

@@ -1,0 +1,99 @@
+"""The modes store on PostgreSQL (schema ``modes``): :class:`turf_modes.ports.ModesStore` over SQLAlchemy Core."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.modes import ModeName
+from turf_common.outbox import stage
+from turf_modes.adapters import tables as t
+from turf_modes.ports import GameRow
+
+_G = t.games.c
+
+
+def _row(r: Any, actions: list[dict[str, Any]]) -> GameRow:
+    return GameRow(game_id=r.game_id, mode=r.mode, status=r.status, created_by=r.created_by,
+                   created_at=r.created_at, seed=r.seed, seed_commitment=r.seed_commitment, config=r.config,
+                   turn=r.turn, next_at=r.next_at, actions=actions)
+
+
+async def _actions(conn: AsyncConnection, game_id: str) -> list[dict[str, Any]]:
+    rows = await conn.execute(select(t.actions.c.action).where(t.actions.c.game_id == game_id)
+                              .order_by(t.actions.c.seq))
+    return [r.action for r in rows]
+
+
+class SqlTx:
+    """:class:`turf_modes.ports.ModesTx` on one connection in a transaction."""
+
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+        self.games = self.messages = self
+
+    async def by_command(self, command_id: str) -> str | None:
+        return (await self.conn.execute(select(_G.game_id).where(_G.command_id == command_id))).scalar()
+
+    async def insert(self, command_id: str, g: GameRow) -> None:
+        await self.conn.execute(insert(t.games).values(
+            game_id=g.game_id, command_id=command_id, mode=g.mode, status=g.status, created_by=g.created_by,
+            created_at=g.created_at, seed=g.seed, seed_commitment=g.seed_commitment, config=g.config, turn=g.turn,
+            next_at=g.next_at))
+
+    async def lock(self, game_id: str) -> GameRow | None:
+        r = (await self.conn.execute(select(t.games).where(_G.game_id == game_id).with_for_update())).first()
+        return _row(r, await _actions(self.conn, game_id)) if r else None
+
+    async def append(self, game_id: str, seq: int, action: dict[str, Any]) -> None:
+        await self.conn.execute(insert(t.actions).values(game_id=game_id, seq=seq, action=action))
+
+    async def save(self, g: GameRow) -> None:
+        await self.conn.execute(update(t.games).where(_G.game_id == g.game_id).values(
+            status=g.status, config=g.config, turn=g.turn, next_at=g.next_at))
+
+    async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
+        done = await self.conn.execute(pg_insert(t.resolutions).values(game_id=game_id, turn=turn, resolved_at=at)
+                                       .on_conflict_do_nothing().returning(t.resolutions.c.turn))
+        return done.first() is not None
+
+    async def stage(self, subject: str, event: Event) -> None:
+        await stage(self.conn, t.outbox, subject, event)
+
+
+class SqlModesStore:
+    """:class:`turf_modes.ports.ModesStore` on ``engine``."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @contextlib.asynccontextmanager
+    async def tx(self) -> AsyncIterator[SqlTx]:
+        async with self.engine.begin() as conn:
+            yield SqlTx(conn)
+
+    async def get(self, game_id: str) -> GameRow | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(t.games).where(_G.game_id == game_id))).first()
+            return _row(r, await _actions(conn, game_id)) if r else None
+
+    async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
+        q = select(t.games)
+        if mode is not None:
+            q = q.where(_G.mode == mode)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(q.order_by(_G.created_at.desc(), _G.game_id.desc()).limit(limit))
+            return [_row(r, []) for r in rows]
+
+    async def due(self, now: datetime) -> list[tuple[str, int]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(_G.game_id, _G.turn).where(
+                _G.status == "running", _G.next_at.is_not(None), _G.next_at <= now).order_by(_G.next_at, _G.game_id))
+            return [(r.game_id, r.turn) for r in rows]

@@ -1,0 +1,5 @@
+from alembic import context
+
+from turf_common.migrations_env import run
+
+run(context)

@@ -1,0 +1,97 @@
+"""In-memory fake of the modes store, for unit tests: the same behaviour as the SQL store (one lock for the whole
+store stands in for the row lock; a transaction works on a copy, kept only when it ends without an exception)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from turf_common.contracts.base import Event
+from turf_common.contracts.modes import ModeName
+from turf_modes.ports import GameRow
+
+
+@dataclass
+class State:
+    games: dict[str, GameRow] = field(default_factory=dict)
+    commands: dict[str, str] = field(default_factory=dict)            # create command id → game id
+    resolutions: dict[tuple[str, int], datetime] = field(default_factory=dict)
+    staged: list[tuple[str, Event]] = field(default_factory=list)     # committed, not yet flushed
+
+
+class MemoryTx:
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.games = self.messages = self
+
+    async def by_command(self, command_id: str) -> str | None:
+        return self.s.commands.get(command_id)
+
+    async def insert(self, command_id: str, g: GameRow) -> None:
+        self.s.commands[command_id] = g.game_id
+        self.s.games[g.game_id] = copy.deepcopy(g)
+
+    async def lock(self, game_id: str) -> GameRow | None:
+        g = self.s.games.get(game_id)
+        return copy.deepcopy(g) if g else None
+
+    async def append(self, game_id: str, seq: int, action: dict[str, Any]) -> None:
+        actions = self.s.games[game_id].actions
+        assert seq == len(actions), f"action {seq} after {len(actions)}"
+        actions.append(copy.deepcopy(action))
+
+    async def save(self, g: GameRow) -> None:
+        row = self.s.games[g.game_id]
+        row.status, row.config, row.turn, row.next_at = g.status, copy.deepcopy(g.config), g.turn, g.next_at
+
+    async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
+        if (game_id, turn) in self.s.resolutions:
+            return False
+        self.s.resolutions[(game_id, turn)] = at
+        return True
+
+    async def stage(self, subject: str, event: Event) -> None:
+        self.s.staged.append((subject, event))
+
+
+class MemoryModesStore:
+    def __init__(self) -> None:
+        self.state = State()
+        self._lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def tx(self) -> AsyncIterator[MemoryTx]:
+        async with self._lock:
+            work = copy.deepcopy(self.state)
+            yield MemoryTx(work)
+            self.state = work
+
+    def drain(self) -> list[tuple[str, Event]]:
+        """The committed events not yet published (RecordingPublisher's ``drain``)."""
+        out, self.state.staged = self.state.staged, []
+        return out
+
+    async def get(self, game_id: str) -> GameRow | None:
+        g = self.state.games.get(game_id)
+        return copy.deepcopy(g) if g else None
+
+    async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
+        rows = [g for g in self.state.games.values() if mode is None or g.mode == mode]
+        rows.sort(key=lambda g: (g.created_at, g.game_id), reverse=True)
+        return [_bare(g) for g in rows[:limit]]
+
+    async def due(self, now: datetime) -> list[tuple[str, int]]:
+        rows = [g for g in self.state.games.values()
+                if g.status == "running" and g.next_at is not None and g.next_at <= now]
+        return [(g.game_id, g.turn) for g in sorted(rows, key=lambda g: (g.next_at, g.game_id))]
+
+
+def _bare(g: GameRow) -> GameRow:
+    out = copy.copy(g)
+    out.actions = []
+    return out
