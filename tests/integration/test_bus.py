@@ -246,8 +246,9 @@ async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server:
         from turf_common.bus import ask
 
         async with started(nats_server.url, router) as service:
-            pending = asyncio.create_task(ask(client, subject, Work(n=7), Done, timeout=5))
-            await entered.wait()
+            pending = asyncio.create_task(ask(client, subject, Work(n=7), Done, timeout=30))
+            # bounded: on a machine loaded enough that the request never arrives, fail rather than hang the suite
+            await asyncio.wait_for(entered.wait(), 30)
             await service.stop()   # the restart begins while the request is in flight
         assert await pending == Done(n=7)
     finally:
