@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.browser.a11y import serious_violations
-from tests.browser.test_pages import open_page, show_tab, sign_in_page, until
+from tests.browser.test_pages import open_page, overflowing, show_tab, sign_in_page, until
 from tests.support.client import Player, move_clock, register, sign_in
 from tests.support.stackfix import ORGANIZER
 
@@ -25,8 +25,9 @@ pytestmark = pytest.mark.timeout(600)
 MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 HOBOKEN = {"latitude": 40.7440, "longitude": -74.0320, "accuracy": 10}
 TABS = ["turf", "cards", "towns", "notes", "howto"]
-#: what a label is (12 px at least); any other text is body text (16 px at least)
-LABELS = (".chip, .badge, .count, .when, .legend, .legend *, .town-label, .town-label *, "
+#: what a label is (12 px at least: a chip, a badge, a time in a list, the legend, a map name, a column heading); any
+#: other text is body text (16 px at least)
+LABELS = (".chip, .badge, .count, .when, .legend, .legend *, .town-label, .town-label *, th, "
           ".leaflet-control-attribution, .leaflet-control-attribution *")
 
 #: visible elements of the root with text of their own, and their font size: [{what, px, label}]
@@ -121,6 +122,12 @@ def test_issue31_the_rest_of_the_play_page_is_tabs_with_phone_sizes(
     for name in TABS:
         show_tab(page, name)
         assert too_small(page, "main") == [], name
+        # and nothing wider than the phone: every panel inside the screen, every control inside its panel
+        assert page.evaluate("""[...document.querySelectorAll('body *')].filter((e) => e.offsetParent
+          && !e.closest('.sheet-tabs, .leaflet-container') && e.getBoundingClientRect().right > 391)
+          .map((e) => `${e.tagName}#${e.id}.${e.className} ${e.getBoundingClientRect().right}`)""") == [], name
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        assert overflowing(page) == [], name
     assert too_small(page, "header.top") == []
     until(page, "document.querySelectorAll('.town-label span').length > 0")
     assert too_small(page, "#map") == []
