@@ -99,6 +99,9 @@ async function addFeedNow(msg) {
 
 function onMessage(msg) {
   if (!board.loaded) {
+    // issue 31: the standings need no map, so they show at once rather than after the board's download (they were
+    // the page's largest paint, seconds late on a slow phone); the snapshot is handled in full with the board
+    if (msg.type === "snapshot" && msg.leaderboard && !early.length) renderLeaderboard(msg.leaderboard);
     early.push(msg);
     return;
   }
