@@ -81,11 +81,17 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="also write the table here")
+    ap.add_argument("--keep", type=Path, help="keep each page's Lighthouse report (JSON) in this folder, for its "
+                                               "diagnostics (blocking time, long tasks, render-blocking requests)")
+    ap.add_argument("--page", choices=PAGES, action="append", help="audit only this page (repeatable)")
     args = ap.parse_args()
     exe = lighthouse()
+    pages = {n: p for n, p in PAGES.items() if not args.page or n in args.page}
     with tempfile.TemporaryDirectory() as tmp, running_stack(Path(tmp) / "stack") as stack:
         seed(stack.base_url)
-        rows = {name: audit(exe, stack.base_url + path, Path(tmp) / f"{name}.json") for name, path in PAGES.items()}
+        keep = args.keep or Path(tmp)
+        keep.mkdir(parents=True, exist_ok=True)
+        rows = {name: audit(exe, stack.base_url + path, keep / f"{name}.json") for name, path in pages.items()}
     text = table(rows)
     print(text)
     if args.out:

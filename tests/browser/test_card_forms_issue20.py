@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.browser.a11y import serious_violations
-from tests.browser.test_pages import PALETTE, message, open_page, rgb, sign_in_page, until
+from tests.browser.test_pages import PALETTE, message, open_page, rgb, show_tab, sign_in_page, until
 from tests.support.cards import claim, hand
 from tests.support.client import Player, move_clock, register, sign_in
 from turfwar.stack import Stack
@@ -88,6 +88,7 @@ def signed_in(phone: Callable[..., Any], stack: Stack, w: dict[str, Any], **opts
     page = phone(**opts)
     open_page(page, stack.base_url + "/")
     sign_in_page(page, w["email"], w["password"])
+    show_tab(page, "cards")
     page.wait_for_selector("#hand li[data-card-type='mulligan']")
     return page
 
@@ -143,6 +144,7 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
                 " && !document.querySelector(\"#hand li[data-card-type='war']\")")
     assert options(page, "trade", "offer_territory_id") == ["Weehawken (Hudson)"]
     # and My turf says so: in dispute, the thief may reclaim it until a time
+    show_tab(page, "turf")
     hoboken = f"#my-turf li[data-territory-id='{HOBOKEN}']"
     until(page, f"!!document.querySelector(\"{hoboken} .badge.dispute\")")
     assert f"{names[w['thief'].id]} may reclaim it until" in page.inner_text(f"{hoboken} .warn")

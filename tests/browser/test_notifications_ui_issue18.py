@@ -109,7 +109,8 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     assert [n["kind"] for n in after] == [*want, "territory_stolen"]
     last = after[-1]["id"]
     rival_name = http.get(f"/api/v1/players/{rival.id}").json()["display_name"]
-    stolen = f"{rival_name} stole Hoboken from you. You may play War until Tue 17:00 (5 game hours)."
+    stolen = (f"{rival_name} stole Hoboken from you. A War card would let you take it back until Tue 17:00 "
+              "(5 game hours).")
     assert after[-1]["message"] == stolen
 
     page.click("#notif-btn")

@@ -31,6 +31,13 @@ OPEN = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 FREE_FILL = "#cfd5da"
 
 
+def show_tab(page: Any, name: str) -> None:
+    """Issue 31: the play page's panels under its first screen are tabs (turf, cards, towns, notes, howto): shows
+    one, as a player's tap does (waiting for the tab to be offered: My turf and Cards once signed in)."""
+    page.click(f"#tab-{name}")
+    page.wait_for_selector(f"#pane-{name}:not([hidden])")
+
+
 def fill_of(page: Any, territory_id: str) -> str:
     return page.evaluate("id => turf.board.layers.get(id).options.fillColor", territory_id)  # type: ignore[no-any-return]
 
@@ -284,6 +291,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     play.fill("#signin-form [name=email]", email)
     play.fill("#signin-form [name=password]", password)
     play.click("#signin-form button[type=submit]")
+    show_tab(play, "cards")
     play.wait_for_selector("#hand li[data-card-type='double_trouble']")
     play.wait_for_selector("#map[data-located='1']")
     play.click("#claim-btn")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.browser.test_pages import open_page, sign_in_page, until
+from tests.browser.test_pages import open_page, show_tab, sign_in_page, until
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
@@ -16,6 +16,7 @@ def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack
                                                                           phone: Callable[..., Any]) -> None:
     page = phone()
     open_page(page, stack.base_url + "/")
+    show_tab(page, "howto")
     page.wait_for_selector("#howto:not([hidden]) dl.howto")
     text = page.inner_text("#howto")
     # R2/R3 from GET /season, R7's limits as configured

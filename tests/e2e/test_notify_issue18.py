@@ -171,8 +171,8 @@ def test_r14_a_steal_tells_the_victim_the_war_deadline_by_list_push_and_discord(
     assert [(n["data"], n["at"]) for n in got] == [
         ({"territory_id": HOBOKEN, "by": a.id, "war_until": "2026-10-06T17:00:00-04:00"},
          "2026-10-06T12:00:00-04:00")]
-    assert got[0]["message"] == (f"{display(http, a)} stole Hoboken from you. You may play War until Tue 17:00 "
-                                 "(5 game hours).")
+    assert got[0]["message"] == (f"{display(http, a)} stole Hoboken from you. A War card would let you take it back "
+                                 "until Tue 17:00 (5 game hours).")
     assert [n for n in notes(a) if n["kind"] == "territory_stolen"] == []
     # Web Push: one push to V's phone, encrypted for it (RFC 8291), signed with the deployment's VAPID key
     # (the mornings' deals came before: cards_dealt pushes)

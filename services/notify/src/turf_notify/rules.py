@@ -76,8 +76,10 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
         if ev.kind == "steal" and ev.previous_owner_id:
             until = war_play_deadline(cfg, ev.occurred_at)
             return [Draft(ev.previous_owner_id, "territory_stolen", ev.occurred_at,
-                          f"{names.player(ev.player_id)} stole {town} from you. You may play War until "
-                          f"{_clock_text(until, cfg)} (5 game hours).",
+                          # issue 31: notify does not know the hand, so it says what a War card would allow
+                          # rather than advising one the player may not hold
+                          f"{names.player(ev.player_id)} stole {town} from you. A War card would let you take it "
+                          f"back until {_clock_text(until, cfg)} (5 game hours).",
                           {"territory_id": ev.territory_id, "by": ev.player_id, "war_until": _iso(until)})]
         if ev.kind == "reinforce" and ev.fortified and ev.progress == 3:
             return [Draft(ev.player_id, "fortified", ev.occurred_at,
@@ -209,7 +211,8 @@ def push_text(kinds_messages: Iterable[tuple[str, str]]) -> tuple[str, str]:
     items = list(kinds_messages)
     steals = [m for k, m in items if k == "territory_stolen"]
     rest = [m for k, m in items if k != "territory_stolen"]
-    lines = ([f"{len(steals)} of your towns were stolen. Play War within 5 game hours."] if len(steals) > 1
+    lines = ([f"{len(steals)} of your towns were stolen. A War card would let you take one back within 5 game "
+              "hours."] if len(steals) > 1
              else steals) + rest
     title = "Turf War" if len(items) != 1 else {
         "territory_stolen": "Territory stolen", "war_declared": "War!", "reclaim_ending": "Reclaim window ending",

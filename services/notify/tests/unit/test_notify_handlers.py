@@ -30,7 +30,8 @@ async def test_a_steal_delivered_twice_is_applied_once_r14(w: World) -> None:
     ev = steal(HOBOKEN, "2026-10-05T12:00:00-04:00")
     await w.h.on_event(ev)
     await w.h.on_event(ev)   # a redelivery (lost ack)
-    assert w.of("v") == [("territory_stolen", "alice stole Hoboken from you. You may play War until Mon 17:00 "
+    assert w.of("v") == [("territory_stolen", "alice stole Hoboken from you. A War card would let you "
+                          "take it back until Mon 17:00 "
                           "(5 game hours).",
                           {"territory_id": HOBOKEN, "by": "a", "war_until": "2026-10-05T17:00:00-04:00"})]
     assert w.of("a") == []
@@ -100,7 +101,8 @@ async def test_steals_within_a_minute_make_one_push_and_a_gone_subscription_is_d
     assert [(e, p["title"], p["kinds"]) for e, p in w.push.sent] == [
         ("https://push.example/gone", "Turf War", ["territory_stolen", "territory_stolen"]),
         ("https://push.example/ok", "Turf War", ["territory_stolen", "territory_stolen"])]
-    assert w.push.sent[1][1]["body"] == "2 of your towns were stolen. Play War within 5 game hours."
+    assert w.push.sent[1][1]["body"] == ("2 of your towns were stolen. A War card would let you take one back "
+                                         "within 5 game hours.")
     assert [s.endpoint for s in await w.store.subscriptions("v")] == ["https://push.example/ok"]
     await w.h.tick()
     assert len(w.push.sent) == 2   # sent once

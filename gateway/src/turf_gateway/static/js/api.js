@@ -157,8 +157,12 @@ export function formData(form) {
 // The game's own zone (rule 2: New York time); every game time is shown in it, whatever offset the string has
 // (an evidence time in UTC, a flag in -04:00) and wherever the device is.
 export const GAME_ZONE = "America/New_York";
-const GAME_FORMAT = new Intl.DateTimeFormat("en-US", { timeZone: GAME_ZONE, weekday: "short", day: "numeric",
-  month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+// made when first used, once (issue 31: a formatter with a time zone loads its data, a long task on a slow phone
+// that belongs after the first paint, not in the modules' start)
+const formats = {};
+const format = (locale, opts) => (formats[locale] ||= new Intl.DateTimeFormat(locale, { timeZone: GAME_ZONE, ...opts }));
+const GAME_FORMAT = { formatToParts: (d) => format("en-US", { weekday: "short", day: "numeric", month: "short",
+  hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(d) };
 
 // "2026-10-05T22:00:00-04:00" or "2026-10-06T02:00:00Z" → "Mon 5 Oct, 22:00" (New York time)
 export function gameTime(iso) {
@@ -171,8 +175,8 @@ export function gameTime(iso) {
 
 // the game date (YYYY-MM-DD, New York) of an instant: the claim log's game_day
 export function gameDate(iso) {
-  const p = Object.fromEntries(new Intl.DateTimeFormat("en-CA", { timeZone: GAME_ZONE, year: "numeric",
-    month: "2-digit", day: "2-digit" }).formatToParts(new Date(Date.parse(iso))).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(format("en-CA", { year: "numeric", month: "2-digit", day: "2-digit" })
+    .formatToParts(new Date(Date.parse(iso))).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}`;
 }
 

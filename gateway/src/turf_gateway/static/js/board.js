@@ -14,6 +14,7 @@ const DARK = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)
 const outline = () => (DARK.matches ? { mine: "#f4f6f8", rival: "#c5ccd3", fort: "#fff" }
   : { mine: "#111", rival: "#2f3640", fort: "#000" });
 
+const CHUNK = 60; // towns made into map layers per task (BoardMap.load)
 const FREE = { fillColor: "#cfd5da", fillOpacity: 0.35, color: "#7b8794", weight: 0.7, dashArray: null };
 
 async function pageConfig() {
@@ -60,21 +61,29 @@ export class BoardMap {
 
   // GET /board; the browser revalidates with If-None-Match, an unchanged ETag keeps the layers as they are
   async load() {
-    const r = await fetch(API + "/board", { headers: { Accept: "application/geo+json" } });
+    // a plain GET, as the page's <link rel=preload> asks it (a request with other headers would not use it)
+    const r = await fetch(API + "/board");
     if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
     const etag = r.headers.get("ETag");
     if (this.geo && etag && etag === this.etag) return false;
     const fc = await r.json();
     this.etag = etag;
     if (!this.geo) {
-      this.geo = L.geoJSON(fc, {
+      this.geo = L.geoJSON(null, {
         style: (f) => this.style(f.properties),
         onEachFeature: (f, layer) => {
           this.props.set(f.properties.id, f.properties);
           this.layers.set(f.properties.id, layer);
           layer.on("click", () => this.select(f.properties.id, { pan: false }));
         },
-      }).addTo(this.map);
+      });
+      // issue 31: the 448 towns made into layers a slice at a time, the browser free between slices (one long
+      // task of several hundred ms on a phone's CPU otherwise: a page that does not answer a tap); drawn at once
+      for (let i = 0; i < fc.features.length; i += CHUNK) {
+        if (i) await new Promise((resolve) => setTimeout(resolve, 0));
+        this.geo.addData({ type: "FeatureCollection", features: fc.features.slice(i, i + CHUNK) });
+      }
+      this.geo.addTo(this.map);
       this.bounds = this.geo.getBounds();
       this.map.fitBounds(this.bounds, { padding: [4, 4] });
       this.map.setMaxBounds(this.bounds.pad(0.5));

@@ -51,7 +51,7 @@ export class MapNames {
     this.scale = scale;
     this.first = first;
     this.markers = new Map(); // territory id → its label marker, for the labels shown now
-    this.widths = new Map();  // "font px|name" → the name's width in pixels
+    this.widths = new Map();  // name → its width in pixels per pixel of font size
     this.pending = false;
     board.map.on("zoomend moveend", () => this.schedule());
     board.map.on("turf:here", (e) => {
@@ -128,21 +128,24 @@ export class MapNames {
     return { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - hgt / 2, y1: c.y + hgt / 2 };
   }
 
+  // measured once per name at a 100-px font and scaled (a name's width grows with its font size): setting the
+  // canvas's font and measuring again at every zoom of the TV's camera cost a long task (issue 31)
   textWidth(name, px) {
-    const key = `${px}|${name}`;
-    let w = this.widths.get(key);
+    let w = this.widths.get(name);
     if (w === undefined) {
       this.ctx = this.ctx || document.createElement("canvas").getContext("2d");
       if (this.ctx) {
-        this.family = this.family || getComputedStyle(this.board.map.getContainer()).fontFamily || "sans-serif";
-        this.ctx.font = `600 ${px}px ${this.family}`;
-        w = this.ctx.measureText(name).width;
+        if (!this.family) {
+          this.family = getComputedStyle(this.board.map.getContainer()).fontFamily || "sans-serif";
+          this.ctx.font = `600 100px ${this.family}`;
+        }
+        w = this.ctx.measureText(name).width / 100;
       } else {
-        w = name.length * px * CHAR_EM;
+        w = name.length * CHAR_EM;
       }
-      this.widths.set(key, w);
+      this.widths.set(name, w);
     }
-    return w;
+    return w * px;
   }
 
   add(p, here, dy = 0) {

@@ -14,8 +14,10 @@ function readKey() {
 
 export class Notifications {
   // onRead(items): the notifications just marked read (the page hides an announcement read so)
-  constructor({ button, count, panel, list, markRead, onRead = () => {} }) {
-    Object.assign(this, { button, count, panel, list, markRead, onRead });
+  // open(): shows the panel where the page keeps it (the play page: its Notifications tab), instead of toggling it
+  // in place; onEnabled(bool): whether this server has notifications for me (the page offers the tab then)
+  constructor({ button, count, panel, list, markRead, onRead = () => {}, open = null, onEnabled = () => {} }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled });
     this.items = []; // oldest first
     this.enabled = false;
     this.stopped = false;
@@ -103,6 +105,8 @@ export class Notifications {
   render() {
     this.button.hidden = !this.enabled;
     if (!this.enabled) this.panel.hidden = true;
+    else if (this.open) this.panel.hidden = false;   // in a tab of its own: shown with the tab
+    this.onEnabled(this.enabled);
     const n = this.unread();
     this.count.textContent = n ? String(n) : "";
     this.count.hidden = !n;
@@ -114,6 +118,10 @@ export class Notifications {
   }
 
   toggle() {
+    if (this.open) {
+      this.open();
+      return;
+    }
     this.panel.hidden = !this.panel.hidden;
     this.button.setAttribute("aria-expanded", String(!this.panel.hidden));
     if (!this.panel.hidden) this.panel.scrollIntoView({ block: "nearest" });

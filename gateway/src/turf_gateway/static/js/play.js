@@ -21,6 +21,7 @@ import { showSeason } from "./journal.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
 import { BorderNearMe } from "./border.js";
+import { Tabs } from "./tabs.js";
 
 const state = {
   me: null, // GET /me
@@ -40,9 +41,28 @@ const myTurf = new MyTurf($("#my-turf"), showOnMap);
 const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
 const motion = new Motion();
 const announcement = new Announcement($("#announcement"));
+// issue 31: My turf, Cards, Every town, Notifications and How to play are tabs under the first screen
+let chosen = sessionStorage.getItem("turf.tab");   // the tab the player picked (a reload keeps it), or null
+const tabs = new Tabs($("#more-tabs"), { onShow: (id, { byPlayer }) => {
+  if (byPlayer) sessionStorage.setItem("turf.tab", chosen = id);
+  $("#notif-btn").setAttribute("aria-expanded", String(id === "tab-notes"));
+} });
+// a tab is offered once it has something to show (My turf and Cards signed in, Notifications once the server has
+// them); the player's tab is shown again as soon as it is offered
+function offerTab(id, on) {
+  tabs.offer(id, on);
+  if (on && id === chosen && tabs.selected !== id) tabs.select(id, { quiet: true });
+}
+if (chosen) tabs.select(chosen, { quiet: true });   // unless it is not offered yet (offerTab shows it then)
+const authTabs = new Tabs($("#auth-tabs"));
 const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
   panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
-  onRead: (items) => announcement.read(items) });
+  onRead: (items) => announcement.read(items),
+  open: () => {   // the bell shows the Notifications tab, scrolled to
+    tabs.select("tab-notes");
+    $("#more-tabs").scrollIntoView({ block: "start" });
+  },
+  onEnabled: (on) => offerTab("tab-notes", on) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, motion, notifications, names }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
@@ -82,21 +102,12 @@ async function showMyTowns(out) {
 }
 
 // ---------- sign in / register ----------
-function showTab(which) {
-  $("#tab-signin").setAttribute("aria-selected", String(which === "signin"));
-  $("#tab-register").setAttribute("aria-selected", String(which === "register"));
-  $("#signin-form").hidden = which !== "signin";
-  $("#register-form").hidden = which !== "register";
-}
-
-// the skip link's target is the search box: focused, so typing starts there (a fragment alone only scrolls)
+// the skip link's target is the search box: its tab shown and the box focused, so typing starts there
 $("#skip-towns").addEventListener("click", (ev) => {
   ev.preventDefault();
+  tabs.select("tab-towns");
   $("#town-search").focus();
 });
-
-$("#tab-signin").addEventListener("click", () => showTab("signin"));
-$("#tab-register").addEventListener("click", () => showTab("register"));
 
 $("#signin-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -142,7 +153,8 @@ $("#signout").addEventListener("click", async () => {
 });
 
 function showSignedOut() {
-  showTab("signin");
+  authTabs.select("tab-signin", { quiet: true });
+  for (const id of ["tab-turf", "tab-cards", "tab-notes"]) offerTab(id, false);
   $("#auth").hidden = false;
   $("#auth-lead").hidden = false;
   for (const id of ["#me", "#my-turf", "#claim", "#cards", "#trades", "#countdowns", "#my-season"]) $(id).hidden = true;
@@ -225,6 +237,9 @@ async function refreshMine() {
 async function signedIn() {
   if (!(await refreshMe())) return;
   $("#auth").hidden = true;
+  offerTab("tab-turf", true);
+  offerTab("tab-cards", true);
+  if (!chosen) tabs.select("tab-turf", { quiet: true });
   $("#me").hidden = false;
   $("#where").hidden = false;
   if (!$("#where").dataset.territoryId) $("#where").textContent = "Checking where you stand…";

@@ -24,6 +24,8 @@ const QUESTS = {
 };
 const FEED_MAX = 60;
 const early = []; // messages that arrive before the board is loaded
+let gotStandings;
+const firstStandings = new Promise((resolve) => { gotStandings = resolve; });
 let standings = null; // the leaderboard: the snapshot with every score.updated delta applied
 
 function renderLeaderboard(lb) {
@@ -99,6 +101,10 @@ async function addFeedNow(msg) {
 
 function onMessage(msg) {
   if (!board.loaded) {
+    // issue 31: the standings need no map, so they show at once rather than after the board's download (they were
+    // the page's largest paint, seconds late on a slow phone); the snapshot is handled in full with the board
+    if (msg.type === "snapshot" && msg.leaderboard && !early.length) renderLeaderboard(msg.leaderboard);
+    if (msg.type === "snapshot") gotStandings();
     early.push(msg);
     return;
   }
@@ -172,6 +178,9 @@ async function start() {
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
   window.turf = { board, socket: sock, replay, names }; // for the browser tests (they drop the socket) and the curious
   sock.start();
+  // issue 31: the standings first, then the board (228 kB): on a slow network the board's download held back the
+  // snapshot's standings, the page's largest paint; a second at most, should the socket be slow
+  await Promise.race([firstStandings, new Promise((resolve) => setTimeout(resolve, 1000))]);
   await board.init();
   if (tv && !tv.busy) tv.rest({ fly: false });
   for (const m of early.splice(0)) handle(m);
