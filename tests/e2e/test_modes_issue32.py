@@ -38,8 +38,10 @@ def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: htt
     spectator = Spectator.of(stack.base_url)
     spectator.wait_for(lambda m: m["type"] == "snapshot")
     a, b, c = (verified_player(http, org, n) for n in ("Ana", "Ben", "Cy"))
-    room = _ok(a.post("/modes/hill", {"hill": HOBOKEN}), 201)
+    key = {"Idempotency-Key": "k" * 64}   # the longest key (with the player id: a 97-character command id, a 500)
+    room = _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)
     gid = room["game_id"]
+    assert _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)["game_id"] == gid   # a repeat: the same room
     assert room["status"] == "lobby" and room["seed"] is None and len(room["seed_commitment"]) == 64  # K16
     for p in (b, c):
         _ok(p.post(f"/modes/hill/{gid}/join"))

@@ -7,6 +7,7 @@ A refusal is 409 with the rule's code (``not_neighbour``, ``already_chosen`` …
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from typing import Annotated, Literal
 
@@ -47,6 +48,13 @@ Town = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 TeamName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Key = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=64)]
+
+
+def _command_id(caller_id: str, key: str | None) -> str:
+    """The command's id: one per (caller, ``Idempotency-Key``), so a repeat answers the first game; a fresh one
+    without a key. A digest, as the contract's ids are at most 64 characters (a 32-character player id and a
+    64-character key made a 500 before)."""
+    return hashlib.sha256(f"{caller_id}:{key}".encode()).hexdigest() if key else uuid.uuid4().hex
 
 
 class _Body(BaseModel):
@@ -129,7 +137,7 @@ async def create_team_turf(body: TeamTurfBody, org: Organizer, state: State, key
     """T1, T2: a new game (201); its seed's SHA-256 is ``seed_commitment``, the seed revealed when it ends (T20).
     A repeated ``Idempotency-Key`` answers the game the first request made."""
     return await state.services.ask(s.MODES_CREATE_TEAM_TURF, CreateTeamTurf(
-        command_id=f"{org.id}:{key}" if key else uuid.uuid4().hex, organizer_id=org.id, teams=body.teams,
+        command_id=_command_id(org.id, key), organizer_id=org.id, teams=body.teams,
         towns=body.towns, homes=body.homes), GameView, TIMEOUT)
 
 
@@ -206,7 +214,7 @@ async def open_hill(body: HillBody, caller: PlayerOnly, state: State, key: Key =
     """K1: open a room on a town (201); the caller is its first player and starts it. Its seed's SHA-256 is
     ``seed_commitment`` (K16)."""
     return await state.services.ask(s.MODES_OPEN_HILL, OpenHill(
-        command_id=f"{caller.id}:{key}" if key else uuid.uuid4().hex, player_id=_verified(caller).id,
+        command_id=_command_id(caller.id, key), player_id=_verified(caller).id,
         hill=body.hill, round_seconds=body.round_seconds), GameView, TIMEOUT)
 
 
