@@ -172,9 +172,10 @@ class ClaimsService:
         """Issue 29, R7.1 (evidence, never a refusal): the day's first fix against where the player was last seen
         and their geocoded home (a patient spoofer, one claim a day, escapes the trail's game hours). Screened
         here rather than in geo-verify: the last fix before the trail and the home are the claims service's."""
+        if cmd.home is None:
+            return None   # no evidence without a home (day_start_jump), so no read of the last fix (issue 30)
         last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
-        home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
-        jump = day_start_jump(fix, last, home, self.season.tz)
+        jump = day_start_jump(fix, last, (cmd.home.lat, cmd.home.lon), self.season.tz)
         return None if jump is None else FlagFound(kind=jump.kind, evidence=jump.evidence)
 
     async def _now_for(self, fix_time: datetime) -> datetime:
