@@ -16,11 +16,9 @@ from turf_common.rules import hill
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.seeded import SeededSource
 from turf_common.rules.teamturf import (
-    BONUS_ORDER,
     Field,
     GameEnded,
     Order,
-    TeamTurfConfig,
     TeamTurfState,
     TurnResolved,
     give_order,
@@ -38,7 +36,7 @@ from turf_common.rules.teamturf import (
 GRAPH = nx.Graph([("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("c", "f")])
 COUNTY = {"a": "X", "b": "X", "c": "Y", "d": "Y", "e": "Y", "f": "Y"}
 FIELD = Field.from_graph(GRAPH, COUNTY)
-CFG = TeamTurfConfig()
+T18_ORDER = ("participation", "conquest", "territory", "elimination", "county")  # as the ruling lists them
 
 
 def turf(board: dict[str, dict[str, int]] | None, players: dict[str, str],
@@ -161,7 +159,7 @@ def test_t18_bonuses_are_distributed_in_the_fixed_order_of_kinds() -> None:
     assert e.bonuses["green"] == {"participation": 1, "conquest": 0, "territory": 8, "elimination": 0, "county": 0}
     for team in ("red", "green"):
         kinds = [x.split("|")[4] for x in src.drawn if f"|bonus|{team}|" in x]
-        assert kinds == [k for k in BONUS_ORDER for _ in range(e.bonuses[team][k])
+        assert kinds == [k for k in T18_ORDER for _ in range(e.bonuses[team][k])
                          if k not in ("participation", "conquest")]  # the two per-player kinds need no draw
 
 
@@ -176,7 +174,7 @@ def test_t18_the_seed_replays_every_bonus_draw_identically() -> None:
         players = members[team]
         for p in players:
             expected[p] = (bonus["participation"] + bonus["conquest"]) // len(players)
-        for kind in BONUS_ORDER[2:]:
+        for kind in T18_ORDER[2:]:
             for j in range(bonus[kind]):
                 winner = src.choice(f"turn|1|bonus|{team}|{kind}|{j}", players)
                 expected[winner] += 1
