@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import networkx as nx
 import pytest
-from modes_support import ScriptedSource
+from modes_support import FIELD, ScriptedSource, order, refused
 
 from turf_common.rules import hill
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.seeded import SeededSource
 from turf_common.rules.teamturf import (
-    Field,
     GameEnded,
     Order,
     TeamTurfState,
@@ -30,12 +28,6 @@ from turf_common.rules.teamturf import (
     withdraw_order,
 )
 
-#   a - b - c - d - e        counties: X = {a, b}, Y = {c, d, e, f}
-#           |
-#           f
-GRAPH = nx.Graph([("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("c", "f")])
-COUNTY = {"a": "X", "b": "X", "c": "Y", "d": "Y", "e": "Y", "f": "Y"}
-FIELD = Field.from_graph(GRAPH, COUNTY)
 T18_ORDER = ("participation", "conquest", "territory", "elimination", "county")  # as the ruling lists them
 
 
@@ -52,14 +44,7 @@ def turf(board: dict[str, dict[str, int]] | None, players: dict[str, str],
     return s
 
 
-def order(s: TeamTurfState, oid: str, player: str, kind: str, src: str, dst: str, n: int) -> TeamTurfState:
-    return give_order(s, FIELD, Order(oid, player, kind, src, dst, n), s.turn)  # type: ignore[arg-type]
 
-
-def refused(code: str, fn, *args) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ModeRefused) as e:
-        fn(*args)
-    assert e.value.code == code
 
 
 def resolved(events: list[TurnResolved | GameEnded]) -> TurnResolved:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import networkx as nx
 import pytest
-from modes_support import ScriptedSource
+from modes_support import COUNTY, FIELD, GRAPH, ScriptedSource, order, refused
 
 from turf_common.board import load_board
 from turf_common.rules.moderefusals import ModeRefused
@@ -33,12 +33,6 @@ from turf_common.rules.teamturf import (
     withdraw_order,
 )
 
-#   a - b - c - d - e        counties: X = {a, b}, Y = {c, d, e, f}
-#           |
-#           f
-GRAPH = nx.Graph([("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("c", "f")])
-COUNTY = {"a": "X", "b": "X", "c": "Y", "d": "Y", "e": "Y", "f": "Y"}
-FIELD = Field.from_graph(GRAPH, COUNTY)
 CFG = TeamTurfConfig()
 
 
@@ -52,14 +46,7 @@ def game(board: dict[str, dict[str, int]] | None = None, teams: dict[str, str] |
     return s
 
 
-def order(s: TeamTurfState, oid: str, player: str, kind: str, src: str, dst: str, n: int) -> TeamTurfState:
-    return give_order(s, FIELD, Order(oid, player, kind, src, dst, n), s.turn)  # type: ignore[arg-type]
 
-
-def refused(code: str, fn, *args) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ModeRefused) as e:
-        fn(*args)
-    assert e.value.code == code and e.value.message
 
 
 def turn_event(events: list[TurnResolved | GameEnded]) -> TurnResolved:
