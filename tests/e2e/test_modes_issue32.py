@@ -42,6 +42,10 @@ def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: htt
     room = _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)
     gid = room["game_id"]
     assert _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)["game_id"] == gid   # a repeat: the same room
+    # issue 15: the key again with another body is refused, and opens nothing (the rooms listed are unchanged)
+    rooms = _ok(http.get("/api/v1/modes/hill"))
+    _refused(a.post("/modes/hill", {"hill": JERSEY_CITY}, key), 422, "invalid_input")
+    assert _ok(http.get("/api/v1/modes/hill")) == rooms
     assert room["status"] == "lobby" and room["seed"] is None and len(room["seed_commitment"]) == 64  # K16
     for p in (b, c):
         _ok(p.post(f"/modes/hill/{gid}/join"))

@@ -45,6 +45,7 @@ from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
+from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
@@ -97,7 +98,8 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
         sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=History(a.feed_log, a.players, board, season), feed_log=a.feed_log)
+        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys),
+        feed_log=a.feed_log)
 
 
 def _refuse_unsafe(settings: Settings) -> None:

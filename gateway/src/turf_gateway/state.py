@@ -21,6 +21,7 @@ from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
+from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
@@ -61,5 +62,6 @@ class AppState:
     flags: Flags
     clock_moves: ManualClock
     history: History
+    modes: Modes
     feed_log: FeedLog
     feed: FeedState = field(default_factory=FeedState)

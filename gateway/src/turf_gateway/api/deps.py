@@ -1,5 +1,5 @@
 """Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
-``ClockMoves``), the calling player, the organizer."""
+``ModesCase``, ``ClockMoves``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from turf_gateway.errors import ApiError
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.modes import Modes
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -42,6 +43,14 @@ async def get_corrections(state: State) -> Corrections:
 
 #: the organizer's corrections (R28)
 CorrectionsCase = Annotated[Corrections, Depends(get_corrections)]
+
+
+async def get_modes(state: State) -> Modes:
+    return state.modes
+
+
+#: opening Team Turf games and King of the Hill rooms (issue 32)
+ModesCase = Annotated[Modes, Depends(get_modes)]
 
 
 async def get_clock_moves(state: State) -> ManualClock:

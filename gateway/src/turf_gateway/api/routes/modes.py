@@ -37,7 +37,7 @@ from turf_common.contracts.modes import (
     StartRoom,
     WithdrawOrder,
 )
-from turf_gateway.api.deps import Organizer, PlayerOnly, State, bearer_token
+from turf_gateway.api.deps import ModesCase, Organizer, PlayerOnly, State, bearer_token
 from turf_gateway.errors import ApiError
 from turf_gateway.ports import Caller
 
@@ -133,12 +133,13 @@ async def _command(state: State, game_id: str, mode: ModeName, subject: str, cmd
 
 
 @router.post("/team-turf", status_code=201, response_model=GameView, tags=["organizer"])
-async def create_team_turf(body: TeamTurfBody, org: Organizer, state: State, key: Key = None) -> GameView:
+async def create_team_turf(body: TeamTurfBody, org: Organizer, modes: ModesCase, key: Key = None) -> GameView:
     """T1, T2: a new game (201); its seed's SHA-256 is ``seed_commitment``, the seed revealed when it ends (T20).
-    A repeated ``Idempotency-Key`` answers the game the first request made."""
-    return await state.services.ask(s.MODES_CREATE_TEAM_TURF, CreateTeamTurf(
+    A repeated ``Idempotency-Key`` answers the game the first request made; with another body it is 422
+    ``invalid_input``."""
+    return await modes.open(s.MODES_CREATE_TEAM_TURF, CreateTeamTurf(
         command_id=_command_id(org.id, key), organizer_id=org.id, teams=body.teams,
-        towns=body.towns, homes=body.homes), GameView, TIMEOUT)
+        towns=body.towns, homes=body.homes), org.id, key, body.model_dump(mode="json"))
 
 
 @router.get("/team-turf", response_model=GamesReply)
@@ -210,12 +211,13 @@ async def end_team_turf(game_id: GameId, org: Organizer, state: State) -> GameVi
 
 
 @router.post("/hill", status_code=201, response_model=GameView)
-async def open_hill(body: HillBody, caller: PlayerOnly, state: State, key: Key = None) -> GameView:
+async def open_hill(body: HillBody, caller: PlayerOnly, modes: ModesCase, key: Key = None) -> GameView:
     """K1: open a room on a town (201); the caller is its first player and starts it. Its seed's SHA-256 is
-    ``seed_commitment`` (K16)."""
-    return await state.services.ask(s.MODES_OPEN_HILL, OpenHill(
+    ``seed_commitment`` (K16). A repeated ``Idempotency-Key`` answers the room the first request opened; with
+    another body it is 422 ``invalid_input``."""
+    return await modes.open(s.MODES_OPEN_HILL, OpenHill(
         command_id=_command_id(caller.id, key), player_id=_verified(caller).id,
-        hill=body.hill, round_seconds=body.round_seconds), GameView, TIMEOUT)
+        hill=body.hill, round_seconds=body.round_seconds), caller.id, key, body.model_dump(mode="json"))
 
 
 @router.get("/hill", response_model=GamesReply)
