@@ -26,6 +26,7 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import (
+    RESULTS_PAGE,
     AdjustScore,
     FinalResults,
     FinalStanding,
@@ -337,7 +338,9 @@ class ScoringHandlers:
     async def _publish_final(self, source_id: str, at: datetime) -> FinalResults:
         res = await self.final_results()
         await self.store.season.save_final(res)
-        out = SeasonFinalResults(occurred_at=at, results=res)
+        # issue 29: the first page of places only (see SeasonFinalResults), so the event fits in one message
+        out = SeasonFinalResults(occurred_at=at, standings=len(res.standings), results=res.model_copy(update={
+            "standings": res.standings[:RESULTS_PAGE]}))
         await self.publisher.publish(subjects.SEASON_FINAL_RESULTS, out.model_dump_json().encode(),
                                      "final:" + source_id)
         return res

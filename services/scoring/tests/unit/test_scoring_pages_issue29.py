@@ -4,6 +4,7 @@ for a short time: a score change between two pages moves nobody across a page bo
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from typing import Any
 
 import networkx as nx
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
+from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.scoring import (
     LEADERBOARD_PAGE,
     RESULTS_PAGE,
@@ -23,6 +25,7 @@ from turf_common.contracts.scoring import (
     LeaderboardRequest,
     QuestStanding,
     ResultsRequest,
+    SeasonFinalResults,
     Standing,
 )
 from turf_common.rules.scoring import TerritoryStats
@@ -34,6 +37,7 @@ from turf_scoring.testing import MemoryScoreStore
 GRAPH = nx.Graph([("a", "b")])
 STATS = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 50)}
 BIG = 2 * LEADERBOARD_PAGE + 500
+AT = datetime(2026, 10, 24, 22, 0, tzinfo=UTC)
 
 
 def league(players: int, **store: Any) -> tuple[ScoringHandlers, MemoryScoreStore]:
@@ -164,3 +168,23 @@ async def test_issue29_the_subscriber_answers_a_page_by_its_cursor() -> None:
                                                 subjects.SCORING_LEADERBOARD)).body, Leaderboard)
     assert isinstance(second, Leaderboard)
     assert second.standings == (await h.leaderboard()).standings[LEADERBOARD_PAGE:2 * LEADERBOARD_PAGE]
+
+
+async def test_issue29_the_season_final_results_event_carries_the_first_page_of_places_and_their_count() -> None:
+    """Every place of a large league in ``season.final_results`` would pass the payload limit and fail the
+    consumer's batch again and again; the event carries the first RESULTS_PAGE and the count, the store keeps all
+    (``scoring.results`` answers them a page at a time)."""
+    h, s = league(RESULTS_PAGE + 5)
+    await h.on_event(SeasonEnded(occurred_at=AT, at=AT, game_day=date(2026, 10, 24), game_day_number=20, week=3,
+                                 season_id="2026"))
+    publisher: Any = h.publisher
+    [(_, body, _)] = [m for m in publisher.raw if m[0] == subjects.SEASON_FINAL_RESULTS]
+    ev = SeasonFinalResults.model_validate(body)
+    assert s.final_results is not None and len(s.final_results.standings) == RESULTS_PAGE + 5
+    assert ev.standings == RESULTS_PAGE + 5 and ev.results.standings == s.final_results.standings[:RESULTS_PAGE]
+    small, _ = league(3)
+    await small.on_event(SeasonEnded(occurred_at=AT, at=AT, game_day=date(2026, 10, 24), game_day_number=20, week=3,
+                                     season_id="2026"))
+    out: Any = small.publisher
+    [(_, body, _)] = [m for m in out.raw if m[0] == subjects.SEASON_FINAL_RESULTS]
+    assert SeasonFinalResults.model_validate(body).standings == 3

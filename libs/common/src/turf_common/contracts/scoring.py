@@ -107,10 +107,15 @@ class ResultsRequest(Message):
 
 class SeasonFinalResults(Event):
     """``season.final_results``: published when the season closes (R25) and again after each post-season correction
-    (R28: ownership, score adjustment, disqualification) or verification, recomputed."""
+    (R28: ownership, score adjustment, disqualification) or verification, recomputed. Issue 29: ``results`` holds
+    the first :data:`RESULTS_PAGE` standings (the prize places come first) and ``standings`` how many there are in
+    all (None in an event published before): every place of a league in one event would pass NATS's payload limit
+    at about 8,000 players, and the failed publish would fail the scoring consumer's batch again and again. The
+    whole list is ``scoring.results`` (``GET /results``)."""
 
     type: Literal["season.final_results"] = "season.final_results"
     results: FinalResults
+    standings: int | None = None
 
 
 class AdjustScore(Message):
