@@ -43,14 +43,23 @@ def owners_from_db(database_url: str) -> dict[str, str | None]:
 
 
 async def live_leaderboard(nats_url: str, stream: str) -> Leaderboard:
-    """Scoring's leaderboard once every consumer has caught up with the stream. Raises :class:`BusError` when
-    they do not within 60 s, scoring does not answer within 30 s, or it refuses."""
+    """Scoring's leaderboard once every consumer has caught up with the stream, every page of it (issue 29: pages of
+    one ranking, ``next`` leading from one to the next). Raises :class:`BusError` when they do not within 60 s,
+    scoring does not answer within 30 s, or it refuses."""
+    pages: list[Leaderboard] = []
     async with make_broker(nats_url, "verify") as broker:
         await wait_idle(broker, stream, timeout=60)   # let scoring catch up with every change already in the stream
-        reply = await ask(broker, subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard, timeout=30)
-    if not isinstance(reply, Leaderboard):
-        raise BusError(f"{subjects.SCORING_LEADERBOARD}: {reply.reason}: {reply.message}")
-    return reply
+        after: str | None = None
+        while True:
+            reply = await ask(broker, subjects.SCORING_LEADERBOARD, LeaderboardRequest(after=after), Leaderboard,
+                              timeout=30)
+            if not isinstance(reply, Leaderboard):
+                raise BusError(f"{subjects.SCORING_LEADERBOARD}: {reply.reason}: {reply.message}")
+            pages.append(reply)
+            if reply.next is None:
+                break
+            after = reply.next
+    return pages[0].model_copy(update={"standings": [s for p in pages for s in p.standings], "next": None})
 
 
 def differences(board: Board, database_url: str, nats_url: str, stream: str) -> list[str]:

@@ -3,6 +3,8 @@ before and after, public without personal details, scores recomputed; post-seaso
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import uuid
 from datetime import datetime
@@ -63,6 +65,26 @@ def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client
 
     with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn, pytest.raises(psycopg.errors.RaiseException):
         conn.execute("UPDATE gateway.corrections SET reason = 'rewritten'")
+
+
+def test_issue29_the_claim_log_and_its_streamed_csv_export_list_the_same_claims(http: httpx.Client,
+                                                                                org: Player) -> None:
+    """Issue 29 on the real stack: ``claims.list`` answers a page at a time, ``GET /admin/claims`` reads its pages
+    and ``claims.csv`` streams them; both list the same claims, oldest first, with names."""
+    move_clock(org, T0)
+    cy = verified_player(http, org, "Cy")
+    r = cy.claim(40.7357, -74.1724, T0)   # Newark
+    assert r.status_code == 201, r.text
+    log = org.get("/admin/claims").json()
+    assert log["truncated"] is False and log["claims"][-1]["id"] == r.json()["claim_id"]
+    assert (log["claims"][-1]["player_id"], log["claims"][-1]["territory_id"]) == (cy.id, "3401351000")
+    export = org.get("/admin/export/claims.csv")
+    assert export.status_code == 200 and export.headers["content-type"] == "text/csv; charset=utf-8"
+    rows = list(csv.DictReader(io.StringIO(export.text)))
+    assert [(x["id"], x["display_name"]) for x in rows] == [(c["id"], c["display_name"]) for c in log["claims"]]
+    first = org.get("/admin/claims?limit=1").json()
+    assert ([c["id"] for c in first["claims"]], first["truncated"]) == ([log["claims"][0]["id"]],
+                                                                        len(log["claims"]) > 1)
 
 
 def test_r28_bad_corrections_change_nothing(http: httpx.Client, org: Player) -> None:

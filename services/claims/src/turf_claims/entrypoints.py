@@ -91,7 +91,7 @@ def router(h: Handlers, stream: str) -> NatsRouter:
         return await h.outlook.outlook(q.player_id)
 
     @r.subscriber(subjects.CLAIMS_LIST, queue=QUEUE, title=subjects.CLAIMS_LIST)
-    async def claims_log(q: ClaimsListRequest) -> ClaimsListReply:
+    async def claims_log(q: ClaimsListRequest) -> ClaimsListReply | Refusal:
         return await h.claims.log(q)
 
     @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)

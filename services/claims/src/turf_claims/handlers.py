@@ -436,11 +436,20 @@ class ClaimsService:
         page = page[:q.limit]
         return FlagsReply(flags=page, next=f"{page[-1].at.isoformat()}|{page[-1].id}" if more else None)
 
-    async def log(self, q: ClaimsListRequest) -> ClaimsListReply:
-        """The claim log for the organizer (R28 audit), oldest first; ``truncated`` when ``q.limit`` cut it."""
-        async with self.store.connect() as tx:
-            rows = await tx.claims.claims_log(q.game_day, q.player_id, q.limit + 1)
-        return ClaimsListReply(truncated=len(rows) > q.limit, claims=[ClaimRecord(
+    async def log(self, q: ClaimsListRequest) -> ClaimsListReply | Refusal:
+        """A page of the claim log for the organizer (R28 audit), oldest first (issue 29); ``next`` the id of its
+        last claim when more follow. ``invalid_input`` for a cursor that is no logged claim.
+
+        Pages follow the log's order (the store's sequence), so claims logged while the pages are read come after
+        and are met on a later page, each once. A claim whose sequence number was drawn before a page was read but
+        whose transaction committed after it (concurrent claims commit in any order) is missed by that reading: a
+        reading of the whole log spans a fraction of a second, and the next one lists it."""
+        try:
+            async with self.store.connect() as tx:
+                rows = await tx.claims.claims_log(q.game_day, q.player_id, q.limit + 1, q.after)
+        except LookupError:
+            return Refusal(reason="invalid_input", message="That page cursor is not one this service gave.")
+        return ClaimsListReply(next=rows[q.limit - 1].id if len(rows) > q.limit else None, claims=[ClaimRecord(
             id=c.id, at=c.at, game_day=c.game_day, player_id=c.player_id, territory_id=c.territory_id, kind=c.kind,
             normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)
             for c in rows[:q.limit]])

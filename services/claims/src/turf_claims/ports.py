@@ -277,8 +277,11 @@ class ClaimLog(Protocol):
         """R6: normal claims the player made on ``day`` (undone ones included)."""
         ...
 
-    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
-        """The logged claims (of ``game_day``, of ``player_id`` when given), oldest first, at most ``limit``."""
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int,
+                         after: str | None = None) -> list[Claim]:
+        """The logged claims (of ``game_day``, of ``player_id`` when given), in the order they were logged, at most
+        ``limit``; with ``after`` (a claim id) only those logged after that claim (issue 29: a page's cursor).
+        Raises LookupError when ``after`` is no logged claim."""
         ...
 
 

@@ -353,10 +353,14 @@ class MemoryClaimsTx:
                 if w.holder_id == player_id and w.state == "open" and w.until > now]
         return OutlookFacts(facts, stolen, held)
 
-    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int,
+                         after: str | None = None) -> list[Claim]:
+        if after is not None and after not in self.s.seq:
+            raise LookupError(after)
+        since = 0 if after is None else self.s.seq[after]
         # dicts keep insertion order: the order claims were logged in (the SQL store's seq)
         return [c for c in self.s.claims.values() if game_day in (None, c.game_day)
-                and player_id in (None, c.player_id)][:limit]
+                and player_id in (None, c.player_id) and self.s.seq.get(c.id, 0) > since][:limit]
 
 
 class MemoryClaimsStore:

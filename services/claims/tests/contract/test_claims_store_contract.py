@@ -166,6 +166,27 @@ async def test_claims_record_read_undo_and_log(backend: Backend) -> None:
     assert [s for s, _ in staged] == [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED] * 3
 
 
+async def test_issue29_the_claim_log_a_page_after_a_claim(backend: Backend) -> None:
+    """The log's order is the order claims were logged in (not ``at``: c3 is logged before c2 with a later time),
+    and ``after`` (a claim id) starts past that claim, narrowed like the whole log; an unknown one is LookupError."""
+    await seeded(backend, "a", "b")
+    c1 = claim("c1", "ann", "a")
+    c3 = claim("c3", "ann", "b", at=T0 + timedelta(minutes=5))
+    c2 = claim("c2", "bob", "a", "steal", day=DAY2, at=T0 + timedelta(minutes=1), prev="ann")
+    c4 = claim("c4", "ann", "a", "steal", day=DAY2, at=T0 + timedelta(minutes=2), prev="bob")
+    async with backend.store.begin() as tx:
+        for c in (c1, c3, c2, c4):
+            await record(tx, c)
+    async with backend.store.connect() as tx:
+        assert await tx.claims.claims_log(None, None, 2) == [c1, c3]
+        assert await tx.claims.claims_log(None, None, 2, "c3") == [c2, c4]
+        assert await tx.claims.claims_log(None, None, 2, "c4") == []
+        assert await tx.claims.claims_log(None, "ann", 10, "c1") == [c3, c4]
+        assert await tx.claims.claims_log(DAY2, None, 10, "c1") == [c2, c4]
+        with pytest.raises(LookupError):
+            await tx.claims.claims_log(None, None, 2, "nope")
+
+
 async def test_take_record_is_the_owners_latest_take_ties_by_log_order(backend: Backend) -> None:
     await seeded(backend, "a")
     async with backend.store.begin() as tx:

@@ -47,12 +47,12 @@ def router(h: ScoringHandlers, stream: str) -> NatsRouter:
     # one worker each: the handlers are a few Redis round trips and some CPU, and one adjustment at a time keeps
     # a repeated command_id from being applied twice
     @r.subscriber(subjects.SCORING_LEADERBOARD, queue=QUEUE, title=subjects.SCORING_LEADERBOARD)
-    async def leaderboard(_: LeaderboardRequest) -> Leaderboard:
-        return await h.leaderboard()
+    async def leaderboard(q: LeaderboardRequest) -> Leaderboard | Refusal:
+        return await h.leaderboard_page(q)
 
     @r.subscriber(subjects.SCORING_RESULTS, queue=QUEUE, title=subjects.SCORING_RESULTS)
-    async def results(_: ResultsRequest) -> FinalResults | Refusal:
-        return await h.results()
+    async def results(q: ResultsRequest) -> FinalResults | Refusal:
+        return await h.results_page(q)
 
     @r.subscriber(subjects.SCORING_ADJUST, queue=QUEUE, title=subjects.SCORING_ADJUST)
     async def adjust(cmd: AdjustScore) -> ScoreAdjusted:

@@ -9,11 +9,15 @@ standings that changed. The whole ranked leaderboard is built only when someone 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import networkx as nx
+import pydantic
 import structlog
 
 from turf_common.contracts import subjects
@@ -22,11 +26,14 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import (
+    RESULTS_PAGE,
     AdjustScore,
     FinalResults,
     FinalStanding,
     Leaderboard,
+    LeaderboardRequest,
     QuestStanding,
+    ResultsRequest,
     ScoreAdjusted,
     ScoreChange,
     ScoreUpdated,
@@ -48,6 +55,9 @@ log = structlog.get_logger(__name__)
 
 #: The events scoring consumes, in stream order.
 ScoringFact = TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified
+#: a page cursor (issue 29): ``<snapshot id>:<page number>``, the first page being 0 (never asked by a cursor)
+_CURSOR = re.compile(r"([0-9a-f]{32}):([1-9][0-9]{0,5})")
+Paged = TypeVar("Paged", Leaderboard, FinalResults)
 
 
 def now_utc() -> datetime:
@@ -271,6 +281,54 @@ class ScoringHandlers:
                      for r, p, _ in competition_ranks({p: f.total for p, f in figures.items()})]
         return Leaderboard(standings=standings, side_quests=_quest_standings(quests))
 
+    async def leaderboard_page(self, q: LeaderboardRequest) -> Leaderboard | Refusal:
+        """``scoring.leaderboard`` (issue 29): a page of at most ``q.limit`` standings. The first page (``after``
+        None) ranks everyone now (:meth:`leaderboard`); a league that fits in it gets it whole (``next`` None: one
+        reply, as before paging). A longer one is cut into pages kept together for a short time
+        (:class:`~turf_scoring.ports.Snapshots`), and ``next`` names the following page of that same ranking, so
+        a change of scores between two pages never repeats nor skips a player. ``invalid_input`` for a cursor
+        this service did not make; ``not_found`` once its ranking has expired (ask for the first page again)."""
+        if q.after is not None:
+            return await self._kept(q.after, Leaderboard)
+        return await self._paged(await self.leaderboard(), q.limit)
+
+    async def results_page(self, q: ResultsRequest) -> FinalResults | Refusal:
+        """``scoring.results`` (issue 29): a page of the final results (:meth:`results`), paged as
+        :meth:`leaderboard_page`; ``season_not_closed`` before the close."""
+        if q.after is not None:
+            return await self._kept(q.after, FinalResults)
+        res = await self.results()
+        return res if isinstance(res, Refusal) else await self._paged(res, q.limit)
+
+    async def _paged(self, whole: Paged, limit: int) -> Paged:
+        """``whole`` itself when it fits in a page, else its first page, all of its pages kept. The snapshot is
+        named by the digest of what it holds: callers asking while nothing changed share one snapshot."""
+        rows = whole.standings
+        if len(rows) <= limit:
+            return whole
+        sid = hashlib.sha256(whole.model_dump_json().encode()).hexdigest()[:32]
+        count = -(-len(rows) // limit)
+        pages = [whole.model_copy(update={"standings": rows[n * limit:(n + 1) * limit],
+                                          "next": f"{sid}:{n + 1}" if n + 1 < count else None})
+                 for n in range(count)]
+        await self.store.snapshots.keep(sid, [p.model_dump_json().encode() for p in pages])
+        return pages[0]
+
+    async def _kept(self, after: str, model: type[Paged]) -> Paged | Refusal:
+        """The kept page a cursor names, or the refusal: ``invalid_input`` (not a cursor of this service, or of
+        another list), ``not_found`` (expired, evicted, or past the last page)."""
+        m = _CURSOR.fullmatch(after)
+        if m is None:
+            return Refusal(reason="invalid_input", message="That page cursor is not one this service gave.")
+        raw = await self.store.snapshots.page(m[1], int(m[2]))
+        if raw is None:
+            return Refusal(reason="not_found", message="That page's ranking has expired; ask for the first page "
+                                                       "again.")
+        try:
+            return model.model_validate_json(raw)
+        except pydantic.ValidationError:   # a cursor of the other list
+            return Refusal(reason="invalid_input", message="That page cursor is not one of this list.")
+
     async def season_ended(self, ev: SeasonEnded) -> FinalResults:
         """R25: freeze the final standings (base + side-quest bonuses), places and prizes (R26); publish them.
         Idempotent: the results are derived from the read model, and the publish carries a fixed message id."""
@@ -280,7 +338,9 @@ class ScoringHandlers:
     async def _publish_final(self, source_id: str, at: datetime) -> FinalResults:
         res = await self.final_results()
         await self.store.season.save_final(res)
-        out = SeasonFinalResults(occurred_at=at, results=res)
+        # issue 29: the first page of places only (see SeasonFinalResults), so the event fits in one message
+        out = SeasonFinalResults(occurred_at=at, standings=len(res.standings), results=res.model_copy(update={
+            "standings": res.standings[:RESULTS_PAGE]}))
         await self.publisher.publish(subjects.SEASON_FINAL_RESULTS, out.model_dump_json().encode(),
                                      "final:" + source_id)
         return res

@@ -142,6 +142,33 @@ class SeasonRecord(Protocol):
         ...
 
 
+class Snapshots(Protocol):
+    """Issue 29: the pages of a list too long for one reply (the leaderboard, the final results), kept for a short
+    time so that every page a caller reads is cut from the one list computed for its first page, whichever replica
+    answers. At most :data:`SNAPSHOTS_KEPT` are kept, each at most :data:`SNAPSHOT_TTL_S` seconds: the memory
+    they take stays bounded however often they are made (a reader of an evicted one starts again)."""
+
+    async def keep(self, snapshot_id: str, pages: Sequence[bytes]) -> None:
+        """Keep ``pages`` (each one reply's JSON) under ``snapshot_id``, evicting the oldest beyond the cap."""
+        ...
+
+    async def page(self, snapshot_id: str, n: int) -> bytes | None:
+        """Page ``n`` (0 the first) of a kept snapshot; None when there is no such page (expired, evicted, never
+        made, or beyond the last)."""
+        ...
+
+
+#: issue 29: how long a snapshot of pages is kept (a caller reads its pages one after another within milliseconds:
+#: 10 pages at 10,000 players)
+SNAPSHOT_TTL_S = 30
+#: issue 29: how many snapshots are kept at once, the oldest evicted first, so their memory is bounded however often
+#: they are made: 8 × a whole leaderboard, about 11 MB at 10,000 players (1.4 MB each), 110 MB at 100,000. A snapshot
+#: is made only for the first page of a list longer than one page, one per distinct ranking (named by its content),
+#: and the gateways share such a request while no score changes; a caller whose snapshot 8 newer ones evicted
+#: before it was done reads again from the first page (turf_gateway.paging)
+SNAPSHOTS_KEPT = 8
+
+
 class ScoreStore(Protocol):
     """The read model. Territory changes apply in version order, once each; scores are written optimistically
     (refused when the player's set changed since it was read, e.g. by another replica). It exposes its roles
@@ -158,6 +185,9 @@ class ScoreStore(Protocol):
 
     @property
     def season(self) -> SeasonRecord: ...
+
+    @property
+    def snapshots(self) -> Snapshots: ...
 
 
 class Publisher(Protocol):

@@ -3,13 +3,14 @@ tests and anything that runs the handlers without a Redis). Not shared between r
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore, stored_score
+from turf_scoring.ports import SNAPSHOT_TTL_S, SNAPSHOTS_KEPT, Applied, LiveFacts, OwnedSet, StoredScore, stored_score
 
 
 @dataclass
@@ -28,10 +29,14 @@ class MemoryScoreStore:
     adjcmd: dict[str, ScoreAdjusted] = field(default_factory=dict)
     closed: datetime | None = None
     final_results: FinalResults | None = None
+    # snapshot id -> (monotonic expiry, pages), oldest first (issue 29)
+    kept: dict[str, tuple[float, list[bytes]]] = field(default_factory=dict)
+    ttl_s: float = SNAPSHOT_TTL_S
+    keep_at_most: int = SNAPSHOTS_KEPT
 
     def __post_init__(self) -> None:
         # every role of the store (ports.ScoreStore, issue 28) is served by this one object
-        self.ownership = self.standings = self.organizer = self.season = self
+        self.ownership = self.standings = self.organizer = self.season = self.snapshots = self
 
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
                              player_ids: Sequence[str]) -> Applied:
@@ -124,3 +129,13 @@ class MemoryScoreStore:
 
     async def final(self) -> FinalResults | None:
         return self.final_results
+
+    async def keep(self, snapshot_id: str, pages: Sequence[bytes]) -> None:
+        self.kept.pop(snapshot_id, None)
+        self.kept[snapshot_id] = (time.monotonic() + self.ttl_s, list(pages))
+        while len(self.kept) > self.keep_at_most:
+            del self.kept[next(iter(self.kept))]
+
+    async def page(self, snapshot_id: str, n: int) -> bytes | None:
+        until, pages = self.kept.get(snapshot_id, (0.0, []))
+        return pages[n] if until > time.monotonic() and 0 <= n < len(pages) else None

@@ -3,7 +3,9 @@ Redis (``store``, see conftest.py) and checks exact answers, role by role (ports
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 from turf_common.contracts.scoring import FinalResults, FinalStanding, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
@@ -83,3 +85,23 @@ async def test_season_record_disqualified_closed_and_final(store: ScoreStore) ->
                                                     prize="100.00")])
     await store.season.save_final(results)
     assert await store.season.final() == results
+
+
+async def test_issue29_snapshots_keep_pages_for_a_while_and_at_most_a_few(store: ScoreStore) -> None:
+    """Pages kept under an id read back by number (None past the last, before the first, for an unknown id); the
+    cap evicts the oldest (a snapshot kept again counts as new); the time-to-live expires them."""
+    cap: Any = store
+    cap.keep_at_most, cap.ttl_s = 2, 60
+    await store.snapshots.keep("s1", [b'{"n":0}', b'{"n":1}', b'{"n":2}'])
+    assert [await store.snapshots.page("s1", n) for n in (0, 1, 2, 3, -1)] == [b'{"n":0}', b'{"n":1}', b'{"n":2}',
+                                                                               None, None]
+    assert await store.snapshots.page("s0", 0) is None
+    await store.snapshots.keep("s2", [b"a", b"b"])
+    await store.snapshots.keep("s1", [b'{"n":0}', b'{"n":1}', b'{"n":2}'])   # kept again: now the newest
+    await store.snapshots.keep("s3", [b"c", b"d"])                           # s2 is the oldest: evicted
+    assert [await store.snapshots.page(s, 1) for s in ("s1", "s2", "s3")] == [b'{"n":1}', None, b"d"]
+    cap.ttl_s = 0.2
+    await store.snapshots.keep("s4", [b"e", b"f"])
+    assert await store.snapshots.page("s4", 1) == b"f"
+    await asyncio.sleep(0.4)
+    assert await store.snapshots.page("s4", 1) is None

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import ClaimsListReply, ClaimsListRequest
+from turf_common.contracts.claims import CLAIMS_PAGE, ClaimRecord, ClaimsListReply, ClaimsListRequest
 from turf_gateway.api.deps import Organizer, State
 from turf_gateway.api.routes.admin import list_players
 from turf_gateway.api.routes.public import leaderboard_body
@@ -44,17 +44,41 @@ class ClaimLog(BaseModel):
     truncated: bool = Field(description="true when more claims matched than the limit")
 
 
-async def claim_log(state: Any, day: date | None, player_id: str | None, limit: int) -> ClaimLog:
-    rep = await state.services.ask(subjects.CLAIMS_LIST, ClaimsListRequest(game_day=day, player_id=player_id,
-                                                                        limit=limit), ClaimsListReply, timeout=30)
-    names = await state.player_store.display_names(list({c.player_id for c in rep.claims}))
+async def claim_pages(state: Any, day: date | None, player_id: str | None,
+                      want: int | None = None) -> AsyncIterator[list[ClaimRecord]]:
+    """The claim log (of ``day``, of ``player_id``) as claims answers it, a page at a time, oldest first (issue 29:
+    the whole log in one reply outgrew the bus's payload limit), until its last page or until ``want`` claims
+    were read."""
+    after, got = None, 0
+    while True:
+        size = CLAIMS_PAGE if want is None else min(CLAIMS_PAGE, want - got)
+        rep = await state.services.ask(subjects.CLAIMS_LIST, ClaimsListRequest(
+            game_day=day, player_id=player_id, after=after, limit=size), ClaimsListReply, timeout=30)
+        yield rep.claims
+        got += len(rep.claims)
+        if rep.next is None or (want is not None and got >= want):
+            return
+        after = rep.next
+
+
+async def named_claims(state: Any, claims: list[ClaimRecord]) -> list[LoggedClaim]:
+    """Claims as the organizer reads them: the player's display name, the town's name, times in the season's zone."""
+    names = await state.player_store.display_names(list({c.player_id for c in claims}))
     board = state.board.territories
-    return ClaimLog(truncated=rep.truncated, claims=[LoggedClaim(
+    return [LoggedClaim(
         id=c.id, at=c.at.astimezone(state.season.tz).isoformat(), game_day=c.game_day, player_id=c.player_id,
         display_name=names.get(c.player_id, ""), territory_id=c.territory_id,
         territory_name=board[c.territory_id].name if c.territory_id in board else c.territory_id, kind=c.kind,
         normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)
-        for c in rep.claims])
+        for c in claims]
+
+
+async def claim_log(state: Any, day: date | None, player_id: str | None, limit: int) -> ClaimLog:
+    """The first ``limit`` claims, ``truncated`` when more matched (one claim more is read to know it)."""
+    claims: list[ClaimRecord] = []
+    async for page in claim_pages(state, day, player_id, limit + 1):
+        claims += page
+    return ClaimLog(truncated=len(claims) > limit, claims=await named_claims(state, claims[:limit]))
 
 
 @router.get("/claims", response_model=ClaimLog)
@@ -67,13 +91,41 @@ async def claims(org: Organizer, state: State, day: Annotated[date | None, Query
 
 
 def _csv(rows: Iterable[dict[str, Any]], columns: list[str], filename: str) -> Response:
+    return Response(_csv_text(rows, columns, header=True), media_type=CSV, headers=_csv_headers(filename))
+
+
+def _csv_text(rows: Iterable[dict[str, Any]], columns: list[str], header: bool = False) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
-    w.writeheader()
+    if header:
+        w.writeheader()
     for row in rows:
         w.writerow({k: _cell(row.get(k)) for k in columns})
-    return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+    return buf.getvalue()
+
+
+CSV = "text/csv; charset=utf-8"
+
+
+def _csv_headers(filename: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"}
+
+
+async def _claims_csv(state: Any) -> Response:
+    """``claims.csv``, the whole log, streamed a page of claims at a time (issue 29: neither one reply of the bus
+    nor the gateway's memory holds it all). The first page is read before the answer starts, so a claims service
+    that does not answer is a 503; one that stops answering later cuts the body off mid-transfer (the client sees
+    an incomplete download, never a short file that looks whole)."""
+    pages = claim_pages(state, None, None)
+    first = await anext(pages)
+
+    async def body() -> AsyncIterator[str]:
+        yield _csv_text((c.model_dump(mode="json") for c in await named_claims(state, first)), CLAIM_COLUMNS,
+                        header=True)
+        async for page in pages:
+            yield _csv_text((c.model_dump(mode="json") for c in await named_claims(state, page)), CLAIM_COLUMNS)
+
+    return StreamingResponse(body(), media_type=CSV, headers=_csv_headers("claims.csv"))
 
 
 def _cell(v: Any) -> Any:
@@ -99,8 +151,7 @@ async def export(table: Literal["players", "claims", "results"], org: Organizer,
     if table == "players":
         return _csv((await list_players(org, state)).model_dump(mode="json")["players"], PLAYER_COLUMNS, "players.csv")
     if table == "claims":
-        log = await claim_log(state, None, None, 100_000)
-        return _csv((c.model_dump(mode="json") for c in log.claims), CLAIM_COLUMNS, "claims.csv")
+        return await _claims_csv(state)
     return _csv(await _results_rows(state), RESULT_COLUMNS, "results.csv")
 
 

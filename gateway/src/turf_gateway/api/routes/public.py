@@ -20,6 +20,7 @@ from turf_common.settings import parse_clock_mode
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import State
 from turf_gateway.errors import ApiError
+from turf_gateway.paging import read_pages
 
 router = APIRouter(tags=["public"])
 
@@ -100,7 +101,12 @@ async def leaderboard_body(state: Any) -> dict[str, Any]:
 
 
 async def _fetch_leaderboard(state: Any) -> dict[str, Any]:
-    lb = await state.services.ask(subjects.SCORING_LEADERBOARD, LeaderboardRequest(), Leaderboard)
+    """Issue 29: read a page at a time (one page, one request, up to 1,000 players), every page cut from the one
+    ranking scoring made for the first (turf_gateway.paging)."""
+    pages = await read_pages(state.services, subjects.SCORING_LEADERBOARD, lambda after: LeaderboardRequest(
+        after=after), Leaderboard)
+    lb = pages[0] if len(pages) == 1 else pages[0].model_copy(update={
+        "standings": [s for p in pages for s in p.standings], "next": None})
     return await named_leaderboard(state, lb)
 
 
@@ -150,8 +156,11 @@ async def clock(state: State) -> dict[str, Any]:
 @router.get("/results", response_model=S.Results)
 async def results(state: State) -> S.Results:
     """R25/R26 final standings with prizes, once the season has closed; 409 ``season_not_closed`` before."""
-    out = await state.services.ask(subjects.SCORING_RESULTS, ResultsRequest(), FinalResults, 10)
-    names = await state.player_store.display_names([s.player_id for s in out.standings])
+    # issue 29: read a page at a time, as the leaderboard
+    pages = await read_pages(state.services, subjects.SCORING_RESULTS, lambda after: ResultsRequest(after=after),
+                             FinalResults, 10)
+    standings = [s for p in pages for s in p.standings]
+    names = await state.player_store.display_names([s.player_id for s in standings])
     return S.Results(final=True, standings=[S.FinalStanding(
         place=s.place, player_id=s.player_id, display_name=names.get(s.player_id, ""), base=s.base,
-        bonuses=s.bonuses, total=s.total, prize=s.prize) for s in out.standings])
+        bonuses=s.bonuses, total=s.total, prize=s.prize) for s in standings])

@@ -22,6 +22,11 @@ FixTime = Annotated[AwareDatetime, AfterValidator(_sane_fix_time)]
 #: flags in one page of ``claims.flags``: a flag's evidence (legs of the trail) is about 1 kB, so a page stays far
 #: below NATS's 1 MiB payload limit
 FLAGS_PAGE = 200
+#: issue 29: claims in one page of ``claims.list``. A logged claim is at most about 500 bytes of JSON (ids of 64
+#: characters, a territory id of 16, every flag kind: measured by the claims unit test
+#: ``test_issue29_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit``), so a page is at most about
+#: 500 kB, half NATS's 1 MiB payload limit (about 280 kB with the usual 32-character ids)
+CLAIMS_PAGE = 1000
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
 PlayerStatus = Literal["pending", "verified", "rejected", "disqualified"]
 
@@ -178,11 +183,15 @@ class FlagsRequest(Message):
 
 
 class ClaimsListRequest(Message):
-    """``claims.list``: the claim log for the organizer, oldest first; ``game_day`` and ``player_id`` narrow it."""
+    """``claims.list``: a page of the claim log for the organizer, oldest first (in the order claims were logged);
+    ``game_day`` and ``player_id`` narrow it. ``after`` is the ``next`` of the previous page (the id of its last
+    claim; ``invalid_input`` for an id not in the log). Issue 29: the whole log in one reply (up to 100,000 claims)
+    passed NATS's 1 MiB payload limit at about 3,800 claims (about 275 bytes each)."""
 
     game_day: date | None = None
     player_id: str | None = None
-    limit: int = Field(default=10_000, ge=1, le=100_000)
+    after: str | None = Field(default=None, max_length=64)
+    limit: int = Field(default=CLAIMS_PAGE, ge=1, le=CLAIMS_PAGE)
 
 
 class ClaimRecord(Message):
@@ -205,7 +214,7 @@ class ClaimRecord(Message):
 class ClaimsListReply(Message):
     ok: Literal[True] = True
     claims: list[ClaimRecord]
-    truncated: bool = False
+    next: str | None = None   # the cursor of the next page; None on the last one
 
 
 class FlagsReply(Message):

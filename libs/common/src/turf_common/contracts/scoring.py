@@ -2,9 +2,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AwareDatetime
+from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
+
+#: issue 29: standings in one page of ``scoring.leaderboard``. A standing is at most about 300 bytes of JSON (a
+#: 64-character player id, seven integers of up to 20 digits, the keys: measured by the scoring unit test
+#: ``test_issue29_a_full_page_stays_far_below_the_payload_limit``), the side quests at most 3 × 448 leaders × 70 bytes
+#: (every territory of the board owned by a different tied leader); so a page is at most about 400 kB, well
+#: below NATS's 1 MiB payload limit, and a league of up to 1,000 players still gets its leaderboard in one reply
+LEADERBOARD_PAGE = 1000
+#: issue 29: final standings in one page of ``scoring.results``; a final standing is at most about 250 bytes (the
+#: same test), so a page is at most about 250 kB
+RESULTS_PAGE = 1000
 
 
 class QuestStanding(Message):
@@ -31,13 +41,24 @@ class Standing(ScoreChange):
 
 
 class Leaderboard(Message):
+    """A page of the ranked leaderboard (issue 29), best first, and the side quests. The pages of one leaderboard
+    (``next`` leads from one to the next) are slices of one ranking, computed when the first page was asked for:
+    concurrent score changes never move a player across a page boundary. ``next`` is None on the last page."""
+
     ok: Literal[True] = True
     standings: list[Standing]
     side_quests: dict[str, QuestStanding]
+    next: str | None = None
 
 
 class LeaderboardRequest(Message):
-    pass
+    """``scoring.leaderboard``: the first page (``after`` None: a new ranking) or the page a ``next`` names (of the
+    ranking the first page was cut from; ``not_found`` once that ranking has expired: ask for the first page
+    again). Issue 29: one reply of every standing passed NATS's payload limit at about 7,400 players (about 140
+    bytes each)."""
+
+    after: str | None = Field(default=None, max_length=100)
+    limit: int = Field(default=LEADERBOARD_PAGE, ge=1, le=LEADERBOARD_PAGE)
 
 
 class ScoreUpdated(Event):
@@ -68,21 +89,33 @@ class FinalStanding(Message):
 
 
 class FinalResults(Message):
+    """The final standings (R25, R26), by place. As the reply of ``scoring.results``, a page of them (issue 29:
+    ``next`` as in :class:`Leaderboard`); as the store's record and in ``season.final_results``, all of them."""
+
     ok: Literal[True] = True
     final: Literal[True] = True
     standings: list[FinalStanding]
+    next: str | None = None
 
 
 class ResultsRequest(Message):
-    pass
+    """``scoring.results``: a page of the final results, as :class:`LeaderboardRequest`."""
+
+    after: str | None = Field(default=None, max_length=100)
+    limit: int = Field(default=RESULTS_PAGE, ge=1, le=RESULTS_PAGE)
 
 
 class SeasonFinalResults(Event):
     """``season.final_results``: published when the season closes (R25) and again after each post-season correction
-    (R28: ownership, score adjustment, disqualification) or verification, recomputed."""
+    (R28: ownership, score adjustment, disqualification) or verification, recomputed. Issue 29: ``results`` holds
+    the first :data:`RESULTS_PAGE` standings (the prize places come first) and ``standings`` how many there are in
+    all (None in an event published before): every place of a league in one event would pass NATS's payload limit
+    at about 8,000 players, and the failed publish would fail the scoring consumer's batch again and again. The
+    whole list is ``scoring.results`` (``GET /results``)."""
 
     type: Literal["season.final_results"] = "season.final_results"
     results: FinalResults
+    standings: int | None = None
 
 
 class AdjustScore(Message):

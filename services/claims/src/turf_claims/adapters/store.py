@@ -440,8 +440,14 @@ class SqlClaimsTx:
             q = q.where(tuple_(f.at, f.id) > tuple_(*after))
         return [_flag(r) for r in (await self.conn.execute(q)).all()]
 
-    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int) -> list[Claim]:
+    async def claims_log(self, game_day: date | None, player_id: str | None, limit: int,
+                         after: str | None = None) -> list[Claim]:
         q = select(t.claims).order_by(t.claims.c.seq).limit(limit)
+        if after is not None:
+            since = (await self.conn.execute(select(t.claims.c.seq).where(t.claims.c.id == after))).scalar()
+            if since is None:
+                raise LookupError(after)
+            q = q.where(t.claims.c.seq > since)
         if game_day is not None:
             q = q.where(t.claims.c.game_day == game_day)
         if player_id is not None:

@@ -7,7 +7,8 @@ anything new, one read of their standings: two or three in all, where there were
 Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>`` the player's territory set; ``pv``
 player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
 (JSON) and ``bonus_before:<source>`` what they were before that source; ``dq`` disqualified players; ``adj`` player
-→ adjustment; ``adjcmd`` command id → its reply; ``closed`` and ``final`` once the season has closed."""
+→ adjustment; ``adjcmd`` command id → its reply; ``closed`` and ``final`` once the season has closed; ``snap:<id>``
+a kept snapshot's pages (a list, issue 29), ``snaps`` the kept snapshots by age and ``snapseq`` their counter."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from redis.asyncio.client import Pipeline
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
-from turf_scoring.ports import Applied, LiveFacts, OwnedSet, StoredScore, stored_score
+from turf_scoring.ports import SNAPSHOT_TTL_S, SNAPSHOTS_KEPT, Applied, LiveFacts, OwnedSet, StoredScore, stored_score
 
 # Atomic compare-and-apply of one ownership change; returns the previous owner ("" for none), or false when
 # the change is not newer than what is stored (redelivery, reordering). Each player's territory set has a version
@@ -73,6 +74,20 @@ return before
 """
 BONUS_MEMORY_S = 7 * 24 * 3600   # longer than any redelivery
 
+# Keep a snapshot's pages (issue 29): the list KEYS[1] expiring in ARGV[1] ms, entered in the index KEYS[2] (by the
+# counter KEYS[3]); the oldest snapshots beyond ARGV[2] are deleted with their index entries. ARGV[3..] the pages (a
+# few dozen at most: 100,000 players are 100 pages).
+KEEP_SNAPSHOT = """
+redis.call('DEL', KEYS[1])
+redis.call('RPUSH', KEYS[1], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), KEYS[1])
+local old = redis.call('ZRANGE', KEYS[2], 0, -(tonumber(ARGV[2]) + 1))
+for _, key in ipairs(old) do redis.call('DEL', key) end
+if #old > 0 then redis.call('ZREM', KEYS[2], unpack(old)) end
+return #old
+"""
+
 
 def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
@@ -96,10 +111,12 @@ def _owned_from(own: dict[bytes, bytes]) -> dict[str, set[str]]:
 class RedisScoreStore:
     """:class:`turf_scoring.ports.ScoreStore` on ``redis`` (replies as bytes), keys under ``prefix``."""
 
-    def __init__(self, redis: Redis, prefix: str = "turf:") -> None:
+    def __init__(self, redis: Redis, prefix: str = "turf:", ttl_s: float = SNAPSHOT_TTL_S,
+                 keep_at_most: int = SNAPSHOTS_KEPT) -> None:
         self.redis, self.prefix = redis, prefix
+        self.ttl_s, self.keep_at_most = ttl_s, keep_at_most
         # every role of the store (ports.ScoreStore, issue 28) is served by this one object
-        self.ownership = self.standings = self.organizer = self.season = self
+        self.ownership = self.standings = self.organizer = self.season = self.snapshots = self
 
     def k(self, name: str) -> str:
         return self.prefix + name
@@ -224,3 +241,13 @@ class RedisScoreStore:
     async def final(self) -> FinalResults | None:
         raw = await self.redis.get(self.k("final"))
         return None if raw is None else FinalResults.model_validate_json(raw)
+
+    async def keep(self, snapshot_id: str, pages: Sequence[bytes]) -> None:
+        await self.redis.eval(KEEP_SNAPSHOT, 3, self.k("snap:" + snapshot_id), self.k("snaps"),  # type: ignore[misc]
+                              self.k("snapseq"), int(self.ttl_s * 1000), self.keep_at_most, *pages)
+
+    async def page(self, snapshot_id: str, n: int) -> bytes | None:
+        if n < 0:   # LINDEX counts a negative index from the end
+            return None
+        raw: bytes | None = await self.redis.lindex(self.k("snap:" + snapshot_id), n)  # type: ignore[misc,assignment]
+        return raw
