@@ -1,8 +1,38 @@
-"""Fakes of the gateway's ports, for unit tests (no servers)."""
+"""Fakes of the gateway's ports, for unit tests (no servers): null objects (no limits, no idempotency keys, no
+players) and the gateway's stores in memory (issue 28), each checked against its SQL adapter by the contract suite
+(``gateway/tests/contract``)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
+
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Event
+from turf_gateway.adapters import accounts
+from turf_gateway.adapters import corrections as correction_log
+from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification, verification
+from turf_gateway.ports import (
+    HISTORY_PAGE,
+    Account,
+    Asked,
+    Caller,
+    Clearance,
+    NewPlayer,
+    PlayerRow,
+    Point,
+    Record,
+    RosterRow,
+    Settling,
+    StatusChange,
+)
 
 
 class NoLimits:
@@ -42,3 +72,359 @@ class NoPlayers:
 
     async def standing(self, player_id: str) -> tuple[str, str] | None:
         return None
+
+
+# ---- the stores in memory (issue 28) --------------------------------------------------------------------------------
+# The same answers as the SQL adapters (gateway/tests/contract runs every case on both): the same ApiError reason
+# codes and messages, orders and paging cursors; times come back in UTC as PostgreSQL's do; what the SQL keeps in a
+# JSON column is kept as its JSON round trip. Each write checks before it changes anything, so one that raises leaves
+# the tables as it found them (a rolled-back transaction). The fakes share one MemoryTables as the SQL adapters
+# share one database: a disqualification ends sessions and appends a correction record, a flag clearance is an entry
+# of the organizer's action log.
+
+
+class DuplicateKey(Exception):
+    """A write the SQL tables' unique keys refuse (IntegrityError there), such as a second session of one token."""
+
+
+def _json(value: Any) -> Any:
+    """``value`` as a JSON column gives it back (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def _utc(at: datetime) -> datetime:
+    return at.astimezone(UTC)
+
+
+@dataclass
+class _Player:
+    id: str
+    name: str
+    email: str
+    discord: str
+    home_address: str
+    password_hash: str
+    status: str
+    role: str
+    created_at: datetime
+    status_reason: str | None = None
+    address_norm: str | None = None
+    home: Point | None = None
+
+    def row(self) -> PlayerRow:
+        return PlayerRow(id=self.id, name=self.name, email=self.email, discord=self.discord,
+                         home_address=self.home_address, role=self.role, status=self.status,
+                         status_reason=self.status_reason, created_at=self.created_at, address_norm=self.address_norm,
+                         home=self.home)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """An entry of the organizer's action log (``admin_log``): ``at`` UTC wall time, ``detail`` JSON."""
+
+    id: str
+    at: datetime
+    by: str
+    action: str
+    target: str | None
+    reason: str | None
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FeedRow:
+    seq: int
+    type: str
+    at: datetime
+    territory_id: str | None
+    players: list[str]
+    body: dict[str, Any]
+
+
+@dataclass
+class MemoryTables:
+    """The gateway schema's tables in memory (``tables.py``), shared by the fakes."""
+
+    players: dict[str, _Player] = field(default_factory=dict)
+    sessions: dict[str, tuple[str, datetime]] = field(default_factory=dict)   # token hash → (player id, expiry)
+    admin_log: list[LogEntry] = field(default_factory=list)                   # in (at, id) order: appended
+    corrections: list[Record] = field(default_factory=list)                   # in seq order: appended
+    requests: dict[str, Asked] = field(default_factory=dict)                  # correction requests by command id
+    keys: dict[tuple[str, str], str] = field(default_factory=dict)            # (by, Idempotency-Key) → command id
+    feed: dict[int, FeedRow] = field(default_factory=dict)                    # by stream sequence
+    outbox: list[tuple[str, Event]] = field(default_factory=list)             # (subject, event), in commit order
+    # the SQL's locks, as every adapter on one database shares them: the organizer's start (an advisory lock), each
+    # correction request being settled (its row lock)
+    organizer_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    held: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    def joined_at(self) -> datetime:
+        """A new player's ``created_at``: now, and after every other (the SQL orders ties of one microsecond by
+        the random id; two creates here can fall in one microsecond, which would make the join order a draw)."""
+        last = max((p.created_at for p in self.players.values()), default=None)
+        now = datetime.now(UTC)
+        return now if last is None or now > last else last + timedelta(microseconds=1)
+
+    def log_action(self, by: str, action: str, target: str | None, reason: str | None,
+                   detail: dict[str, Any]) -> None:
+        self.admin_log.append(LogEntry(uuid.uuid4().hex, datetime.now(UTC), by, action, target, reason,
+                                       _json(detail)))
+
+    def append_correction(self, rec: Record) -> None:
+        """:func:`turf_gateway.adapters.corrections.append`: the record and its ``correction.applied``."""
+        self.corrections.append(rec)
+        self.outbox.append((subjects.CORRECTION_APPLIED, correction_log.applied(
+            cid=rec.id, at=rec.at, action=rec.action, reason=rec.reason, territory_id=rec.territory_id,
+            player_id=rec.player_id, post_season=rec.post_season)))
+
+    def change_status(self, player_id: str, new: str, *, by: str, reason: str | None, game_now: datetime,
+                      note: str | None = None) -> str:
+        """:func:`turf_gateway.adapters.accounts.change_status`: the status before."""
+        p = self.players.get(player_id)
+        if not accounts.changes(None if p is None else (p.role, p.status), new):
+            return new
+        assert p is not None
+        before, p.status, p.status_reason = p.status, new, None
+        if new == "disqualified":   # issue 15: the sessions end with the status change
+            self.sessions = {h: s for h, s in self.sessions.items() if s[0] != player_id}
+        self.log_action(by, f"player_{new}", player_id, reason,
+                        {"before": before, "after": new} | ({"note": note} if note else {}))
+        if new == "disqualified":
+            self.outbox.append((accounts.SUBJECT[new], disqualification(player_id, game_now)))
+        elif new == "verified":
+            self.outbox.append((accounts.SUBJECT[new], verification(player_id, game_now, p.discord)))
+        return before
+
+
+class MemoryPlayers:
+    """:class:`~turf_gateway.ports.PlayerStore` in memory (:class:`~turf_gateway.adapters.players.SqlPlayers`)."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    def _by_email(self, email: str) -> _Player | None:
+        return next((p for p in self.t.players.values() if p.email.lower() == email.lower()), None)
+
+    async def standing(self, player_id: str) -> tuple[str, str] | None:
+        p = self.t.players.get(player_id)
+        return None if p is None else (p.role, p.status)
+
+    async def get(self, player_id: str) -> PlayerRow | None:
+        p = self.t.players.get(player_id)
+        return None if p is None else p.row()
+
+    def _joined(self) -> list[_Player]:
+        return sorted((p for p in self.t.players.values() if p.role == "player"), key=lambda p: (p.created_at, p.id))
+
+    async def players(self) -> list[PlayerRow]:
+        return [p.row() for p in self._joined()]
+
+    async def roster(self, after: int, limit: int) -> list[RosterRow]:
+        return [RosterRow(i, p.id, p.discord) for i, p in enumerate(self._joined())
+                if p.status == "verified" and i > after][:limit]
+
+    async def account(self, email: str) -> Account | None:
+        p = self._by_email(email)
+        return None if p is None else Account(p.id, p.role, p.password_hash, p.status)
+
+    async def display_names(self, ids: list[str]) -> dict[str, str]:
+        return {i: p.discord if (p := self.t.players.get(i)) is not None else "" for i in ids}
+
+    async def create(self, new: NewPlayer) -> str:
+        if self._by_email(new.email) is not None:
+            raise ApiError("email_taken", "An account with this email already exists.")
+        if any(p.discord.lower() == new.discord.lower() for p in self.t.players.values()):
+            raise ApiError("discord_taken", "An account with this Discord username already exists.")
+        pid = uuid.uuid4().hex
+        self.t.players[pid] = _Player(pid, new.name, new.email, new.discord, new.home_address, new.password_hash,
+                                      "pending", "player", self.t.joined_at())
+        return pid
+
+    async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,
+                    verify_at: datetime | None) -> None:
+        p = self.t.players.get(player_id)
+        if verify_at is not None:   # checked first: a refused verification leaves the home unstored too
+            accounts.changes(None if p is None else (p.role, p.status), "verified")
+        if p is None:
+            return
+        p.address_norm, p.status_reason = address_norm, status_reason
+        if home is not None:
+            p.home = home
+        if verify_at is not None:
+            self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
+                                 game_now=verify_at)
+
+    async def change_status(self, change: StatusChange) -> str:
+        c = change
+        before = self.t.change_status(c.player_id, c.new, by=c.by, reason=c.reason or None, game_now=c.at,
+                                      note=c.note)
+        if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
+            self.t.append_correction(Record(
+                uuid.uuid4().hex, _utc(c.at), "disqualify", c.by, c.reason or "-",
+                _json({"player_id": c.player_id} | ({"note": c.note} if c.note else {})), None, c.player_id,
+                {"status": before}, {"status": c.new}, c.post_season))
+        return before
+
+    async def log_action(self, by: str, action: str, target: str | None, reason: str | None,
+                         detail: dict[str, Any]) -> None:
+        self.t.log_action(by, action, target, reason, detail)
+
+    async def ensure_organizer(self, email: str, password_hash: str,
+                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
+        async with self.t.organizer_lock:   # one organizer start at a time
+            p = self._by_email(email)
+            if p is None:
+                if any(q.discord.lower() == "organizer" for q in self.t.players.values()):
+                    raise DuplicateKey("players.discord_norm: 'organizer' exists")
+                pid = uuid.uuid4().hex
+                self.t.players[pid] = _Player(pid, "Organizer", email, "organizer", "-", password_hash, "verified",
+                                              "organizer", self.t.joined_at())
+                return None
+            revoked = None
+            if not await same_password(p.password_hash):
+                self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != p.id}
+                revoked = p.id
+            p.role, p.status, p.password_hash = "organizer", "verified", password_hash
+            return revoked
+
+
+class MemorySessions:
+    """:class:`~turf_gateway.ports.SessionStore` in memory (:class:`~turf_gateway.adapters.players.SqlSessions`):
+    a session of a player the tables do not hold is found by no lookup (the SQL's join)."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+        found = self.t.sessions.get(token_hash)
+        p = None if found is None else self.t.players.get(found[0])
+        if found is None or p is None:
+            return None
+        return Caller(p.id, p.role, p.status, p.discord, p.home), found[1]  # type: ignore[arg-type]
+
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
+        if token_hash in self.t.sessions:
+            raise DuplicateKey(f"sessions.token_hash: {token_hash!r} exists")
+        self.t.sessions[token_hash] = (player_id, _utc(expires_at))
+
+    async def delete(self, token_hash: str) -> None:
+        self.t.sessions.pop(token_hash, None)
+
+    async def purge(self, now: datetime) -> int:
+        kept = {h: s for h, s in self.t.sessions.items() if s[1] > now}
+        gone, self.t.sessions = len(self.t.sessions) - len(kept), kept
+        return gone
+
+
+class MemoryFlagClearances:
+    """:class:`~turf_gateway.ports.FlagClearances` in memory: entries ``flag_cleared`` of the action log, the first
+    of each flag kept (R7.1)."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    async def all(self) -> dict[str, Clearance]:
+        out: dict[str, Clearance] = {}
+        for e in self.t.admin_log:
+            if e.action == "flag_cleared" and e.target is not None:
+                out.setdefault(e.target, Clearance(at=e.detail.get("at") or e.at.isoformat(), by=e.by,
+                                                   reason=e.reason))
+        return out
+
+    async def clear(self, flag_id: str, by: str, reason: str | None, detail: dict[str, Any]) -> Clearance:
+        # no await before the entry is written: a concurrent clear of the same flag finds it (the SQL's lock)
+        if flag_id not in await self.all():
+            self.t.log_action(by, "flag_cleared", flag_id, reason, detail)
+        return (await self.all())[flag_id]
+
+
+class MemoryFeedLog:
+    """:class:`~turf_gateway.ports.FeedLog` in memory (issue 19): rows by stream sequence, the first kept."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    async def store(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:
+            self.t.feed.setdefault(r["seq"], FeedRow(r["seq"], r["type"], _utc(r["at"]), r["territory_id"],
+                                                     list(r["players"]), _json(r["body"])))
+
+    def _page(self, match: Callable[[FeedRow], bool], after_seq: int,
+              limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        rows = [r for _, r in sorted(self.t.feed.items()) if r.seq > after_seq and match(r)][:limit + 1]
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [_json(r.body) for r in rows], (rows[-1].seq if more else None)
+
+    async def territory_changes(self, territory_id: str, after_seq: int = 0,
+                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        return self._page(lambda r: r.territory_id == territory_id and r.type == subjects.TERRITORY_CHANGED,
+                          after_seq, limit)
+
+    async def player_messages(self, player_id: str, after_seq: int = 0,
+                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        return self._page(lambda r: player_id in r.players, after_seq, limit)
+
+    async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
+                          limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        return self._page(lambda r: (start is None or r.at >= start) and (end is None or r.at < end),
+                          after_seq, limit)
+
+
+class MemoryCorrectionLog:
+    """:class:`~turf_gateway.ports.CorrectionLog` in memory (R28). :meth:`settling` holds the request's own lock
+    (the SQL's row lock: a concurrent settlement of it waits) and commits what was done inside on a clean exit
+    only. ``tz``: the season's zone, in which a record is answered (:func:`~turf_gateway.adapters.corrections.view`)."""
+
+    def __init__(self, tables: MemoryTables | None = None, tz: tzinfo = UTC) -> None:
+        self.t, self.tz = tables or MemoryTables(), tz
+
+    def holding(self) -> bool:
+        """Whether a settlement holds a request now (issue 28: never while its service is asked)."""
+        return any(lock.locked() for lock in self.t.held.values())
+
+    async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
+                           request: dict[str, Any]) -> str:
+        if key is not None and (by, key) in self.t.keys:
+            return self.t.keys[(by, key)]
+        cid = uuid.uuid4().hex
+        self.t.requests[cid] = Asked(cid, _utc(at), post_season, _json(request), "asked", None)
+        if key is not None:
+            self.t.keys[(by, key)] = cid
+        return cid
+
+    async def asked(self, cid: str) -> Asked:
+        return self.t.requests[cid]
+
+    async def records(self) -> list[Record]:
+        return list(self.t.corrections)
+
+    @asynccontextmanager
+    async def settling(self, cid: str) -> AsyncIterator[Settling]:
+        async with self.t.held.setdefault(cid, asyncio.Lock()):
+            s = _MemorySettling(self, self.t.requests[cid])
+            yield s
+            if s.logged is not None:
+                self.t.append_correction(s.logged)
+            self.t.requests[cid] = s.asked_now
+
+
+class _MemorySettling:
+    def __init__(self, book: MemoryCorrectionLog, asked: Asked) -> None:
+        self.book, self.asked, self.asked_now = book, asked, asked
+        self.logged: Record | None = None   # appended when the block ends cleanly
+
+    async def record(self) -> dict[str, Any]:
+        rec = self.logged or next(r for r in self.book.t.corrections if r.id == self.asked.id)
+        return correction_log.view(rec, self.book.tz)
+
+    async def refuse(self, reason: str, message: str) -> None:
+        self.asked_now = replace(self.asked_now, state="refused", refusal={"reason": reason, "message": message})
+
+    async def log(self, *, by: str, action: str, reason: str, before: Any, after: Any, territory_id: str | None,
+                  player_id: str | None) -> dict[str, Any]:
+        a = self.asked
+        self.logged = Record(a.id, a.at, action, by, reason, a.request, territory_id, player_id, _json(before),
+                             _json(after), a.post_season)
+        self.asked_now = replace(self.asked_now, state="logged", refusal=None)
+        return await self.record()

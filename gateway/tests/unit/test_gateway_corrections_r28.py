@@ -1,15 +1,13 @@
 """R28 organizer corrections through the gateway's real route, without servers: the owning service is a fake
-subscriber on FastStream's TestNatsBroker, the log an in-memory CorrectionLog, and waiting for the bus to go idle
-would hang. A correction answers once its record is logged, never after the consumers."""
+subscriber on FastStream's TestNatsBroker, the log the memory CorrectionLog (turf_gateway.testing), and waiting for
+the bus to go idle would hang. A correction answers once its record is logged, never after the consumers."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -23,67 +21,16 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
 from turf_common.rules import gametime
 from turf_common.settings import Settings
+from turf_gateway.adapters.corrections import view
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.api import deps
 from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
-from turf_gateway.ports import Asked
 from turf_gateway.session_cache import SessionCache
-from turf_gateway.testing import NoKeys, NoLimits, NoPlayers
+from turf_gateway.testing import MemoryCorrectionLog, NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
 ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
-
-
-class MemoryLog:
-    """The CorrectionLog port in memory: requests by command id, the organizer's keys, the appended records."""
-
-    def __init__(self) -> None:
-        self.requests: dict[str, Asked] = {}
-        self.keys: dict[tuple[str, str], str] = {}
-        self.records: dict[str, dict[str, Any]] = {}
-        self._held = asyncio.Lock()
-
-    async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
-                           request: dict[str, Any]) -> str:
-        if key is not None and (by, key) in self.keys:
-            return self.keys[(by, key)]
-        cid = uuid.uuid4().hex
-        self.requests[cid] = Asked(cid, at, post_season, request, "asked", None)
-        if key is not None:
-            self.keys[(by, key)] = cid
-        return cid
-
-    async def asked(self, cid: str) -> Asked:
-        return self.requests[cid]
-
-    async def records(self) -> list[Any]:
-        raise NotImplementedError
-
-    @asynccontextmanager
-    async def settling(self, cid: str) -> AsyncIterator[MemorySettling]:
-        async with self._held:
-            yield MemorySettling(self, self.requests[cid])
-
-
-class MemorySettling:
-    def __init__(self, book: MemoryLog, asked: Asked) -> None:
-        self.book, self.asked = book, asked
-
-    async def record(self) -> dict[str, Any]:
-        return self.book.records[self.asked.id]
-
-    async def refuse(self, reason: str, message: str) -> None:
-        self.book.requests[self.asked.id] = replace(self.asked, state="refused",
-                                                   refusal={"reason": reason, "message": message})
-
-    async def log(self, *, by: str, action: str, reason: str, before: Any, after: Any, territory_id: str | None,
-                  player_id: str | None) -> dict[str, Any]:
-        a = self.asked
-        self.book.records[a.id] = {"id": a.id, "at": a.at.isoformat(), "action": action, "by": by, "reason": reason,
-                                  "before": before, "after": after, "post_season": a.post_season}
-        self.book.requests[a.id] = replace(a, state="logged")
-        return self.book.records[a.id]
 
 
 class FixedClock:
@@ -119,7 +66,8 @@ def never_idle(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 @asynccontextmanager
-async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryLog, list[CorrectOwnership]]]:
+async def gateway(
+        claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryCorrectionLog, list[CorrectOwnership]]]:
     """The gateway app on fakes, its organizer signed in; ``claims.correct`` answered by ``claims_reply(cmd)``."""
     broker = make_broker("nats://test", "gateway")
     asked: list[CorrectOwnership] = []
@@ -130,7 +78,7 @@ async def gateway(claims_reply: Any) -> AsyncIterator[tuple[httpx.AsyncClient, M
         return claims_reply(cmd)  # type: ignore[no-any-return]
 
     app = create_app(Settings())
-    log = MemoryLog()
+    log = MemoryCorrectionLog()
     app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
@@ -158,7 +106,8 @@ async def test_r28_a_correction_answers_once_logged_without_waiting_for_the_cons
     assert r.status_code == 201, r.text
     assert never_idle == []
     rec = r.json()
-    assert rec == log.records[rec["id"]] and rec["action"] == "set_owner" and rec["by"] == "org"
+    [stored] = await log.records()
+    assert rec == view(stored, UTC) and rec["action"] == "set_owner" and rec["by"] == "org"
     assert rec["before"] == {"id": "hoboken", "owner_id": "ada", "progress": 1, "fortified": False}
     assert rec["after"] == {"id": "hoboken", "owner_id": None, "progress": 0, "fortified": False}
     assert [c.command_id for c in asked] == [rec["id"]]   # the service applies it under the logged id
@@ -172,7 +121,7 @@ async def test_r28_a_repeated_idempotency_key_answers_the_first_record_and_asks_
         other = await http.post("/api/v1/admin/corrections", json=SET_OWNER, headers={"Idempotency-Key": "k-2"})
     assert first.status_code == again.status_code == other.status_code == 201
     assert again.json() == first.json() and other.json()["id"] != first.json()["id"]
-    assert len(asked) == 2 and len(log.records) == 2
+    assert len(asked) == 2 and len(log.t.corrections) == 2
 
 
 async def test_r28_issue15_a_repeated_idempotency_key_with_another_body_is_refused_422(
@@ -188,7 +137,7 @@ async def test_r28_issue15_a_repeated_idempotency_key_with_another_body_is_refus
             assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), r.text
         same = await http.post("/api/v1/admin/corrections", json=dict(reversed(SET_OWNER.items())), headers=key)
     assert first.status_code == 201 and same.json() == first.json()   # key order is no other body
-    assert len(asked) == 1 and len(log.records) == 1
+    assert len(asked) == 1 and len(log.t.corrections) == 1
 
 
 async def test_r28_a_refused_correction_is_the_api_error_with_its_code_and_logs_nothing(never_idle: list[str]) -> None:
@@ -201,14 +150,14 @@ async def test_r28_a_refused_correction_is_the_api_error_with_its_code_and_logs_
         r = await http.post("/api/v1/admin/corrections", json=body, headers=key)
         again = await http.post("/api/v1/admin/corrections", json=body, headers=key)
     assert (r.status_code, r.json()["reason"]) == (409, "conflict")
-    assert again.json() == r.json() and len(asked) == 1 and log.records == {}
+    assert again.json() == r.json() and len(asked) == 1 and log.t.corrections == []
 
 
 async def test_a_territory_off_the_board_is_not_found_before_anything_is_recorded(never_idle: list[str]) -> None:
     async with gateway(corrected) as (http, log, asked):
         r = await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"territory_id": "atlantis"})
     assert (r.status_code, r.json()["reason"]) == (404, "not_found")
-    assert log.requests == {} and asked == []
+    assert log.t.requests == {} and asked == []
 
 
 async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle: list[str]) -> None:
@@ -216,10 +165,10 @@ async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle:
     (a database row lock, here the fake's lock) while the service is asked; two concurrent repeats of one key both
     ask (the service applies a command id once) and get the one record."""
     held: list[bool] = []
-    log_ref: list[MemoryLog] = []
+    log_ref: list[MemoryCorrectionLog] = []
 
     def observe(cmd: CorrectOwnership) -> OwnershipCorrected:
-        held.append(log_ref[0]._held.locked())
+        held.append(log_ref[0].holding())
         return corrected(cmd)
 
     async with gateway(observe) as (http, log, asked):
@@ -229,4 +178,4 @@ async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle:
                                       for _ in range(2)))
     assert a.status_code == b.status_code == 201 and a.json() == b.json()
     assert held and not any(held)
-    assert len(log.records) == 1 and {c.command_id for c in asked} == {a.json()["id"]}
+    assert len(log.t.corrections) == 1 and {c.command_id for c in asked} == {a.json()["id"]}

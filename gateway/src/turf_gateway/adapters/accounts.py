@@ -26,6 +26,21 @@ ALLOWED = {
 }
 
 
+def changes(standing: tuple[str, str] | None, new: str) -> bool:
+    """Whether a player of ``standing`` (role, status; None: unknown) moves to ``new``: False when already there
+    (nothing to do). Raises ApiError ``not_found`` (unknown, or the organizer: R27) or ``conflict`` (a transition
+    :data:`ALLOWED` does not hold). Shared with the memory fake (:mod:`turf_gateway.testing`), so both refuse alike."""
+    if standing is None or standing[0] == "organizer":
+        raise ApiError("not_found", "No such player.")
+    status = standing[1]
+    if status == new:
+        return False
+    if status not in ALLOWED[new]:
+        hint = " Disqualify a verified player instead (R27)." if new == "rejected" and status == "verified" else ""
+        raise ApiError("conflict", f"A {status} player cannot become {new}.{hint}")
+    return True
+
+
 async def log_action(conn: AsyncConnection, by: str, action: str, target: str | None, reason: str | None,
                      detail: dict[str, Any]) -> None:
     await conn.execute(insert(t.admin_log).values(id=uuid.uuid4().hex, at=datetime.now(UTC), by=by, action=action,
@@ -38,13 +53,9 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
     Raises ApiError ``not_found`` or ``conflict`` (a transition the table does not allow)."""
     row = (await conn.execute(select(t.players.c.status, t.players.c.role, t.players.c.discord)
                               .where(t.players.c.id == player_id).with_for_update())).first()
-    if row is None or row.role == "organizer":
-        raise ApiError("not_found", "No such player.")
-    if row.status == new:
-        return str(row.status)  # idempotent: nothing to do, nothing to publish
-    if row.status not in ALLOWED[new]:
-        hint = " Disqualify a verified player instead (R27)." if new == "rejected" and row.status == "verified" else ""
-        raise ApiError("conflict", f"A {row.status} player cannot become {new}.{hint}")
+    if not changes(None if row is None else (row.role, row.status), new):
+        return new  # idempotent: nothing to do, nothing to publish
+    assert row is not None   # changes() refused an unknown player
     await conn.execute(update(t.players).where(t.players.c.id == player_id)
                        .values(status=new, status_reason=status_reason))
     if new == "disqualified":

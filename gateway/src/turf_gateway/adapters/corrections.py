@@ -13,7 +13,7 @@ Where the effect lives decides how a record joins it:
   ``asked`` (no answer came, 503), the service is asked again with the same id and the record is written once.
 
 The use case (:mod:`turf_gateway.handlers.corrections`) works through the :class:`~turf_gateway.ports.CorrectionLog`
-port (:class:`SqlCorrectionLog` here; a fake in memory in the unit tests).
+port (:class:`SqlCorrectionLog` here; :class:`turf_gateway.testing.MemoryCorrectionLog` in memory).
 """
 
 from __future__ import annotations
@@ -48,9 +48,16 @@ async def append(conn: AsyncConnection, *, cid: str, at: datetime, post_season: 
     await conn.execute(insert(t.corrections).values(
         id=cid, at=at, by=by, action=action, reason=reason, territory_id=territory_id, player_id=player_id,
         request=request, before=before, after=after, post_season=post_season))
-    await stage(conn, t.outbox, subjects.CORRECTION_APPLIED, CorrectionApplied(
-        occurred_at=at, correction_id=cid, at=at, action=action, territory_id=territory_id, player_id=player_id,
-        reason=reason, post_season=post_season))
+    await stage(conn, t.outbox, subjects.CORRECTION_APPLIED, applied(
+        cid=cid, at=at, action=action, reason=reason, territory_id=territory_id, player_id=player_id,
+        post_season=post_season))
+
+
+def applied(*, cid: str, at: datetime, action: str, reason: str, territory_id: str | None, player_id: str | None,
+            post_season: bool) -> CorrectionApplied:
+    """A record's public ``correction.applied`` event (no request, note, before or after)."""
+    return CorrectionApplied(occurred_at=at, correction_id=cid, at=at, action=action, territory_id=territory_id,
+                             player_id=player_id, reason=reason, post_season=post_season)
 
 
 async def open_request(conn: AsyncConnection, *, by: str, key: str | None, at: datetime, post_season: bool,

@@ -82,12 +82,14 @@ class SqlPlayers:
     async def create(self, new: NewPlayer) -> str:
         pid = uuid.uuid4().hex
         async with self.engine.begin() as conn:
+            # two rows when the email is one player's and the Discord name another's: the email is named then
+            # (issue 28: reading the first row of no order named either, by chance)
             taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
                 (t.players.c.email_norm == new.email.lower()) | (t.players.c.discord_norm == new.discord.lower())
-            ))).first()
-            if taken is not None:
-                if taken.email_norm == new.email.lower():
-                    raise ApiError("email_taken", "An account with this email already exists.")
+            ))).all()
+            if any(r.email_norm == new.email.lower() for r in taken):
+                raise ApiError("email_taken", "An account with this email already exists.")
+            if taken:
                 raise ApiError("discord_taken", "An account with this Discord username already exists.")
             try:
                 await conn.execute(insert(t.players).values(
