@@ -14,7 +14,7 @@ const DARK = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)
 const outline = () => (DARK.matches ? { mine: "#f4f6f8", rival: "#c5ccd3", fort: "#fff" }
   : { mine: "#111", rival: "#2f3640", fort: "#000" });
 
-const CHUNK = 60; // towns made into map layers per task (BoardMap.load)
+const CHUNK = 30; // towns made into map layers and drawn per task (BoardMap.load)
 const FREE = { fillColor: "#cfd5da", fillOpacity: 0.35, color: "#7b8794", weight: 0.7, dashArray: null };
 
 async function pageConfig() {
@@ -26,13 +26,47 @@ async function pageConfig() {
   }
 }
 
+// the browser's turn between two slices of work: scheduler.yield() where there is one (the slice after goes on
+// before other queued tasks), else a task of its own
+function yieldTask() {
+  if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// a GeoJSON Polygon's or MultiPolygon's extent as a LatLngBounds, from its outer rings (GeoJSON is [lon, lat])
+function extent(geometry) {
+  let s = 90, w = 180, n = -90, e = -180;
+  const polys = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+  for (const poly of polys) {
+    for (const [lon, lat] of poly[0]) {
+      if (lat < s) s = lat;
+      if (lat > n) n = lat;
+      if (lon < w) w = lon;
+      if (lon > e) e = lon;
+    }
+  }
+  return L.latLngBounds([s, w], [n, e]);
+}
+
+export function union(boxes) {
+  let all = null;
+  for (const b of boxes) all = all ? all.extend(b) : L.latLngBounds(b.getSouthWest(), b.getNorthEast());
+  return all;
+}
+
 export class BoardMap {
-  // el: the map's element; options.me: () => my player id or null; options.cluster: () => Set of ids
+  // el: the map's element; options.me: () => my player id or null; options.cluster: () => Set of ids;
+  // options.view: () => [LatLngBounds, fitBounds options] or null, the first view once the board's towns are known
+  // (their props and boxes), before any is drawn; the whole board when null
   constructor(el, options = {}) {
     this.me = options.me || (() => null);
+    this.view = options.view || null;
     this.cluster = options.cluster || (() => new Set());
     this.onSelect = options.onSelect || null;
-    this.map = L.map(el, { preferCanvas: true, zoomSnap: 0.25, minZoom: 7, maxZoom: 17 });
+    // SVG, not canvas (issue 31, measured with Lighthouse): a canvas is rastered and handed to the compositor on the
+    // main thread at each redraw (60-160 ms a frame on a phone's CPU while the towns come in), SVG paths are
+    // rastered off it; the same projection and clipping either way
+    this.map = L.map(el, { preferCanvas: false, zoomSnap: 0.25, minZoom: 7, maxZoom: 17 });
     this.map.attributionControl.setPrefix(false);
     this.props = new Map();
     this.layers = new Map();
@@ -69,24 +103,32 @@ export class BoardMap {
     const fc = await r.json();
     this.etag = etag;
     if (!this.geo) {
+      // issue 31: the view is set before the first town is drawn, from the coordinates' extent (no projection):
+      // drawn first and framed after, every town was projected and clipped again at each change of view (the TV's
+      // framing of the claimed towns, the max bounds' pan), several hundred ms of one task on a phone's CPU
+      this.boxes = new Map(); // territory id → its LatLngBounds, before its layer exists (TV framing, tv.js)
+      for (const f of fc.features) {
+        this.props.set(f.properties.id, f.properties);
+        this.boxes.set(f.properties.id, extent(f.geometry));
+      }
+      this.bounds = union(this.boxes.values());
+      this.map.setMaxBounds(this.bounds.pad(0.5)); // before the view, so the view is not panned into it after
+      const [b, opts] = (this.view && this.view()) || [this.bounds, { padding: [4, 4] }];
+      this.map.fitBounds(b, { ...opts, animate: false });
       this.geo = L.geoJSON(null, {
         style: (f) => this.style(f.properties),
         onEachFeature: (f, layer) => {
-          this.props.set(f.properties.id, f.properties);
           this.layers.set(f.properties.id, layer);
           layer.on("click", () => this.select(f.properties.id, { pan: false }));
         },
-      });
-      // issue 31: the 448 towns made into layers a slice at a time, the browser free between slices (one long
-      // task of several hundred ms on a phone's CPU otherwise: a page that does not answer a tap); drawn at once
+      }).addTo(this.map);
+      // the 448 towns made into layers and drawn a slice at a time (each projected and clipped once, at the view
+      // just set), the browser free between slices: one long task of several hundred ms otherwise, a page that
+      // does not answer a tap
       for (let i = 0; i < fc.features.length; i += CHUNK) {
-        if (i) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (i) await yieldTask();
         this.geo.addData({ type: "FeatureCollection", features: fc.features.slice(i, i + CHUNK) });
       }
-      this.geo.addTo(this.map);
-      this.bounds = this.geo.getBounds();
-      this.map.fitBounds(this.bounds, { padding: [4, 4] });
-      this.map.setMaxBounds(this.bounds.pad(0.5));
     } else {
       for (const f of fc.features) this.props.set(f.properties.id, f.properties);
       this.restyle();

@@ -2,8 +2,8 @@
 // to the whole board, the latest stories run as a ticker, the standings show who moved up or down since the last
 // change, and the next opening or closing is counted down from the server's game clock.
 
-/* global L */
 import { $, h } from "./api.js";
+import { union } from "./board.js";
 
 export const isTv = () => new URLSearchParams(location.search).get("tv") === "1";
 
@@ -19,15 +19,16 @@ export function labelOrder(board, focus = null) {
   return focus ? [focus, ...claimed.filter((id) => id !== focus)] : claimed;
 }
 
-// Issue 31: where the play is: the claimed towns' bounds (the whole board before the first claim)
+// Issue 31: where the play is: the claimed towns' bounds (the whole board before the first claim); from the
+// board's boxes, known before the towns are drawn (the first view is this one: BoardMap's options.view)
 export function playBounds(board) {
-  let b = null;
-  for (const p of board.props.values()) {
-    if (!p.owner_id) continue;
-    const lb = board.layers.get(p.id)?.getBounds();
-    if (lb) b = b ? b.extend(lb) : L.latLngBounds(lb.getSouthWest(), lb.getNorthEast());
-  }
-  return b || board.bounds;
+  return union([...board.props.values()].filter((p) => p.owner_id).map((p) => board.boxes.get(p.id))
+    .filter(Boolean)) || board.bounds;
+}
+
+// the view at rest, as [bounds, fitBounds options]
+export function restView(board) {
+  return [playBounds(board), { padding: [40, 40], maxZoom: 13 }];
 }
 
 const STAY_MS = 6000;    // how long the map stays on a story before the next one (or the whole board)
@@ -60,9 +61,9 @@ export class TvDirector {
     const map = this.board.map;
     map.closePopup();
     this.board.mark(null);
-    const b = playBounds(this.board);
-    if (fly) map.flyToBounds(b, { padding: [40, 40], maxZoom: 13, duration: FLY_S });
-    else map.fitBounds(b, { padding: [40, 40], maxZoom: 13, animate: false });
+    const [b, opts] = restView(this.board);
+    if (fly) map.flyToBounds(b, { ...opts, duration: FLY_S });
+    else map.fitBounds(b, { ...opts, animate: false });
   }
 
   // the story town is outlined and named on top (never under a popup, which would hide its name)

@@ -7,12 +7,13 @@ import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { MapNames } from "./mapnames.js";
 import { onRoster } from "./palette.js";
 import { renderPodium } from "./podium.js";
-import { activity, isTv, labelOrder, TvDirector } from "./tv.js";
+import { activity, isTv, labelOrder, restView, TvDirector } from "./tv.js";
 import { Announcement } from "./announcements.js";
 import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
 
-const board = new BoardMap($("#map"));
+// the TV's first view is its view at rest (issue 31: set before the towns are drawn, not after)
+const board = new BoardMap($("#map"), { view: () => (tv ? restView(board) : null) });
 const announcement = new Announcement($("#announcement"));
 const replay = new Replay(board, $("#replay"));
 let tv = null;   // the TV mode's director (/watch?tv=1)
@@ -181,8 +182,7 @@ async function start() {
   // issue 31: the standings first, then the board (228 kB): on a slow network the board's download held back the
   // snapshot's standings, the page's largest paint; a second at most, should the socket be slow
   await Promise.race([firstStandings, new Promise((resolve) => setTimeout(resolve, 1000))]);
-  await board.init();
-  if (tv && !tv.busy) tv.rest({ fly: false });
+  await board.init();   // the TV at rest already (options.view)
   for (const m of early.splice(0)) handle(m);
   document.body.dataset.ready = "1";
   keepOffline();
