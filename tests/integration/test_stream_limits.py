@@ -114,6 +114,12 @@ def test_the_feed_stream_holds_the_feed_subjects_alone_in_order_with_its_own_lim
                 await js.publish("card.drawn", b"8")
                 await _settled(js, feed, 5)
                 assert (await _read_all(js, feed))[4:] == [(5, "card.drawn", b"8")]   # none again, nor the old draw
+                # and a later change of its limit alone goes on too (the source keeps its start)
+                await ensure_feed_stream(broker, "TSRC", [*public, "card.drawn"], max_bytes=24 * 1024**2)
+                await js.publish("score.updated", b"9")
+                await _settled(js, feed, 6)
+                await asyncio.sleep(0.2)
+                assert (await _read_all(js, feed))[4:] == [(5, "card.drawn", b"8"), (6, "score.updated", b"9")]
         finally:
             for name in (feed, "TSRC"):   # its subjects are the next test's
                 await js.delete_stream(name)
