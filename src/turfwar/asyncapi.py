@@ -15,6 +15,7 @@ from faststream.nats import NatsBroker, NatsRouter
 from faststream.specification import AsyncAPI
 from pydantic import BaseModel
 
+from turf_common.bus.streams import feed_stream
 from turf_common.contracts import cards as ca
 from turf_common.contracts import claims as cl
 from turf_common.contracts import modes as mo
@@ -44,8 +45,8 @@ def routers() -> list[tuple[str, NatsRouter]]:
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
            ("modes", modes.router(none)),
-           ("gateway", relay.feed_router(none, STREAM)),
-           ("gateway history", feed_log.history_router(none, STREAM))]
+           ("gateway", relay.feed_router(none, feed_stream(STREAM))),   # issue 29: the feed stream
+           ("gateway history", feed_log.history_router(none, feed_stream(STREAM)))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]
 
 

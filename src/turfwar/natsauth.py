@@ -12,15 +12,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from turf_common.bus.streams import feed_stream
+
 #: issue 29: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
 #: lists the same names; a test checks). Its user may ask their info, pull from them and ack them, nothing else.
 CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["claims"], "cards": ["cards"],
                                    "scoring": ["scoring"], "notify": ["notify"]}
+#: issue 29: the durables on the feed stream (``<stream>_FEED``, :func:`turf_common.bus.streams.feed_stream`: the
+#: public feed's subjects alone, sourced from the event stream); the others are on the event stream
+ON_FEED = {"gateway-history"}
 #: issue 29: the users that read a stream through ordered (ephemeral, unacked) consumers, which nats-py creates and
-#: re-creates itself: the gateway the event stream (the spectators' feed and its resends), claims the clock's KV
+#: re-creates itself: the gateway the feed stream (the spectators' feed and its resends), claims the clock's KV
 #: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
-#: name, so such a user can make no durable, nor touch another's; it cannot name the filter (see docs/reliability.md)
-ORDERED: dict[str, str] = {"gateway": "stream", "claims": "kv"}
+#: name, so such a user can make no durable, nor touch another's. It cannot name the filter (nats-server issue
+#: 6180), which is why the gateway's is the feed stream's, where no private subject is (docs/reliability.md)
+ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv"}
 DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
 #: never for a service, whatever its allow-list: deleting or purging the event log, or single events
 JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
@@ -62,20 +68,25 @@ _VAR = "@env:"   # marks a password to be written as a NATS variable reference (
 def jetstream(user: str, stream: str = DEFAULT_STREAM) -> list[str]:
     """Issue 29: the JetStream API subjects ``user`` may publish to, for the event stream ``stream``: the stream's
     and the clock bucket's info, the bucket's entries (get, direct get), its own durables (:data:`CONSUMERS`: info,
-    next batch, acks) and its ordered consumers (:data:`ORDERED`: ephemeral create, info, flow control); the gateway
-    also lists the consumers (``wait_idle``). Never a create, update or delete of a stream or durable: the set-up's
-    (:mod:`turfwar.bussetup`)."""
+    next batch, acks; on the feed stream those of :data:`ON_FEED`) and its ordered consumers (:data:`ORDERED`:
+    ephemeral create, info, flow control); the gateway (the feed stream's reader) and the clock (its fill metric)
+    also see the feed stream's info, and the gateway lists both streams' consumers (``wait_idle``). Never a create,
+    update or delete of a stream or durable: the set-up's (:mod:`turfwar.bussetup`)."""
     kv = f"KV_{stream}_clock"   # turf_common.bus.streams.CLOCK_BUCKET's stream
+    feed = feed_stream(stream)
     out = [f"$JS.API.STREAM.INFO.{stream}", f"$JS.API.STREAM.INFO.{kv}", f"$JS.API.STREAM.MSG.GET.{kv}",
            f"$JS.API.DIRECT.GET.{kv}.>"]
+    if user in ("gateway", "clock"):
+        out.append(f"$JS.API.STREAM.INFO.{feed}")
     for name in CONSUMERS.get(user, []):
-        out += [f"$JS.API.CONSUMER.INFO.{stream}.{name}", f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{name}",
-                f"$JS.ACK.{stream}.{name}.>"]
+        on = feed if name in ON_FEED else stream
+        out += [f"$JS.API.CONSUMER.INFO.{on}.{name}", f"$JS.API.CONSUMER.MSG.NEXT.{on}.{name}",
+                f"$JS.ACK.{on}.{name}.>"]
     if user in ORDERED:
-        target = stream if ORDERED[user] == "stream" else kv
+        target = feed if ORDERED[user] == "feed" else kv
         out += [f"$JS.API.CONSUMER.CREATE.{target}", f"$JS.API.CONSUMER.INFO.{target}.*", f"$JS.FC.{target}.>"]
     if user == "gateway":
-        out.append(f"$JS.API.CONSUMER.LIST.{stream}")
+        out += [f"$JS.API.CONSUMER.LIST.{stream}", f"$JS.API.CONSUMER.LIST.{feed}"]
     return out
 
 

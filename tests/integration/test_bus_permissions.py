@@ -21,7 +21,7 @@ import redis
 from nats.js import api as jsapi
 
 from tests.support.bus import submit_cmd
-from turf_common.bus import inbox_prefix
+from turf_common.bus import feed_stream, inbox_prefix
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import AdjustHand
 from turfwar import embedded
@@ -304,28 +304,99 @@ def test_issue29_a_service_without_a_feed_cannot_make_even_an_ephemeral_consumer
 
 
 def test_issue29_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stack) -> None:
-    """The gateway creates ephemeral (ordered) consumers for its feed, through the legacy ephemeral subject, which
-    the server refuses a durable name: it cannot redefine cards' durable consumer (filter, start) that way."""
+    """The gateway creates ephemeral (ordered) consumers for its feed, through the legacy ephemeral subject of the
+    feed stream, which the server refuses a durable name: it cannot redefine its own durable (``gateway-history``:
+    filter, start) that way; and that subject of the event stream, where cards' durable is, it may no longer use."""
     stream = stack.env["TURF_STREAM"]
+    feed = feed_stream(stream)
 
-    async def go() -> None:
-        nc = await _connect(stack, "gateway", [])
+    async def go() -> list[str]:
+        errors: list[str] = []
+        nc = await _connect(stack, "gateway", errors)
         admin = await nats.connect(stack.env["TURF_NATS_URL"])
         try:
-            before = (await admin.jetstream().consumer_info(stream, "cards")).config
-            req = {"stream_name": stream, "config": jsapi.ConsumerConfig(
-                durable_name="cards", filter_subject=subjects.CARD_DRAWN,
-                deliver_policy=jsapi.DeliverPolicy.ALL).as_dict()}
-            reply = json.loads((await nc.request(f"$JS.API.CONSUMER.CREATE.{stream}",
-                                                 json.dumps(req).encode(), timeout=5)).data)
-            assert "error" in reply, reply
-            after = (await admin.jetstream().consumer_info(stream, "cards")).config
-            assert after.filter_subjects == before.filter_subjects and after.filter_subject == before.filter_subject
+            for on, durable in ((stream, "cards"), (feed, "gateway-history")):
+                before = (await admin.jetstream().consumer_info(on, durable)).config
+                req = {"stream_name": on, "config": jsapi.ConsumerConfig(
+                    durable_name=durable, filter_subject=subjects.CARD_DRAWN,
+                    deliver_policy=jsapi.DeliverPolicy.ALL).as_dict()}
+                ask = nc.request(f"$JS.API.CONSUMER.CREATE.{on}", json.dumps(req).encode(), timeout=2)
+                if on == stream:
+                    with pytest.raises(nats.errors.TimeoutError):   # dropped: a permissions violation
+                        await ask
+                else:
+                    reply = json.loads((await ask).data)
+                    assert "error" in reply, reply
+                after = (await admin.jetstream().consumer_info(on, durable)).config
+                assert (after.filter_subjects, after.filter_subject) == (before.filter_subjects, before.filter_subject)
         finally:
             await nc.close()
             await admin.close()
+        return errors
 
-    asyncio.run(go())
+    errors = asyncio.run(go())
+    assert _violations(errors, f'"$js.api.consumer.create.{stream.lower()}"'), errors
+    assert not _violations(errors, f'"$js.api.consumer.create.{feed.lower()}"'), errors
+
+
+def test_issue29_the_gateways_user_reads_no_private_event_whatever_consumer_it_makes(stack: Stack) -> None:
+    """The hole issue 29 left open: the gateway's user made an ephemeral consumer of the event stream with any
+    filter (a private subject's history among them). Now it may make none on the event stream (one reading
+    ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter finds a
+    private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
+    alone (a public event published with the private ones among them)."""
+    from turf_gateway.feed.relay import feed_subjects
+
+    stream = stack.env["TURF_STREAM"]
+    feed = feed_stream(stream)
+    marker = uuid.uuid4().hex.encode()
+    private = [subjects.FLAG_RAISED, subjects.CLAIM_REJECTED, subjects.CARD_ADJUSTED]   # nobody consumes these
+
+    async def go() -> list[str]:
+        errors: list[str] = []
+        admin = await nats.connect(stack.env["TURF_NATS_URL"])
+        ajs = admin.jetstream()
+        for subject in [private[0], subjects.CARD_SEED_COMMITTED, *private[1:]]:   # the public one among them
+            await ajs.publish(subject, b'{"probe": "' + marker + b'"}')
+        for _ in range(100):   # sourced into the feed stream within milliseconds
+            last = await ajs.get_last_msg(feed, subjects.CARD_SEED_COMMITTED)
+            if marker in last.data:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the public event never reached the feed stream")
+        nc = await _connect(stack, "gateway", errors)
+        js = nc.jetstream(timeout=1.0)
+        try:
+            for filters in ([subjects.CARD_DRAWN], [subjects.FLAG_RAISED]):
+                await _refused(lambda f=filters: js.add_consumer(stream, jsapi.ConsumerConfig(   # type: ignore[misc]
+                    filter_subjects=f, deliver_subject="_INBOX.gateway.probe")))
+                await _refused(lambda f=filters: js.subscribe(   # type: ignore[misc]
+                    "", stream=stream, ordered_consumer=True, config=jsapi.ConsumerConfig(filter_subjects=f)))
+            for filters in ([*private], ["flag.>", "claim.>", "player.>", "notification.>", "protection.>"]):
+                sub = await js.subscribe("", stream=feed, ordered_consumer=True, config=jsapi.ConsumerConfig(
+                    filter_subjects=filters, deliver_policy=jsapi.DeliverPolicy.ALL))
+                with pytest.raises(nats.errors.TimeoutError):
+                    await sub.next_msg(timeout=1.0)
+                await sub.unsubscribe()
+            sub = await js.subscribe("", stream=feed, ordered_consumer=True,
+                                     config=jsapi.ConsumerConfig(deliver_policy=jsapi.DeliverPolicy.ALL))
+            seen: list[tuple[str, bytes]] = []
+            while True:
+                m = await sub.next_msg(timeout=5.0)
+                seen.append((m.subject, m.data))
+                if m.metadata.num_pending == 0:
+                    break
+            await sub.unsubscribe()
+        finally:
+            await nc.close()
+            await admin.close()
+        assert {subject for subject, _ in seen} <= set(feed_subjects())
+        assert [subject for subject, data in seen if marker in data] == [subjects.CARD_SEED_COMMITTED]
+        return errors
+
+    errors = asyncio.run(go())
+    assert _violations(errors, f'"$js.api.consumer.create.{stream.lower()}"'), errors
 
 
 @pytest.mark.parametrize("user", ["geo-verify", "notify", "gateway"])
@@ -374,3 +445,4 @@ def test_issue29_the_permissions_name_the_consumers_the_set_up_declares() -> Non
     for d in bussetup.durables():
         declared.setdefault(d.user, []).append(d.name)
     assert declared == natsauth.CONSUMERS
+    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}   # issue 29

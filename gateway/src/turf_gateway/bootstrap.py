@@ -20,6 +20,7 @@ from turf_common.board import Board, load_board
 from turf_common.bus import (
     EventPublisher,
     clock_kv,
+    feed_stream,
     jetstream,
     make_broker,
     quiet_faststream,
@@ -167,7 +168,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
 
 
 async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[Any]) -> None:
-    stream = state.settings.stream
+    # issue 29: the feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
+    # set-up), the only stream the gateway's NATS user may make consumers on; its sequences are the feed's seq
+    stream = feed_stream(state.settings.stream)
     # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
     # reflects that sequence, and every later event reaches it (issue 19)
     state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq

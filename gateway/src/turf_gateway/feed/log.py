@@ -1,6 +1,6 @@
-"""Issue 19: the gateway's read model of the public feed (``gateway.feed_log``), projected from the event stream by a
-durable consumer shared by the gateway replicas, stored through the :class:`~turf_gateway.ports.FeedLog` port
-(:mod:`turf_gateway.adapters.feed_log`).
+"""Issue 19: the gateway's read model of the public feed (``gateway.feed_log``), projected from the feed stream (issue
+29: the public subjects alone, sourced from the event stream; ``<stream>_FEED``) by a durable consumer shared by the
+gateway replicas, stored through the :class:`~turf_gateway.ports.FeedLog` port (:mod:`turf_gateway.adapters.feed_log`).
 
 The consumer reads every feed subject from the start of the stream (a new gateway fills the table with the season
 so far), makes each event the message spectators get (:func:`turf_gateway.feed.relay.feed_message`: public fields only)
@@ -27,7 +27,7 @@ DURABLE = "gateway-history"
 
 
 def history_router(state: AppState, stream: str) -> NatsRouter:
-    """The durable consumer that fills ``feed_log`` (module docstring)."""
+    """The durable consumer that fills ``feed_log`` (module docstring), on ``stream``: the feed stream."""
     r = NatsRouter()
 
     @r.subscriber(**bus.durable(stream, DURABLE, feed_subjects()), title=DURABLE,

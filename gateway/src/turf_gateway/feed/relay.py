@@ -71,7 +71,9 @@ def feed_subjects() -> list[str]:
 
 
 def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> NatsRouter:
-    """One JetStream ordered consumer of every feed subject (:func:`feed_subjects`), ephemeral and unacked, so
+    """One JetStream ordered consumer of every feed subject (:func:`feed_subjects`) of ``stream``, the feed stream
+    (issue 29: those subjects alone, sourced from the event stream in its order, so the gateway's NATS user, which
+    may create consumers there only, reads no private subject whatever filter it asks), ephemeral and unacked, so
     each event comes with its stream sequence and all of them in stream order: the ``seq`` of every feed message
     (API.md), which a client resumes from (``WS /ws/scores?since=``). It starts right after ``after_seq`` (the
     stream's last sequence when the gateway starts, which the hub also starts from), or with the next new event.

@@ -1,8 +1,9 @@
-"""What a spectator missed: the feed messages after a sequence, read back from the JetStream event stream (issue 19,
-``WS /ws/scores?since=<seq>``).
+"""What a spectator missed: the feed messages after a sequence, read back from the JetStream feed stream (issue 19,
+``WS /ws/scores?since=<seq>``; issue 29: the public subjects alone, sourced from the event stream, whose sequences
+the feed's ``seq`` are).
 
-The stream keeps every event (limits retention, no age limit), so any sequence it still holds can be resent; the
-bound is ours: at most ``TURF_WS_RESEND_MAX`` stream sequences (10,000 by default, about three thousand claims
+The stream keeps every feed event (limits retention, no age limit), so any sequence it still holds can be resent;
+the bound is ours: at most ``TURF_WS_RESEND_MAX`` stream sequences (10,000 by default, about five thousand claims
 with their score updates), so one reconnecting spectator cannot make the gateway read and re-serialise a whole
 season. Further behind, or at a sequence the stream does not hold (a restored or a new stream), the client gets a
 snapshot instead."""
@@ -15,7 +16,7 @@ import json
 import nats.errors
 from nats.js import api as jsapi
 
-from turf_common.bus import jetstream
+from turf_common.bus import feed_stream, jetstream
 from turf_gateway.feed.relay import feed_message, feed_subjects
 from turf_gateway.state import AppState
 
@@ -39,7 +40,7 @@ async def missed(state: AppState, since: int, upto: int) -> list[tuple[int, str]
     """The feed messages of the stream sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, text)``;
     None when they cannot be resent (:func:`resumable`, or the stream does not answer in time)."""
     js = jetstream(state.broker)
-    stream = state.settings.stream
+    stream = feed_stream(state.settings.stream)
     info = await js.stream_info(stream)
     if not resumable(since, upto, info.state.first_seq, info.state.last_seq, state.settings.ws_resend_max):
         return None

@@ -13,7 +13,8 @@ CLAIMS = Counter("turf_claims_total", "Claim decisions", ["result", "reason"])
 OUTBOX_LAG = Gauge("turf_outbox_lag", "Committed events not yet published", ["service"])
 REDELIVERIES = Counter("turf_consumer_redeliveries_total", "Events delivered more than once", ["service", "durable"])
 REPLIES_TOO_LARGE = Counter("turf_replies_too_large_total", "Replies over the payload limit (issue 29)", ["service"])
-STREAM_FILL = Gauge("turf_stream_fill_ratio", "Share of the event stream's byte limit in use (issue 29)")
+STREAM_FILL = Gauge("turf_stream_fill_ratio", "Share of a stream's byte limit in use: the event stream and its feed "
+                    "stream (issue 29)", ["stream"])
 EVENTS_HANDLED = Counter("turf_events_handled_total", "Events handled by a consumer", ["service", "durable"])
 
 # the gateway's HTTP requests, by route template (never the raw path: ids would make a series per player)

@@ -4,7 +4,8 @@
 * :mod:`~turf_common.bus.requests`: commands (``claims.submit``, ``geo.locate`` …) are typed FastStream
   subscribers in a queue group named after the service, with bounded concurrency (``max_workers``); :func:`ask`
   sends one and decodes the reply (or a :class:`Refusal`).
-* :mod:`~turf_common.bus.streams`: the one event stream (:func:`ensure_stream`) and the clock's KV bucket, declared
+* :mod:`~turf_common.bus.streams`: the one event stream (:func:`ensure_stream`), the spectators' feed stream sourced
+  from it (:func:`feed_stream`, issue 29) and the clock's KV bucket, declared
   by the bus set-up alone (``turfwar.bussetup``, issue 29); services wait for them (:func:`clock_kv`).
 * :mod:`~turf_common.bus.publisher`: services publish events from their outbox with ``Nats-Msg-Id`` = event id
   (:class:`EventPublisher`), so the stream drops a re-publish inside its duplicate window.
@@ -20,10 +21,10 @@ from turf_common.bus.consumers import Batch, durable, retire_consumers, settle, 
 from turf_common.bus.idle import caught_up, consumers_idle, wait_idle
 from turf_common.bus.publisher import EventPublisher
 from turf_common.bus.requests import ask, ask_raw
-from turf_common.bus.streams import EVENT_SUBJECTS, clock_kv, ensure_stream
+from turf_common.bus.streams import EVENT_SUBJECTS, clock_kv, ensure_stream, feed_stream
 
 __all__ = [
     "EVENT_SUBJECTS", "Batch", "BusError", "EventPublisher", "ask", "ask_raw", "caught_up", "clock_kv",
-    "consumers_idle", "durable", "ensure_stream", "inbox_prefix", "jetstream", "make_broker", "quiet_faststream",
-    "retire_consumers", "server_list", "settle", "settle_batch", "wait_idle",
+    "consumers_idle", "durable", "ensure_stream", "feed_stream", "inbox_prefix", "jetstream", "make_broker",
+    "quiet_faststream", "retire_consumers", "server_list", "settle", "settle_batch", "wait_idle",
 ]

@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import nats
 from faststream.nats import NatsBroker
 
 from turf_common.bus.broker import BusError
+from turf_common.bus.streams import feed_stream
+
+STREAM_NOT_FOUND = 10059   # JetStream's err_code for "stream not found"
 
 
 def caught_up(listing: bytes, durable_only: bool = False) -> bool:
@@ -35,12 +39,31 @@ def _ephemeral_name(name: str) -> bool:
 
 
 async def consumers_idle(broker: NatsBroker, stream: str) -> bool:
-    """True when every consumer of the stream has nothing pending and nothing un-acked (:func:`caught_up`)."""
+    """True when every consumer of the stream has nothing pending and nothing un-acked (:func:`caught_up`), and so
+    has every consumer of its feed stream (issue 29: the feed log's durable), whose source is caught up with the
+    event stream too (:func:`source_caught_up`: the server lists no source consumer). A stream without a feed
+    stream (a test's) has only its own consumers."""
+    feed = feed_stream(stream)
     try:
-        resp = await broker.request(b"", f"$JS.API.CONSUMER.LIST.{stream}", timeout=5.0)
+        listing = await broker.request(b"", f"$JS.API.CONSUMER.LIST.{stream}", timeout=5.0)
+        if not caught_up(bytes(listing.body)):
+            return False
+        info = json.loads(bytes((await broker.request(b"", f"$JS.API.STREAM.INFO.{feed}", timeout=5.0)).body))
+        if (info.get("error") or {}).get("err_code") == STREAM_NOT_FOUND:
+            return True
+        if not source_caught_up(info):
+            return False
+        listing = await broker.request(b"", f"$JS.API.CONSUMER.LIST.{feed}", timeout=5.0)
     except (nats.errors.NoRespondersError, nats.errors.TimeoutError, TimeoutError):
         return False
-    return caught_up(bytes(resp.body))
+    return caught_up(bytes(listing.body))
+
+
+def source_caught_up(info: dict[str, Any]) -> bool:
+    """Whether a ``$JS.API.STREAM.INFO`` reply shows every source of the stream with nothing left to copy (``lag``
+    0). The lag is the source's pending count when it last received a message, so an event published a moment ago
+    shows only once it arrives (within a millisecond here): :func:`wait_idle` asks twice, 20 ms apart."""
+    return not info.get("error") and all(not s.get("lag") for s in info.get("sources") or [])
 
 
 async def wait_idle(broker: NatsBroker, stream: str, timeout: float = 30.0) -> None:
