@@ -88,12 +88,24 @@ async def _as_geo_verify(stack: Stack) -> list[Probe]:
         probes.append(Probe(f"bus: {what}", f"JetStream API as {user}", saw, closed))
     info = await js.stream_info(stream)
     await nc.close()
+    # the gateway's own user (its feed makes ephemeral consumers): on the event stream, none at all (issue 29: the
+    # feed reads <stream>_FEED, which holds the public subjects alone)
+    gw = await nats.connect(stack.nats_url_for("gateway"), inbox_prefix=inbox_prefix("gateway"),
+                            allow_reconnect=False, max_reconnect_attempts=0, connect_timeout=3, error_cb=_ignore)
+    try:
+        await gw.jetstream(timeout=2).add_consumer(stream, jsapi.ConsumerConfig(
+            filter_subject="flag.raised", deliver_policy=jsapi.DeliverPolicy.ALL, ack_policy=jsapi.AckPolicy.NONE))
+        saw, closed = "allowed", False
+    except Exception as e:
+        saw, closed = f"refused ({type(e).__name__})", True
+    await gw.close()
+    probes.append(Probe("bus: read the flags' history", "an ephemeral consumer as gateway", saw, closed))
     # sized by bytes, refusing rather than dropping when full (an age limit would drop the season's history;
     # events then wait in the outboxes), and no single event larger than the cap
     c = info.config
     limited = bool(c.max_bytes and c.max_bytes > 0 and c.max_msg_size and c.discard == jsapi.DiscardPolicy.NEW)
     probes.append(Probe("bus: stream limits", "stream info", f"max_bytes={c.max_bytes} max_msg_size={c.max_msg_size} "
-                        f"discard={c.discard.value if c.discard else None}", limited))
+                        f"discard={getattr(c.discard, 'value', c.discard)}", limited))
     return probes
 
 
