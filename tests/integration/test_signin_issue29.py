@@ -134,7 +134,9 @@ def test_issue29_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_with
     codes = [r.status_code for r in answers]
     busy = [r for r in answers if r.status_code == 503]
     print(f"burst of 40: {codes.count(401)} hashed (401), {len(busy)} refused 503; organizer: {results}")
-    assert set(codes) == {401, 503} and codes.count(401) >= 14, codes
+    # the 14 places (2 hashing + 12 waiting) are shared with the organizer, who may hold one while the burst
+    # fills the rest (CI saw 13 + the organizer's first try): the burst is owed at least 13
+    assert set(codes) == {401, 503} and codes.count(401) >= 13, codes
     assert all(r.json()["reason"] == "unavailable" and int(r.headers["Retry-After"]) >= 1 for r in busy)
     assert results["code"] == 200 and results["took"] < 15, results
 
