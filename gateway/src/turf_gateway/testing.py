@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, TypeVar
 
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Event
+from turf_common.contracts.base import Event, Message
 from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.errors import ApiError
@@ -33,6 +33,8 @@ from turf_gateway.ports import (
     Settling,
     StatusChange,
 )
+
+M = TypeVar("M", bound=Message)
 
 
 class NoLimits:
@@ -58,6 +60,28 @@ class NoLimits:
 
     async def remembers(self, name: str, who: str) -> bool:
         return False
+
+
+class CannedServices:
+    """A :class:`~turf_gateway.ports.Services` answering from ``answers``: per subject, a reply or a function of
+    the request returning one (raise ApiError in it for a refusal); every request is recorded in ``asked``. A
+    subject with no answer fails the test (AssertionError), so a use case asking more than expected shows."""
+
+    def __init__(self, answers: dict[str, Message | Callable[[Any], Message]] | None = None) -> None:
+        self.answers: dict[str, Message | Callable[[Any], Message]] = dict(answers or {})
+        self.asked: list[tuple[str, Message]] = []
+
+    async def ask(self, subject: str, msg: Message, reply: type[M], timeout: float = 5.0) -> M:
+        self.asked.append((subject, msg))
+        assert subject in self.answers, f"unexpected request on {subject}: {msg!r}"
+        answer = self.answers[subject]
+        out = answer if isinstance(answer, Message) else answer(msg)
+        assert isinstance(out, reply), f"{subject} answered {type(out).__name__}, not {reply.__name__}"
+        return out
+
+    def subjects(self) -> list[str]:
+        """The subjects asked, in order."""
+        return [s for s, _ in self.asked]
 
 
 class NoKeys:
