@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -78,8 +78,9 @@ async def gateway(
         return claims_reply(cmd)  # type: ignore[no-any-return]
 
     app = create_app(Settings())
-    log = MemoryCorrectionLog()
-    app.state.turf = wire(Settings(), broker, None, Board(), gametime.load_season(), Adapters(  # type: ignore[arg-type]
+    season = gametime.load_season()
+    log = MemoryCorrectionLog(tz=season.tz)   # records in the season's zone, as the SQL log is made
+    app.state.turf = wire(Settings(), broker, None, Board(), season, Adapters(  # type: ignore[arg-type]
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
         clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),
@@ -107,7 +108,7 @@ async def test_r28_a_correction_answers_once_logged_without_waiting_for_the_cons
     assert never_idle == []
     rec = r.json()
     [stored] = await log.records()
-    assert rec == view(stored, UTC) and rec["action"] == "set_owner" and rec["by"] == "org"
+    assert rec == view(stored, log.tz) and rec["action"] == "set_owner" and rec["by"] == "org"
     assert rec["before"] == {"id": "hoboken", "owner_id": "ada", "progress": 1, "fortified": False}
     assert rec["after"] == {"id": "hoboken", "owner_id": None, "progress": 0, "fortified": False}
     assert [c.command_id for c in asked] == [rec["id"]]   # the service applies it under the logged id
@@ -179,3 +180,19 @@ async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle:
     assert a.status_code == b.status_code == 201 and a.json() == b.json()
     assert held and not any(held)
     assert len(log.t.corrections) == 1 and {c.command_id for c in asked} == {a.json()["id"]}
+
+
+async def test_r28_the_organizer_log_has_the_note_and_the_public_one_leaves_out_what_it_did_not_name(
+        never_idle: list[str]) -> None:
+    """R28: GET /admin/corrections has the request (the private note), before and after; GET /corrections what,
+    where, who and why only, a territory or player the correction did not name left out rather than null."""
+    async with gateway(corrected) as (http, _, _):
+        made = (await http.post("/api/v1/admin/corrections", json=SET_OWNER | {"note": "ask Ada"})).json()
+        admin = (await http.get("/api/v1/admin/corrections")).json()
+        public = (await http.get("/api/v1/corrections")).json()
+    assert admin == {"corrections": [made | {"note": "ask Ada", "territory_id": "hoboken", "player_id": None,
+                                             "request": {"action": "set_owner", "territory_id": "hoboken",
+                                                         "reason": "GPS outage", "note": "ask Ada", "add": [],
+                                                         "remove": []}}]}
+    assert public == {"corrections": [{"id": made["id"], "at": made["at"], "action": "set_owner",
+                                       "territory_id": "hoboken", "reason": "GPS outage"}]}

@@ -19,6 +19,7 @@ from turf_common.contracts.cards import AdjustHand, AdjustReply, CardOut, CardTy
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.scoring import AdjustScore, ScoreAdjusted
 from turf_common.rules import gametime
+from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.ports import CorrectionLog, Flusher, GameClock, PlayerStore, Services
 
@@ -119,6 +120,24 @@ class Corrections:
             raise effect
         await self.relay.flush()
         return rec
+
+    async def organizer_log(self) -> S.AdminCorrections:
+        """The append-only log (R28), oldest first: who, when, what, the request (with the organizer's private
+        note), before and after; times in the season's zone."""
+        tz = self.season.tz
+        return S.AdminCorrections(corrections=[S.AdminCorrection(
+            id=r.id, at=r.at.astimezone(tz).isoformat(), action=r.action, by=r.by, reason=r.reason,
+            note=r.request.get("note"), territory_id=r.territory_id, player_id=r.player_id, request=r.request,
+            before=r.before, after=r.after, post_season=r.post_season) for r in await self.log.records()])
+
+    async def public_log(self) -> S.PublicCorrections:
+        """The log as the public sees it (R28): what, where, who (player id), why; no note, no before/after and
+        no organizer. A territory or player the correction did not name is left out (unset), not null."""
+        tz = self.season.tz
+        return S.PublicCorrections(corrections=[S.PublicCorrection(
+            id=r.id, at=r.at.astimezone(tz).isoformat(), action=r.action, reason=r.reason,
+            **{k: v for k, v in (("territory_id", r.territory_id), ("player_id", r.player_id)) if v is not None})
+            for r in await self.log.records()])
 
     async def _check_targets(self, body: CorrectionIn) -> None:
         """404 for a territory off the board or an unknown player, before anything is recorded."""

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import CorrectionsCase, Organizer, State
+from turf_gateway.api.deps import CorrectionsCase, Organizer
 from turf_gateway.handlers.corrections import CorrectionIn
 
 router = APIRouter(tags=["organizer"])
@@ -33,22 +33,13 @@ async def apply_correction(body: CorrectionIn, org: Organizer, corrections: Corr
 
 
 @router.get("/admin/corrections", response_model=S.AdminCorrections)
-async def admin_corrections(org: Organizer, state: State) -> dict[str, Any]:
+async def admin_corrections(org: Organizer, corrections: CorrectionsCase) -> S.AdminCorrections:
     """The append-only log (R28), oldest first, with who, when, what, before and after."""
-    tz = state.season.tz
-    return {"corrections": [
-        {"id": r.id, "at": r.at.astimezone(tz).isoformat(), "action": r.action, "by": r.by, "reason": r.reason,
-         "note": r.request.get("note"), "territory_id": r.territory_id, "player_id": r.player_id,
-         "request": r.request, "before": r.before, "after": r.after, "post_season": r.post_season}
-        for r in await state.correction_log.records()]}
+    return await corrections.organizer_log()
 
 
 @router.get("/corrections", response_model=S.PublicCorrections,
             response_model_exclude_unset=True)
-async def public_corrections(state: State) -> dict[str, Any]:
+async def public_corrections(corrections: CorrectionsCase) -> S.PublicCorrections:
     """The corrections as the public sees them: what, where, who (player id), why — no personal details."""
-    tz = state.season.tz
-    return {"corrections": [
-        {k: v for k, v in {"id": r.id, "at": r.at.astimezone(tz).isoformat(), "action": r.action,
-                           "territory_id": r.territory_id, "player_id": r.player_id, "reason": r.reason}.items()
-         if v is not None or k in ("id", "at", "action", "reason")} for r in await state.correction_log.records()]}
+    return await corrections.public_log()
