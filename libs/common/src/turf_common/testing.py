@@ -58,7 +58,7 @@ class RecordingPublisher:
         self.sent.extend(fresh)
         return len(fresh)
 
-    async def publish(self, subject: str, data: bytes, msg_id: str) -> None:
+    async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> None:
         self.raw.append((subject, json.loads(data), msg_id))
 
     def events(self, prefix: str = "") -> list[tuple[str, Event]]:

@@ -18,17 +18,15 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import networkx as nx
+from scoring_world import Game
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import SeasonEnded
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.contracts.scoring import AdjustScore, FinalStanding, ScoreAdjusted
 from turf_common.rules.scoring import TerritoryStats
-from turf_common.testing import RecordingPublisher
 from turf_scoring import bootstrap
-from turf_scoring.handlers import ScoringHandlers
 from turf_scoring.testing import MemoryScoreStore
 
 AT = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
@@ -38,27 +36,9 @@ STATS = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 50),
          "d": TerritoryStats(False, 5, 500), "e": TerritoryStats(True, 5, 5), "f": TerritoryStats(False, 1, 1)}
 
 
-class Game:
-    """The handlers over a fresh store, and the board's ownership as the claims service would report it."""
-
-    def __init__(self) -> None:
-        self.store = MemoryScoreStore()
-        self.bus = RecordingPublisher()
-        self.h: ScoringHandlers = bootstrap.handlers(self.store, self.bus, GRAPH, STATS)
-        self.h.now = lambda: AT
-        self.owner: dict[str, str | None] = {}
-        self.version: dict[str, int] = {}
-
-    def change(self, tid: str, pid: str | None) -> TerritoryChanged:
-        self.version[tid] = self.version.get(tid, 0) + 1
-        ev = TerritoryChanged(occurred_at=AT, territory_id=tid, owner_id=pid, previous_owner_id=self.owner.get(tid),
-                              progress=1, fortified=False, version=self.version[tid], cause="claim")
-        self.owner[tid] = pid
-        return ev
-
-    async def claim(self, tid: str, pid: str | None) -> dict[str, Any]:
-        assert await self.h.apply(self.change(tid, pid)) is True
-        return self.bus.last(subjects.SCORE_UPDATED)
+def game() -> Game:
+    """The handlers over a fresh store on the six-territory board, the clock at :data:`AT`."""
+    return Game(GRAPH, STATS, AT)
 
 
 def fig(pid: str, base: int, outposts: int, bonuses: int, total: int, territories: int) -> dict[str, Any]:
@@ -67,7 +47,7 @@ def fig(pid: str, base: int, outposts: int, bonuses: int, total: int, territorie
 
 
 async def test_r23_base_is_the_largest_connected_cluster_and_the_rest_are_outposts() -> None:
-    g = Game()
+    g = game()
     for tid in ("a", "b", "d", "f"):   # clusters {a, b}, {d}, {f}
         upd = await g.claim(tid, "ann")
     assert upd["changes"] == [fig("ann", 2, 2, 9, 11, 4)]
@@ -77,7 +57,7 @@ async def test_r23_base_is_the_largest_connected_cluster_and_the_rest_are_outpos
 
 
 async def test_r23_r24_a_steal_moves_points_from_one_cluster_to_another() -> None:
-    g = Game()
+    g = game()
     for tid in ("a", "b", "c"):
         await g.claim(tid, "ann")
     for tid in ("e", "d"):
@@ -94,7 +74,7 @@ async def test_r23_r24_a_steal_moves_points_from_one_cluster_to_another() -> Non
 
 
 async def test_r24_a_player_whose_bonus_moved_is_in_the_delta_though_the_change_did_not_touch_them() -> None:
-    g = Game()
+    g = game()
     first = await g.claim("a", "ann")   # ann leads all three quests alone
     assert first["changes"] == [fig("ann", 1, 0, 9, 10, 1)]
     second = await g.claim("d", "ben")   # ben: more residents (500 vs 100); no water, less land
@@ -103,14 +83,14 @@ async def test_r24_a_player_whose_bonus_moved_is_in_the_delta_though_the_change_
 
 
 async def test_r24_a_quest_whose_top_value_is_zero_has_no_leader() -> None:
-    g = Game()
+    g = game()
     upd = await g.claim("d", "ben")   # no territory on the water is owned
     assert upd["side_quests"]["lord_of_the_seas"] == {"schema_version": 1, "leaders": [], "value": 0.0}
     assert upd["changes"] == [fig("ben", 1, 0, 6, 7, 1)]
 
 
 async def test_a_redelivered_change_changes_nothing_and_publishes_the_same_delta() -> None:
-    g = Game()
+    g = game()
     await g.claim("a", "ann")
     ev = g.change("d", "ben")
     assert await g.h.apply(ev) is True
@@ -125,7 +105,7 @@ async def test_a_redelivered_change_changes_nothing_and_publishes_the_same_delta
 
 
 async def test_a_change_older_than_the_stored_version_changes_nothing() -> None:
-    g = Game()
+    g = game()
     late = g.change("c", "cat")        # version 1, delivered after version 2
     await g.claim("c", "ann")          # version 2
     assert await g.h.apply(late) is False
@@ -134,7 +114,7 @@ async def test_a_change_older_than_the_stored_version_changes_nothing() -> None:
 
 
 async def test_r25_standings_share_a_rank_on_equal_totals() -> None:
-    g = Game()
+    g = game()
     await g.claim("b", "ann")   # Hippo: 20 m² (+3)
     await g.claim("c", "ben")   # ... until ben's 30 m² (+3 to ben instead)
     await g.claim("f", "cat")
@@ -146,7 +126,7 @@ async def test_r25_standings_share_a_rank_on_equal_totals() -> None:
 
 
 async def test_r28_an_adjustment_counts_in_the_total_once_per_command() -> None:
-    g = Game()
+    g = game()
     await g.claim("a", "ann")
     cmd = AdjustScore(command_id="c1", player_id="ann", points=7)
     first = await g.h.adjust(cmd)
@@ -160,14 +140,14 @@ async def test_r28_an_adjustment_counts_in_the_total_once_per_command() -> None:
 
 
 async def test_r28_an_adjustment_of_a_player_never_scored_creates_their_standing() -> None:
-    g = Game()
+    g = game()
     assert await g.h.adjust(AdjustScore(command_id="c2", player_id="eve", points=-2)) == ScoreAdjusted(
         command_id="c2", player_id="eve", before=0, after=-2)
     assert g.bus.last(subjects.SCORE_UPDATED)["changes"] == [fig("eve", 0, 0, 0, -2, 0)]
 
 
 async def test_r28_a_disqualified_player_leaves_the_standings() -> None:
-    g = Game()
+    g = game()
     await g.claim("a", "ann")
     await g.claim("d", "ben")
     await g.h.on_event(PlayerDisqualified(occurred_at=AT, player_id="ben", at=AT))
@@ -182,7 +162,7 @@ def season_ended() -> SeasonEnded:
 
 
 async def test_r25_r26_the_close_publishes_final_places_and_prizes_and_a_later_correction_republishes_them() -> None:
-    g = Game()
+    g = game()
     assert await g.h.results() == Refusal(reason="season_not_closed",
                                           message="The season has not closed yet; no final results.")
     await g.claim("a", "ann")   # 1 + 9 = 10
@@ -207,7 +187,7 @@ async def test_r25_r26_the_close_publishes_final_places_and_prizes_and_a_later_c
 
 
 async def test_the_consumer_dispatches_each_event_by_its_type() -> None:
-    g = Game()
+    g = game()
     await g.h.on_event(g.change("a", "ann"))
     assert g.store.own == {"a": "ann"}
     await g.h.on_event(season_ended())
@@ -217,7 +197,7 @@ async def test_the_consumer_dispatches_each_event_by_its_type() -> None:
 async def test_issue21_r23_r24_a_batch_of_changes_makes_one_delta_equal_to_applying_them_one_by_one() -> None:
     """Consecutive territory changes of one batch: one rescore and one score.updated naming every territory, with
     the same standings and side quests as the last delta of the same changes applied one at a time."""
-    one, many = Game(), Game()
+    one, many = game(), game()
     script = [("a", "ann"), ("b", "ann"), ("e", "ben"), ("d", "ben"), ("c", "ben"), ("c", "ann")]
     for tid, pid in script:
         await one.claim(tid, pid)
@@ -255,7 +235,7 @@ class CountingStore:
 
 
 async def test_issue21_a_change_costs_two_store_round_trips_and_three_when_a_bonus_moves_elsewhere() -> None:
-    g = Game()
+    g = game()
     store = CountingStore(g.store)
     g.h = bootstrap.handlers(store, g.bus, GRAPH, STATS)  # type: ignore[arg-type]
     await g.claim("a", "ann")
@@ -269,7 +249,7 @@ async def test_issue21_a_change_costs_two_store_round_trips_and_three_when_a_bon
 async def test_issue21_r23_a_score_gone_stale_before_its_write_is_read_and_computed_again() -> None:
     """Another replica moves ben's set between this one's read and its write: the write is refused for ben and his
     score is computed from the set as it is now (R23), in the store and in the delta."""
-    g = Game()
+    g = game()
     await g.claim("b", "ben")
     ev = g.change("c", "ben")
     real = g.store.write_scores_and_swap_bonuses

@@ -2,64 +2,18 @@
 verified player who is not disqualified (those who own nothing at 0), a total of 0 wins no prize, and a correction
 after the close (a disqualification included) recomputes and republishes the final results.
 
-The board: a - b adjacent (R22), c alone. a borders water; land and residents grow a < b < c."""
+The board: conftest.py's ``two_and_one`` (a - b adjacent, R22; c alone)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
 from typing import Any
 
-import networkx as nx
+from scoring_world import Game
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
-from turf_common.contracts.claims import TerritoryChanged
-from turf_common.contracts.clock import SeasonEnded
-from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
-from turf_common.contracts.scoring import AdjustScore, FinalResults
-from turf_common.rules.scoring import TerritoryStats
-from turf_common.testing import RecordingPublisher
-from turf_scoring import bootstrap
-from turf_scoring.testing import MemoryScoreStore
-
-AT = datetime(2026, 10, 24, 22, 0, tzinfo=UTC)
-GRAPH = nx.Graph([("a", "b")])
-GRAPH.add_node("c")
-STATS = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 200),
-         "c": TerritoryStats(False, 30, 300)}
-
-
-class Game:
-    def __init__(self) -> None:
-        self.store = MemoryScoreStore()
-        self.bus = RecordingPublisher()
-        self.h = bootstrap.handlers(self.store, self.bus, GRAPH, STATS)
-        self.h.now = lambda: AT
-        self.version: dict[str, int] = {}
-        self.owner: dict[str, str | None] = {}
-
-    async def verify(self, pid: str) -> PlayerVerified:
-        ev = PlayerVerified(occurred_at=AT, player_id=pid, at=AT)
-        await self.h.on_event(ev)
-        return ev
-
-    async def own(self, tid: str, pid: str | None) -> None:
-        self.version[tid] = self.version.get(tid, 0) + 1
-        await self.h.on_event(TerritoryChanged(
-            occurred_at=AT, territory_id=tid, owner_id=pid, previous_owner_id=self.owner.get(tid), progress=1,
-            fortified=False, version=self.version[tid], cause="claim"))
-        self.owner[tid] = pid
-
-    async def close(self) -> SeasonEnded:
-        ev = SeasonEnded(occurred_at=AT, at=AT, game_day=date(2026, 10, 24), game_day_number=18, week=3,
-                         season_id="2026")
-        await self.h.on_event(ev)
-        return ev
-
-    async def final(self) -> list[tuple[int, str, int, str]]:
-        res = await self.h.results()
-        assert isinstance(res, FinalResults)
-        return [(s.place, s.player_id, s.total, s.prize) for s in res.standings]
+from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.scoring import AdjustScore
 
 
 def zero(pid: str) -> dict[str, Any]:
@@ -67,8 +21,8 @@ def zero(pid: str) -> dict[str, Any]:
             "territories": 0}
 
 
-async def test_r25_a_verified_player_who_owns_nothing_is_in_the_live_standings_at_zero() -> None:
-    g = Game()
+async def test_r25_a_verified_player_who_owns_nothing_is_in_the_live_standings_at_zero(two_and_one: Game) -> None:
+    g = two_and_one
     ev = await g.verify("zoe")
     lb = await g.h.leaderboard()
     assert [(s.rank, s.player_id, s.base, s.total) for s in lb.standings] == [(1, "zoe", 0, 0)]
@@ -80,8 +34,8 @@ async def test_r25_a_verified_player_who_owns_nothing_is_in_the_live_standings_a
     assert [(s.rank, s.player_id, s.total) for s in lb.standings] == [(1, "ann", 10), (2, "zoe", 0)]
 
 
-async def test_r25_a_repeated_verification_changes_nothing_and_keeps_what_the_player_owns() -> None:
-    g = Game()
+async def test_r25_a_repeated_verification_changes_nothing_and_keeps_what_the_player_owns(two_and_one: Game) -> None:
+    g = two_and_one
     await g.verify("ann")
     await g.own("a", "ann")
     before = dict(g.store.score)
@@ -90,16 +44,16 @@ async def test_r25_a_repeated_verification_changes_nothing_and_keeps_what_the_pl
     assert [(s.player_id, s.total) for s in (await g.h.leaderboard()).standings] == [("ann", 10)]
 
 
-async def test_r25_r28_a_disqualified_player_is_not_brought_back_by_a_late_verification() -> None:
-    g = Game()
+async def test_r25_r28_a_disqualified_player_is_not_brought_back_by_a_late_verification(two_and_one: Game) -> None:
+    g = two_and_one
     await g.verify("ann")
-    await g.h.on_event(PlayerDisqualified(occurred_at=AT, player_id="ann", at=AT))
+    await g.h.on_event(PlayerDisqualified(occurred_at=g.at, player_id="ann", at=g.at))
     await g.verify("ann")
     assert (await g.h.leaderboard()).standings == []
 
 
-async def test_r25_final_results_place_verified_players_at_zero_who_win_no_prize() -> None:
-    g = Game()
+async def test_r25_final_results_place_verified_players_at_zero_who_win_no_prize(two_and_one: Game) -> None:
+    g = two_and_one
     for pid in ("ann", "ben", "zoe"):
         await g.verify(pid)
     await g.own("a", "ann")   # 1 + 3 (seas) + 3 (hippo) + 3 (butterfly) = 10
@@ -109,8 +63,9 @@ async def test_r25_final_results_place_verified_players_at_zero_who_win_no_prize
     assert await g.final() == [(1, "ben", 7, "50.00"), (2, "ann", 4, "25.00"), (3, "zoe", 0, "0.00")]
 
 
-async def test_r25_r28_a_disqualification_after_the_close_recomputes_and_republishes_the_final_results() -> None:
-    g = Game()
+async def test_r25_r28_a_disqualification_after_the_close_recomputes_and_republishes_the_final_results(
+        two_and_one: Game) -> None:
+    g = two_and_one
     for pid in ("ann", "ben", "cat"):
         await g.verify(pid)
     await g.own("a", "ann")
@@ -120,7 +75,7 @@ async def test_r25_r28_a_disqualification_after_the_close_recomputes_and_republi
     assert await g.final() == [(1, "ben", 7, "50.00"), (2, "ann", 4, "25.00"), (3, "cat", 1, "25.00")]
     published = len(g.bus.of(subjects.SEASON_FINAL_RESULTS))
 
-    dq = PlayerDisqualified(occurred_at=AT, player_id="ben", at=AT)
+    dq = PlayerDisqualified(occurred_at=g.at, player_id="ben", at=g.at)
     await g.h.on_event(dq)
     # the winner is gone and the prizes moved up, without waiting for claims to free ben's territory (R28, R25)
     want = [(1, "ann", 4, "50.00"), (2, "cat", 1, "25.00")]
@@ -138,8 +93,8 @@ async def test_r25_r28_a_disqualification_after_the_close_recomputes_and_republi
     assert len(g.bus.of(subjects.SEASON_FINAL_RESULTS)) == published + 2
 
 
-async def test_r25_r28_a_player_verified_after_the_close_joins_the_final_results_at_zero() -> None:
-    g = Game()
+async def test_r25_r28_a_player_verified_after_the_close_joins_the_final_results_at_zero(two_and_one: Game) -> None:
+    g = two_and_one
     await g.verify("ann")
     await g.own("a", "ann")
     await g.close()
@@ -149,8 +104,8 @@ async def test_r25_r28_a_player_verified_after_the_close_joins_the_final_results
     assert g.bus.of(subjects.SEASON_FINAL_RESULTS)[-1][1] == "final:" + ev.event_id
 
 
-async def test_r25_r28_an_adjustment_to_zero_after_the_close_takes_the_prize_away() -> None:
-    g = Game()
+async def test_r25_r28_an_adjustment_to_zero_after_the_close_takes_the_prize_away(two_and_one: Game) -> None:
+    g = two_and_one
     for pid in ("ann", "ben"):
         await g.verify(pid)
     await g.own("a", "ann")   # ann 1 + 3 (seas) = 4
@@ -161,8 +116,8 @@ async def test_r25_r28_an_adjustment_to_zero_after_the_close_takes_the_prize_awa
     assert await g.final() == [(1, "ann", 4, "50.00"), (2, "ben", 0, "0.00")]
 
 
-async def test_r25_results_are_refused_before_the_close_whatever_the_verifications() -> None:
-    g = Game()
+async def test_r25_results_are_refused_before_the_close_whatever_the_verifications(two_and_one: Game) -> None:
+    g = two_and_one
     await g.verify("ann")
     assert await g.h.results() == Refusal(reason="season_not_closed",
                                           message="The season has not closed yet; no final results.")

@@ -1,0 +1,17 @@
+"""The boundary log's contract harness (conftest.py builds one per backend)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from turf_clock.ports import BoundaryLog, Publisher
+
+
+@dataclass
+class Outbox:
+    """A boundary log and the relay that publishes what it commits; ``sent()``: (subject, event id) published so
+    far, in order."""
+
+    log: BoundaryLog
+    relay: Publisher
+    sent: list[tuple[str, str]]

@@ -1,0 +1,58 @@
+"""The boundary log's contract (issue 28): every case runs on the memory fake (turf_clock.testing.MemoryOutbox) and
+on the PostgreSQL log with the outbox relay (adapters/boundaries.py, turf_common.outbox). One embedded PostgreSQL
+per session, migrated once with the service's Alembic migrations; each case starts on empty tables."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from clock_backends import Outbox
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.support.pg import emptied, migrated_engine
+from turf_clock.adapters import tables as t
+from turf_clock.adapters.boundaries import SqlBoundaryLog
+from turf_clock.bootstrap import MIGRATIONS
+from turf_clock.testing import MemoryOutbox
+from turf_common.outbox import OutboxRelay
+from turf_common.testing import RecordingPublisher
+
+
+@pytest.fixture(scope="session")
+async def clock_engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[AsyncEngine]:
+    async with migrated_engine(tmp_path_factory.mktemp("clock-contract"), MIGRATIONS, t.SCHEMA) as engine:
+        yield engine
+
+
+class _Recorded(RecordingPublisher):
+    def __init__(self, sent: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.into = sent
+
+    async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> None:
+        self.into.append((subject, msg_id))
+
+
+@pytest.fixture(params=["memory", "postgres"])
+async def outbox(request: pytest.FixtureRequest, clock_engine: AsyncEngine) -> Outbox:
+    sent: list[tuple[str, str]] = []
+    if request.param == "memory":
+        mem = _MemorySent(sent)
+        return Outbox(mem, mem, sent)
+    engine = await emptied(clock_engine, t.metadata)
+    return Outbox(SqlBoundaryLog(engine), OutboxRelay(engine, t.outbox, _Recorded(sent)), sent)
+
+
+class _MemorySent(MemoryOutbox):
+    """The memory outbox, its publications as (subject, event id) into ``sent``."""
+
+    def __init__(self, sent: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.into = sent
+
+    async def flush(self) -> int:
+        n = len(self.published)
+        out = await super().flush()
+        self.into.extend((s, e.event_id) for s, e in self.published[n:])
+        return out
