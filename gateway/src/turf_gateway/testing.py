@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
+from turf_gateway import idempotency
 from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.errors import ApiError
@@ -89,6 +90,20 @@ class NoKeys:
 
     async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
         return None
+
+
+class MemoryIdempotencyKeys:
+    """:class:`~turf_gateway.ports.IdempotencyKeys` in memory: the first body's digest per (route, caller, key), as
+    :class:`~turf_gateway.idempotency.RedisIdempotencyKeys` keeps it (the contract suite runs both)."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str, str], str] = {}
+
+    async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
+        digest = self.first.setdefault((route, caller, key), idempotency.body_hash(body))
+        if digest != idempotency.body_hash(body):
+            raise ApiError("invalid_input", "This Idempotency-Key was already used with another request body; use "
+                                            "a new key for a new request.", 422)
 
 
 class NoPlayers:
