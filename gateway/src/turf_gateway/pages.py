@@ -14,9 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -43,10 +44,17 @@ def clock_rate(settings: Settings) -> float:
         return 1.0
 
 
-def page_config(settings: Settings) -> dict[str, Any]:
-    """What the pages need to know about this deployment (nothing secret)."""
-    return {"tile_url": settings.tile_url or None, "tile_attribution": settings.tile_attribution,
-            "clock_rate": clock_rate(settings)}
+class PageConfig(BaseModel):
+    """What the pages need to know about this deployment (nothing secret): ``GET /pages/config.json``."""
+
+    tile_url: str | None = Field(description="a Leaflet URL template of the base map's tiles; none: towns alone")
+    tile_attribution: str
+    clock_rate: float = Field(description="game seconds per real second: 1 real, N accelerated, 0 manual")
+
+
+def page_config(settings: Settings) -> PageConfig:
+    return PageConfig(tile_url=settings.tile_url or None, tile_attribution=settings.tile_attribution,
+                      clock_rate=clock_rate(settings))
 
 
 def _page(file: Path) -> Any:
@@ -60,10 +68,12 @@ def install(app: FastAPI, settings: Settings) -> None:
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
 
-    async def config() -> JSONResponse:
-        return JSONResponse(page_config(settings), headers=NO_CACHE)
+    async def config(response: Response) -> PageConfig:
+        response.headers.update(NO_CACHE)
+        return page_config(settings)
 
-    app.add_api_route("/pages/config.json", config, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/pages/config.json", config, methods=["GET"], response_model=PageConfig,
+                      include_in_schema=False)
 
     async def service_worker() -> FileResponse:
         # at the root, so its scope covers every page (issue 18: Web Push); a worker is a script of our own origin,
