@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 from faststream.nats import TestNatsBroker
 
-from turf_common.board.loader import Location
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -16,40 +15,28 @@ from turf_common.contracts.geo import FixToVerify, Located, LocatePoint, TrailFi
 from turf_common.rules.claims import ClaimLimits
 from turf_common.rules.refusals import limit_message
 from turf_geo import bootstrap, entrypoints
+from turf_geo.ports import BoardIndex
 
 
-class SquareBoard:
-    """One territory, ``hoboken``: the unit square from (0, 0) to (1, 1) in (lat, lon) degrees; the border distance
-    is a made-up 1,000 m per degree to the nearest side."""
-
-    def locate(self, lat: float, lon: float) -> Location:
-        if 0 <= lat <= 1 and 0 <= lon <= 1:
-            return Location("hoboken", 1000 * min(lat, lon, 1 - lat, 1 - lon))
-        return Location(None, None)
-
-    def name_of(self, territory_id: str) -> str:
-        return {"hoboken": "Hoboken"}[territory_id]
-
-
-def test_locate_names_the_territory_and_its_border_distance() -> None:
-    h = bootstrap.handlers(SquareBoard())
+def test_locate_names_the_territory_and_its_border_distance(square: BoardIndex) -> None:
+    h = bootstrap.handlers(square)
     assert h.locate(LocatePoint(lat=0.5, lon=0.25)) == Located(
         territory_id="hoboken", territory_name="Hoboken", border_distance_m=250.0)
     assert h.locate(LocatePoint(lat=2.0, lon=0.5)) == Located(territory_id=None, border_distance_m=None)
 
 
-async def test_the_subscriber_decodes_the_contract_and_replies_with_the_handlers_answer() -> None:
+async def test_the_subscriber_decodes_the_contract_and_replies_with_the_handlers_answer(square: BoardIndex) -> None:
     broker = make_broker("nats://test", "geo-verify")
-    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard()), "TURF"))
+    broker.include_router(entrypoints.router(bootstrap.handlers(square), "TURF"))
     async with TestNatsBroker(broker) as br:
         resp = await br.request(LocatePoint(lat=0.75, lon=0.5), subjects.GEO_LOCATE)
         assert Located.model_validate_json(resp.body) == Located(
             territory_id="hoboken", territory_name="Hoboken", border_distance_m=250.0)
 
 
-async def test_a_point_off_the_globe_is_refused_as_invalid_input_not_answered_or_crashed() -> None:
+async def test_a_point_off_the_globe_is_refused_as_invalid_input_not_answered_or_crashed(square: BoardIndex) -> None:
     broker = make_broker("nats://test", "geo-verify")
-    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard()), "TURF"))
+    broker.include_router(entrypoints.router(bootstrap.handlers(square), "TURF"))
     async with TestNatsBroker(broker) as br:
         resp = await br.request({"lat": 91.0, "lon": 0.0}, subjects.GEO_LOCATE)
         assert decode_reply(resp.body, Located) == Refusal(
@@ -65,8 +52,9 @@ def _fix(lat: float, lon: float, accuracy_m: float = 10.0, age_s: float = 3.0,
                        received_at=T0, trail=trail)
 
 
-def test_r7_verify_answers_each_fix_of_a_batch_in_order_with_the_first_refusal_and_the_limits_sentence() -> None:
-    h = bootstrap.handlers(SquareBoard(), ClaimLimits(on_border_m=5.0, max_accuracy_m=50.0))
+def test_r7_verify_answers_each_fix_of_a_batch_in_order_with_the_first_refusal_and_the_limits_sentence(
+        square: BoardIndex) -> None:
+    h = bootstrap.handlers(square, ClaimLimits(on_border_m=5.0, max_accuracy_m=50.0))
     v = h.verify(VerifyFixes(fixes=[_fix(0.5, 0.5), _fix(2.0, 0.5), _fix(0.5, 0.001), _fix(0.5, 0.5, 80.0),
                                     _fix(0.5, 0.5, age_s=600), _fix(0.5, 0.001, 80.0)])).verdicts
     assert [x.reason for x in v] == [None, "outside_board", "on_border", "inaccurate_fix", "stale_fix", "on_border"]
@@ -75,8 +63,9 @@ def test_r7_verify_answers_each_fix_of_a_batch_in_order_with_the_first_refusal_a
     assert all(x.flags == [] for x in v)
 
 
-def test_r7_1_verify_screens_a_fix_against_the_trail_it_was_sent_with_and_never_refuses_for_it() -> None:
-    h = bootstrap.handlers(SquareBoard())
+def test_r7_1_verify_screens_a_fix_against_the_trail_it_was_sent_with_and_never_refuses_for_it(
+        square: BoardIndex) -> None:
+    h = bootstrap.handlers(square)
     far = (0.1, 0.1, 10.0, T0 - timedelta(minutes=1), T0 - timedelta(minutes=1))   # ~55 km away a minute ago
     (jump, unscreened, zero) = h.verify(VerifyFixes(fixes=[
         _fix(0.5, 0.5, trail=[far]), _fix(0.5, 0.5), _fix(0.5, 0.5, accuracy_m=0.0, trail=[])])).verdicts
@@ -85,9 +74,9 @@ def test_r7_1_verify_screens_a_fix_against_the_trail_it_was_sent_with_and_never_
     assert unscreened.flags == [] and [f.kind for f in zero.flags] == ["zero_accuracy"]
 
 
-async def test_the_verify_subscriber_answers_a_batch_with_one_reply() -> None:
+async def test_the_verify_subscriber_answers_a_batch_with_one_reply(square: BoardIndex) -> None:
     broker = make_broker("nats://test", "geo-verify")
-    broker.include_router(entrypoints.router(bootstrap.handlers(SquareBoard()), "TURF"))
+    broker.include_router(entrypoints.router(bootstrap.handlers(square), "TURF"))
     async with TestNatsBroker(broker) as br:
         resp = await br.request(VerifyFixes(fixes=[_fix(0.5, 0.5), _fix(3.0, 3.0)]), subjects.GEO_VERIFY)
         v = Verified.model_validate_json(resp.body).verdicts
