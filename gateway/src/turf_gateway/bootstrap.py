@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import gc
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import passwords, session_revocation, tables
+from turf_gateway import passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
@@ -62,6 +62,7 @@ from turf_gateway.ports import (
     SessionStore,
 )
 from turf_gateway.ratelimit import RateLimiter, parse_limits
+from turf_gateway.readiness import Check, Readiness
 from turf_gateway.session_cache import SessionCache
 from turf_gateway.state import AppState
 
@@ -85,13 +86,15 @@ class Adapters:
     relay: OutboxRelay
     idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
     feed_log: FeedLog
+    #: GET /ready's checks, by server (readiness.checks for the real connections)
+    checks: dict[str, Check] = field(default_factory=dict)
 
 
 def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
          a: Adapters, cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     return AppState(
-        settings=settings, broker=broker, engine=engine, board=board, clock=a.clock, season=season,
+        settings=settings, broker=broker, readiness=Readiness(a.checks), board=board, clock=a.clock, season=season,
         relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
         claims=Claims(a.services, a.limiter, a.keys),
         players=Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock,
@@ -146,7 +149,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         geocoder=make_geocoder(settings.geocoder),
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
-        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine)), cache)
+        idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
+        checks=readiness.checks(broker, engine, redis)), cache)
     sweeper = asyncio.create_task(state.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faststream.nats import NatsBroker
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.board import Board
 from turf_common.outbox import OutboxRelay
@@ -25,6 +24,7 @@ from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
+from turf_gateway.readiness import Readiness
 
 
 @dataclass
@@ -45,7 +45,7 @@ class FeedState:
 class AppState:
     settings: Settings
     broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
-    engine: AsyncEngine  # readiness's check
+    readiness: Readiness   # GET /ready's checks of NATS, PostgreSQL and Redis
     board: Board
     clock: GameClock
     season: SeasonConfig

@@ -7,8 +7,11 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel
 
-from turf_gateway import errors, readiness, security
+from turf_gateway import errors, security
+from turf_gateway.api.deps import State
+from turf_gateway.readiness import CheckResult
 
 router = APIRouter()
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -23,21 +26,31 @@ async def prometheus(request: Request) -> Response:
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
-@router.get("/health", include_in_schema=False)
-async def health() -> JSONResponse:
-    return JSONResponse({"ok": True})
+class Health(BaseModel):
+    ok: bool
 
 
-@router.get("/ready", include_in_schema=False)
-async def ready(request: Request) -> JSONResponse:
+class Ready(BaseModel):
+    ok: bool
+    checks: dict[str, CheckResult]
+
+
+@router.get("/health", include_in_schema=False, response_model=Health)
+async def health() -> Health:
+    return Health(ok=True)
+
+
+@router.get("/ready", include_in_schema=False, response_model=Ready, response_model_exclude_none=True)
+async def ready(state: State) -> Ready | JSONResponse:
     """200 ``{ok: true, checks}`` when NATS, PostgreSQL and Redis answer; else 503 ``unavailable`` with the
     same checks (which server is down, never its address or credentials)."""
-    checks = await readiness.readiness(request.app.state.turf)
-    if all(c["ok"] for c in checks.values()):
-        return JSONResponse({"ok": True, "checks": checks})
-    down = ", ".join(name for name, c in checks.items() if not c["ok"])
+    checks = await state.readiness.check()
+    if all(c.ok for c in checks.values()):
+        return Ready(ok=True, checks=checks)
+    down = ", ".join(name for name, c in checks.items() if not c.ok)
     return JSONResponse({"reason": "unavailable", "message": f"This gateway cannot reach {down}.",
-                         "checks": checks}, status_code=503)
+                         "checks": {n: c.model_dump(exclude_none=True) for n, c in checks.items()}},
+                        status_code=503)
 
 
 @router.get("/", include_in_schema=False)
