@@ -37,17 +37,18 @@ from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
-from turf_gateway.api.routes import public
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.geocoding import Geocoder, make_geocoder
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.handlers.public import Public
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
@@ -64,7 +65,7 @@ from turf_gateway.ports import (
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.readiness import Check, Readiness
 from turf_gateway.session_cache import SessionCache
-from turf_gateway.state import AppState
+from turf_gateway.state import AppState, FeedState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
@@ -93,17 +94,20 @@ class Adapters:
 def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
          a: Adapters, cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
+    feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
+    players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
+                      a.relay, timedelta(hours=settings.session_ttl_hours))
+    public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, broker=broker, readiness=Readiness(a.checks), board=board, clock=a.clock, season=season,
         relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
-        claims=Claims(a.services, a.limiter, a.keys),
-        players=Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock,
-                        season, a.relay, timedelta(hours=settings.session_ttl_hours)),
+        claims=Claims(a.services, a.limiter, a.keys), players=players,
         sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys),
-        feed_log=a.feed_log)
+        feed_log=a.feed_log, public=public,
+        exports=Exports(a.services, a.players, board, season, public, players), feed=feed)
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -184,7 +188,7 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     broker.include_router(feed_log.history_router(state, stream))
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
-    public.display_features(state)   # the board for the map, parsed now rather than on the first request
+    state.public.display_features()   # the board for the map, parsed now rather than on the first request
     state.board.locate(0.0, 0.0)      # and its point index (a home address's check at registration, R27), now
     # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
     # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)

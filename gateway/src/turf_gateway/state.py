@@ -18,10 +18,12 @@ from turf_gateway.feed.hub import Hub
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.handlers.public import Public
 from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.readiness import Readiness
@@ -64,4 +66,6 @@ class AppState:
     history: History
     modes: Modes
     feed_log: FeedLog
+    public: Public     # the public reads; it shares ``feed`` with the relay (wire passes both the same FeedState)
+    exports: Exports
     feed: FeedState = field(default_factory=FeedState)

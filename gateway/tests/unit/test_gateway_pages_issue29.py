@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, date, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import pytest
@@ -26,8 +25,10 @@ from turf_common.contracts.scoring import (
     Standing,
 )
 from turf_common.rules import gametime
-from turf_gateway.api.routes import exports, public
+from turf_gateway.api.routes import exports
 from turf_gateway.errors import ApiError
+from turf_gateway.handlers.exports import CLAIM_COLUMNS, Exports, csv_text
+from turf_gateway.handlers.public import Public
 from turf_gateway.state import FeedState
 
 M = TypeVar("M", bound=Message)
@@ -107,16 +108,23 @@ class Names:
         return {i: f"={i.upper()}" for i in ids if not i.endswith("7")}   # some nameless; some formula-like
 
 
-def state(services: Services) -> Any:
-    return SimpleNamespace(services=services, player_store=Names(), feed=FeedState(), board=BOARD,
-                           season=gametime.load_season())
+SEASON = gametime.load_season()
+
+
+def public(services: Services) -> Public:
+    return Public(services, Names(), BOARD, SEASON, None, "manual", "s", FeedState())  # type: ignore[arg-type]
+
+
+def desk(services: Services) -> Exports:
+    """The organizer's exports (no players export here: no accounts)."""
+    return Exports(services, Names(), BOARD, SEASON, public(services), None)  # type: ignore[arg-type]
 
 
 async def test_issue29_a_leaderboard_of_several_pages_is_answered_whole_and_as_before() -> None:
     n = 2 * LEADERBOARD_PAGE + 345
-    before = await public.leaderboard_body(state(Services(standings(n), [])))
+    before = await public(Services(standings(n), [])).leaderboard()
     paged = Services(standings(n), [], page=LEADERBOARD_PAGE)
-    now = await public.leaderboard_body(state(paged))
+    now = await public(paged).leaderboard()
     assert now == before and len(now["standings"]) == n
     lb = subjects.SCORING_LEADERBOARD
     assert paged.asked == [(lb, None, LEADERBOARD_PAGE), (lb, f"{SID}:1", LEADERBOARD_PAGE),
@@ -125,36 +133,36 @@ async def test_issue29_a_leaderboard_of_several_pages_is_answered_whole_and_as_b
 
 async def test_issue29_a_small_league_costs_one_request_and_concurrent_callers_share_one_reading() -> None:
     small = Services(standings(40), [], page=LEADERBOARD_PAGE)
-    await public.leaderboard_body(state(small))
+    await public(small).leaderboard()
     assert small.asked == [(subjects.SCORING_LEADERBOARD, None, LEADERBOARD_PAGE)]
     big = Services(standings(LEADERBOARD_PAGE + 1), [], page=LEADERBOARD_PAGE)
-    st = state(big)
-    a, b, c = await asyncio.gather(*(public.leaderboard_body(st) for _ in range(3)))
+    pub = public(big)
+    a, b, c = await asyncio.gather(*(pub.leaderboard() for _ in range(3)))
     assert a == b == c and len(a["standings"]) == LEADERBOARD_PAGE + 1 and len(big.asked) == 2
 
 
 async def test_issue29_a_ranking_that_expired_between_two_pages_is_read_again_from_the_first_page() -> None:
     n = LEADERBOARD_PAGE + 10
-    before = await public.leaderboard_body(state(Services(standings(n), [])))
+    before = await public(Services(standings(n), [])).leaderboard()
     once = Services(standings(n), [], page=LEADERBOARD_PAGE, expire=1)
-    assert await public.leaderboard_body(state(once)) == before
+    assert await public(once).leaderboard() == before
     assert [after for _, after, _ in once.asked] == [None, f"{SID}:1", None, f"{SID}:1"]
     always = Services(standings(n), [], page=LEADERBOARD_PAGE, expire=99)
     with pytest.raises(ApiError) as e:
-        await public.leaderboard_body(state(always))
+        await public(always).leaderboard()
     assert e.value.reason == "unavailable" and e.value.status == 503 and len(always.asked) == 6
 
 
 async def test_issue29_the_admin_claim_log_reads_pages_up_to_its_limit_and_says_truncated_as_before() -> None:
     log = claims(2 * CLAIMS_PAGE + 300)
     for limit, truncated in ((2000, True), (2300, False), (2299, True), (10, True)):
-        before = await exports.claim_log(state(Services([], log)), None, None, limit)
+        before = await desk(Services([], log)).claim_log(None, None, limit)
         paged = Services([], log, page=CLAIMS_PAGE)
-        now = await exports.claim_log(state(paged), None, None, limit)
+        now = await desk(paged).claim_log(None, None, limit)
         assert now == before and now.truncated is truncated and len(now.claims) == min(limit, len(log)), limit
     assert [lim for _, _, lim in paged.asked] == [11]
     paged = Services([], log, page=CLAIMS_PAGE)
-    await exports.claim_log(state(paged), None, None, 2000)
+    await desk(paged).claim_log(None, None, 2000)
     assert paged.asked == [(subjects.CLAIMS_LIST, None, CLAIMS_PAGE), (subjects.CLAIMS_LIST, log[999].id, CLAIMS_PAGE),
                            (subjects.CLAIMS_LIST, log[1999].id, 1)]
 
@@ -167,13 +175,12 @@ async def body_of(resp: Any) -> bytes:
 
 async def test_issue29_claims_csv_is_the_whole_log_streamed_a_page_at_a_time_with_the_same_bytes() -> None:
     log = claims(2 * CLAIMS_PAGE + 300)
-    st = state(Services([], log))
-    rows = [c.model_dump(mode="json") for c in await exports.named_claims(st, log)]
-    before = exports._csv(rows, exports.CLAIM_COLUMNS, "claims.csv")   # the one-piece body of before
+    rows = [c.model_dump(mode="json") for c in await desk(Services([], log)).named_claims(log)]
+    before = csv_text(rows, CLAIM_COLUMNS, header=True).encode()   # the one-piece body of before
     paged = Services([], log, page=CLAIMS_PAGE)
-    resp = await exports.export("claims", None, state(paged))   # type: ignore[arg-type]
-    assert await body_of(resp) == before.body
-    assert len(before.body.decode().splitlines()) == 1 + len(log) and b"'=P00001" in before.body
+    resp = await exports.export("claims", None, desk(paged))   # type: ignore[arg-type]
+    assert await body_of(resp) == before
+    assert len(before.decode().splitlines()) == 1 + len(log) and b"'=P00001" in before
     assert (resp.media_type, resp.headers["content-disposition"], resp.headers["cache-control"]) == (
         "text/csv; charset=utf-8", 'attachment; filename="claims.csv"', "no-store")
     assert [after for _, after, _ in paged.asked] == [None, log[999].id, log[1999].id]
@@ -185,11 +192,11 @@ async def test_issue29_results_csv_and_get_results_are_whole_after_the_close_and
     final = [FinalStanding(place=s.rank, player_id=s.player_id, base=s.base, bonuses=s.bonuses, total=s.total,
                            prize="25.00" if s.rank <= 3 else "0.00") for s in board]
     one, paged = Services(board, [], final), Services(board, [], final, page=LEADERBOARD_PAGE)
-    assert await public.results(state(paged)) == await public.results(state(one))
-    before = await body_of(await exports.export("results", None, state(one)))   # type: ignore[arg-type]
-    assert await body_of(await exports.export("results", None, state(paged))) == before   # type: ignore[arg-type]
+    assert await public(paged).results() == await public(one).results()
+    before = await body_of(await exports.export("results", None, desk(one)))   # type: ignore[arg-type]
+    assert await body_of(await exports.export("results", None, desk(paged))) == before   # type: ignore[arg-type]
     assert len(before.decode().splitlines()) == 1 + n
     # before the close: the current standings, paged as the leaderboard
     open_one, open_paged = Services(board, []), Services(board, [], page=LEADERBOARD_PAGE)
-    assert await body_of(await exports.export("results", None, state(open_paged))) == await body_of(  # type: ignore[arg-type]
-        await exports.export("results", None, state(open_one)))   # type: ignore[arg-type]
+    assert await body_of(await exports.export("results", None, desk(open_paged))) == await body_of(  # type: ignore[arg-type]
+        await exports.export("results", None, desk(open_one)))   # type: ignore[arg-type]

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from types import SimpleNamespace
 
 import pytest
 
 from turf_common.rules import gametime
 from turf_common.settings import DEFAULT_ORGANIZER_PASSWORD, PUBLIC_SEED, Settings
-from turf_gateway.api.routes.public import clock_body
+from turf_gateway.handlers.public import Public
 from turf_gateway.main import create_app
 
 BEFORE = datetime.fromisoformat("2026-09-20T12:00:00-04:00")
 
 
 def test_r12_1_get_clock_publishes_the_seed_commitment_before_the_season() -> None:
-    state = SimpleNamespace(settings=Settings(seed="a secret seed", clock="manual"), season=gametime.load_season())
-    body = clock_body(state, BEFORE)
+    # only the season and the two settings matter to the clock's body
+    public = Public(None, None, None, gametime.load_season(), None, "manual", "a secret seed", None)  # type: ignore
+    body = public.clock_body(BEFORE)
     assert body["season_state"] == "before"
     assert body["seed_commitment"] == hashlib.sha256(b"a secret seed").hexdigest()
 

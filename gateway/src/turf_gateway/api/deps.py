@@ -1,5 +1,5 @@
 """Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
-``ModesCase``, ``ClockMoves``), the calling player, the organizer."""
+``ModesCase``, ``PublicCase``, ``ExportsCase``, ``ClockMoves``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from turf_gateway.errors import ApiError
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
+from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.public import Public
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
 
@@ -49,8 +51,24 @@ async def get_modes(state: State) -> Modes:
     return state.modes
 
 
-#: opening Team Turf games and King of the Hill rooms (issue 32)
+#: Team Turf games and King of the Hill rooms (issue 32): opening, reading, moves
 ModesCase = Annotated[Modes, Depends(get_modes)]
+
+
+async def get_public(state: State) -> Public:
+    return state.public
+
+
+#: the public reads: board, territory, leaderboard, results, clock, season
+PublicCase = Annotated[Public, Depends(get_public)]
+
+
+async def get_exports(state: State) -> Exports:
+    return state.exports
+
+
+#: the organizer's claim log and CSV exports (issue 20)
+ExportsCase = Annotated[Exports, Depends(get_exports)]
 
 
 async def get_clock_moves(state: State) -> ManualClock:

@@ -5,6 +5,7 @@ handlers write them; areas m², coordinates WGS84 degrees."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -280,3 +281,48 @@ class PublicCorrection(BaseModel):
 
 class PublicCorrections(BaseModel):
     corrections: list[PublicCorrection]
+
+
+class GameDay(BaseModel):
+    number: int = Field(description="1-based (R2)")
+    date: date
+    opens: str = Field(description="ISO 8601 in the season's zone")
+    closes: str
+
+
+class Limits(BaseModel):
+    max_accuracy_m: float = Field(description="a less precise fix is inaccurate_fix (R7)")
+    max_fix_age_s: float = Field(description="an older fix is stale_fix (R7)")
+    max_travel_kmh: float = Field(description="a faster trail is flagged for the organizer, never refused (R7.1)")
+
+
+class Season(BaseModel):
+    season_id: str
+    zone: str = Field(description="every game time is in it (R1)")
+    first_day: date
+    last_day: date
+    open_weekdays: list[str]
+    opens: str = Field(description="local opening time of each game day, HH:MM (R3)")
+    closes: str = Field(description="local closing time, HH:MM, exclusive (R3)")
+    game_days: list[GameDay]
+    limits: Limits
+
+
+class LoggedClaim(BaseModel):
+    id: str
+    at: str
+    game_day: date
+    player_id: str
+    display_name: str
+    territory_id: str
+    territory_name: str
+    kind: str = Field(description="take, steal, reinforce or war_reclaim")
+    normal: bool = Field(description="false for an R17 extra or R19 replacement claim")
+    previous_owner_id: str | None
+    undone_by: str | None = Field(description="war, mulligan or correction when reversed (R14, R19, R28)")
+    flags: list[str]
+
+
+class ClaimLog(BaseModel):
+    claims: list[LoggedClaim]
+    truncated: bool = Field(description="true when more claims matched than the limit")

@@ -25,7 +25,7 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.notify import AnnouncementPublished
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
-from turf_gateway.api.routes import cards, public
+from turf_gateway.api.routes import cards
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)
@@ -142,7 +142,7 @@ async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> d
         data = cards.public_view(subject, data)
     msg = {"type": subject, "at": data.get("occurred_at"), "seq": seq} | data
     if subject == subjects.SCORE_UPDATED:
-        msg["changes"] = await public.named_changes(state, data.get("changes") or [])
+        msg["changes"] = await state.public.named_changes(data.get("changes") or [])
     return msg
 
 

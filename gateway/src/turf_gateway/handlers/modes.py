@@ -1,16 +1,52 @@
-"""Opening a turn-based game (issue 32) as a use case: a repeated ``Idempotency-Key`` answers the first game only
-to a request with the same body; with another body it is 422 ``invalid_input`` before the modes service is asked
-(issue 15, as for claims and corrections)."""
+"""The turn-based modes (issue 32) as use cases: Team Turf and King of the Hill games are kept and decided by the
+modes service; the gateway asks it. Opening a game: a repeated ``Idempotency-Key`` answers the first game only to a
+request with the same body; with another body it is 422 ``invalid_input`` before the modes service is asked (issue
+15, as for claims and corrections). A move on a game first reads the game, so an id of the other mode is 404
+``not_found`` whatever the move; the modes service's refusals (409 with the rule's code, 403 ``forbidden``) pass
+through unchanged."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from turf_common.contracts.modes import CreateTeamTurf, GameView, OpenHill
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Message
+from turf_common.contracts.modes import (
+    ChooseAction,
+    CreateTeamTurf,
+    EndGame,
+    GameLog,
+    GameRequest,
+    GamesReply,
+    GamesRequest,
+    GameView,
+    GiveOrder,
+    JoinGame,
+    LeaveGame,
+    LogRequest,
+    ModeName,
+    OpenHill,
+    OrderReply,
+    PlaceTroops,
+    ResolveReply,
+    ResolveTurn,
+    StartRoom,
+    WithdrawOrder,
+)
+from turf_gateway.errors import ApiError
 from turf_gateway.ports import IdempotencyKeys, Services
 
-TIMEOUT = 10.0   # a command waits on its game's row lock
+TIMEOUT = 10.0   # a command waits on its game's row lock; a resolution replays the game
+
+#: a move on a game → the modes service's subject for it
+Move = JoinGame | PlaceTroops | WithdrawOrder | LeaveGame | StartRoom | ChooseAction | EndGame
+MOVES: dict[type[Message], str] = {
+    JoinGame: subjects.MODES_JOIN, PlaceTroops: subjects.MODES_PLACE, WithdrawOrder: subjects.MODES_WITHDRAW,
+    LeaveGame: subjects.MODES_LEAVE, StartRoom: subjects.MODES_START, ChooseAction: subjects.MODES_CHOOSE,
+    EndGame: subjects.MODES_END}
+#: opening a game → its subject (also the idempotency keys' route name)
+OPENS: dict[type[Message], str] = {CreateTeamTurf: subjects.MODES_CREATE_TEAM_TURF, OpenHill: subjects.MODES_OPEN_HILL}
 
 
 @dataclass
@@ -18,11 +54,44 @@ class Modes:
     services: Services
     keys: IdempotencyKeys
 
-    async def open(self, subject: str, cmd: CreateTeamTurf | OpenHill, caller_id: str, key: str | None,
-                   body: Any) -> GameView:
-        """Ask ``subject`` to make the game of ``cmd`` (its ``command_id`` one per caller and key). ``body``: the
-        request's JSON, which a repeated ``key`` must repeat. Raises ApiError 422 ``invalid_input`` for a key
-        reused with another body, the service's refusal otherwise."""
+    async def open(self, cmd: CreateTeamTurf | OpenHill, caller_id: str, key: str | None, body: Any) -> GameView:
+        """Make the game of ``cmd`` (its ``command_id`` one per caller and key): a Team Turf game (T1, T2) or a
+        King of the Hill room (K1). ``body``: the request's JSON, which a repeated ``key`` must repeat. Raises
+        ApiError 422 ``invalid_input`` for a key reused with another body, the service's refusal otherwise."""
+        subject = OPENS[type(cmd)]
         if key is not None:
             await self.keys.same_body_or_refuse(subject, caller_id, key, body)
         return await self.services.ask(subject, cmd, GameView, TIMEOUT)
+
+    async def games(self, mode: ModeName) -> GamesReply:
+        """The latest games of ``mode``, newest first."""
+        return await self.services.ask(subjects.MODES_GAMES, GamesRequest(mode=mode), GamesReply)
+
+    async def game(self, game_id: str, mode: ModeName, viewer: str | None) -> GameView:
+        """The game as ``viewer`` sees it (their team's orders, their own choice; None: the public view). 404
+        ``not_found`` for no such game or a game of the other mode."""
+        view = await self.services.ask(subjects.MODES_GAME, GameRequest(game_id=game_id, player_id=viewer),
+                                       GameView, TIMEOUT)
+        if view.mode != mode:
+            raise ApiError("not_found", "There is no game of this mode with that id.")
+        return view
+
+    async def move(self, mode: ModeName, cmd: Move, viewer: str | None) -> GameView:
+        """Check the game's mode first (a Team Turf id on a hill route is 404), then send ``cmd``; the game after it
+        as ``viewer`` sees it."""
+        await self.game(cmd.game_id, mode, viewer)
+        return await self.services.ask(MOVES[type(cmd)], cmd, GameView, TIMEOUT)
+
+    async def order(self, cmd: GiveOrder) -> OrderReply:
+        """T7: a Team Turf order (MOVE or ATTACK) for the open turn; ``{order_id, turn}``."""
+        await self.game(cmd.game_id, "team_turf", cmd.player_id)
+        return await self.services.ask(subjects.MODES_ORDER, cmd, OrderReply, TIMEOUT)
+
+    async def resolve(self, cmd: ResolveTurn) -> ResolveReply:
+        """T9: resolve a Team Turf turn now, exactly once (``first`` false on a repeat)."""
+        await self.game(cmd.game_id, "team_turf", None)
+        return await self.services.ask(subjects.MODES_RESOLVE, cmd, ResolveReply, TIMEOUT)
+
+    async def log(self, game_id: str) -> GameLog:
+        """T20, K16: a finished game's creation, accepted actions and seed; 403 ``forbidden`` before it ended."""
+        return await self.services.ask(subjects.MODES_LOG, LogRequest(game_id=game_id), GameLog, TIMEOUT)

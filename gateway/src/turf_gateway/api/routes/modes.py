@@ -14,21 +14,16 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Header, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from turf_common.contracts import subjects as s
 from turf_common.contracts.modes import (
     ChooseAction,
     CreateTeamTurf,
     EndGame,
     GameLog,
-    GameRequest,
     GamesReply,
-    GamesRequest,
     GameView,
     GiveOrder,
     JoinGame,
     LeaveGame,
-    LogRequest,
-    ModeName,
     OpenHill,
     OrderReply,
     PlaceTroops,
@@ -42,7 +37,6 @@ from turf_gateway.errors import ApiError
 from turf_gateway.ports import Caller
 
 router = APIRouter(prefix="/modes", tags=["modes"])
-TIMEOUT = 10.0   # a command waits on its game's row lock; a resolution replays the game
 
 Town = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 TeamName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
@@ -111,24 +105,6 @@ def _verified(caller: Caller) -> Caller:
     return caller
 
 
-def _of(view: GameView, mode: ModeName) -> GameView:
-    if view.mode != mode:
-        raise ApiError("not_found", "There is no game of this mode with that id.")
-    return view
-
-
-async def _game(state: State, game_id: str, mode: ModeName, viewer: str | None) -> GameView:
-    return _of(await state.services.ask(s.MODES_GAME, GameRequest(game_id=game_id, player_id=viewer), GameView,
-                                        TIMEOUT), mode)
-
-
-async def _command(state: State, game_id: str, mode: ModeName, subject: str, cmd: JoinGame | PlaceTroops
-                   | WithdrawOrder | LeaveGame | StartRoom | ChooseAction | EndGame, viewer: str | None) -> GameView:
-    """Check the game's mode first (a Team Turf id on a hill route is 404), then send the command."""
-    await _game(state, game_id, mode, viewer)
-    return await state.services.ask(subject, cmd, GameView, TIMEOUT)
-
-
 # --------------------------------------------------------------------------- Team Turf
 
 
@@ -137,74 +113,71 @@ async def create_team_turf(body: TeamTurfBody, org: Organizer, modes: ModesCase,
     """T1, T2: a new game (201); its seed's SHA-256 is ``seed_commitment``, the seed revealed when it ends (T20).
     A repeated ``Idempotency-Key`` answers the game the first request made; with another body it is 422
     ``invalid_input``."""
-    return await modes.open(s.MODES_CREATE_TEAM_TURF, CreateTeamTurf(
+    return await modes.open(CreateTeamTurf(
         command_id=_command_id(org.id, key), organizer_id=org.id, teams=body.teams,
         towns=body.towns, homes=body.homes), org.id, key, body.model_dump(mode="json"))
 
 
 @router.get("/team-turf", response_model=GamesReply)
-async def team_turf_games(state: State) -> GamesReply:
+async def team_turf_games(modes: ModesCase) -> GamesReply:
     """The latest Team Turf games, newest first. Public."""
-    return await state.services.ask(s.MODES_GAMES, GamesRequest(mode="team_turf"), GamesReply)
+    return await modes.games("team_turf")
 
 
 @router.get("/team-turf/{game_id}", response_model=GameView)
-async def team_turf_game(game_id: GameId, state: State, viewer: Viewer) -> GameView:
+async def team_turf_game(game_id: GameId, modes: ModesCase, viewer: Viewer) -> GameView:
     """The board, reserves and turn (public, T6); with a token, the caller's team's orders of the open turn (T7)."""
-    return await _game(state, game_id, "team_turf", viewer.id if viewer else None)
+    return await modes.game(game_id, "team_turf", viewer.id if viewer else None)
 
 
 @router.post("/team-turf/{game_id}/join", response_model=GameView)
-async def join_team(game_id: GameId, body: TeamBody, caller: PlayerOnly, state: State) -> GameView:
+async def join_team(game_id: GameId, body: TeamBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """T3: join a team, once per game, with 2 troops in reserve."""
-    return await _command(state, game_id, "team_turf", s.MODES_JOIN, JoinGame(
+    return await modes.move("team_turf", JoinGame(
         game_id=game_id, player_id=_verified(caller).id, team=body.team), caller.id)
 
 
 @router.post("/team-turf/{game_id}/place", response_model=GameView)
-async def place(game_id: GameId, body: PlaceBody, caller: PlayerOnly, state: State) -> GameView:
+async def place(game_id: GameId, body: PlaceBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """T6: reserve troops into a town of the team, at once and visible to all."""
-    return await _command(state, game_id, "team_turf", s.MODES_PLACE, PlaceTroops(
+    return await modes.move("team_turf", PlaceTroops(
         game_id=game_id, player_id=caller.id, town=body.town, n=body.n), caller.id)
 
 
 @router.post("/team-turf/{game_id}/orders", status_code=201, response_model=OrderReply)
-async def give_order(game_id: GameId, body: OrderBody, caller: PlayerOnly, state: State) -> OrderReply:
+async def give_order(game_id: GameId, body: OrderBody, caller: PlayerOnly, modes: ModesCase) -> OrderReply:
     """T7: MOVE to a friendly / ATTACK a hostile neighbour in the open turn (201 ``{order_id, turn}``)."""
-    await _game(state, game_id, "team_turf", caller.id)
-    return await state.services.ask(s.MODES_ORDER, GiveOrder(
+    return await modes.order(GiveOrder(
         game_id=game_id, player_id=caller.id, turn=body.turn, kind=body.kind, src=body.src, dst=body.dst,
-        n=body.n), OrderReply, TIMEOUT)
+        n=body.n))
 
 
 @router.delete("/team-turf/{game_id}/orders/{order_id}", response_model=GameView)
-async def withdraw_order(game_id: GameId, order_id: GameId, caller: PlayerOnly, state: State) -> GameView:
+async def withdraw_order(game_id: GameId, order_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """T7: withdraw one of the caller's orders before the turn."""
-    return await _command(state, game_id, "team_turf", s.MODES_WITHDRAW, WithdrawOrder(
+    return await modes.move("team_turf", WithdrawOrder(
         game_id=game_id, player_id=caller.id, order_id=order_id), caller.id)
 
 
 @router.post("/team-turf/{game_id}/leave", response_model=GameView)
-async def leave_team(game_id: GameId, caller: PlayerOnly, state: State) -> GameView:
+async def leave_team(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """T4: leave; the reserve is lost, troops on the board stay and defend."""
-    return await _command(state, game_id, "team_turf", s.MODES_LEAVE, LeaveGame(
+    return await modes.move("team_turf", LeaveGame(
         game_id=game_id, player_id=caller.id), caller.id)
 
 
 @router.post("/team-turf/{game_id}/turns/{turn}/resolve", response_model=ResolveReply, tags=["organizer"])
 async def resolve_turn(game_id: GameId, turn: Annotated[int, Path(ge=1, le=100_000)], org: Organizer,
-                       state: State) -> ResolveReply:
+                       modes: ModesCase) -> ResolveReply:
     """T9: resolve turn ``turn`` now (the game clock does it at 23:59 New York). Exactly once: asked again,
     ``first`` is false and nothing changes."""
-    await _game(state, game_id, "team_turf", None)
-    return await state.services.ask(s.MODES_RESOLVE, ResolveTurn(game_id=game_id, turn=turn), ResolveReply,
-                                    TIMEOUT)
+    return await modes.resolve(ResolveTurn(game_id=game_id, turn=turn))
 
 
 @router.post("/team-turf/{game_id}/end", response_model=GameView, tags=["organizer"])
-async def end_team_turf(game_id: GameId, org: Organizer, state: State) -> GameView:
+async def end_team_turf(game_id: GameId, org: Organizer, modes: ModesCase) -> GameView:
     """T22: end the game; most towns wins (then most troops); the seed is revealed."""
-    return await _command(state, game_id, "team_turf", s.MODES_END, EndGame(game_id=game_id), None)
+    return await modes.move("team_turf", EndGame(game_id=game_id), None)
 
 
 # --------------------------------------------------------------------------- King of the Hill
@@ -215,49 +188,49 @@ async def open_hill(body: HillBody, caller: PlayerOnly, modes: ModesCase, key: K
     """K1: open a room on a town (201); the caller is its first player and starts it. Its seed's SHA-256 is
     ``seed_commitment`` (K16). A repeated ``Idempotency-Key`` answers the room the first request opened; with
     another body it is 422 ``invalid_input``."""
-    return await modes.open(s.MODES_OPEN_HILL, OpenHill(
+    return await modes.open(OpenHill(
         command_id=_command_id(caller.id, key), player_id=_verified(caller).id,
         hill=body.hill, round_seconds=body.round_seconds), caller.id, key, body.model_dump(mode="json"))
 
 
 @router.get("/hill", response_model=GamesReply)
-async def hill_rooms(state: State) -> GamesReply:
+async def hill_rooms(modes: ModesCase) -> GamesReply:
     """The latest rooms, newest first. Public."""
-    return await state.services.ask(s.MODES_GAMES, GamesRequest(mode="hill"), GamesReply)
+    return await modes.games("hill")
 
 
 @router.get("/hill/{game_id}", response_model=GameView)
-async def hill_room(game_id: GameId, state: State, viewer: Viewer) -> GameView:
+async def hill_room(game_id: GameId, modes: ModesCase, viewer: Viewer) -> GameView:
     """The room: dice, holder, who has chosen (never what, K4), the last round revealed; with a token, the caller's
     own choice."""
-    return await _game(state, game_id, "hill", viewer.id if viewer else None)
+    return await modes.game(game_id, "hill", viewer.id if viewer else None)
 
 
 @router.post("/hill/{game_id}/join", response_model=GameView)
-async def join_room(game_id: GameId, caller: PlayerOnly, state: State) -> GameView:
+async def join_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """K1: join a room that has not started (5 players at most)."""
-    return await _command(state, game_id, "hill", s.MODES_JOIN, JoinGame(
+    return await modes.move("hill", JoinGame(
         game_id=game_id, player_id=_verified(caller).id), caller.id)
 
 
 @router.post("/hill/{game_id}/start", response_model=GameView)
-async def start_room(game_id: GameId, caller: PlayerOnly, state: State) -> GameView:
+async def start_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """K1: the opener starts the room with 3 to 5 players."""
-    return await _command(state, game_id, "hill", s.MODES_START, StartRoom(
+    return await modes.move("hill", StartRoom(
         game_id=game_id, player_id=caller.id), caller.id)
 
 
 @router.post("/hill/{game_id}/choices", response_model=GameView)
-async def choose(game_id: GameId, body: ChoiceBody, caller: PlayerOnly, state: State) -> GameView:
+async def choose(game_id: GameId, body: ChoiceBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """K4: the caller's secret Attack or Recruit for the open round; the round resolves when all have chosen."""
-    return await _command(state, game_id, "hill", s.MODES_CHOOSE, ChooseAction(
+    return await modes.move("hill", ChooseAction(
         game_id=game_id, player_id=caller.id, round=body.round, choice=body.choice), caller.id)
 
 
 @router.post("/hill/{game_id}/leave", response_model=GameView)
-async def leave_room(game_id: GameId, caller: PlayerOnly, state: State) -> GameView:
+async def leave_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """K17: leave; the last player left wins."""
-    return await _command(state, game_id, "hill", s.MODES_LEAVE, LeaveGame(
+    return await modes.move("hill", LeaveGame(
         game_id=game_id, player_id=caller.id), caller.id)
 
 
@@ -265,8 +238,8 @@ async def leave_room(game_id: GameId, caller: PlayerOnly, state: State) -> GameV
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: GameId, state: State) -> GameLog:
+async def game_log(game_id: GameId, modes: ModesCase) -> GameLog:
     """T20, K16: a finished game's creation, accepted actions and seed, so anyone can replay every die and shuffle
     (``turfwar audit game <id>``). Public once the game has ended; before, 403 ``forbidden`` (it would tell the
     open turn's orders and the open round's choices)."""
-    return await state.services.ask(s.MODES_LOG, LogRequest(game_id=game_id), GameLog, TIMEOUT)
+    return await modes.log(game_id)

@@ -10,7 +10,6 @@ import json
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from turf_gateway.api.routes.public import leaderboard_body
 from turf_gateway.errors import ApiError
 from turf_gateway.feed import resend
 from turf_gateway.feed.hub import Client
@@ -62,7 +61,7 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
         if sent is None:
             # beyond API.md's snapshot: ``recent``, the last feed stories (oldest first), so the page is not empty
             await ws.send_text(json.dumps({"type": "snapshot", "seq": upto,
-                                           "leaderboard": await leaderboard_body(state),
+                                           "leaderboard": await state.public.leaderboard(),
                                            "recent": list(state.feed.hub.recent)}, default=str))
             sent = upto
         while True:
