@@ -61,4 +61,4 @@ async def store(state: AppState, events: list[tuple[int, str, bytes]]) -> None:
             continue
         rows.append({"seq": seq, "type": msg["type"], "at": datetime.fromisoformat(msg["at"]),
                      "territory_id": msg.get("territory_id"), "players": history.players_of(msg), "body": msg})
-    await state.feed_log.store(rows)
+    await state.history.record(rows)

@@ -21,6 +21,11 @@ class History:
     board: Board
     season: gametime.SeasonConfig
 
+    async def record(self, rows: list[dict[str, Any]]) -> None:
+        """Store feed messages (``{seq, type, at, territory_id, players, body}``) in the feed log, once each: a
+        sequence stored is kept (a redelivered batch stores nothing twice)."""
+        await self.log.store(rows)
+
     async def territory(self, territory_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE) -> dict[str, Any]:
         """The changes of the town's owner or fortification, oldest first, a page of at most ``limit`` after
         ``after_seq`` (``next_seq`` the next page's, null on the last); 404 ``not_found`` for no such town."""

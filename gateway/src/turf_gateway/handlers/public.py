@@ -5,6 +5,7 @@ of the claims and scoring services; display names are the gateway's own (R27: ne
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -49,8 +50,18 @@ class Public:
     seed: str
     feed: FeedState
     _display: list[dict[str, Any]] | None = field(default=None, init=False, repr=False)
+    _adjacency: tuple[bytes, str] | None = field(default=None, init=False, repr=False)
 
     # ---- the board ----------------------------------------------------------------------------------------------
+
+    def adjacency(self) -> tuple[bytes, str]:
+        """R22: ``{neighbours: {territory id: [neighbour ids, sorted]}}`` as compact JSON, and its ETag; built once
+        (the board does not change while a gateway runs)."""
+        if self._adjacency is None:
+            graph = {tid: sorted(self.board.neighbours(tid)) for tid in sorted(self.board.territories)}
+            body = json.dumps({"neighbours": graph}, separators=(",", ":")).encode()
+            self._adjacency = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        return self._adjacency
 
     async def ownership(self, territory_id: str | None = None) -> dict[str, dict[str, Any]]:
         """Territory id → ``{owner_id, progress, fortified}`` as the claims service has it now (one territory's

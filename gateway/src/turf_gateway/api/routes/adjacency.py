@@ -4,14 +4,10 @@ small cacheable body, so a page works out clusters without downloading each terr
 
 from __future__ import annotations
 
-import hashlib
-import json
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from turf_gateway.api.deps import State
+from turf_gateway.api.deps import PublicCase
 
 router = APIRouter(tags=["public"])
 
@@ -20,20 +16,9 @@ class Adjacency(BaseModel):
     neighbours: dict[str, list[str]] = Field(description="territory id → the ids of its neighbours, sorted (R22)")
 
 
-def adjacency_body(state: Any) -> tuple[bytes, str]:
-    """The body and its ETag, built once: the board does not change while a gateway runs."""
-    cached = getattr(state, "_adjacency_cache", None)
-    if cached is None:
-        graph = {tid: sorted(state.board.neighbours(tid)) for tid in sorted(state.board.territories)}
-        body = json.dumps({"neighbours": graph}, separators=(",", ":")).encode()
-        cached = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
-        state._adjacency_cache = cached
-    return cached  # type: ignore[no-any-return]
-
-
 @router.get("/adjacency", response_model=Adjacency, responses={304: {"description": "Not modified (ETag)"}})
-async def adjacency(request: Request, state: State) -> Response:
-    body, etag = adjacency_body(state)
+async def adjacency(request: Request, public: PublicCase) -> Response:
+    body, etag = public.adjacency()
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": "no-cache"})
