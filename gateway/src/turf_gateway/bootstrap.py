@@ -34,6 +34,7 @@ from turf_common.settings import Settings, organizer_password_refusal, password_
 from turf_gateway import passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
+from turf_gateway.adapters.feed_stream import NatsFeedStream
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
@@ -54,6 +55,7 @@ from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
     CorrectionLog,
     FeedLog,
+    FeedStream,
     FlagClearances,
     GameClock,
     IdempotencyKeys,
@@ -87,6 +89,7 @@ class Adapters:
     relay: OutboxRelay
     idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
     feed_log: FeedLog
+    feed_stream: FeedStream
     #: GET /ready's checks, by server (readiness.checks for the real connections)
     checks: dict[str, Check] = field(default_factory=dict)
 
@@ -99,7 +102,8 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
                       a.relay, timedelta(hours=settings.session_ttl_hours))
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
-        settings=settings, broker=broker, readiness=Readiness(a.checks), board=board, clock=a.clock, season=season,
+        settings=settings, broker=broker, readiness=Readiness(a.checks), feed_stream=a.feed_stream, board=board,
+        clock=a.clock, season=season,
         relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
         claims=Claims(a.services, a.limiter, a.keys), players=players,
         sessions=Sessions(a.sessions, cache),
@@ -154,7 +158,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
-        checks=readiness.checks(broker, engine, redis)), cache)
+        checks=readiness.checks(broker, engine, redis),
+        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max)), cache)
     sweeper = asyncio.create_task(state.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most

@@ -331,3 +331,13 @@ class CorrectionLog(Protocol):
         """The request ``cid`` to settle, its row held only for this short transaction; whatever is done inside
         commits together on a clean exit. Never hold it across a request to a service."""
         ...
+
+
+class FeedStream(Protocol):
+    """The feed stream's stored events (issue 19), for a spectator resuming with ``since``."""
+
+    async def read_back(self, since: int, upto: int) -> list[tuple[int, str, bytes]] | None:
+        """The stored feed events of sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, subject,
+        data)``; None when they cannot be resent (:func:`turf_gateway.feed.resend.resumable`: gone from the stream,
+        a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does not answer."""
+        ...

@@ -24,7 +24,7 @@ from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.public import Public
-from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
+from turf_gateway.ports import CorrectionLog, FeedLog, FeedStream, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.readiness import Readiness
 
@@ -48,6 +48,7 @@ class AppState:
     settings: Settings
     broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
     readiness: Readiness   # GET /ready's checks of NATS, PostgreSQL and Redis
+    feed_stream: FeedStream   # the feed stream read back for a spectator resuming (WS /ws/scores?since=)
     board: Board
     clock: GameClock
     season: SeasonConfig

@@ -106,6 +106,13 @@ class MemoryIdempotencyKeys:
                                             "a new key for a new request.", 422)
 
 
+class NoFeedStream:
+    """A :class:`~turf_gateway.ports.FeedStream` that holds nothing: every resume gets a snapshot."""
+
+    async def read_back(self, since: int, upto: int) -> list[tuple[int, str, bytes]] | None:
+        return None
+
+
 class NoPlayers:
     """A :class:`~turf_gateway.ports.PlayerStore` that knows no player (its other methods are not faked)."""
 

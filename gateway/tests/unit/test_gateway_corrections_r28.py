@@ -27,7 +27,7 @@ from turf_gateway.api import deps
 from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
 from turf_gateway.session_cache import SessionCache
-from turf_gateway.testing import MemoryCorrectionLog, NoKeys, NoLimits, NoPlayers
+from turf_gateway.testing import MemoryCorrectionLog, NoFeedStream, NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
 ORG = deps.Caller(id="org", role="organizer", status="verified", display_name="organizer")
@@ -84,7 +84,7 @@ async def gateway(
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
         clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),
-        feed_log=None), SessionCache())  # type: ignore[arg-type]  # type: ignore[arg-type]
+        feed_log=None, feed_stream=NoFeedStream()), SessionCache())  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

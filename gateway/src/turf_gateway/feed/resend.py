@@ -6,23 +6,15 @@ The stream keeps every feed event (limits retention, no age limit), so any seque
 the bound is ours: at most ``TURF_WS_RESEND_MAX`` stream sequences (10,000 by default, about five thousand claims
 with their score updates), so one reconnecting spectator cannot make the gateway read and re-serialise a whole
 season. Further behind, or at a sequence the stream does not hold (a restored or a new stream), the client gets a
-snapshot instead."""
+snapshot instead. The stream is read through the :class:`~turf_gateway.ports.FeedStream` port
+(:mod:`turf_gateway.adapters.feed_stream`)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 
-import nats.errors
-from nats.js import api as jsapi
-
-from turf_common.bus import feed_stream, jetstream
-from turf_gateway.feed.relay import feed_message, feed_subjects
+from turf_gateway.feed.relay import feed_message
 from turf_gateway.state import AppState
-
-#: seconds to wait for the next stored event while reading back; the stream holds them already, so a longer wait
-#: means the server is gone (the client then gets a snapshot)
-READ_WAIT = 5.0
 
 
 def resumable(since: int, upto: int, first_seq: int, last_seq: int, max_span: int) -> bool:
@@ -39,34 +31,12 @@ def resumable(since: int, upto: int, first_seq: int, last_seq: int, max_span: in
 async def missed(state: AppState, since: int, upto: int) -> list[tuple[int, str]] | None:
     """The feed messages of the stream sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, text)``;
     None when they cannot be resent (:func:`resumable`, or the stream does not answer in time)."""
-    js = jetstream(state.broker)
-    stream = feed_stream(state.settings.stream)
-    info = await js.stream_info(stream)
-    if not resumable(since, upto, info.state.first_seq, info.state.last_seq, state.settings.ws_resend_max):
+    stored = await state.feed_stream.read_back(since, upto)
+    if stored is None:
         return None
-    if since >= upto:
-        return []
-    sub = await js.subscribe(
-        "", stream=stream, ordered_consumer=True,
-        config=jsapi.ConsumerConfig(filter_subjects=feed_subjects(),
-                                    deliver_policy=jsapi.DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=since + 1))
     out: list[tuple[int, str]] = []
-    try:
-        while True:
-            try:
-                m = await sub.next_msg(timeout=READ_WAIT)
-            except nats.errors.TimeoutError:
-                return None
-            md = m.metadata
-            seq = md.sequence.stream
-            if seq > upto:
-                break   # the live queue has it
-            msg = await feed_message(state, m.subject, m.data, seq)
-            if msg is not None:
-                out.append((seq, json.dumps(msg, default=str)))
-            if seq == upto or md.num_pending == 0:
-                break
-    finally:
-        with contextlib.suppress(Exception):
-            await sub.unsubscribe()
+    for seq, subject, data in stored:
+        msg = await feed_message(state, subject, data, seq)
+        if msg is not None:
+            out.append((seq, json.dumps(msg, default=str)))
     return out
