@@ -41,12 +41,15 @@ from turf_gateway.api.routes import public
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.notifications import Notifications
+from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
@@ -100,7 +103,9 @@ def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Boa
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys),
-        feed_log=a.feed_log)
+        feed_log=a.feed_log, cards=Cards(a.services, a.players),
+        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
+        outlook=Outlook(a.services))
 
 
 def _refuse_unsafe(settings: Settings) -> None:

@@ -16,12 +16,15 @@ from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.feed.hub import Hub
+from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.notifications import Notifications
+from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.ports import CorrectionLog, FeedLog, GameClock, PlayerStore, Services
 from turf_gateway.ratelimit import RateLimiter
@@ -64,4 +67,7 @@ class AppState:
     history: History
     modes: Modes
     feed_log: FeedLog
+    cards: Cards
+    notifications: Notifications
+    outlook: Outlook
     feed: FeedState = field(default_factory=FeedState)
