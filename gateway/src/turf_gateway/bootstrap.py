@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from faststream.nats import NatsBroker
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common import bus, metrics, redisconn, tracing
 from turf_common.board import Board, load_board
@@ -41,6 +40,7 @@ from turf_gateway.adapters.services import NatsServices
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
@@ -48,6 +48,8 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.notifications import Notifications
+from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.public import Public
 from turf_gateway.idempotency import RedisIdempotencyKeys
@@ -94,24 +96,22 @@ class Adapters:
     checks: dict[str, Check] = field(default_factory=dict)
 
 
-def wire(settings: Settings, broker: NatsBroker, engine: AsyncEngine, board: Board, season: gametime.SeasonConfig,
-         a: Adapters, cache: SessionCache[Any]) -> AppState:
+def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Adapters,
+         cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours))
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
-        settings=settings, broker=broker, readiness=Readiness(a.checks), feed_stream=a.feed_stream, board=board,
-        clock=a.clock, season=season,
-        relay=a.relay, limiter=a.limiter, services=a.services, player_store=a.players, correction_log=a.corrections,
-        claims=Claims(a.services, a.limiter, a.keys), players=players,
-        sessions=Sessions(a.sessions, cache),
+        settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
+        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys),
-        feed_log=a.feed_log, public=public,
-        exports=Exports(a.services, a.players, board, season, public, players), feed=feed)
+        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
+        exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
+        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
+        outlook=Outlook(a.services), feed=feed)
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -148,7 +148,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     season = gametime.load_season(settings.season_file)
     # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
     cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
-    state = wire(settings, broker, engine, load_board(settings.board_dir), season, Adapters(
+    board = load_board(settings.board_dir)
+    adapters = Adapters(
         services=NatsServices(broker), players=SqlPlayers(engine), sessions=SqlSessions(engine),
         corrections=SqlCorrectionLog(engine, season.tz), clearances=SqlFlagClearances(engine),
         revocations=session_revocation.NatsRevocations(broker, cache),
@@ -159,11 +160,12 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
         checks=readiness.checks(broker, engine, redis),
-        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max)), cache)
-    sweeper = asyncio.create_task(state.relay.run())
+        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
+    state = wire(settings, board, season, adapters, cache)
+    sweeper = asyncio.create_task(adapters.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
-    await _start_feed(state, broker, cache)
+    await _start_feed(state, broker, board, cache)
 
     async def stop() -> None:
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
@@ -171,7 +173,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         sweeper.cancel()
         await asyncio.gather(sweeper, return_exceptions=True)
         with contextlib.suppress(Exception):
-            await state.relay.flush()
+            await adapters.relay.flush()
         await broker.stop()
         if redis is not None:
             await redis.aclose()
@@ -180,7 +182,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     return state, stop
 
 
-async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[Any]) -> None:
+async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any]) -> None:
     # issue 29: the feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
     # set-up), the only stream the gateway's NATS user may make consumers on; its sequences are the feed's seq
     stream = feed_stream(state.settings.stream)
@@ -194,7 +196,7 @@ async def _start_feed(state: AppState, broker: NatsBroker, cache: SessionCache[A
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
     state.public.display_features()   # the board for the map, parsed now rather than on the first request
-    state.board.locate(0.0, 0.0)      # and its point index (a home address's check at registration, R27), now
+    board.locate(0.0, 0.0)           # and its point index (a home address's check at registration, R27), now
     # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
     # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
     gc.collect()

@@ -1,5 +1,5 @@
-"""What the gateway holds while it runs (built by :mod:`turf_gateway.bootstrap`): its connections and board, the use
-cases the routes call, and the spectator feed's in-memory state."""
+"""What the gateway holds while it runs (built by :mod:`turf_gateway.bootstrap`): the use cases the routes call, and
+the spectator feed's in-memory state."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from faststream.nats import NatsBroker
-
-from turf_common.board import Board
-from turf_common.outbox import OutboxRelay
-from turf_common.rules.gametime import SeasonConfig
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.feed.hub import Hub
+from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
@@ -22,9 +18,11 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.notifications import Notifications
+from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.public import Public
-from turf_gateway.ports import CorrectionLog, FeedLog, FeedStream, GameClock, PlayerStore, Services
+from turf_gateway.ports import FeedStream
 from turf_gateway.ratelimit import RateLimiter
 from turf_gateway.readiness import Readiness
 
@@ -45,19 +43,14 @@ class FeedState:
 
 @dataclass
 class AppState:
+    """Wiring only: the use cases the routes and the feed's consumers call, and what the websocket and operator
+    routes need beside them. No connection, store or service port: those live inside the use cases and adapters
+    (issue 28)."""
+
     settings: Settings
-    broker: NatsBroker   # FastStream: requests to the services, the feed's subscribers, the outbox's publisher
-    readiness: Readiness   # GET /ready's checks of NATS, PostgreSQL and Redis
+    readiness: Readiness      # GET /ready's checks of NATS, PostgreSQL and Redis
+    limiter: RateLimiter      # the websocket's resend limit (HTTP routes reach it through their use cases)
     feed_stream: FeedStream   # the feed stream read back for a spectator resuming (WS /ws/scores?since=)
-    board: Board
-    clock: GameClock
-    season: SeasonConfig
-    relay: OutboxRelay
-    limiter: RateLimiter
-    # ports the read routes use directly, and the use cases
-    services: Services
-    player_store: PlayerStore
-    correction_log: CorrectionLog
     claims: Claims
     players: Players
     sessions: Sessions
@@ -66,7 +59,9 @@ class AppState:
     clock_moves: ManualClock
     history: History
     modes: Modes
-    feed_log: FeedLog
-    public: Public     # the public reads; it shares ``feed`` with the relay (wire passes both the same FeedState)
+    public: Public            # shares ``feed`` with the relay (wire passes both the same FeedState)
     exports: Exports
+    cards: Cards
+    notifications: Notifications
+    outlook: Outlook
     feed: FeedState = field(default_factory=FeedState)

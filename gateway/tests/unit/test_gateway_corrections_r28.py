@@ -80,7 +80,7 @@ async def gateway(
     app = create_app(Settings())
     season = gametime.load_season()
     log = MemoryCorrectionLog(tz=season.tz)   # records in the season's zone, as the SQL log is made
-    app.state.turf = wire(Settings(), broker, None, Board(), season, Adapters(  # type: ignore[arg-type]
+    app.state.turf = wire(Settings(), Board(), season, Adapters(  # type: ignore[arg-type]
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
         clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),

@@ -1,5 +1,6 @@
 """Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
-``ModesCase``, ``PublicCase``, ``ExportsCase``, ``ClockMoves``), the calling player, the organizer."""
+``ModesCase``, ``PublicCase``, ``ExportsCase``, ``ClockMoves``, ``CardsCase``, ``NotificationsCase``,
+``OutlookCase``, ``PlayersCase``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turf_gateway.errors import ApiError
+from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.notifications import Notifications
+from turf_gateway.handlers.outlook import Outlook
+from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
@@ -77,6 +82,38 @@ async def get_clock_moves(state: State) -> ManualClock:
 
 #: the manual clock's moves (``POST /admin/clock``)
 ClockMoves = Annotated[ManualClock, Depends(get_clock_moves)]
+
+
+async def get_cards(state: State) -> Cards:
+    return state.cards
+
+
+#: cards and trades (R12–R20): the hand, plays, schedules, proposals, whom a proposal may name
+CardsCase = Annotated[Cards, Depends(get_cards)]
+
+
+async def get_notifications(state: State) -> Notifications:
+    return state.notifications
+
+
+#: notifications, push subscriptions and announcements (issue 18)
+NotificationsCase = Annotated[Notifications, Depends(get_notifications)]
+
+
+async def get_outlook(state: State) -> Outlook:
+    return state.outlook
+
+
+#: a player's territories and deadlines now (issue 18)
+OutlookCase = Annotated[Outlook, Depends(get_outlook)]
+
+
+async def get_players(state: State) -> Players:
+    return state.players
+
+
+#: players: registration, sign-in, profiles, the roster, status changes (R27)
+PlayersCase = Annotated[Players, Depends(get_players)]
 
 
 def bearer_token(request: Request) -> str:

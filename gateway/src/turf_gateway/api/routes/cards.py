@@ -10,30 +10,13 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
 
 from turf_common.contracts import subjects
-from turf_common.contracts.cards import (
-    CancelReply,
-    CancelSchedule,
-    CardOut,
-    HandReply,
-    HandRequest,
-    PlayCard,
-    PlayReply,
-    ProposeTrade,
-    TradeAction,
-    TradeReply,
-    TradesReply,
-    TradesRequest,
-)
+from turf_common.contracts.cards import CardOut
 from turf_common.rules.cards import CardType
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import CurrentPlayer, PlayerOnly, State
+from turf_gateway.api.deps import CardsCase, CurrentPlayer, PlayerOnly
 from turf_gateway.api.responses import ModelResponse
-from turf_gateway.ports import Caller
-from turf_gateway.state import AppState
 
 router = APIRouter(tags=["cards"])
-#: seconds to wait for the cards service (a card play runs a saga with claims)
-TIMEOUT = 20.0
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 PathId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -77,71 +60,60 @@ def _cards(cards: list[CardOut]) -> list[S.Card]:
 
 
 @router.get("/me/hand", response_model=S.Hand)
-async def hand(caller: CurrentPlayer, state: State) -> S.Hand:
+async def hand(caller: CurrentPlayer, cards: CardsCase) -> S.Hand:
     """The caller's unused cards: ``{cards: [{id, type, state}]}``, state ``ready`` or ``reserved`` (R12)."""
-    out = await state.services.ask(subjects.CARDS_HAND, HandRequest(player_id=caller.id), HandReply, TIMEOUT)
-    return S.Hand(cards=_cards(out.cards))
+    return S.Hand(cards=_cards(await cards.hand(caller.id)))
 
 
 @router.post("/cards/play", response_model=S.CardPlayed)
-async def play(body: PlayBody, caller: PlayerOnly, state: State) -> S.CardPlayed:
+async def play(body: PlayBody, caller: PlayerOnly, cards: CardsCase) -> S.CardPlayed:
     """Play a card (R13–R20). 200 ``{card_id, type, state, effect}``; ``state`` ``consumed``, or ``reserved`` for a
     scheduled Freeze/Blockade. A refusal is 409 with its rule code and leaves the card in the hand."""
-    out = await state.services.ask(subjects.CARDS_PLAY, PlayCard(
-        player_id=caller.id, player_status=caller.status, type=body.type,
-        territory_id=body.territory_id, rival_id=body.rival_id, claim_id=body.claim_id, mode=body.mode),
-        PlayReply, TIMEOUT)
+    out = await cards.play(caller, body.type, territory_id=body.territory_id, rival_id=body.rival_id,
+                           claim_id=body.claim_id, mode=body.mode)
     return S.CardPlayed(card_id=out.card_id, type=out.type, state=out.state, effect=out.effect)
 
 
 @router.delete("/cards/{card_id}/schedule", response_model=S.ScheduleCancelled)
-async def cancel(card_id: PathId, caller: PlayerOnly, state: State) -> S.ScheduleCancelled:
+async def cancel(card_id: PathId, caller: PlayerOnly, cards: CardsCase) -> S.ScheduleCancelled:
     """Cancel a scheduled Freeze or Blockade before it activates: the card is ``ready`` again (R15, R16)."""
-    out = await state.services.ask(subjects.CARDS_CANCEL, CancelSchedule(
-        player_id=caller.id, player_status=caller.status, card_id=card_id),
-        CancelReply, TIMEOUT)
+    out = await cards.cancel(caller, card_id)
     return S.ScheduleCancelled(id=out.card_id, type=out.type, state=out.state)
 
 
 @router.post("/trades", status_code=201, response_model=S.TradeOut,
              responses={201: {"model": S.TradeOut, "description": "Proposed"}})
-async def propose(body: TradeBody, caller: PlayerOnly, state: State) -> ModelResponse:
+async def propose(body: TradeBody, caller: PlayerOnly, cards: CardsCase) -> ModelResponse:
     """Propose own territory for a territory of a player who holds a Trade card (R18). 201 ``{id, state}``."""
-    out = await state.services.ask(subjects.TRADES_PROPOSE, ProposeTrade(
-        player_id=caller.id, player_status=caller.status,
-        offer_territory_id=body.offer_territory_id, want_territory_id=body.want_territory_id), TradeReply, TIMEOUT)
-    return ModelResponse(out.trade, S.TradeOut, 201)   # as POST /claims (api/responses.py)
-
-
-async def _trade_action(state: AppState, caller: Caller, subject: str, trade_id: str) -> S.TradeOut:
-    out = await state.services.ask(subject, TradeAction(
-        player_id=caller.id, player_status=caller.status, trade_id=trade_id),
-        TradeReply, TIMEOUT)
-    return S.TradeOut(id=out.trade.id, state=out.trade.state)
+    trade = await cards.propose(caller, body.offer_territory_id, body.want_territory_id)
+    return ModelResponse(trade, S.TradeOut, 201)   # as POST /claims (api/responses.py)
 
 
 @router.post("/trades/{trade_id}/accept", response_model=S.TradeOut)
-async def accept(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
+async def accept(trade_id: PathId, caller: PlayerOnly, cards: CardsCase) -> S.TradeOut:
     """The partner accepts: owners swap, fortification travels, one Trade card of each is consumed (R18);
     409 ``trade_no_longer_valid`` (and the proposal is cancelled) when that can no longer happen."""
-    return await _trade_action(state, caller, subjects.TRADES_ACCEPT, trade_id)
+    trade = await cards.trade(caller, "accept", trade_id)
+    return S.TradeOut(id=trade.id, state=trade.state)
 
 
 @router.post("/trades/{trade_id}/decline", response_model=S.TradeOut)
-async def decline(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
-    return await _trade_action(state, caller, subjects.TRADES_DECLINE, trade_id)
+async def decline(trade_id: PathId, caller: PlayerOnly, cards: CardsCase) -> S.TradeOut:
+    trade = await cards.trade(caller, "decline", trade_id)
+    return S.TradeOut(id=trade.id, state=trade.state)
 
 
 @router.post("/trades/{trade_id}/withdraw", response_model=S.TradeOut)
-async def withdraw(trade_id: PathId, caller: PlayerOnly, state: State) -> S.TradeOut:
-    return await _trade_action(state, caller, subjects.TRADES_WITHDRAW, trade_id)
+async def withdraw(trade_id: PathId, caller: PlayerOnly, cards: CardsCase) -> S.TradeOut:
+    trade = await cards.trade(caller, "withdraw", trade_id)
+    return S.TradeOut(id=trade.id, state=trade.state)
 
 
 @router.get("/trades", response_model=S.Trades)
-async def trades(caller: PlayerOnly, state: State) -> S.Trades:
+async def trades(caller: PlayerOnly, cards: CardsCase) -> S.Trades:
     """The caller's open proposals, both directions."""
-    out = await state.services.ask(subjects.TRADES_LIST, TradesRequest(player_id=caller.id), TradesReply, TIMEOUT)
-    return S.Trades(trades=[S.Trade(**tr.model_dump(exclude={"schema_version"})) for tr in out.trades])
+    mine = await cards.trades(caller.id)
+    return S.Trades(trades=[S.Trade(**tr.model_dump(exclude={"schema_version"})) for tr in mine])
 
 
 # ---- the live feed: card and trade events, without private data ------------------------------------------

@@ -4,7 +4,6 @@ A player sees only their own notifications (the caller's id is the one asked for
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -12,26 +11,8 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import Response
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from turf_common.contracts import subjects
-from turf_common.contracts.notify import (
-    AnnouncementReply,
-    AnnouncementsReply,
-    AnnouncementsRequest,
-    Done,
-    DropPush,
-    MarkRead,
-    NotificationKind,
-    NotificationsReply,
-    NotificationsRequest,
-    PublishAnnouncement,
-    PushKeyReply,
-    PushKeyRequest,
-    PushKeys,
-    SavePush,
-)
-from turf_common.pushpolicy import allowed_push_endpoint
-from turf_gateway.api.deps import CurrentPlayer, Organizer, State
-from turf_gateway.errors import ApiError
+from turf_common.contracts.notify import NotificationKind, PushKeys
+from turf_gateway.api.deps import CurrentPlayer, NotificationsCase, Organizer
 
 router = APIRouter(tags=["notifications"])
 
@@ -94,70 +75,58 @@ class AnnouncementBody(BaseModel):
 
 
 @router.get("/me/notifications", response_model=Notifications)
-async def notifications(caller: CurrentPlayer, state: State,
+async def notifications(caller: CurrentPlayer, notes: NotificationsCase,
                         after: Annotated[int | None, Query(ge=0, le=2**62)] = None) -> Notifications:
     """The caller's own notifications, oldest first, those after id ``after`` when given (at most 200 a page)."""
-    out = await state.services.ask(subjects.NOTIFY_LIST, NotificationsRequest(player_id=caller.id, after=after),
-                          NotificationsReply)
+    out = await notes.inbox(caller.id, after)
     return Notifications(notifications=[Notification(**n.model_dump()) for n in out.notifications],
                          read_up_to=out.read_up_to)
 
 
 @router.post("/me/notifications/read", status_code=204, response_class=Response)
-async def mark_read(body: ReadBody, caller: CurrentPlayer, state: State) -> Response:
+async def mark_read(body: ReadBody, caller: CurrentPlayer, notes: NotificationsCase) -> Response:
     """Every notification of the caller with id ≤ ``up_to`` is read (a mark never moves back). 204."""
-    await state.services.ask(subjects.NOTIFY_READ, MarkRead(player_id=caller.id, up_to=body.up_to), Done)
+    await notes.mark_read(caller.id, body.up_to)
     return Response(status_code=204)
 
 
 @router.get("/push/key", response_model=PushKey)
-async def push_key(state: State) -> PushKey:
+async def push_key(notes: NotificationsCase) -> PushKey:
     """The VAPID public key browsers subscribe with (public: it is in every page that subscribes)."""
-    out = await state.services.ask(subjects.NOTIFY_PUSH_KEY, PushKeyRequest(), PushKeyReply)
-    return PushKey(key=out.key)
+    return PushKey(key=await notes.push_key())
 
 
 @router.put("/me/push", status_code=204, response_class=Response)
-async def save_push(body: PushBody, caller: CurrentPlayer, state: State) -> Response:
+async def save_push(body: PushBody, caller: CurrentPlayer, notes: NotificationsCase) -> Response:
     """Store the caller's push subscription ``{endpoint, keys: {p256dh, auth}}``. 204; 422 ``invalid_input`` for an
     endpoint that is not a browser push service's (issue 29: FCM, Mozilla, Apple, Windows; a loopback receiver in
     a manual-clock rehearsal). Issue 29: 409 ``not_eligible`` for a player not verified (R27, as ``POST /claims``);
     429 ``rate_limited`` over ``push_player``. Notify keeps a handful of subscriptions per player, keyed by
     (player, endpoint): the same endpoint again updates its keys; one more replaces the least recently saved."""
-    if caller.status != "verified":
-        raise ApiError("not_eligible", "Only a verified player may subscribe to pushes (R27).")
-    await state.limiter.hit("push_player", caller.id)
-    if not allowed_push_endpoint(body.endpoint, rehearsal=state.settings.clock == "manual"):
-        raise ApiError("invalid_input", "The endpoint must be a browser push service's https URL.")
-    await state.services.ask(subjects.NOTIFY_PUSH_SAVE,
-                    SavePush(player_id=caller.id, endpoint=body.endpoint, keys=body.keys), Done)
+    await notes.save_push(caller, body.endpoint, body.keys)
     return Response(status_code=204)
 
 
 @router.delete("/me/push", status_code=204, response_class=Response)
-async def drop_push(caller: CurrentPlayer, state: State) -> Response:
+async def drop_push(caller: CurrentPlayer, notes: NotificationsCase) -> Response:
     """Remove the caller's push subscriptions (every device of theirs). 204, also when there was none."""
-    await state.services.ask(subjects.NOTIFY_PUSH_DROP, DropPush(player_id=caller.id), Done)
+    await notes.drop_push(caller.id)
     return Response(status_code=204)
 
 
 @router.get("/announcements", response_model=Announcements)
-async def announcements(state: State) -> Announcements:
+async def announcements(notes: NotificationsCase) -> Announcements:
     """The organizer's announcements (rule 11), newest first. Public."""
-    out = await state.services.ask(subjects.NOTIFY_ANNOUNCEMENTS, AnnouncementsRequest(), AnnouncementsReply)
-    return Announcements(announcements=[Announcement(**a.model_dump()) for a in out.announcements])
+    return Announcements(announcements=[Announcement(**a.model_dump()) for a in await notes.announcements()])
 
 
 @router.post("/admin/announcements", status_code=201, response_model=Announcement, tags=["organizer"])
-async def announce(body: AnnouncementBody, org: Organizer, state: State,
+async def announce(body: AnnouncementBody, org: Organizer, notes: NotificationsCase,
                    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=64)] = None
                    ) -> Announcement:
     """Rule 11: announce ``{title, body}`` to everyone: 201 ``{id, at, title, body}``; it is on
     ``GET /announcements``, on the spectator feed (``announcement.published``), in every player's notifications
     (and pushes) and on Discord. ``at`` is the game clock's now. A repeated ``Idempotency-Key`` answers the first
     announcement, made once."""
-    now = await state.clock.now()
-    cmd = PublishAnnouncement(command_id=idempotency_key or uuid.uuid4().hex, at=now, title=body.title,
-                              body=body.body)
-    out = await state.services.ask(subjects.NOTIFY_ANNOUNCE, cmd, AnnouncementReply, timeout=15.0)
-    return Announcement(**out.announcement.model_dump())
+    out = await notes.announce(body.title, body.body, idempotency_key)
+    return Announcement(**out.model_dump())

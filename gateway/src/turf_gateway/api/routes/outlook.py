@@ -8,10 +8,8 @@ from datetime import date
 from fastapi import APIRouter
 from pydantic import AwareDatetime, BaseModel, Field
 
-from turf_common.contracts import subjects
-from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.rules.outlook import StreakState
-from turf_gateway.api.deps import CurrentPlayer, State
+from turf_gateway.api.deps import CurrentPlayer, OutlookCase
 
 router = APIRouter(tags=["players"])
 
@@ -76,10 +74,10 @@ class MyTerritories(BaseModel):
 
 
 @router.get("/me/territories", response_model=MyTerritories)
-async def my_territories(caller: CurrentPlayer, state: State) -> MyTerritories:
+async def my_territories(caller: CurrentPlayer, outlook: OutlookCase) -> MyTerritories:
     """The caller's territories with their fortification streak (R9, R11), Freeze (R15), same-day lock (R10) and
     War state (R14); the War deadlines on steals of their territories (5 game hours, R4/R14) and the reclaim
     windows they hold; today's claims a Mulligan may undo (R19). Changes nothing; the organizer, who owns nothing,
     gets empty lists."""
-    out = await state.services.ask(subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=caller.id), OutlookReply)
+    out = await outlook.territories(caller.id)
     return MyTerritories.model_validate(out.model_dump(exclude={"ok", "player_id", "schema_version"}))

@@ -5,16 +5,12 @@ docs/card-forms.md."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from turf_common.contracts import subjects
-from turf_common.contracts.cards import TradeHoldersReply, TradeHoldersRequest
-from turf_common.contracts.outlook import OutlookReply, OutlookRequest
-from turf_gateway.api.deps import PlayerOnly, State
+from turf_gateway.api.deps import CardsCase, PlayerOnly, PlayersCase
 from turf_gateway.ports import ROSTER_PAGE
 
 router = APIRouter(tags=["players"])
@@ -46,30 +42,23 @@ class TradePartners(BaseModel):
 
 
 @router.get("/players", response_model=Roster)
-async def roster(state: State,
+async def roster(players: PlayersCase,
                  after: Annotated[int, Query(ge=-1, le=2**31 - 1,
                                              description="the previous page's `next`: join indexes over it")] = -1,
                  limit: Annotated[int, Query(ge=1, le=ROSTER_PAGE)] = ROSTER_PAGE) -> Roster:
     """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
     ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later.
     Issue 29: ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
-    rows, nxt = await state.players.roster(after, limit)
+    rows, nxt = await players.roster(after, limit)
     return Roster(players=[RosterEntry(id=r.id, display_name=r.display_name, join_index=r.join_index)
                            for r in rows], next=nxt)
 
 
 @router.get("/me/trade-partners", response_model=TradePartners)
-async def trade_partners(caller: PlayerOnly, state: State) -> TradePartners:
+async def trade_partners(caller: PlayerOnly, cards: CardsCase) -> TradePartners:
     """R18: the other verified players holding a ready Trade card now, the only ones a proposal may name
     (``invalid_target`` otherwise), and the territories of the caller and of those players that are in a War
     dispute now (R14, ``territory_in_dispute``). Nothing else of their hands is told."""
-    out = await state.services.ask(subjects.CARDS_TRADE_HOLDERS, TradeHoldersRequest(player_id=caller.id),
-                          TradeHoldersReply)
-    names = await state.player_store.display_names(out.player_ids)
-    # the towns of either side that a proposal would find in dispute, from each one's outlook (claims.outlook,
-    # asked together: the holders of a Trade card are few); the play page's Trade form leaves them out
-    outlooks = await asyncio.gather(*(state.services.ask(subjects.CLAIMS_OUTLOOK, OutlookRequest(player_id=i),
-                                                OutlookReply) for i in [caller.id, *out.player_ids]))
-    disputed = sorted({t.id for o in outlooks for t in o.territories if t.reclaim_until or t.war_until})
-    return TradePartners(partners=[TradePartner(player_id=i, display_name=names[i]) for i in out.player_ids],
-                         in_dispute=disputed)
+    out = await cards.trade_options(caller.id)
+    return TradePartners(partners=[TradePartner(player_id=p.player_id, display_name=p.display_name)
+                                   for p in out.partners], in_dispute=out.in_dispute)
