@@ -1,6 +1,6 @@
 """Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
 ``ModesCase``, ``PublicCase``, ``ExportsCase``, ``ClockMoves``, ``CardsCase``, ``NotificationsCase``,
-``OutlookCase``, ``PlayersCase``), the calling player, the organizer."""
+``OutlookCase``, ``PlayersCase``, ``FlagsCase``, ``HistoryCase``), the calling player, the organizer."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
 from turf_gateway.handlers.corrections import Corrections
 from turf_gateway.handlers.exports import Exports
+from turf_gateway.handlers.flags import Flags
+from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
@@ -114,6 +116,22 @@ async def get_players(state: State) -> Players:
 
 #: players: registration, sign-in, profiles, the roster, status changes (R27)
 PlayersCase = Annotated[Players, Depends(get_players)]
+
+
+async def get_flags(state: State) -> Flags:
+    return state.flags
+
+
+#: the organizer's flagged claims (R7.1)
+FlagsCase = Annotated[Flags, Depends(get_flags)]
+
+
+async def get_history(state: State) -> History:
+    return state.history
+
+
+#: towns' histories, players' journals and the replay (issue 19)
+HistoryCase = Annotated[History, Depends(get_history)]
 
 
 def bearer_token(request: Request) -> str:

@@ -25,7 +25,7 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.notify import AnnouncementPublished
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
-from turf_gateway.api.routes import cards
+from turf_gateway.feed import cards_view as cards
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)

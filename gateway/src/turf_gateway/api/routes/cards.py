@@ -4,12 +4,11 @@ is not a player (R27): card plays, schedules and every ``/trades`` route answer 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
 
-from turf_common.contracts import subjects
 from turf_common.contracts.cards import CardOut
 from turf_common.rules.cards import CardType
 from turf_gateway.api import schemas as S
@@ -114,26 +113,3 @@ async def trades(caller: PlayerOnly, cards: CardsCase) -> S.Trades:
     """The caller's open proposals, both directions."""
     mine = await cards.trades(caller.id)
     return S.Trades(trades=[S.Trade(**tr.model_dump(exclude={"schema_version"})) for tr in mine])
-
-
-# ---- the live feed: card and trade events, without private data ------------------------------------------
-#: what of each card/trade event the websocket feed shows: never a drawn card's type (a hand is private), never
-#: a scheduled card's target; a trade partner sees a proposal addressed to them and refetches GET /trades.
-PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
-    subjects.CARD_DRAWN: ("player_id",),
-    subjects.CARD_PLAYED: ("player_id", "card_type", "state"),
-    subjects.CARD_CONSUMED: ("player_id", "card_type"),
-    subjects.CARD_RETURNED: ("player_id", "card_type", "reason"),
-    subjects.CARD_SEED_COMMITTED: ("season_id", "commitment"),
-    subjects.CARD_SEED_REVEALED: ("season_id", "commitment", "seed"),
-    subjects.TRADE_PROPOSED: ("trade_id", "proposer_id", "partner_id", "state"),
-    subjects.TRADE_ACCEPTED: ("trade_id", "proposer_id", "partner_id", "state"),
-    subjects.TRADE_DECLINED: ("trade_id", "proposer_id", "partner_id", "state"),
-    subjects.TRADE_CANCELLED: ("trade_id", "proposer_id", "partner_id", "state", "reason"),
-}
-FEED = list(PUBLIC_FIELDS)
-
-
-def public_view(subject: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The feed message of a card/trade event (``type`` and ``at`` are added by the caller)."""
-    return {k: data.get(k) for k in PUBLIC_FIELDS[subject]} | {"occurred_at": data.get("occurred_at")}

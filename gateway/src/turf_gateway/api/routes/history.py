@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
-from turf_gateway.api.deps import State
+from turf_gateway.api.deps import HistoryCase
 from turf_gateway.api.types import IsoQueryTime
 from turf_gateway.ports import HISTORY_PAGE
 
@@ -76,27 +76,27 @@ class ReplayPage(BaseModel):
 
 
 @router.get("/territories/{territory_id}/history", response_model=TerritoryHistory)
-async def territory_history(territory_id: str, state: State, after_seq: PageAfter = 0,
+async def territory_history(territory_id: str, history: HistoryCase, after_seq: PageAfter = 0,
                             limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """Every change of the town's owner or fortification, oldest first, ``limit`` a page after ``after_seq``
     (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such town."""
-    return await state.history.territory(territory_id, after_seq, limit)
+    return await history.territory(territory_id, after_seq, limit)
 
 
 @router.get("/players/{player_id}/history", response_model=PlayerHistory)
-async def player_history(player_id: str, state: State, after_seq: PageAfter = 0,
+async def player_history(player_id: str, history: HistoryCase, after_seq: PageAfter = 0,
                          limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """The player's public season record, oldest first, with daily totals, ``limit`` feed messages a page after
     ``after_seq`` (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such player."""
-    return await state.history.player(player_id, after_seq, limit)
+    return await history.player(player_id, after_seq, limit)
 
 
 @router.get("/replay", response_model=ReplayPage)
-async def replay(state: State,
+async def replay(history: HistoryCase,
                  start: Annotated[IsoQueryTime | None, Query(alias="from")] = None,
                  end: Annotated[IsoQueryTime | None, Query(alias="to")] = None,
                  after_seq: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> dict[str, Any]:
     """The public feed of ``from`` <= at < ``to`` (either open), in stream order, ``limit`` messages a page after
     ``after_seq``; ``next_seq`` is the next page's ``after_seq``, null on the last page."""
-    return await state.history.replay(start, end, after_seq, limit)
+    return await history.replay(start, end, after_seq, limit)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import CurrentPlayer, State, bearer_token
+from turf_gateway.api.deps import CurrentPlayer, PlayersCase, bearer_token
 from turf_gateway.handlers.players import Registration
 from turf_gateway.ratelimit import client_ip
 
@@ -23,17 +23,17 @@ class Credentials(BaseModel):
 
 
 @router.post("/players", status_code=201, response_model=S.Registered)
-async def register(reg: Registration, state: State, request: Request) -> S.Registered:
+async def register(reg: Registration, players: PlayersCase, request: Request) -> S.Registered:
     """Register a player (R27). The home address is geocoded (TURF_GEOCODER); a point inside the board verifies
     the player at once, otherwise the player is ``pending`` with a ``status_reason`` (``not_in_board``,
     ``address_not_found``, ``geocoder_unavailable``) until the organizer decides. Two players at one normalised
     address are both registered and flagged for the organizer (``GET /admin/players``). 503 ``unavailable`` with
     ``Retry-After`` when the password-hashing queue is full (issue 29)."""
-    return await state.players.register(reg, client_ip(request))
+    return await players.register(reg, client_ip(request))
 
 
 @router.post("/sessions", response_model=S.SessionOut)
-async def sign_in(cred: Credentials, state: State, request: Request) -> S.SessionOut:
+async def sign_in(cred: Credentials, players: PlayersCase, request: Request) -> S.SessionOut:
     """Sign in: 200 ``{token, player_id, role}``; 401 ``unauthenticated`` for a wrong email or password.
 
     Issue 15: failed sign-ins are throttled per account *and* client address (``sessions_email``), and per client
@@ -47,22 +47,22 @@ async def sign_in(cred: Credentials, state: State, request: Request) -> S.Sessio
     in from (``sessions_account_slow``), never locked; 503 ``unavailable`` with ``Retry-After`` when the hashing
     queue is full (``TURF_PASSWORD_QUEUE``); 403 ``not_eligible`` for a disqualified or rejected player's right
     password (a pending player signs in)."""
-    return await state.players.sign_in(cred.email, cred.password, client_ip(request))
+    return await players.sign_in(cred.email, cred.password, client_ip(request))
 
 
 @router.delete("/sessions", status_code=204)
-async def sign_out(caller: CurrentPlayer, state: State, request: Request) -> Response:
+async def sign_out(caller: CurrentPlayer, players: PlayersCase, request: Request) -> Response:
     """Sign out: 204, and the token is refused from then on (401). 401 for a token already unknown."""
-    await state.players.sign_out(bearer_token(request))
+    await players.sign_out(bearer_token(request))
     return Response(status_code=204)
 
 
 @router.get("/me", response_model=S.Me)
-async def me(caller: CurrentPlayer, state: State) -> S.Me:
+async def me(caller: CurrentPlayer, players: PlayersCase) -> S.Me:
     """The caller's own profile, private fields included (R27: only the player and the organizer see them)."""
-    return await state.players.me(caller)
+    return await players.me(caller)
 
 
 @router.get("/players/{player_id}", response_model=S.PublicProfile)
-async def public_profile(player_id: str, state: State) -> S.PublicProfile:
-    return await state.players.profile(player_id)
+async def public_profile(player_id: str, players: PlayersCase) -> S.PublicProfile:
+    return await players.profile(player_id)
