@@ -1,5 +1,5 @@
 """Gzip for the large public reads only (issue 19: replay pages, town histories, journals; the board serves its own
-cached gzip body, see api/routes/public.py). Not for every route: compressing answers that carry a secret (a
+cached gzip body, built by handlers/public.py). Not for every route: compressing answers that carry a secret (a
 session token, a player's own address) beside text an attacker can reflect is what BREACH reads secrets with."""
 
 from __future__ import annotations
