@@ -10,11 +10,11 @@ import json
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.servers import redis_server
 from turf_common import redisconn
 from turf_common.board import load_board
 from turf_common.contracts.claims import TerritoryChanged
@@ -24,7 +24,6 @@ from turf_common.rules.scoring import TerritoryStats, competition_ranks
 from turf_scoring import bootstrap
 from turf_scoring.adapters.redis_store import RedisScoreStore
 from turf_scoring.handlers import ScoringHandlers
-from turfwar import embedded
 
 HOBOKEN, NEWARK = "3401732250", "3401351000"
 FIGURES = ("base", "outposts", "bonuses", "total", "territories")
@@ -49,11 +48,8 @@ def _service(redis_url: str, bus: Any, board: Any, stats: dict[str, TerritorySta
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv = embedded.start_redis(Path(tmp_path_factory.mktemp("redis")))
-    try:
-        yield srv.url
-    finally:
-        srv.stop()
+    with redis_server(tmp_path_factory, "redis") as url:
+        yield url
 
 
 def _rows(lb: Leaderboard) -> dict[str, dict[str, int]]:

@@ -5,27 +5,23 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support.servers import redis_server
 from turf_common import redisconn
 from turf_gateway.errors import ApiError
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.ports import IdempotencyKeys
 from turf_gateway.testing import MemoryIdempotencyKeys
-from turfwar import embedded
 
 BODY = {"territory_id": "hoboken", "lat": 40.744, "lon": -74.032}
 
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv = embedded.start_redis(Path(tmp_path_factory.mktemp("gateway-keys-contract")))
-    try:
-        yield srv.url
-    finally:
-        srv.stop()
+    with redis_server(tmp_path_factory, "gateway-keys-contract") as url:
+        yield url
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -7,16 +7,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import nats
 import pytest
 
+from tests.support.servers import nats_server
 from turf_clock.adapters.kv import KvClockStore
 from turf_clock.ports import ClockStore
 from turf_clock.testing import MemoryStore
 from turf_common.contracts.clock import ClockState
-from turfwar import embedded
 
 GAME = datetime(2026, 10, 5, 10, tzinfo=UTC)
 REAL = datetime(2026, 12, 5, 9, tzinfo=UTC)
@@ -24,11 +23,8 @@ REAL = datetime(2026, 12, 5, 9, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def nats_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv = embedded.start_nats(Path(tmp_path_factory.mktemp("clock-kv-contract")))
-    try:
-        yield srv.url
-    finally:
-        srv.stop()
+    with nats_server(tmp_path_factory, "clock-kv-contract") as url:
+        yield url
 
 
 @pytest.fixture(params=["memory", "nats"])

@@ -5,24 +5,20 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support.servers import redis_server
 from turf_common import redisconn
 from turf_scoring.adapters.redis_store import RedisScoreStore
 from turf_scoring.ports import ScoreStore
 from turf_scoring.testing import MemoryScoreStore
-from turfwar import embedded
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv = embedded.start_redis(Path(tmp_path_factory.mktemp("scoring-contract")))
-    try:
-        yield srv.url
-    finally:
-        srv.stop()
+    with redis_server(tmp_path_factory, "scoring-contract") as url:
+        yield url
 
 
 @pytest.fixture(params=["memory", "redis"])
