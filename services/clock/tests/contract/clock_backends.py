@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from turf_clock.ports import BoundaryLog, Publisher
@@ -14,4 +15,8 @@ class Outbox:
 
     log: BoundaryLog
     relay: Publisher
-    sent: list[tuple[str, str]]
+    published: Callable[[], list[tuple[str, str]]]
+
+    @property
+    def sent(self) -> list[tuple[str, str]]:
+        return self.published()

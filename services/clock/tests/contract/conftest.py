@@ -25,34 +25,11 @@ async def clock_engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterato
         yield engine
 
 
-class _Recorded(RecordingPublisher):
-    def __init__(self, sent: list[tuple[str, str]]) -> None:
-        super().__init__()
-        self.into = sent
-
-    async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> None:
-        self.into.append((subject, msg_id))
-
-
 @pytest.fixture(params=["memory", "postgres"])
 async def outbox(request: pytest.FixtureRequest, clock_engine: AsyncEngine) -> Outbox:
-    sent: list[tuple[str, str]] = []
     if request.param == "memory":
-        mem = _MemorySent(sent)
-        return Outbox(mem, mem, sent)
+        mem = MemoryOutbox()
+        return Outbox(mem, mem, lambda: [(s, e.event_id) for s, e in mem.published])
     engine = await emptied(clock_engine, t.metadata)
-    return Outbox(SqlBoundaryLog(engine), OutboxRelay(engine, t.outbox, _Recorded(sent)), sent)
-
-
-class _MemorySent(MemoryOutbox):
-    """The memory outbox, its publications as (subject, event id) into ``sent``."""
-
-    def __init__(self, sent: list[tuple[str, str]]) -> None:
-        super().__init__()
-        self.into = sent
-
-    async def flush(self) -> int:
-        n = len(self.published)
-        out = await super().flush()
-        self.into.extend((s, e.event_id) for s, e in self.published[n:])
-        return out
+    bus = RecordingPublisher()
+    return Outbox(SqlBoundaryLog(engine), OutboxRelay(engine, t.outbox, bus), lambda: [(s, m) for s, _, m in bus.raw])
