@@ -33,7 +33,13 @@ async def same_body_or_refuse(redis: Redis | None, prefix: str, route: str, call
         p.set(name, digest, nx=True, ex=KEEP_S)
         p.get(name)
         _, first = await p.execute()
-    if first is not None and (first.decode() if isinstance(first, bytes) else first) != digest:
+    if first is not None:
+        refuse_another_body(first.decode() if isinstance(first, bytes) else first, digest)
+
+
+def refuse_another_body(first: str, digest: str) -> None:
+    """ApiError 422 ``invalid_input`` when ``digest`` (of this request's body) is not the ``first`` one's."""
+    if first != digest:
         raise ApiError("invalid_input", "This Idempotency-Key was already used with another request body; use a "
                                         "new key for a new request.", 422)
 

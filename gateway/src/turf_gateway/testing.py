@@ -100,10 +100,8 @@ class MemoryIdempotencyKeys:
         self.first: dict[tuple[str, str, str], str] = {}
 
     async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
-        digest = self.first.setdefault((route, caller, key), idempotency.body_hash(body))
-        if digest != idempotency.body_hash(body):
-            raise ApiError("invalid_input", "This Idempotency-Key was already used with another request body; use "
-                                            "a new key for a new request.", 422)
+        digest = idempotency.body_hash(body)
+        idempotency.refuse_another_body(self.first.setdefault((route, caller, key), digest), digest)
 
 
 class NoFeedStream:
