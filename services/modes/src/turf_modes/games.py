@@ -131,8 +131,9 @@ class Replays:
 
 def team_turf_view(s: teamturf.TeamTurfState, fld: teamturf.Field, next_at: datetime | None,
                    viewer: str | None) -> TeamTurfView:
-    """T6: the board and reserves are public; T7: orders are shown to their team only."""
-    team = s.team_of.get(viewer) if viewer else None
+    """T6: the board and reserves are public; T7: orders are shown to their team only; T4, T23: a player who left
+    (or was disqualified) reads what the public reads."""
+    team = s.team_of.get(viewer) if viewer in s.active else None
     orders = [OrderOut(order_id=o.order_id, player_id=o.player, kind=o.kind, src=o.src, dst=o.dst, n=o.n)
               for o in s.orders if team is not None and s.team_of[o.player] == team]
     return TeamTurfView(teams=list(s.teams), homes=dict(s.homes), reserved_homes=dict(s.reserved_homes),

@@ -160,10 +160,11 @@ class ModesHandlers:
             async with self.store.tx() as tx:
                 game_id = await tx.games.by_command(command_id)
                 if game_id is None:  # a retried command answers the game it made
-                    game_id = self.ids()
-                    g, event = make(game_id, self.seeds(), now)
-                    await tx.games.insert(command_id, g)
-                    await tx.messages.stage(s.MODE_GAME_CREATED, event)
+                    g, event = make(self.ids(), self.seeds(), now)
+                    # insert-or-get: a replica that raced us to the same command answers its game, not a 503
+                    game_id = await tx.games.insert(command_id, g)
+                    if game_id == g.game_id:
+                        await tx.messages.stage(s.MODE_GAME_CREATED, event)
         except ModeRefused as e:
             return refusal(e)
         await self.publisher.flush()
@@ -350,7 +351,7 @@ class ModesHandlers:
         if turn < st.turn:
             raise AlreadyResolved
         if turn > st.turn:
-            raise ModeRefused("turn_closed", f"Turn {turn} is not open yet; the open turn is {st.turn}.")
+            raise ModeRefused("turn_not_open", f"Turn {turn} is not open yet; the open turn is {st.turn}.")
         new, events = teamturf.resolve_turn(st, fld, SeededSource(g.seed, g.game_id))
         g.turn = new.turn
         g.next_at = teamturf.next_turn_at(max(now, g.next_at or now))

@@ -37,7 +37,9 @@ class Games(Protocol):
     async def by_command(self, command_id: str) -> str | None:
         """The id of the game a create command made, if it was made."""
 
-    async def insert(self, command_id: str, g: GameRow) -> None: ...
+    async def insert(self, command_id: str, g: GameRow) -> str:
+        """Store ``g`` as the game of ``command_id``, unless another transaction stored one for it first: the
+        id of the game that holds the command (``g.game_id``, or the other's, when nothing was stored)."""
 
     async def lock(self, game_id: str) -> GameRow | None:
         """The game with its actions, locked until the transaction ends (commands on one game run one at a time)."""

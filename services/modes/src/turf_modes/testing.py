@@ -32,9 +32,12 @@ class MemoryTx:
     async def by_command(self, command_id: str) -> str | None:
         return self.s.commands.get(command_id)
 
-    async def insert(self, command_id: str, g: GameRow) -> None:
+    async def insert(self, command_id: str, g: GameRow) -> str:
+        if command_id in self.s.commands:
+            return self.s.commands[command_id]
         self.s.commands[command_id] = g.game_id
         self.s.games[g.game_id] = copy.deepcopy(g)
+        return g.game_id
 
     async def lock(self, game_id: str) -> GameRow | None:
         g = self.s.games.get(game_id)

@@ -139,3 +139,25 @@ async def test_t9_a_death_mid_turn_leaves_no_trace_and_the_retry_resolves_once(s
     reply = await w.h.resolve(ResolveTurn(game_id=gid, turn=1))   # the timer asks again after the restart
     assert isinstance(reply, ResolveReply) and reply.first is True
     assert await _published(store, len(w.events(s.MODE_TURN_RESOLVED)), s.MODE_TURN_RESOLVED) == 1
+
+
+async def test_two_replicas_racing_one_create_command_both_answer_the_one_game(store: ModesStore) -> None:
+    inserted, release = asyncio.Event(), asyncio.Event()
+
+    async def first() -> str:
+        async with store.tx() as tx:
+            gid = await tx.games.insert("cmd", _game("g1"))
+            inserted.set()
+            await release.wait()   # the other replica's insert arrives before this one commits
+            return gid
+
+    async def second() -> str:
+        await inserted.wait()
+        async with store.tx() as tx:
+            return await tx.games.insert("cmd", _game("g2"))
+
+    a, b = asyncio.create_task(first()), asyncio.create_task(second())
+    await asyncio.sleep(0.2)
+    release.set()
+    assert await asyncio.gather(a, b) == ["g1", "g1"]
+    assert [g.game_id for g in await store.latest(None, 10)] == ["g1"]

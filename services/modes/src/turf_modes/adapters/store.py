@@ -42,11 +42,18 @@ class SqlTx:
     async def by_command(self, command_id: str) -> str | None:
         return (await self.conn.execute(select(_G.game_id).where(_G.command_id == command_id))).scalar()
 
-    async def insert(self, command_id: str, g: GameRow) -> None:
-        await self.conn.execute(insert(t.games).values(
+    async def insert(self, command_id: str, g: GameRow) -> str:
+        # ON CONFLICT waits for a concurrent insert of the command to commit, then does nothing; the statement
+        # after it (READ COMMITTED) sees that game
+        done = await self.conn.execute(pg_insert(t.games).values(
             game_id=g.game_id, command_id=command_id, mode=g.mode, status=g.status, created_by=g.created_by,
             created_at=g.created_at, seed=g.seed, seed_commitment=g.seed_commitment, config=g.config, turn=g.turn,
-            next_at=g.next_at))
+            next_at=g.next_at).on_conflict_do_nothing(index_elements=[_G.command_id]).returning(_G.game_id))
+        if done.first() is not None:
+            return g.game_id
+        other = await self.by_command(command_id)
+        assert other is not None, "a conflict on command_id without its row"
+        return other
 
     async def lock(self, game_id: str) -> GameRow | None:
         r = (await self.conn.execute(select(t.games).where(_G.game_id == game_id).with_for_update())).first()
