@@ -27,6 +27,7 @@ from turf_common.contracts.modes import (
     PlaceTroops,
     PlayerJoined,
     PlayerLeft,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     RoomStarted,
@@ -87,6 +88,10 @@ def router(h: ModesHandlers) -> NatsRouter:
     @r.subscriber(s.MODES_LEAVE, queue=QUEUE, title=s.MODES_LEAVE)
     async def leave(cmd: LeaveGame) -> GameView | Refusal:
         return await h.leave(cmd)
+
+    @r.subscriber(s.MODES_REMOVE, queue=QUEUE, title=s.MODES_REMOVE)
+    async def remove(cmd: RemovePlayer) -> GameView | Refusal:
+        return await h.remove(cmd)
 
     @r.subscriber(s.MODES_RESOLVE, queue=QUEUE, title=s.MODES_RESOLVE)
     async def resolve(cmd: ResolveTurn) -> ResolveReply | Refusal:

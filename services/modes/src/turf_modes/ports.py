@@ -50,6 +50,15 @@ class Games(Protocol):
     async def save(self, g: GameRow) -> None:
         """Store ``status``, ``config``, ``turn`` and ``next_at`` of ``g``."""
 
+    async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
+        """Record ``player_id`` as seated in the game (K19's bound, T23/K21's departures); a repeat changes nothing."""
+
+    async def unseat(self, game_id: str, player_id: str | None = None) -> None:
+        """The player (None: everyone) no longer seated in the game."""
+
+    async def seats(self, player_id: str, mode: ModeName | None = None) -> list[str]:
+        """The games (of ``mode``; None: every mode) the player is seated in, by game id."""
+
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         """Record turn ``turn`` of the game as resolved; False when it already was (nothing recorded)."""
 
@@ -76,7 +85,7 @@ class ModesStore(Protocol):
         """The game with its actions (no lock)."""
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
-        """The newest games first, without their actions."""
+        """Unfinished games first, then finished ones; within each the newest first; without their actions."""
 
     async def due(self, now: datetime) -> list[tuple[str, int]]:
         """(game id, open turn) of every running game whose ``next_at`` ≤ ``now``, earliest first."""

@@ -21,6 +21,7 @@ class State:
     games: dict[str, GameRow] = field(default_factory=dict)
     commands: dict[str, str] = field(default_factory=dict)            # create command id → game id
     resolutions: dict[tuple[str, int], datetime] = field(default_factory=dict)
+    seats: dict[tuple[str, str], ModeName] = field(default_factory=dict)   # (game id, player) → mode
     staged: list[tuple[str, Event]] = field(default_factory=list)     # committed, not yet flushed
 
 
@@ -51,6 +52,16 @@ class MemoryTx:
     async def save(self, g: GameRow) -> None:
         row = self.s.games[g.game_id]
         row.status, row.config, row.turn, row.next_at = g.status, copy.deepcopy(g.config), g.turn, g.next_at
+
+    async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
+        self.s.seats[(game_id, player_id)] = mode
+
+    async def unseat(self, game_id: str, player_id: str | None = None) -> None:
+        self.s.seats = {k: m for k, m in self.s.seats.items()
+                        if not (k[0] == game_id and player_id in (None, k[1]))}
+
+    async def seats(self, player_id: str, mode: ModeName | None = None) -> list[str]:
+        return sorted(g for (g, p), m in self.s.seats.items() if p == player_id and mode in (None, m))
 
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         if (game_id, turn) in self.s.resolutions:
@@ -85,7 +96,7 @@ class MemoryModesStore:
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
         rows = [g for g in self.state.games.values() if mode is None or g.mode == mode]
-        rows.sort(key=lambda g: (g.created_at, g.game_id), reverse=True)
+        rows.sort(key=lambda g: (g.status != "finished", g.created_at, g.game_id), reverse=True)
         return [_bare(g) for g in rows[:limit]]
 
     async def due(self, now: datetime) -> list[tuple[str, int]]:

@@ -161,3 +161,19 @@ async def test_two_replicas_racing_one_create_command_both_answer_the_one_game(s
     release.set()
     assert await asyncio.gather(a, b) == ["g1", "g1"]
     assert [g.game_id for g in await store.latest(None, 10)] == ["g1"]
+
+
+async def test_k19_seats_are_kept_per_game_and_player_and_freed(store: ModesStore) -> None:
+    async with store.tx() as tx:
+        await tx.games.insert("c1", _game("g1"))
+        await tx.games.insert("c2", _game("g2", mode="team_turf"))
+        for gid, mode in (("g1", "hill"), ("g2", "team_turf")):
+            await tx.games.seat(gid, mode, "ann")  # type: ignore[arg-type]
+            await tx.games.seat(gid, mode, "ann")  # type: ignore[arg-type]   # a repeat changes nothing
+        await tx.games.seat("g1", "hill", "bo")
+    async with store.tx() as tx:
+        assert await tx.games.seats("ann") == ["g1", "g2"] and await tx.games.seats("ann", "hill") == ["g1"]
+        await tx.games.unseat("g1", "ann")
+        assert await tx.games.seats("ann") == ["g2"] and await tx.games.seats("bo") == ["g1"]
+        await tx.games.unseat("g1")
+        assert await tx.games.seats("bo") == []

@@ -11,10 +11,12 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.modes import (
     ChooseAction,
     GameRequest,
+    GamesRequest,
     JoinGame,
     LeaveGame,
     LogRequest,
     OpenHill,
+    RemovePlayer,
     ResolveTurn,
     StartRoom,
 )
@@ -134,3 +136,39 @@ async def test_k5_one_room_that_fails_does_not_hold_up_the_others(w: World) -> N
     w.clock.advance(timedelta(seconds=600))
     assert await w.h.tick() == 1
     assert [e.game_id for e in w.events(s.MODE_ROUND_RESOLVED)] == [other]
+
+
+async def test_k19_a_player_sits_in_three_unfinished_rooms_at_most(w: World) -> None:
+    rooms = [str(ok(await w.h.open_hill(OpenHill(command_id=f"o{i}", player_id="a", hill="C"))).game_id)
+             for i in range(3)]
+    _refused(await w.h.open_hill(OpenHill(command_id="o4", player_id="a", hill="C")), "too_many_rooms")
+    other = str(ok(await w.h.open_hill(OpenHill(command_id="b1", player_id="b", hill="D"))).game_id)
+    _refused(await w.h.join(JoinGame(game_id=other, player_id="a")), "too_many_rooms")
+    ok(await w.h.leave(LeaveGame(game_id=rooms[0], player_id="a")))   # a seat freed: one more room
+    ok(await w.h.join(JoinGame(game_id=other, player_id="a")))
+    assert sorted(g.status for g in await w.store.latest("hill", 50)) == ["finished", "lobby", "lobby", "lobby"]
+
+
+async def test_k17_k19_a_lobby_left_empty_closes_and_the_list_puts_open_rooms_first(w: World) -> None:
+    theirs = str(ok(await w.h.open_hill(OpenHill(command_id="t", player_id="z", hill="C"))).game_id)
+    w.clock.advance(timedelta(seconds=1))
+    spam = str(ok(await w.h.open_hill(OpenHill(command_id="s", player_id="a", hill="C"))).game_id)
+    ok(await w.h.leave(LeaveGame(game_id=spam, player_id="a")))
+    view = ok(await w.h.game(GameRequest(game_id=spam)))
+    assert view.status == "finished" and view.hill.players == [] and view.seed == SEED
+    (ended,) = w.events(s.MODE_GAME_ENDED)
+    assert ended.game_id == spam and ended.winners == []
+    assert [(g.game_id, g.status) for g in (await w.h.games(GamesRequest(mode="hill", limit=1))).games] == \
+        [(theirs, "lobby")]   # the newer, closed room does not push the open one off a short list
+
+
+async def test_k20_the_opener_removes_a_seated_player_from_the_lobby(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c", "d"), start=False)
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="b", target_id="c")), "forbidden")
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="zz")), "not_in_room")
+    view = ok(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="c")))
+    assert view.hill.players == ["a", "b", "d"]
+    assert [(e.player_id) for e in w.events(s.MODE_PLAYER_LEFT)] == ["c"]
+    _refused(await w.h.join(JoinGame(game_id=gid, player_id="c")), "removed_from_room")
+    ok(await w.h.start(StartRoom(game_id=gid, player_id="a")))
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="b")), "room_started")

@@ -18,6 +18,8 @@ from turf_common.contracts.base import Event, Message
 ModeName = Literal["team_turf", "hill"]
 GameStatus = Literal["lobby", "running", "finished"]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+#: K5: the longest a round may stay open (game seconds), so one idle seat cannot hold a room for days
+ROUND_SECONDS_MAX = 6 * 3600
 TeamName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 
 
@@ -42,7 +44,7 @@ class OpenHill(Message):
     command_id: Id
     player_id: Id
     hill: Id
-    round_seconds: int = Field(default=3600, ge=60, le=7 * 86400)
+    round_seconds: int = Field(default=3600, ge=60, le=ROUND_SECONDS_MAX)
 
 
 class JoinGame(Message):
@@ -51,6 +53,14 @@ class JoinGame(Message):
     game_id: Id
     player_id: Id
     team: TeamName | None = None
+
+
+class RemovePlayer(Message):
+    """``modes.remove`` (K20): the opener (``player_id``) removes ``target_id`` from the room's lobby."""
+
+    game_id: Id
+    player_id: Id
+    target_id: Id
 
 
 class StartRoom(Message):

@@ -30,7 +30,7 @@ ModeCode = Literal[
     "turn_not_open",
     "unknown_order",
     "too_many_rooms",
-    "not_opener",
+    "removed_from_room",
 ]
 MODE_CODES: tuple[ModeCode, ...] = get_args(ModeCode)
 
@@ -58,8 +58,8 @@ MESSAGES: dict[ModeCode, str] = {
     "field_too_small": "The field has fewer towns than the game has teams: every team needs a home of its own.",
     "turn_not_open": "That turn is not open yet: orders are given for the open turn.",
     "unknown_order": "You have no order with that id in the open turn.",
-    "too_many_rooms": "You are already seated in as many King of the Hill rooms as a player may be at once.",
-    "not_opener": "Only the player who opened the room may do that.",
+    "too_many_rooms": "You are already seated in 3 King of the Hill rooms; leave one (or let it finish) first.",
+    "removed_from_room": "The room's opener removed you from this room; you cannot rejoin it.",
 }
 
 

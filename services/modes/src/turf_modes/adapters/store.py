@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -66,6 +66,20 @@ class SqlTx:
         await self.conn.execute(update(t.games).where(_G.game_id == g.game_id).values(
             status=g.status, config=g.config, turn=g.turn, next_at=g.next_at))
 
+    async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
+        await self.conn.execute(pg_insert(t.seats).values(game_id=game_id, player_id=player_id, mode=mode)
+                                .on_conflict_do_nothing())
+
+    async def unseat(self, game_id: str, player_id: str | None = None) -> None:
+        q = delete(t.seats).where(t.seats.c.game_id == game_id)
+        await self.conn.execute(q if player_id is None else q.where(t.seats.c.player_id == player_id))
+
+    async def seats(self, player_id: str, mode: ModeName | None = None) -> list[str]:
+        q = select(t.seats.c.game_id).where(t.seats.c.player_id == player_id)
+        if mode is not None:
+            q = q.where(t.seats.c.mode == mode)
+        return [r.game_id for r in await self.conn.execute(q.order_by(t.seats.c.game_id))]
+
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         done = await self.conn.execute(pg_insert(t.resolutions).values(game_id=game_id, turn=turn, resolved_at=at)
                                        .on_conflict_do_nothing().returning(t.resolutions.c.turn))
@@ -96,7 +110,9 @@ class SqlModesStore:
         if mode is not None:
             q = q.where(_G.mode == mode)
         async with self.engine.connect() as conn:
-            rows = await conn.execute(q.order_by(_G.created_at.desc(), _G.game_id.desc()).limit(limit))
+            # K19: games still open to play first, so finished rooms never push an open one off the list
+            rows = await conn.execute(q.order_by(case((_G.status == "finished", 1), else_=0), _G.created_at.desc(),
+                                                 _G.game_id.desc()).limit(limit))
             return [_row(r, []) for r in rows]
 
     async def due(self, now: datetime) -> list[tuple[str, int]]:

@@ -40,5 +40,13 @@ resolutions = Table(
     Column("resolved_at", DateTime(timezone=True), nullable=False),
 )
 
+# who sits in which unfinished game (K19: rooms per player; T23, K21: the games a disqualified player leaves)
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(64), ForeignKey(f"{SCHEMA}.games.game_id"), primary_key=True),
+    Column("player_id", String(64), primary_key=True, index=True),
+    Column("mode", String(16), nullable=False),
+)
+
 outbox = outbox_table(metadata, SCHEMA)
 inbox = inbox_table(metadata, SCHEMA)
