@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Header, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_common.contracts.modes import (
+    ROUND_SECONDS_MAX,
     ChooseAction,
     CreateTeamTurf,
     EndGame,
@@ -27,6 +28,7 @@ from turf_common.contracts.modes import (
     OpenHill,
     OrderReply,
     PlaceTroops,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     StartRoom,
@@ -81,7 +83,8 @@ class OrderBody(_Body):
 
 class HillBody(_Body):
     hill: Town = Field(description="the town fought over (K1)")
-    round_seconds: int = Field(3600, ge=60, le=7 * 86400, description="game seconds a round stays open (K5)")
+    round_seconds: int = Field(3600, ge=60, le=ROUND_SECONDS_MAX,
+                               description="game seconds a round stays open (K5): 60 to 21600 (six hours)")
 
 
 class ChoiceBody(_Body):
@@ -218,6 +221,14 @@ async def start_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> G
     """K1: the opener starts the room with 3 to 5 players."""
     return await modes.move("hill", StartRoom(
         game_id=game_id, player_id=caller.id), caller.id)
+
+
+@router.delete("/hill/{game_id}/players/{player_id}", response_model=GameView)
+async def remove_player(game_id: GameId, player_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+    """K20: the room's opener removes a seated player before the room starts; they may not rejoin it (409
+    ``removed_from_room``). Another caller: 403 ``forbidden``; a started room: 409 ``room_started``."""
+    return await modes.move("hill", RemovePlayer(
+        game_id=game_id, player_id=caller.id, target_id=player_id), caller.id)
 
 
 @router.post("/hill/{game_id}/choices", response_model=GameView)
