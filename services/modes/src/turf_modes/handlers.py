@@ -51,6 +51,7 @@ from turf_common.contracts.modes import (
     TurnResolved,
     WithdrawOrder,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.refusals import RefusalCode
@@ -329,6 +330,17 @@ class ModesHandlers:
             return out
 
         return await self._view_after(cmd.game_id, cmd.player_id, step)
+
+    async def player_removed(self, ev: PlayerDisqualified) -> None:
+        """T23, K21: a disqualified (R28) or withdrawn (R30) player leaves every game they are seated in as a
+        leaver does. Idempotent: a game they already left refuses the leave, which changes nothing."""
+        async with self.store.tx() as tx:
+            seated = await tx.games.seats(ev.player_id)
+        for game_id in seated:
+            try:
+                await self._act(game_id, self._leaving(ev.player_id))
+            except (ModeRefused, Denied) as e:   # gone already, or the game ended meanwhile
+                log.info("modes removal skipped", game_id=game_id, player_id=ev.player_id, reason=refusal(e).reason)
 
     # ------------------------------------------------------------------ Team Turf moves
 

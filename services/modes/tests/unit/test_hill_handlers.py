@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from modes_world import SEED, World, ok
+from modes_world import NOON, SEED, World, ok
 
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Refusal
@@ -20,6 +20,7 @@ from turf_common.contracts.modes import (
     ResolveTurn,
     StartRoom,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules import modereplay
 from turf_modes import games
 from turf_modes.testing import MemoryModesStore
@@ -172,3 +173,27 @@ async def test_k20_the_opener_removes_a_seated_player_from_the_lobby(w: World) -
     _refused(await w.h.join(JoinGame(game_id=gid, player_id="c")), "removed_from_room")
     ok(await w.h.start(StartRoom(game_id=gid, player_id="a")))
     _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="b")), "room_started")
+
+
+def _disqualified(player_id: str) -> PlayerDisqualified:
+    now = datetime.fromisoformat(NOON)
+    return PlayerDisqualified(event_id=f"dq-{player_id}", occurred_at=now, player_id=player_id, at=now)
+
+
+async def test_k21_a_running_room_stops_waiting_for_a_disqualified_players_seat(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c"))
+    await _round(w, gid, 1, {"a": "attack", "b": "recruit"})   # c never chooses
+    assert w.events(s.MODE_ROUND_RESOLVED) == []
+    await w.h.player_removed(_disqualified("c"))
+    (r1,) = w.events(s.MODE_ROUND_RESOLVED)   # resolved at once, not at the round's time limit
+    assert r1.result.round == 1 and set(r1.result.choices) == {"a", "b"}
+    view = ok(await w.h.game(GameRequest(game_id=gid))).hill
+    assert view.players == ["a", "b"] and view.round == 2
+
+
+async def test_k21_a_disqualified_players_lobby_seats_are_freed(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c"), start=False)
+    await w.h.player_removed(_disqualified("b"))
+    assert ok(await w.h.game(GameRequest(game_id=gid))).hill.players == ["a", "c"]
+    async with w.store.tx() as tx:
+        assert await tx.games.seats("b") == []

@@ -15,7 +15,7 @@ from turf_modes import entrypoints
 
 async def test_commands_round_trip_and_a_rule_refusal_comes_back_with_its_code(w: World) -> None:
     broker = make_broker("nats://test", "modes")
-    broker.include_router(entrypoints.router(w.h))
+    broker.include_router(entrypoints.router(w.h, "TURF"))
     async with TestNatsBroker(broker) as br:
         r = await br.request({"command_id": "c", "player_id": "a", "hill": "C"}, subjects.MODES_OPEN_HILL)
         room = decode_reply(r.body, GameView)
@@ -31,7 +31,7 @@ async def test_commands_round_trip_and_a_rule_refusal_comes_back_with_its_code(w
 
 async def test_a_command_that_does_not_fit_its_contract_is_answered_invalid_input(w: World) -> None:
     broker = make_broker("nats://test", "modes")
-    broker.include_router(entrypoints.router(w.h))
+    broker.include_router(entrypoints.router(w.h, "TURF"))
     async with TestNatsBroker(broker) as br:
         r = await br.request({"command_id": "c", "player_id": "a", "hill": "C", "round_seconds": 1},
                              subjects.MODES_OPEN_HILL)

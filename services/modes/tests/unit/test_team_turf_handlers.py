@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from modes_world import SEED, World, at, ok
+from modes_world import NOON, SEED, World, at, ok
 
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Event, Refusal
@@ -19,6 +19,7 @@ from turf_common.contracts.modes import (
     ResolveTurn,
     WithdrawOrder,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules.seeded import seed_commitment
 from turf_modes.testing import MemoryModesStore
 
@@ -228,3 +229,20 @@ async def test_t2_a_field_too_small_for_its_teams_is_refused_not_a_crash(w: Worl
                                                   towns=["A", "B"]))
     assert isinstance(r, Refusal) and r.reason == "field_too_small" and "2 town(s) for 3 teams" in r.message
     assert await w.store.latest(None, 10) == [] and w.events(s.MODE_GAME_CREATED) == []
+
+
+def _disqualified(player_id: str) -> PlayerDisqualified:
+    return PlayerDisqualified(event_id=f"dq-{player_id}", occurred_at=at(NOON), player_id=player_id, at=at(NOON))
+
+
+async def test_t23_a_disqualified_players_orders_do_not_run_and_they_get_no_reinforcements(w: World) -> None:
+    gid = await _red_pair_with_an_order(w)   # r1 ordered an attack from A on B
+    await w.h.player_removed(_disqualified("r1"))
+    await w.h.player_removed(_disqualified("r1"))   # the event again (a redelivery): nothing more happens
+    view = ok(await w.h.game(GameRequest(game_id=gid, player_id="r2"))).team_turf
+    assert view.orders == [] and "r1" not in view.active and view.reserve["r1"] == 0
+    assert [(e.player_id, e.lost) for e in w.events(s.MODE_PLAYER_LEFT)] == [("r1", 0)]
+    ok(await w.h.resolve(ResolveTurn(game_id=gid, turn=1)))
+    (ev,) = w.events(s.MODE_TURN_RESOLVED)
+    assert ev.cards == 0 and ev.board["A"] == {"r1": 2} and "r1" not in ev.reinforcements   # troops stay, defend
+    assert ok(await w.h.game(GameRequest(game_id=gid, player_id="r1"))) == ok(await w.h.game(GameRequest(game_id=gid)))
