@@ -13,6 +13,7 @@ from typing import Any
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.modes import (
+    LOG_PAGE,
     ChooseAction,
     CreateTeamTurf,
     EndGame,
@@ -107,6 +108,8 @@ class Modes:
         await self.game(cmd.game_id, "team_turf", None)
         return await self.services.ask(subjects.MODES_RESOLVE, cmd, ResolveReply, TIMEOUT)
 
-    async def log(self, game_id: str) -> GameLog:
-        """T20, K16: a finished game's creation, accepted actions and seed; 403 ``forbidden`` before it ended."""
-        return await self.services.ask(subjects.MODES_LOG, LogRequest(game_id=game_id), GameLog, TIMEOUT)
+    async def log(self, game_id: str, offset: int = 0, limit: int = LOG_PAGE) -> GameLog:
+        """T20, K16: a finished game's creation, seed and a page of its accepted actions; 403 ``forbidden``
+        before it ended."""
+        return await self.services.ask(subjects.MODES_LOG, LogRequest(game_id=game_id, offset=offset, limit=limit),
+                                       GameLog, TIMEOUT)

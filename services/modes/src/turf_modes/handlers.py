@@ -56,7 +56,7 @@ from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.refusals import RefusalCode
 from turf_common.rules.seeded import SeededSource, seed_commitment
-from turf_modes import games
+from turf_modes import games, snapshots
 from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore, Publisher
 
 log = structlog.get_logger(__name__)
@@ -115,7 +115,7 @@ class ModesHandlers:
             out = step(g, now)
             for a in out.actions:
                 enc = games.encode(a)
-                await tx.games.append(g.game_id, len(g.actions), enc)
+                await tx.games.append(g.game_id, g.logged, enc)
                 g.actions.append(enc)
             if out.resolved is not None and not await tx.games.mark_resolved(g.game_id, out.resolved, now):
                 raise AlreadyResolved
@@ -125,6 +125,7 @@ class ModesHandlers:
                 await tx.games.unseat(g.game_id, p)
             if g.status == "finished":
                 await tx.games.unseat(g.game_id)
+            self._snapshot(g)
             await tx.games.save(g)
             for subject, event in out.events:
                 await tx.messages.stage(subject, event)
@@ -138,6 +139,16 @@ class ModesHandlers:
         except (ModeRefused, Denied) as e:
             return refusal(e)
         return await self.game(GameRequest(game_id=game_id, player_id=player_id))
+
+    def _snapshot(self, g: GameRow) -> None:
+        """The game's state after this step's actions, kept with its log (not cached: not committed yet)."""
+        if g.mode == "team_turf":
+            g.snapshot = snapshots.team_turf(self.replays.team_turf(g, self._field(g), keep=False))
+        elif g.status != "lobby" and not g.config.get("closed"):
+            g.snapshot = snapshots.room(*self.replays.room(g, self.fields.towns(), keep=False))
+        else:
+            return
+        g.base, g.actions = g.logged, []
 
     @staticmethod
     async def _room_for(games_: Games, player_id: str, game_id: str | None = None) -> None:
@@ -522,5 +533,8 @@ class ModesHandlers:
         if g.status != "finished":
             return refusal(Denied("forbidden", "A game's log and seed are public once it has ended; its orders and "
                                                "choices are secret until then."))
+        page = await self.store.actions(g.game_id, q.offset, q.limit)
+        end = q.offset + len(page)
         return GameLog(game_id=g.game_id, mode=g.mode, config=g.config, seed_commitment=g.seed_commitment,
-                       seed=g.seed, actions=g.actions)
+                       seed=g.seed, actions=page, offset=q.offset, total=g.logged,
+                       next_offset=end if end < g.logged else None)

@@ -18,7 +18,9 @@ class GameRow:
     """One game as stored. ``config``: what its replay takes besides the actions (Team Turf: ``teams``, ``towns``
     (None: the default field), ``homes``; King of the Hill: ``hill``, ``players``, ``round_seconds``);
     ``actions``: the accepted actions in order (``turf_modes.games`` encodes them); ``turn``: the open turn or
-    round; ``next_at``: the game instant it resolves by (T9, K5), None when nothing is due."""
+    round; ``next_at``: the game instant it resolves by (T9, K5), None when nothing is due. ``snapshot``: the
+    state after the first ``base`` actions (:mod:`turf_modes.snapshots`; None before a game has a state, or for a
+    game stored before snapshots were kept); ``actions`` then holds only the actions after those ``base``."""
 
     game_id: str
     mode: ModeName
@@ -31,6 +33,13 @@ class GameRow:
     turn: int = 1
     next_at: datetime | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
+    snapshot: dict[str, Any] | None = None
+    base: int = 0
+
+    @property
+    def logged(self) -> int:
+        """Actions in the game's log."""
+        return self.base + len(self.actions)
 
 
 class Games(Protocol):
@@ -42,13 +51,14 @@ class Games(Protocol):
         id of the game that holds the command (``g.game_id``, or the other's, when nothing was stored)."""
 
     async def lock(self, game_id: str) -> GameRow | None:
-        """The game with its actions, locked until the transaction ends (commands on one game run one at a time)."""
+        """The game with its snapshot and the actions after it, locked until the transaction ends (commands on one
+        game run one at a time)."""
 
     async def append(self, game_id: str, seq: int, action: dict[str, Any]) -> None:
         """Add action number ``seq`` (0-based, the next after those :meth:`lock` returned)."""
 
     async def save(self, g: GameRow) -> None:
-        """Store ``status``, ``config``, ``turn`` and ``next_at`` of ``g``."""
+        """Store ``status``, ``config``, ``turn``, ``next_at``, ``snapshot`` and ``base`` of ``g``."""
 
     async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
         """Record ``player_id`` as seated in the game (K19's bound, T23/K21's departures); a repeat changes nothing."""
@@ -82,7 +92,10 @@ class ModesStore(Protocol):
     def tx(self) -> AbstractAsyncContextManager[ModesTx]: ...
 
     async def get(self, game_id: str) -> GameRow | None:
-        """The game with its actions (no lock)."""
+        """The game with its snapshot and the actions after it (no lock)."""
+
+    async def actions(self, game_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        """At most ``limit`` actions of the game's log from number ``offset`` (0-based) on, in order."""
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
         """Unfinished games first, then finished ones; within each the newest first; without their actions."""

@@ -41,8 +41,7 @@ class MemoryTx:
         return g.game_id
 
     async def lock(self, game_id: str) -> GameRow | None:
-        g = self.s.games.get(game_id)
-        return copy.deepcopy(g) if g else None
+        return _as_read(self.s.games.get(game_id))
 
     async def append(self, game_id: str, seq: int, action: dict[str, Any]) -> None:
         actions = self.s.games[game_id].actions
@@ -52,6 +51,7 @@ class MemoryTx:
     async def save(self, g: GameRow) -> None:
         row = self.s.games[g.game_id]
         row.status, row.config, row.turn, row.next_at = g.status, copy.deepcopy(g.config), g.turn, g.next_at
+        row.snapshot, row.base = copy.deepcopy(g.snapshot), g.base
 
     async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
         self.s.seats[(game_id, player_id)] = mode
@@ -91,8 +91,11 @@ class MemoryModesStore:
         return out
 
     async def get(self, game_id: str) -> GameRow | None:
+        return _as_read(self.state.games.get(game_id))
+
+    async def actions(self, game_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
         g = self.state.games.get(game_id)
-        return copy.deepcopy(g) if g else None
+        return copy.deepcopy(g.actions[offset:offset + limit]) if g else []
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
         rows = [g for g in self.state.games.values() if mode is None or g.mode == mode]
@@ -105,7 +108,17 @@ class MemoryModesStore:
         return [(g.game_id, g.turn) for g in sorted(rows, key=lambda g: (g.next_at, g.game_id))]
 
 
+def _as_read(g: GameRow | None) -> GameRow | None:
+    """A stored game as the SQL store reads it: its snapshot and the actions after it (the whole log is kept in
+    ``actions`` here, as the actions table keeps it)."""
+    if g is None:
+        return None
+    out = copy.deepcopy(g)
+    out.actions = out.actions[g.base:]
+    return out
+
+
 def _bare(g: GameRow) -> GameRow:
     out = copy.copy(g)
-    out.actions = []
+    out.actions, out.snapshot, out.base = [], None, 0
     return out

@@ -21,8 +21,8 @@ from turf_common.contracts.modes import (
     StartRoom,
 )
 from turf_common.contracts.players import PlayerDisqualified
-from turf_common.rules import modereplay
-from turf_modes import games
+from turf_common.rules import hill, modereplay
+from turf_modes import games, snapshots
 from turf_modes.testing import MemoryModesStore
 
 
@@ -197,3 +197,40 @@ async def test_k21_a_disqualified_players_lobby_seats_are_freed(w: World) -> Non
     assert ok(await w.h.game(GameRequest(game_id=gid))).hill.players == ["a", "c"]
     async with w.store.tx() as tx:
         assert await tx.games.seats("b") == []
+
+
+async def test_k16_the_rooms_snapshot_is_its_logs_replay_and_its_log_is_read_in_pages(w: World) -> None:
+    gid = await _room(w)
+    await _round(w, gid, 1, {"a": "recruit", "b": "recruit", "c": "recruit"})
+    await _round(w, gid, 2, {"a": "attack", "b": "recruit", "c": "attack"})
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    row = store.state.games[gid]
+    whole = row.actions   # the memory store keeps the whole log beside the snapshot
+    assert row.base == len(whole) == 8 and row.snapshot is not None
+    final, events = modereplay.replay_hill(gid, "C", ["a", "b", "c"], {"C"}, SEED, row.seed_commitment,
+                                           [games.decode(a) for a in whole])
+    last = [e for e in events if isinstance(e, hill.RoundResolved)][-1]
+    assert snapshots.room_state(row.snapshot) == (final, last)
+    for p in ("b", "c"):   # to the end, so the log is public (K16)
+        ok(await w.h.leave(LeaveGame(game_id=gid, player_id=p)))
+    pages, offset = [], 0
+    while offset is not None:
+        page = ok(await w.h.log(LogRequest(game_id=gid, offset=offset, limit=3)))
+        pages.append(page.actions)
+        offset = page.next_offset
+    assert [len(p) for p in pages] == [3, 3, 3, 1] and [a for p in pages for a in p] == store.state.games[gid].actions
+    assert page.total == 10
+
+
+async def test_k16_a_room_stored_before_snapshots_still_reads_from_its_log(w: World) -> None:
+    gid = await _room(w)
+    await _round(w, gid, 1, {"a": "attack", "b": "recruit", "c": "recruit"})
+    warm = ok(await w.h.game(GameRequest(game_id=gid)))
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    store.state.games[gid].snapshot, store.state.games[gid].base = None, 0   # as the migration leaves old rows
+    w.h.replays = type(w.h.replays)()
+    assert ok(await w.h.game(GameRequest(game_id=gid))) == warm
+    await _round(w, gid, 2, {"b": "recruit", "c": "recruit"})   # the next command writes its snapshot
+    assert store.state.games[gid].base == 7 and store.state.games[gid].snapshot is not None

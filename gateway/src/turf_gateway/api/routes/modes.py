@@ -11,10 +11,11 @@ import hashlib
 import uuid
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_common.contracts.modes import (
+    LOG_PAGE,
     ROUND_SECONDS_MAX,
     ChooseAction,
     CreateTeamTurf,
@@ -249,8 +250,11 @@ async def leave_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> G
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: GameId, modes: ModesCase) -> GameLog:
+async def game_log(game_id: GameId, modes: ModesCase,
+                   offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+                   limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE) -> GameLog:
     """T20, K16: a finished game's creation, accepted actions and seed, so anyone can replay every die and shuffle
-    (``turfwar audit game <id>``). Public once the game has ended; before, 403 ``forbidden`` (it would tell the
-    open turn's orders and the open round's choices)."""
-    return await modes.log(game_id)
+    (``turfwar audit game <id>``), a page at a time: actions number ``offset`` on, at most ``limit`` (500); ``total``
+    and ``next_offset`` (null on the last page) say what is left. Public once the game has ended; before, 403
+    ``forbidden`` (it would tell the open turn's orders and the open round's choices)."""
+    return await modes.log(game_id, offset, limit)

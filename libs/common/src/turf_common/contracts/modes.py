@@ -144,10 +144,17 @@ class GamesRequest(Message):
     limit: int = Field(default=50, ge=1, le=200)
 
 
+#: actions of a game's log per page (``modes.log``): a page stays far below NATS's 1 MiB message limit
+LOG_PAGE = 500
+
+
 class LogRequest(Message):
-    """``modes.log``: a finished game's creation, accepted actions and seed, for the audit (T20, K16)."""
+    """``modes.log``: a finished game's creation, seed and a page of its accepted actions (from number ``offset``,
+    at most ``limit``), for the audit (T20, K16)."""
 
     game_id: Id
+    offset: int = Field(default=0, ge=0)
+    limit: int = Field(default=LOG_PAGE, ge=1, le=LOG_PAGE)
 
 
 # --------------------------------------------------------------------------- replies
@@ -252,8 +259,9 @@ class ResolveReply(Message):
 
 
 class GameLog(Message):
-    """A finished game's creation (``config``), its accepted actions in order (``modereplay`` actions as JSON
-    objects with a ``kind``) and its revealed seed."""
+    """A finished game's creation (``config``), a page of its accepted actions in order (``modereplay`` actions as
+    JSON objects with a ``kind``, numbers ``offset`` …) and its revealed seed; ``total`` actions in all,
+    ``next_offset`` the next page's ``offset`` (null on the last page)."""
 
     ok: Literal[True] = True
     game_id: str
@@ -262,6 +270,9 @@ class GameLog(Message):
     seed_commitment: str
     seed: str
     actions: list[dict[str, Any]]
+    offset: int = 0
+    total: int | None = Field(default=None, description="actions in the whole log")
+    next_offset: int | None = Field(default=None, description="the next page's offset; null on the last page")
 
 
 # --------------------------------------------------------------------------- events

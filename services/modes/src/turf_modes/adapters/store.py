@@ -23,13 +23,20 @@ _G = t.games.c
 def _row(r: Any, actions: list[dict[str, Any]]) -> GameRow:
     return GameRow(game_id=r.game_id, mode=r.mode, status=r.status, created_by=r.created_by,
                    created_at=r.created_at, seed=r.seed, seed_commitment=r.seed_commitment, config=r.config,
-                   turn=r.turn, next_at=r.next_at, actions=actions)
+                   turn=r.turn, next_at=r.next_at, actions=actions, snapshot=r.snapshot, base=r.snapshot_n)
 
 
-async def _actions(conn: AsyncConnection, game_id: str) -> list[dict[str, Any]]:
-    rows = await conn.execute(select(t.actions.c.action).where(t.actions.c.game_id == game_id)
-                              .order_by(t.actions.c.seq))
+async def _actions(conn: AsyncConnection, game_id: str, offset: int = 0, limit: int | None = None,
+                   ) -> list[dict[str, Any]]:
+    q = (select(t.actions.c.action).where(t.actions.c.game_id == game_id, t.actions.c.seq >= offset)
+         .order_by(t.actions.c.seq))
+    rows = await conn.execute(q if limit is None else q.limit(limit))
     return [r.action for r in rows]
+
+
+async def _read(conn: AsyncConnection, r: Any) -> GameRow | None:
+    """The game of row ``r`` with the actions after its snapshot."""
+    return _row(r, await _actions(conn, r.game_id, r.snapshot_n)) if r else None
 
 
 class SqlTx:
@@ -57,14 +64,15 @@ class SqlTx:
 
     async def lock(self, game_id: str) -> GameRow | None:
         r = (await self.conn.execute(select(t.games).where(_G.game_id == game_id).with_for_update())).first()
-        return _row(r, await _actions(self.conn, game_id)) if r else None
+        return await _read(self.conn, r)
 
     async def append(self, game_id: str, seq: int, action: dict[str, Any]) -> None:
         await self.conn.execute(insert(t.actions).values(game_id=game_id, seq=seq, action=action))
 
     async def save(self, g: GameRow) -> None:
         await self.conn.execute(update(t.games).where(_G.game_id == g.game_id).values(
-            status=g.status, config=g.config, turn=g.turn, next_at=g.next_at))
+            status=g.status, config=g.config, turn=g.turn, next_at=g.next_at, snapshot=g.snapshot,
+            snapshot_n=g.base))
 
     async def seat(self, game_id: str, mode: ModeName, player_id: str) -> None:
         await self.conn.execute(pg_insert(t.seats).values(game_id=game_id, player_id=player_id, mode=mode)
@@ -103,7 +111,11 @@ class SqlModesStore:
     async def get(self, game_id: str) -> GameRow | None:
         async with self.engine.connect() as conn:
             r = (await conn.execute(select(t.games).where(_G.game_id == game_id))).first()
-            return _row(r, await _actions(conn, game_id)) if r else None
+            return await _read(conn, r)
+
+    async def actions(self, game_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            return await _actions(conn, game_id, offset, limit)
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
         q = select(t.games)
@@ -113,7 +125,7 @@ class SqlModesStore:
             # K19: games still open to play first, so finished rooms never push an open one off the list
             rows = await conn.execute(q.order_by(case((_G.status == "finished", 1), else_=0), _G.created_at.desc(),
                                                  _G.game_id.desc()).limit(limit))
-            return [_row(r, []) for r in rows]
+            return [_row(r, []) for r in rows]   # the list needs no state
 
     async def due(self, now: datetime) -> list[tuple[str, int]]:
         async with self.engine.connect() as conn:

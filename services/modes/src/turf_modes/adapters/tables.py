@@ -22,6 +22,10 @@ games = Table(
     Column("config", JSON, nullable=False),                           # what replay_* takes besides the actions
     Column("turn", Integer, nullable=False),                          # the open turn (T9) or round (K5)
     Column("next_at", DateTime(timezone=True), nullable=True),   # game instant (indexed) it resolves by
+    # the state after the first snapshot_n actions (turf_modes.snapshots), written with them: a read loads this
+    # row and the actions after it (none, once written), never the whole log
+    Column("snapshot", JSON, nullable=True),
+    Column("snapshot_n", BigInteger, nullable=False, server_default="0"),
 )
 
 # every accepted action in order (modereplay's actions as JSON): the game's state is their replay
