@@ -133,9 +133,10 @@ class ModesHandlers:
             await self.publisher.flush()
         return g
 
-    async def _view_after(self, game_id: str, player_id: str | None, step: Step) -> GameView | Refusal:
+    async def _view_after(self, game_id: str, player_id: str | None, step: Step, seating: str | None = None,
+                          ) -> GameView | Refusal:
         try:
-            await self._act(game_id, step)
+            await self._act(game_id, step, seating)
         except (ModeRefused, Denied) as e:
             return refusal(e)
         return await self.game(GameRequest(game_id=game_id, player_id=player_id))
@@ -263,11 +264,7 @@ class ModesHandlers:
             g.config = {**g.config, "players": [*players, cmd.player_id]}
             return Outcome([], [(s.MODE_PLAYER_JOINED, joined)], seat=[cmd.player_id])
 
-        try:
-            await self._act(cmd.game_id, step, seating=cmd.player_id)
-        except (ModeRefused, Denied) as e:
-            return refusal(e)
-        return await self.game(GameRequest(game_id=cmd.game_id, player_id=cmd.player_id))
+        return await self._view_after(cmd.game_id, cmd.player_id, step, seating=cmd.player_id)
 
     async def start(self, cmd: StartRoom) -> GameView | Refusal:
         """K1, K2: the opener starts the room with 3 to 5 players; round 1 is open until its time limit (K5)."""
