@@ -120,5 +120,5 @@ def _as_read(g: GameRow | None) -> GameRow | None:
 
 def _bare(g: GameRow) -> GameRow:
     out = copy.copy(g)
-    out.actions, out.snapshot, out.base = [], None, 0
+    out.actions, out.snapshot = [], None   # as the SQL list: no actions, no state
     return out

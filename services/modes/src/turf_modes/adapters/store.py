@@ -23,7 +23,8 @@ _G = t.games.c
 def _row(r: Any, actions: list[dict[str, Any]]) -> GameRow:
     return GameRow(game_id=r.game_id, mode=r.mode, status=r.status, created_by=r.created_by,
                    created_at=r.created_at, seed=r.seed, seed_commitment=r.seed_commitment, config=r.config,
-                   turn=r.turn, next_at=r.next_at, actions=actions, snapshot=r.snapshot, base=r.snapshot_n)
+                   turn=r.turn, next_at=r.next_at, actions=actions, snapshot=getattr(r, "snapshot", None),
+                   base=r.snapshot_n)
 
 
 async def _actions(conn: AsyncConnection, game_id: str, offset: int = 0, limit: int | None = None,
@@ -118,14 +119,14 @@ class SqlModesStore:
             return await _actions(conn, game_id, offset, limit)
 
     async def latest(self, mode: ModeName | None, limit: int) -> list[GameRow]:
-        q = select(t.games)
+        q = select(*(c for c in t.games.c if c.name != "snapshot"))   # the list needs no state
         if mode is not None:
             q = q.where(_G.mode == mode)
         async with self.engine.connect() as conn:
             # K19: games still open to play first, so finished rooms never push an open one off the list
             rows = await conn.execute(q.order_by(case((_G.status == "finished", 1), else_=0), _G.created_at.desc(),
                                                  _G.game_id.desc()).limit(limit))
-            return [_row(r, []) for r in rows]   # the list needs no state
+            return [_row(r, []) for r in rows]
 
     async def due(self, now: datetime) -> list[tuple[str, int]]:
         async with self.engine.connect() as conn:
