@@ -153,7 +153,9 @@ class ModesHandlers:
 
     @staticmethod
     async def _room_for(games_: Games, player_id: str, game_id: str | None = None) -> None:
-        """K19: a player sits in at most ``max_rooms_per_player`` unfinished rooms at once."""
+        """K19: a player sits in at most ``max_rooms_per_player`` unfinished rooms at once (counted under the
+        player's lock, so two seats taken at once in two rooms are counted one after the other)."""
+        await games_.lock_player(player_id)
         seated = await games_.seats(player_id, "hill")
         if game_id not in seated and len(seated) >= hill.HillConfig().max_rooms_per_player:
             raise ModeRefused("too_many_rooms")

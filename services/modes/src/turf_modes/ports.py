@@ -69,6 +69,10 @@ class Games(Protocol):
     async def seats(self, player_id: str, mode: ModeName | None = None) -> list[str]:
         """The games (of ``mode``; None: every mode) the player is seated in, by game id."""
 
+    async def lock_player(self, player_id: str) -> None:
+        """Hold the player until the transaction ends: their seats are counted and taken one transaction at a
+        time (K19), whichever games they are in."""
+
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         """Record turn ``turn`` of the game as resolved; False when it already was (nothing recorded)."""
 

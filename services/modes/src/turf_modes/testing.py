@@ -63,6 +63,9 @@ class MemoryTx:
     async def seats(self, player_id: str, mode: ModeName | None = None) -> list[str]:
         return sorted(g for (g, p), m in self.s.seats.items() if p == player_id and mode in (None, m))
 
+    async def lock_player(self, player_id: str) -> None:
+        return None   # one transaction at a time already (the store's lock)
+
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         if (game_id, turn) in self.s.resolutions:
             return False

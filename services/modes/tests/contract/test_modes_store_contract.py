@@ -14,8 +14,8 @@ from modes_world import SEED, fields, world
 from sqlalchemy import func, select
 
 from turf_common.contracts import subjects as s
-from turf_common.contracts.base import Event
-from turf_common.contracts.modes import CreateTeamTurf, JoinGame, PlaceTroops, ResolveReply, ResolveTurn
+from turf_common.contracts.base import Event, Refusal
+from turf_common.contracts.modes import CreateTeamTurf, JoinGame, OpenHill, PlaceTroops, ResolveReply, ResolveTurn
 from turf_common.rules import modereplay
 from turf_common.rules.seeded import seed_commitment
 from turf_modes import games, snapshots
@@ -199,3 +199,16 @@ async def test_t20_a_read_loads_the_snapshot_not_the_log_and_the_snapshot_is_the
     replayed, _ = modereplay.replay_team_turf(gid, fld, ["red", "blue"], SEED, seed_commitment(SEED),
                                               [games.decode(a) for a in log], homes={"red": "A", "blue": "E"})
     assert snapshots.team_turf_state(g.snapshot) == replayed and replayed.turn == 2
+
+
+async def test_k19_two_seats_taken_at_once_in_two_rooms_are_counted_one_after_the_other(store: ModesStore) -> None:
+    w = world(store)
+    for i in range(2):
+        await w.h.open_hill(OpenHill(command_id=f"mine{i}", player_id="ann", hill="C"))
+    rooms = [(await w.h.open_hill(OpenHill(command_id=f"other{i}", player_id=f"o{i}", hill="D"))).game_id  # type: ignore[union-attr]
+             for i in range(2)]
+    replies = await asyncio.gather(*(w.h.join(JoinGame(game_id=gid, player_id="ann")) for gid in rooms))
+    assert sorted(type(r).__name__ for r in replies) == ["GameView", "Refusal"]
+    assert [r.reason for r in replies if isinstance(r, Refusal)] == ["too_many_rooms"]
+    async with store.tx() as tx:
+        assert len(await tx.games.seats("ann", "hill")) == 3

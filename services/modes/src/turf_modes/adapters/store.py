@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -88,6 +88,11 @@ class SqlTx:
         if mode is not None:
             q = q.where(t.seats.c.mode == mode)
         return [r.game_id for r in await self.conn.execute(q.order_by(t.seats.c.game_id))]
+
+    async def lock_player(self, player_id: str) -> None:
+        # a transaction-scoped advisory lock on the player's key: taken after at most one game's row lock and
+        # before none, so two of these never wait on each other in a cycle
+        await self.conn.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(f"modes-seat:{player_id}", 0))))
 
     async def mark_resolved(self, game_id: str, turn: int, at: datetime) -> bool:
         done = await self.conn.execute(pg_insert(t.resolutions).values(game_id=game_id, turn=turn, resolved_at=at)
