@@ -1,6 +1,7 @@
-"""The live probes of the turn-based modes ("Nobody gets in, round three", rows 1–4 and 10), run by
-:mod:`bench.probes` on its rehearsal stack: each tries what the attacker did through the public API and says
-whether the hole is closed. Their tests: docs/reliability.md ("Modes that respect a seat")."""
+"""The live probes of the turn-based modes (the review "Nobody gets in, round three": a leaver reading the team's
+orders, one player's flood of rooms, join/leave churn, withdrawals of orders that do not exist, a field too small
+for its teams), run by :mod:`bench.probes` on its rehearsal stack: each tries what the attacker did through the
+public API and says whether the hole is closed. Their tests: docs/reliability.md ("Threats, round three")."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def _counts(codes: list[int]) -> str:
 
 
 def leaver_spies(http: httpx.Client, org: Player) -> tuple[Probe, str, Player]:
-    """Row 1: a player joins a team, sees its secret attack order, leaves, and reads the game again."""
+    """A player joins a team, sees its secret attack order, leaves, and reads the game again."""
     game = org.post("/modes/team-turf", {"teams": ["red", "blue"], "towns": [HOBOKEN, JERSEY_CITY, WEEHAWKEN],
                                          "homes": {"red": HOBOKEN, "blue": WEEHAWKEN}}).json()
     gid = game["game_id"]
@@ -36,7 +37,7 @@ def leaver_spies(http: httpx.Client, org: Player) -> tuple[Probe, str, Player]:
 
 
 def room_flood(http: httpx.Client, org: Player) -> Probe:
-    """Row 2: another player's lobby, then 60 rooms opened by one player; is the other lobby still listed?"""
+    """Another player's lobby, then 60 rooms opened by one player; is the other lobby still listed?"""
     theirs = verified_player(http, org).post("/modes/hill", {"hill": HOBOKEN}).json()["game_id"]
     mallory = verified_player(http, org)
     codes = [mallory.post("/modes/hill", {"hill": JERSEY_CITY}).status_code for _ in range(60)]
@@ -47,7 +48,7 @@ def room_flood(http: httpx.Client, org: Player) -> Probe:
 
 
 def seat_churn(http: httpx.Client, org: Player) -> Probe:
-    """Row 3: 30 join/leave pairs in one lobby (each a story on every spectator's feed)."""
+    """30 join/leave pairs in one lobby (each a story on every spectator's feed)."""
     gid = verified_player(http, org).post("/modes/hill", {"hill": WEEHAWKEN}).json()["game_id"]
     p = verified_player(http, org)
     codes: list[int] = []
@@ -59,7 +60,7 @@ def seat_churn(http: httpx.Client, org: Player) -> Probe:
 
 
 def ghost_withdrawals(org: Player, gid: str, r1: Player) -> list[Probe]:
-    """Row 4: 20 withdrawals of orders that do not exist; then the finished game's audit log, read in pages."""
+    """20 withdrawals of orders that do not exist; then the finished game's audit log, read in pages."""
     codes = [r1.delete(f"/modes/team-turf/{gid}/orders/ghost-{i:02d}") for i in range(20)]
     reasons = {r.json().get("reason") for r in codes}
     out = [Probe("modes: 20 × DELETE …/orders/ghost-NN", "withdraw orders that do not exist",
@@ -76,7 +77,7 @@ def ghost_withdrawals(org: Player, gid: str, r1: Player) -> list[Probe]:
 
 
 def field_too_small(org: Player) -> Probe:
-    """Row 10: Team Turf with two teams on a field of one town."""
+    """Team Turf with two teams on a field of one town."""
     r = org.post("/modes/team-turf", {"teams": ["red", "blue"], "towns": [HOBOKEN]})
     return Probe("modes: Team Turf, two teams, one town", "POST /modes/team-turf",
                  f"{r.status_code} {r.json().get('reason')}",
