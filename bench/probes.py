@@ -239,6 +239,9 @@ def run() -> list[Probe]:
                      lambda: [foreign_origin(stack)]):
             probes += step()
             print(f"  {probes[-1].name}: {'closed' if probes[-1].closed else 'OPEN'}", file=sys.stderr)
+        from bench import mode_probes  # round three's modes rows (imports Probe from here)
+
+        probes += mode_probes.run(http, org)
         return probes
 
 

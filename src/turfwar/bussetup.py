@@ -43,6 +43,7 @@ def durables() -> list[Durable]:
     from turf_claims import entrypoints as claims
     from turf_gateway.feed import log as feed_log
     from turf_gateway.feed import relay
+    from turf_modes import entrypoints as modes
     from turf_notify import entrypoints as notify
     from turf_scoring import entrypoints as scoring
 
@@ -50,6 +51,7 @@ def durables() -> list[Durable]:
             Durable(cards.DURABLE, "cards", cards.CONSUMED),
             Durable(scoring.DURABLE, "scoring", scoring.CONSUMED),
             Durable(notify.DURABLE, "notify", notify.CONSUMED),
+            Durable(modes.DURABLE, "modes", modes.CONSUMED),
             Durable(feed_log.DURABLE, "gateway", relay.feed_subjects(), feed=True)]
 
 

@@ -335,14 +335,21 @@ def audit_game_cmd(game_id: str = typer.Argument(..., help="the game's id (Team 
     if not nats_url:
         console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_NATS_URL)")
         raise typer.Exit(2)
-    r = httpx.get(f"{base}/api/v1/modes/games/{game_id}/log", timeout=30)
-    if r.status_code != 200:
-        console.print(f"[red]{r.status_code}[/] {r.text}")
-        raise typer.Exit(2)
+    log: dict[str, Any] | None = None
+    offset: int | None = 0
+    while offset is not None:   # the log a page at a time (a long game's whole log is too big for one answer)
+        r = httpx.get(f"{base}/api/v1/modes/games/{game_id}/log", params={"offset": offset}, timeout=30)
+        if r.status_code != 200:
+            console.print(f"[red]{r.status_code}[/] {r.text}")
+            raise typer.Exit(2)
+        page = r.json()
+        log = page if log is None else {**log, "actions": log["actions"] + page["actions"]}
+        offset = page.get("next_offset") if page["actions"] else None
     events = [e for subject, e in asyncio.run(read_stream(nats_url, s.stream)) if subject.startswith("mode.")]
     board = load_board(s.board_dir)
     fields = BoardFields(board.graph, {t: f"{v.county}, {v.state}" for t, v in board.territories.items()})
-    rep = audit_game(r.json(), events, fields)
+    assert log is not None
+    rep = audit_game(log, events, fields)
     for m in rep.mismatches:
         console.print(f"[red]{m}[/]")
     console.print(f"{rep.mode} {rep.game_id}: {rep.resolutions} resolution(s) replayed from the seed, "

@@ -17,7 +17,7 @@ from turf_common.bus.streams import feed_stream
 #: issue 29: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
 #: lists the same names; a test checks). Its user may ask their info, pull from them and ack them, nothing else.
 CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["claims"], "cards": ["cards"],
-                                   "scoring": ["scoring"], "notify": ["notify"]}
+                                   "scoring": ["scoring"], "notify": ["notify"], "modes": ["modes"]}
 #: issue 29: the durables on the feed stream (``<stream>_FEED``, :func:`turf_common.bus.streams.feed_stream`: the
 #: public feed's subjects alone, sourced from the event stream); the others are on the event stream
 ON_FEED = {"gateway-history"}

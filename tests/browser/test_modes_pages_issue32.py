@@ -47,7 +47,16 @@ def test_a_room_is_opened_started_and_the_hill_taken_from_the_page(stack: Stack,
     ben.goto(invite)
     ben.click("#room-join")
     ben.wait_for_selector("#room-status:has-text('2 of 3–5 players')")
-    assert c.post(f"/modes/hill/{gid}/join").status_code == 200
+    page.wait_for_selector("#room-status:has-text('2 of 3–5 players')")
+    assert page.is_hidden("#room-start")          # K1: not offered with two players
+    d = verified_player(http, org, "Dee")
+    for p in (c, d):
+        assert p.post(f"/modes/hill/{gid}/join").status_code == 200
+    page.wait_for_selector("#room-status:has-text('4 of 3–5 players')")
+    assert ben.is_hidden("#room-players button.remove")   # K20: only the opener removes a seat
+    page.click("#room-players tbody tr >> nth=3 >> button.remove")   # K20: Dee, seated last
+    page.wait_for_selector("#room-status:has-text('3 of 3–5 players')")
+    assert d.post(f"/modes/hill/{gid}/join").json()["reason"] == "removed_from_room"
     page.click("#room-start")                     # K1: shown to the opener once the others joined
     page.wait_for_selector("#room-status:has-text('Round 1 of 10')")
     page.click("#choose-attack")                  # K4

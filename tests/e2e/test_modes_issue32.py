@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 from datetime import datetime
 from typing import Any
 
@@ -124,3 +125,24 @@ def test_a_team_turf_turn_resolves_at_2359_new_york(stack: Stack, http: httpx.Cl
     ended = _ok(org.post(f"/modes/team-turf/{gid}/end"))
     assert ended["status"] == "finished" and ended["seed"] and ended["team_turf"]["winners"] == ["red"]  # T22
     assert "1 resolution(s) replayed from the seed, 0 mismatch(es)" in _audit(stack, gid)   # T20
+
+
+def test_t23_k21_a_disqualified_players_seat_is_not_waited_for_and_an_audit_holds_no_clock(
+        stack: Stack, http: httpx.Client, org: Player) -> None:
+    a, b, c = (verified_player(http, org, n) for n in ("Dora", "Eli", "Fay"))
+    gid = _ok(a.post("/modes/hill", {"hill": WEEHAWKEN, "round_seconds": 21600}), 201)["game_id"]
+    for p in (b, c):
+        _ok(p.post(f"/modes/hill/{gid}/join"))
+    _ok(a.post(f"/modes/hill/{gid}/start"))
+    _ok(a.post(f"/modes/hill/{gid}/choices", {"round": 1, "choice": "attack"}))
+    _ok(b.post(f"/modes/hill/{gid}/choices", {"round": 1, "choice": "recruit"}))
+    _ok(org.post(f"/admin/players/{c.id}/disqualify", {"reason": "cheating"}))
+    # K21: the room stops waiting for the seat (not six hours): the round resolves once the modes service hears
+    view = until(lambda: _ok(http.get(f"/api/v1/modes/hill/{gid}")), lambda v: v["hill"]["round"] == 2)["hill"]
+    assert view["round"] == 2 and view["players"] == [a.id, b.id] and view["holder"] == a.id
+    assert view["last_round"]["choices"] == {a.id: "attack", b.id: "recruit"}
+    _ok(b.post(f"/modes/hill/{gid}/leave"))                                   # K17: the last one left wins
+    assert "1 resolution(s) replayed from the seed, 0 mismatch(es)" in _audit(stack, gid)   # K16, K21 replayed
+    started = time.monotonic()
+    move_clock(org, datetime.fromisoformat("2026-10-07T07:30:00-04:00"))      # a day start is due
+    assert time.monotonic() - started < 30   # the audit's stream reader left no consumer behind (it took 59 s)

@@ -108,7 +108,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
+        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys, a.limiter),
+        public=public,
         exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
         notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
         outlook=Outlook(a.services), feed=feed)

@@ -43,6 +43,12 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     # issue 29: WS /ws/scores?since= resends per client address per minute (each may read back
     # TURF_WS_RESEND_MAX stream entries); over it the socket gets a snapshot instead, which costs nothing to read
     "resends_ip": Limit(30, 60),
+    # K19, T3: the turn-based modes' writes per player. Opening a room (10 an hour), and every change of seat
+    # (open, join, leave, removal: each a story on every spectator's feed) 12 a minute, so one account can neither
+    # hide the rooms list nor flood the feed; moves (place, orders, choices, start, end) 120 a minute
+    "modes_open_player": Limit(10, 3600),
+    "modes_seat_player": Limit(12, 60),
+    "modes_move_player": Limit(120, 60),
 }
 #: seconds an address stays known to an account after a sign-in from it (spared the account's slow-down)
 KNOWN_FOR_S = 30 * 86400

@@ -57,7 +57,7 @@ from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import NewPlayer, StatusChange
 from turf_gateway.state import FeedState
-from turf_gateway.testing import CannedServices, MemoryIdempotencyKeys, MemoryPlayers, MemoryTables
+from turf_gateway.testing import CannedServices, MemoryIdempotencyKeys, MemoryPlayers, MemoryTables, NoLimits
 
 M = TypeVar("M", bound=Message)
 BOARD = load_board()
@@ -399,7 +399,7 @@ async def test_the_games_of_a_mode_one_game_as_its_viewer_sees_it_and_a_finished
     services = modes_service("hill")
     log = GameLog(game_id="g1", mode="hill", config={}, seed_commitment="c", seed="s", actions=[])
     services.answers[subjects.MODES_LOG] = log
-    modes = Modes(services, MemoryIdempotencyKeys())
+    modes = Modes(services, MemoryIdempotencyKeys(), NoLimits())
     assert await modes.games("hill") == GamesReply(games=[])
     assert await modes.game("g1", "hill", "ada") == view("hill")
     assert await modes.log("g1") == log
@@ -419,13 +419,13 @@ async def test_the_games_of_a_mode_one_game_as_its_viewer_sees_it_and_a_finished
 ])
 async def test_a_move_reads_the_game_then_sends_the_command_to_its_subject(mode: Any, cmd: Any, subject: str) -> None:
     services = modes_service(mode)
-    assert await Modes(services, MemoryIdempotencyKeys()).move(mode, cmd, "ada") == view(mode)
+    assert await Modes(services, MemoryIdempotencyKeys(), NoLimits()).move(mode, cmd, "ada") == view(mode)
     assert services.asked == [(subjects.MODES_GAME, GameRequest(game_id="g1", player_id="ada")), (subject, cmd)]
 
 
 async def test_a_move_on_a_game_of_the_other_mode_is_404_and_sends_nothing() -> None:
     services = modes_service("team_turf")
-    modes = Modes(services, MemoryIdempotencyKeys())
+    modes = Modes(services, MemoryIdempotencyKeys(), NoLimits())
     for call in (modes.move("hill", LeaveGame(game_id="g1", player_id="ada"), "ada"), modes.game("g1", "hill", None)):
         with pytest.raises(ApiError) as e:
             await call
@@ -435,7 +435,7 @@ async def test_a_move_on_a_game_of_the_other_mode_is_404_and_sends_nothing() -> 
 
 async def test_an_order_and_a_resolution_read_the_team_turf_game_first() -> None:
     services = modes_service()
-    modes = Modes(services, MemoryIdempotencyKeys())
+    modes = Modes(services, MemoryIdempotencyKeys(), NoLimits())
     order = GiveOrder(game_id="g1", player_id="ada", turn=2, kind="move", src=A, dst=B, n=1)
     assert await modes.order(order) == OrderReply(order_id="o1", turn=2)
     assert (await modes.resolve(ResolveTurn(game_id="g1", turn=2))).first is True
@@ -447,7 +447,7 @@ async def test_an_order_and_a_resolution_read_the_team_turf_game_first() -> None
 
 async def test_opening_asks_the_subject_of_its_command_and_a_key_reused_with_another_body_is_422() -> None:
     services = modes_service()
-    modes = Modes(services, MemoryIdempotencyKeys())
+    modes = Modes(services, MemoryIdempotencyKeys(), NoLimits())
     create = CreateTeamTurf(command_id="k", organizer_id="org", teams=["red", "blue"])
     hill = OpenHill(command_id="h", player_id="ada", hill=A)
     await modes.open(create, "org", "key-1", {"teams": ["red", "blue"]})

@@ -17,6 +17,9 @@ log = structlog.get_logger(__name__)
 
 QUEUE_SIZE = 256
 HISTORY = 50   # recent feed stories (steals, fortifications, wars, corrections, cards) a new spectator sees
+#: K19: stories of the turn-based modes one player causes (rooms opened, joins, leaves) kept among the recent at
+#: most; a newer one replaces their oldest, so one player's spam never pushes everyone else's stories out
+MODE_STORIES_PER_PLAYER = 5
 
 
 class Client:
@@ -46,6 +49,11 @@ class Hub:
 
     def remember(self, message: dict[str, Any]) -> None:
         """Keep a feed story for spectators who join later (sent with their snapshot, oldest first)."""
+        actor = _mode_actor(message)
+        if actor is not None:
+            mine = [m for m in self.recent if _mode_actor(m) == actor]
+            if len(mine) >= MODE_STORIES_PER_PLAYER:
+                self.recent.remove(mine[0])
         self.recent.append(message)
 
     def broadcast(self, seq: int, message: dict[str, Any]) -> None:
@@ -63,3 +71,11 @@ class Hub:
                     c.queue.get_nowait()
                 c.queue.put_nowait(None)  # wake the writer so it can close with "resync"
                 log.info("ws_client_dropped")
+
+
+def _mode_actor(message: dict[str, Any]) -> str | None:
+    """The player a turn-based mode's story is about (``mode.*``: a joiner, a leaver, a room's opener), else None."""
+    if not str(message.get("type", "")).startswith("mode."):
+        return None
+    who = message.get("player_id") or message.get("created_by")
+    return str(who) if who else None

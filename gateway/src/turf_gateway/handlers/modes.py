@@ -13,6 +13,7 @@ from typing import Any
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.modes import (
+    LOG_PAGE,
     ChooseAction,
     CreateTeamTurf,
     EndGame,
@@ -29,22 +30,28 @@ from turf_common.contracts.modes import (
     OpenHill,
     OrderReply,
     PlaceTroops,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     StartRoom,
     WithdrawOrder,
 )
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import IdempotencyKeys, Services
+from turf_gateway.ports import IdempotencyKeys, Limiter, Services
 
 TIMEOUT = 10.0   # a command waits on its game's row lock; a resolution replays the game
 
 #: a move on a game → the modes service's subject for it
-Move = JoinGame | PlaceTroops | WithdrawOrder | LeaveGame | StartRoom | ChooseAction | EndGame
+Move = JoinGame | PlaceTroops | WithdrawOrder | LeaveGame | StartRoom | ChooseAction | EndGame | RemovePlayer
 MOVES: dict[type[Message], str] = {
     JoinGame: subjects.MODES_JOIN, PlaceTroops: subjects.MODES_PLACE, WithdrawOrder: subjects.MODES_WITHDRAW,
     LeaveGame: subjects.MODES_LEAVE, StartRoom: subjects.MODES_START, ChooseAction: subjects.MODES_CHOOSE,
-    EndGame: subjects.MODES_END}
+    EndGame: subjects.MODES_END, RemovePlayer: subjects.MODES_REMOVE}
+#: K19: the moves that change who sits where (each a story on the spectators' feed) count against
+#: ``modes_seat_player``; every other write against ``modes_move_player`` (``turf_gateway.ratelimit``)
+SEAT_MOVES = (JoinGame, LeaveGame, RemovePlayer)
+#: the limits' key of the organizer's writes (they name no player)
+ORGANIZER = "organizer"
 #: opening a game → its subject (also the idempotency keys' route name)
 OPENS: dict[type[Message], str] = {CreateTeamTurf: subjects.MODES_CREATE_TEAM_TURF, OpenHill: subjects.MODES_OPEN_HILL}
 
@@ -53,12 +60,17 @@ OPENS: dict[type[Message], str] = {CreateTeamTurf: subjects.MODES_CREATE_TEAM_TU
 class Modes:
     services: Services
     keys: IdempotencyKeys
+    limiter: Limiter
 
     async def open(self, cmd: CreateTeamTurf | OpenHill, caller_id: str, key: str | None, body: Any) -> GameView:
         """Make the game of ``cmd`` (its ``command_id`` one per caller and key): a Team Turf game (T1, T2) or a
         King of the Hill room (K1). ``body``: the request's JSON, which a repeated ``key`` must repeat. Raises
         ApiError 422 ``invalid_input`` for a key reused with another body, the service's refusal otherwise."""
         subject = OPENS[type(cmd)]
+        if isinstance(cmd, OpenHill):
+            await self.limiter.hit("modes_open_player", caller_id, ("modes_seat_player", caller_id))
+        else:
+            await self.limiter.hit("modes_move_player", ORGANIZER)
         if key is not None:
             await self.keys.same_body_or_refuse(subject, caller_id, key, body)
         return await self.services.ask(subject, cmd, GameView, TIMEOUT)
@@ -77,21 +89,27 @@ class Modes:
         return view
 
     async def move(self, mode: ModeName, cmd: Move, viewer: str | None) -> GameView:
-        """Check the game's mode first (a Team Turf id on a hill route is 404), then send ``cmd``; the game after it
-        as ``viewer`` sees it."""
+        """Count the write against its rate limit (429 ``rate_limited``: nothing sent), check the game's mode (a
+        Team Turf id on a hill route is 404), then send ``cmd``; the game after it as ``viewer`` sees it."""
+        who = getattr(cmd, "player_id", None) or ORGANIZER
+        await self.limiter.hit("modes_seat_player" if isinstance(cmd, SEAT_MOVES) else "modes_move_player", who)
         await self.game(cmd.game_id, mode, viewer)
         return await self.services.ask(MOVES[type(cmd)], cmd, GameView, TIMEOUT)
 
     async def order(self, cmd: GiveOrder) -> OrderReply:
         """T7: a Team Turf order (MOVE or ATTACK) for the open turn; ``{order_id, turn}``."""
+        await self.limiter.hit("modes_move_player", cmd.player_id)
         await self.game(cmd.game_id, "team_turf", cmd.player_id)
         return await self.services.ask(subjects.MODES_ORDER, cmd, OrderReply, TIMEOUT)
 
     async def resolve(self, cmd: ResolveTurn) -> ResolveReply:
         """T9: resolve a Team Turf turn now, exactly once (``first`` false on a repeat)."""
+        await self.limiter.hit("modes_move_player", ORGANIZER)
         await self.game(cmd.game_id, "team_turf", None)
         return await self.services.ask(subjects.MODES_RESOLVE, cmd, ResolveReply, TIMEOUT)
 
-    async def log(self, game_id: str) -> GameLog:
-        """T20, K16: a finished game's creation, accepted actions and seed; 403 ``forbidden`` before it ended."""
-        return await self.services.ask(subjects.MODES_LOG, LogRequest(game_id=game_id), GameLog, TIMEOUT)
+    async def log(self, game_id: str, offset: int = 0, limit: int = LOG_PAGE) -> GameLog:
+        """T20, K16: a finished game's creation, seed and a page of its accepted actions; 403 ``forbidden``
+        before it ended."""
+        return await self.services.ask(subjects.MODES_LOG, LogRequest(game_id=game_id, offset=offset, limit=limit),
+                                       GameLog, TIMEOUT)

@@ -343,3 +343,27 @@ def test_t21_every_team_out_is_a_draw_with_no_winner() -> None:
     s = replace(s, board={})
     s, ev = resolve_turn(s, FIELD, ScriptedSource())
     assert s.finished and s.winners == () and ev[-1] == GameEnded("g1", (), by_organizer=False)
+
+
+def test_t2_a_field_with_fewer_towns_than_teams_is_refused_with_its_reason() -> None:
+    small = Field.from_graph(GRAPH, COUNTY, ["a", "b"])
+    with pytest.raises(ModeRefused) as e:
+        new_game("g", small, ["red", "blue", "green"], SeededSource("s", "g"))
+    assert e.value.code == "field_too_small" and "2 town(s) for 3 teams" in e.value.message
+    assert len(new_game("g", small, ["red", "blue"], SeededSource("s", "g")).homes) == 2   # exactly enough
+
+
+def test_t7_an_order_for_a_future_turn_is_refused_as_not_open_yet() -> None:
+    s = game({"a": {"ann": 2}, "e": {"bob": 1}})
+    with pytest.raises(ModeRefused) as e:
+        give_order(s, FIELD, Order("1", "ann", "attack", "a", "b", 1), s.turn + 1)
+    assert e.value.code == "turn_not_open" and "not open yet" in e.value.message
+    assert "already" not in e.value.message
+
+
+def test_t7_withdrawing_an_unknown_a_rivals_or_a_teammates_order_is_refused() -> None:
+    s = order(game({"a": {"ann": 2, "amy": 1}, "e": {"bob": 1}}), "1", "ann", "attack", "a", "b", 1)
+    for who, oid in (("ann", "ghost"), ("bob", "1"), ("amy", "1")):
+        refused("unknown_order", withdraw_order, s, who, oid)
+    assert withdraw_order(s, "ann", "1").orders == ()
+    assert withdraw_order(s, "ann", "ghost", strict=False) == s   # an old log's no-op withdrawal replays as one

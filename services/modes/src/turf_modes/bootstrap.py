@@ -37,7 +37,7 @@ def wire(settings: Settings) -> Wire:
         h = ModesHandlers(store=SqlModesStore(engine), publisher=relay, fields=fields,
                           clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)))
         await relay.flush()   # anything a crash left behind
-        return Wired(router=entrypoints.router(h), loops=[relay.run, lambda: h.run_timers(TICK_S)],
+        return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run, lambda: h.run_timers(TICK_S)],
                      close=engine.dispose)
 
     return build

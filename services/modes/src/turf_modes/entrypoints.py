@@ -1,10 +1,12 @@
-"""NATS subscribers of the modes service: the gateway's commands (decode, call a use case, reply). The service
-consumes no events: the game clock is read by its timer (turf_modes.handlers.ModesHandlers.run_timers)."""
+"""NATS subscribers of the modes service: the gateway's commands (decode, call a use case, reply), and one durable
+consumer: ``player.disqualified`` (T23, K21: the player leaves every game). The game clock is read by its timer
+(turf_modes.handlers.ModesHandlers.run_timers), not consumed."""
 
 from __future__ import annotations
 
 from faststream.nats import NatsRouter
 
+from turf_common.bus import Batch, durable, settle
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.modes import (
@@ -27,6 +29,7 @@ from turf_common.contracts.modes import (
     PlaceTroops,
     PlayerJoined,
     PlayerLeft,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     RoomStarted,
@@ -36,9 +39,13 @@ from turf_common.contracts.modes import (
     TurnResolved,
     WithdrawOrder,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_modes.handlers import ModesHandlers
 
 QUEUE = "modes"
+DURABLE = "modes"
+#: what the durable consumer takes, in stream order: a disqualification (R28), which a withdrawal (R30) is too
+CONSUMED = [s.PLAYER_DISQUALIFIED]
 #: commands on one game wait on its row lock; a few at a time
 WORKERS = 4
 #: the events the service publishes (from its outbox), for the AsyncAPI document
@@ -49,8 +56,12 @@ PUBLISHED: dict[str, type[Event]] = {
 }
 
 
-def router(h: ModesHandlers) -> NatsRouter:
+def router(h: ModesHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
+
+    @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
+    async def on_events(events: list[PlayerDisqualified], batch: Batch) -> None:
+        await settle(batch, events, h.player_removed, DURABLE)
 
     @r.subscriber(s.MODES_CREATE_TEAM_TURF, queue=QUEUE, title=s.MODES_CREATE_TEAM_TURF)
     async def create_team_turf(cmd: CreateTeamTurf) -> GameView | Refusal:
@@ -87,6 +98,10 @@ def router(h: ModesHandlers) -> NatsRouter:
     @r.subscriber(s.MODES_LEAVE, queue=QUEUE, title=s.MODES_LEAVE)
     async def leave(cmd: LeaveGame) -> GameView | Refusal:
         return await h.leave(cmd)
+
+    @r.subscriber(s.MODES_REMOVE, queue=QUEUE, title=s.MODES_REMOVE)
+    async def remove(cmd: RemovePlayer) -> GameView | Refusal:
+        return await h.remove(cmd)
 
     @r.subscriber(s.MODES_RESOLVE, queue=QUEUE, title=s.MODES_RESOLVE)
     async def resolve(cmd: ResolveTurn) -> ResolveReply | Refusal:

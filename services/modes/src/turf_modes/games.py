@@ -15,6 +15,7 @@ import networkx as nx
 
 from turf_common.contracts.modes import HillView, OrderOut, RoundOut, TeamTurfView
 from turf_common.rules import hill, modereplay, teamturf
+from turf_modes import snapshots
 from turf_modes.ports import GameRow
 
 Action = modereplay.TeamTurfAction | modereplay.HillAction
@@ -83,7 +84,9 @@ class Replays:
     only grows (one game's actions are appended under its row lock), so a kept state of ``n`` actions is the replay
     of the first ``n`` of any later read of the game, and only the actions after them are applied
     (:func:`~turf_common.rules.modereplay.apply_team_turf`, the replay's own step). Rules never mutate a state, so
-    one kept state serves every reader."""
+    one kept state serves every reader. Without a kept state, the read starts from the game's stored snapshot
+    (:mod:`turf_modes.snapshots`), and only a game stored before snapshots replays its log from the start.
+    ``keep=False``: a state of actions not yet committed, never kept (the transaction may still roll back)."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
@@ -91,7 +94,7 @@ class Replays:
 
     def _start(self, g: GameRow) -> _Kept | None:
         k = self._kept.get(g.game_id)
-        if k is None or k.n > len(g.actions):   # an older read than the kept one: replay it whole
+        if k is None or not g.base <= k.n <= g.logged:   # an older read than the kept one, or one before the snapshot
             return None
         self._kept.move_to_end(g.game_id)
         return k
@@ -101,28 +104,41 @@ class Replays:
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
 
-    def team_turf(self, g: GameRow, fld: teamturf.Field) -> teamturf.TeamTurfState:
+    def team_turf(self, g: GameRow, fld: teamturf.Field, keep: bool = True) -> teamturf.TeamTurfState:
         """T20: the game's state now. Raises SeedMismatch or ModeRefused for a log that is not the game's."""
         src = modereplay.source(g.seed, g.seed_commitment, g.game_id)
         k = self._start(g)
-        s = k.state if k else teamturf.new_game(g.game_id, fld, g.config["teams"], src, g.config["homes"])
+        if k is not None:
+            s, n = k.state, k.n
+        elif g.snapshot is not None:
+            s, n = snapshots.team_turf_state(g.snapshot), g.base
+        else:
+            s, n = teamturf.new_game(g.game_id, fld, g.config["teams"], src, g.config["homes"]), 0
         assert isinstance(s, teamturf.TeamTurfState)
-        for a in g.actions[k.n if k else 0:]:
+        for a in g.actions[n - g.base:]:
             s, _ = modereplay.apply_team_turf(s, fld, src, decode(a))  # type: ignore[arg-type]
-        self._keep(g, _Kept(len(g.actions), s, None))
+        if keep:
+            self._keep(g, _Kept(g.logged, s, None))
         return s
 
-    def room(self, g: GameRow, towns: frozenset[str]) -> tuple[hill.HillState, hill.RoundResolved | None]:
+    def room(self, g: GameRow, towns: frozenset[str], keep: bool = True,
+             ) -> tuple[hill.HillState, hill.RoundResolved | None]:
         """K16: the started room's state now and its latest round."""
         src = modereplay.source(g.seed, g.seed_commitment, g.game_id)
         k = self._start(g)
-        s = k.state if k else hill.open_room(g.game_id, g.config["hill"], g.config["players"], towns)
-        last = k.last_round if k else None
+        last: hill.RoundResolved | None
+        if k is not None:
+            s, last, n = k.state, k.last_round, k.n
+        elif g.snapshot is not None:
+            (s, last), n = snapshots.room_state(g.snapshot), g.base
+        else:
+            s, last, n = hill.open_room(g.game_id, g.config["hill"], g.config["players"], towns), None, 0
         assert isinstance(s, hill.HillState)
-        for a in g.actions[k.n if k else 0:]:
+        for a in g.actions[n - g.base:]:
             s, evs = modereplay.apply_hill(s, src, decode(a))  # type: ignore[arg-type]
             last = next((e for e in reversed(evs) if isinstance(e, hill.RoundResolved)), last)
-        self._keep(g, _Kept(len(g.actions), s, last))
+        if keep:
+            self._keep(g, _Kept(g.logged, s, last))
         return s, last
 
 
@@ -131,8 +147,9 @@ class Replays:
 
 def team_turf_view(s: teamturf.TeamTurfState, fld: teamturf.Field, next_at: datetime | None,
                    viewer: str | None) -> TeamTurfView:
-    """T6: the board and reserves are public; T7: orders are shown to their team only."""
-    team = s.team_of.get(viewer) if viewer else None
+    """T6: the board and reserves are public; T7: orders are shown to their team only; T4, T23: a player who left
+    (or was disqualified) reads what the public reads."""
+    team = s.team_of.get(viewer) if viewer in s.active else None
     orders = [OrderOut(order_id=o.order_id, player_id=o.player, kind=o.kind, src=o.src, dst=o.dst, n=o.n)
               for o in s.orders if team is not None and s.team_of[o.player] == team]
     return TeamTurfView(teams=list(s.teams), homes=dict(s.homes), reserved_homes=dict(s.reserved_homes),

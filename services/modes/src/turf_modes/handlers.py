@@ -41,6 +41,7 @@ from turf_common.contracts.modes import (
     PlaceTroops,
     PlayerJoined,
     PlayerLeft,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     RoomStarted,
@@ -50,12 +51,13 @@ from turf_common.contracts.modes import (
     TurnResolved,
     WithdrawOrder,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.refusals import RefusalCode
 from turf_common.rules.seeded import SeededSource, seed_commitment
-from turf_modes import games
-from turf_modes.ports import Clock, Fields, GameRow, ModesStore, Publisher
+from turf_modes import games, snapshots
+from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore, Publisher
 
 log = structlog.get_logger(__name__)
 
@@ -79,6 +81,8 @@ class Outcome:
     actions: list[games.Action] = field(default_factory=list)
     events: list[tuple[str, Event]] = field(default_factory=list)
     resolved: int | None = None
+    seat: list[str] = field(default_factory=list)     # players now seated in the game (K19)
+    unseat: list[str] = field(default_factory=list)   # players no longer seated
 
 
 Step = Callable[[GameRow, datetime], Outcome]
@@ -98,20 +102,30 @@ class ModesHandlers:
 
     # ------------------------------------------------------------------ the one way a game changes
 
-    async def _act(self, game_id: str, step: Step) -> GameRow:
-        """Lock the game, run ``step`` on it, commit its actions, row, resolution and events together, publish."""
+    async def _act(self, game_id: str, step: Step, seating: str | None = None) -> GameRow:
+        """Lock the game, run ``step`` on it, commit its actions, row, resolution, seats and events together,
+        publish. ``seating``: a player about to take a seat in a room's lobby (K19: refused past the bound)."""
         now = await self.clock.now()
         async with self.store.tx() as tx:
             g = await tx.games.lock(game_id)
             if g is None:
                 raise Denied("not_found", "There is no game with that id.")
+            if seating is not None and g.mode == "hill" and g.status == "lobby":
+                await self._room_for(tx.games, seating, game_id)
             out = step(g, now)
             for a in out.actions:
                 enc = games.encode(a)
-                await tx.games.append(g.game_id, len(g.actions), enc)
+                await tx.games.append(g.game_id, g.logged, enc)
                 g.actions.append(enc)
             if out.resolved is not None and not await tx.games.mark_resolved(g.game_id, out.resolved, now):
                 raise AlreadyResolved
+            for p in out.seat:
+                await tx.games.seat(g.game_id, g.mode, p)
+            for p in out.unseat:
+                await tx.games.unseat(g.game_id, p)
+            if g.status == "finished":
+                await tx.games.unseat(g.game_id)
+            self._snapshot(g)
             await tx.games.save(g)
             for subject, event in out.events:
                 await tx.messages.stage(subject, event)
@@ -119,12 +133,32 @@ class ModesHandlers:
             await self.publisher.flush()
         return g
 
-    async def _view_after(self, game_id: str, player_id: str | None, step: Step) -> GameView | Refusal:
+    async def _view_after(self, game_id: str, player_id: str | None, step: Step, seating: str | None = None,
+                          ) -> GameView | Refusal:
         try:
-            await self._act(game_id, step)
+            await self._act(game_id, step, seating)
         except (ModeRefused, Denied) as e:
             return refusal(e)
         return await self.game(GameRequest(game_id=game_id, player_id=player_id))
+
+    def _snapshot(self, g: GameRow) -> None:
+        """The game's state after this step's actions, kept with its log (not cached: not committed yet)."""
+        if g.mode == "team_turf":
+            g.snapshot = snapshots.team_turf(self.replays.team_turf(g, self._field(g), keep=False))
+        elif g.status != "lobby" and not g.config.get("closed"):
+            g.snapshot = snapshots.room(*self.replays.room(g, self.fields.towns(), keep=False))
+        else:
+            return
+        g.base, g.actions = g.logged, []
+
+    @staticmethod
+    async def _room_for(games_: Games, player_id: str, game_id: str | None = None) -> None:
+        """K19: a player sits in at most ``max_rooms_per_player`` unfinished rooms at once (counted under the
+        player's lock, so two seats taken at once in two rooms are counted one after the other)."""
+        await games_.lock_player(player_id)
+        seated = await games_.seats(player_id, "hill")
+        if game_id not in seated and len(seated) >= hill.HillConfig().max_rooms_per_player:
+            raise ModeRefused("too_many_rooms")
 
     def _field(self, g: GameRow) -> teamturf.Field:
         towns = g.config.get("towns")
@@ -141,6 +175,8 @@ class ModesHandlers:
             raise Denied("invalid_input", "That game is a Team Turf game, not a King of the Hill room.")
         if g.status == "lobby":
             raise ModeRefused("round_closed", "This room has not started yet.")
+        if g.config.get("closed"):
+            raise ModeRefused("game_over", "This room closed in its lobby: everyone left before it started.")
         return self.replays.room(g, self.fields.towns())[0]
 
     def _ended(self, g: GameRow, now: datetime, winners: tuple[str, ...] | list[str], by_organizer: bool
@@ -160,10 +196,15 @@ class ModesHandlers:
             async with self.store.tx() as tx:
                 game_id = await tx.games.by_command(command_id)
                 if game_id is None:  # a retried command answers the game it made
-                    game_id = self.ids()
-                    g, event = make(game_id, self.seeds(), now)
-                    await tx.games.insert(command_id, g)
-                    await tx.messages.stage(s.MODE_GAME_CREATED, event)
+                    g, event = make(self.ids(), self.seeds(), now)
+                    if g.mode == "hill":
+                        await self._room_for(tx.games, g.created_by)
+                    # insert-or-get: a replica that raced us to the same command answers its game, not a 503
+                    game_id = await tx.games.insert(command_id, g)
+                    if game_id == g.game_id:
+                        await tx.messages.stage(s.MODE_GAME_CREATED, event)
+                        if g.mode == "hill":
+                            await tx.games.seat(game_id, "hill", g.created_by)
         except ModeRefused as e:
             return refusal(e)
         await self.publisher.flush()
@@ -211,18 +252,21 @@ class ModesHandlers:
                 if cmd.team is None:
                     raise ModeRefused("unknown_team", "Name the team you join.")
                 teamturf.join(self._team_turf(g)[1], cmd.player_id, cmd.team)
-                return Outcome([modereplay.Join(cmd.player_id, cmd.team)], [(s.MODE_PLAYER_JOINED, joined)])
+                return Outcome([modereplay.Join(cmd.player_id, cmd.team)], [(s.MODE_PLAYER_JOINED, joined)],
+                               seat=[cmd.player_id])
             players = list(g.config["players"])
             if g.status != "lobby":
                 raise ModeRefused("room_started")
             if cmd.player_id in players:
                 raise ModeRefused("already_joined", "You are already in this room.")
+            if cmd.player_id in g.config.get("removed", []):
+                raise ModeRefused("removed_from_room")   # K20
             if len(players) >= hill.HillConfig().max_players:
                 raise ModeRefused("wrong_player_count", "This room is full: 5 players at most (K1).")
             g.config = {**g.config, "players": [*players, cmd.player_id]}
-            return Outcome([], [(s.MODE_PLAYER_JOINED, joined)])
+            return Outcome([], [(s.MODE_PLAYER_JOINED, joined)], seat=[cmd.player_id])
 
-        return await self._view_after(cmd.game_id, cmd.player_id, step)
+        return await self._view_after(cmd.game_id, cmd.player_id, step, seating=cmd.player_id)
 
     async def start(self, cmd: StartRoom) -> GameView | Refusal:
         """K1, K2: the opener starts the room with 3 to 5 players; round 1 is open until its time limit (K5)."""
@@ -244,27 +288,69 @@ class ModesHandlers:
 
     async def leave(self, cmd: LeaveGame) -> GameView | Refusal:
         """T4 (reserve lost, troops stay) or K17 (out of the room; the last one left wins)."""
+        return await self._view_after(cmd.game_id, cmd.player_id, self._leaving(cmd.player_id))
+
+    def _leaving(self, player_id: str) -> Step:
+        """The step of ``player_id`` leaving a game: T4 (and T23), K17 (and K21)."""
         def step(g: GameRow, now: datetime) -> Outcome:
-            left = PlayerLeft(occurred_at=now, game_id=g.game_id, mode=g.mode, player_id=cmd.player_id)
+            left = PlayerLeft(occurred_at=now, game_id=g.game_id, mode=g.mode, player_id=player_id)
             if g.mode == "team_turf":
-                _, lost = teamturf.leave(self._team_turf(g)[1], cmd.player_id)
-                return Outcome([modereplay.Leave(cmd.player_id)],
-                               [(s.MODE_PLAYER_LEFT, left.model_copy(update={"lost": lost}))])
+                _, lost = teamturf.leave(self._team_turf(g)[1], player_id)
+                return Outcome([modereplay.Leave(player_id)],
+                               [(s.MODE_PLAYER_LEFT, left.model_copy(update={"lost": lost}))], unseat=[player_id])
             if g.status == "lobby":
-                players = [p for p in g.config["players"] if p != cmd.player_id]
-                if len(players) == len(g.config["players"]):
-                    raise ModeRefused("not_in_room")
-                g.config = {**g.config, "players": players, "opener": players[0] if players else g.config["opener"]}
-                return Outcome([], [(s.MODE_PLAYER_LEFT, left)])
-            st, ended = hill.leave(self._room(g), cmd.player_id)
-            out = Outcome([modereplay.Leave(cmd.player_id)], [(s.MODE_PLAYER_LEFT, left)])
+                return self._out_of_lobby(g, now, player_id, left)
+            st, ended = hill.leave(self._room(g), player_id)
+            out = Outcome([modereplay.Leave(player_id)], [(s.MODE_PLAYER_LEFT, left)], unseat=[player_id])
             if ended:
                 out.events.append(self._ended(g, now, [ended[0].winner] if ended[0].winner else [], False))
             elif hill.all_chosen(st) and st.choices:
                 self._resolve_round(g, st, now, out)
             return out
+        return step
+
+    def _out_of_lobby(self, g: GameRow, now: datetime, player_id: str, left: PlayerLeft) -> Outcome:
+        """K17 in a lobby: the seat is freed; the next player opens the room; a lobby left empty closes."""
+        players = [p for p in g.config["players"] if p != player_id]
+        if len(players) == len(g.config["players"]):
+            raise ModeRefused("not_in_room")
+        g.config = {**g.config, "players": players, "opener": players[0] if players else g.config["opener"]}
+        out = Outcome([], [(s.MODE_PLAYER_LEFT, left)], unseat=[player_id])
+        if not players:   # nobody to start it: closed, never played (no log to audit)
+            g.config = {**g.config, "closed": True}
+            out.events.append(self._ended(g, now, [], False))
+        return out
+
+    async def remove(self, cmd: RemovePlayer) -> GameView | Refusal:
+        """K20: the opener removes a seated player from the room's lobby; they may not rejoin it."""
+        def step(g: GameRow, now: datetime) -> Outcome:
+            if g.mode != "hill":
+                raise Denied("invalid_input", "Only a King of the Hill room's players are removed.")
+            if g.status != "lobby":
+                raise ModeRefused("room_started", "A player is removed only before the room starts (K20).")
+            if cmd.player_id != g.config["opener"]:
+                raise Denied("forbidden", "Only the player who opened the room removes a player from it.")
+            if cmd.target_id == cmd.player_id:
+                raise Denied("invalid_input", "The opener leaves the room rather than removing themself.")
+            if cmd.target_id not in g.config["players"]:
+                raise ModeRefused("not_in_room", "That player is not seated in this room.")
+            out = self._out_of_lobby(g, now, cmd.target_id, PlayerLeft(
+                occurred_at=now, game_id=g.game_id, mode="hill", player_id=cmd.target_id))
+            g.config = {**g.config, "removed": [*g.config.get("removed", []), cmd.target_id]}
+            return out
 
         return await self._view_after(cmd.game_id, cmd.player_id, step)
+
+    async def player_removed(self, ev: PlayerDisqualified) -> None:
+        """T23, K21: a disqualified (R28) or withdrawn (R30) player leaves every game they are seated in as a
+        leaver does. Idempotent: a game they already left refuses the leave, which changes nothing."""
+        async with self.store.tx() as tx:
+            seated = await tx.games.seats(ev.player_id)
+        for game_id in seated:
+            try:
+                await self._act(game_id, self._leaving(ev.player_id))
+            except (ModeRefused, Denied) as e:   # gone already, or the game ended meanwhile
+                log.info("modes removal skipped", game_id=game_id, player_id=ev.player_id, reason=refusal(e).reason)
 
     # ------------------------------------------------------------------ Team Turf moves
 
@@ -350,7 +436,7 @@ class ModesHandlers:
         if turn < st.turn:
             raise AlreadyResolved
         if turn > st.turn:
-            raise ModeRefused("turn_closed", f"Turn {turn} is not open yet; the open turn is {st.turn}.")
+            raise ModeRefused("turn_not_open", f"Turn {turn} is not open yet; the open turn is {st.turn}.")
         new, events = teamturf.resolve_turn(st, fld, SeededSource(g.seed, g.game_id))
         g.turn = new.turn
         g.next_at = teamturf.next_turn_at(max(now, g.next_at or now))
@@ -426,7 +512,7 @@ class ModesHandlers:
             fld = self._field(g)
             tt = self.replays.team_turf(g, fld)
             return view.model_copy(update={"team_turf": games.team_turf_view(tt, fld, g.next_at, q.player_id)})
-        if g.status == "lobby":
+        if g.status == "lobby" or g.config.get("closed"):
             return view.model_copy(update={"hill": games.lobby_view(g)})
         st, last = self.replays.room(g, self.fields.towns())
         return view.model_copy(update={"hill": games.hill_view(g, st, last, q.player_id)})
@@ -446,5 +532,8 @@ class ModesHandlers:
         if g.status != "finished":
             return refusal(Denied("forbidden", "A game's log and seed are public once it has ended; its orders and "
                                                "choices are secret until then."))
+        page = await self.store.actions(g.game_id, q.offset, q.limit)
+        end = q.offset + len(page)
         return GameLog(game_id=g.game_id, mode=g.mode, config=g.config, seed_commitment=g.seed_commitment,
-                       seed=g.seed, actions=g.actions)
+                       seed=g.seed, actions=page, offset=q.offset, total=g.logged,
+                       next_offset=end if end < g.logged else None)

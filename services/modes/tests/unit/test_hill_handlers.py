@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from modes_world import SEED, World, ok
+from modes_world import NOON, SEED, World, ok
 
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.modes import (
     ChooseAction,
     GameRequest,
+    GamesRequest,
     JoinGame,
     LeaveGame,
     LogRequest,
     OpenHill,
+    RemovePlayer,
     ResolveTurn,
     StartRoom,
 )
-from turf_common.rules import modereplay
-from turf_modes import games
+from turf_common.contracts.players import PlayerDisqualified
+from turf_common.rules import hill, modereplay
+from turf_modes import games, snapshots
 from turf_modes.testing import MemoryModesStore
 
 
@@ -134,3 +137,100 @@ async def test_k5_one_room_that_fails_does_not_hold_up_the_others(w: World) -> N
     w.clock.advance(timedelta(seconds=600))
     assert await w.h.tick() == 1
     assert [e.game_id for e in w.events(s.MODE_ROUND_RESOLVED)] == [other]
+
+
+async def test_k19_a_player_sits_in_three_unfinished_rooms_at_most(w: World) -> None:
+    rooms = [str(ok(await w.h.open_hill(OpenHill(command_id=f"o{i}", player_id="a", hill="C"))).game_id)
+             for i in range(3)]
+    _refused(await w.h.open_hill(OpenHill(command_id="o4", player_id="a", hill="C")), "too_many_rooms")
+    other = str(ok(await w.h.open_hill(OpenHill(command_id="b1", player_id="b", hill="D"))).game_id)
+    _refused(await w.h.join(JoinGame(game_id=other, player_id="a")), "too_many_rooms")
+    ok(await w.h.leave(LeaveGame(game_id=rooms[0], player_id="a")))   # a seat freed: one more room
+    ok(await w.h.join(JoinGame(game_id=other, player_id="a")))
+    assert sorted(g.status for g in await w.store.latest("hill", 50)) == ["finished", "lobby", "lobby", "lobby"]
+
+
+async def test_k17_k19_a_lobby_left_empty_closes_and_the_list_puts_open_rooms_first(w: World) -> None:
+    theirs = str(ok(await w.h.open_hill(OpenHill(command_id="t", player_id="z", hill="C"))).game_id)
+    w.clock.advance(timedelta(seconds=1))
+    spam = str(ok(await w.h.open_hill(OpenHill(command_id="s", player_id="a", hill="C"))).game_id)
+    ok(await w.h.leave(LeaveGame(game_id=spam, player_id="a")))
+    view = ok(await w.h.game(GameRequest(game_id=spam)))
+    assert view.status == "finished" and view.hill.players == [] and view.seed == SEED
+    (ended,) = w.events(s.MODE_GAME_ENDED)
+    assert ended.game_id == spam and ended.winners == []
+    assert [(g.game_id, g.status) for g in (await w.h.games(GamesRequest(mode="hill", limit=1))).games] == \
+        [(theirs, "lobby")]   # the newer, closed room does not push the open one off a short list
+
+
+async def test_k20_the_opener_removes_a_seated_player_from_the_lobby(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c", "d"), start=False)
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="b", target_id="c")), "forbidden")
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="zz")), "not_in_room")
+    view = ok(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="c")))
+    assert view.hill.players == ["a", "b", "d"]
+    assert [(e.player_id) for e in w.events(s.MODE_PLAYER_LEFT)] == ["c"]
+    _refused(await w.h.join(JoinGame(game_id=gid, player_id="c")), "removed_from_room")
+    ok(await w.h.start(StartRoom(game_id=gid, player_id="a")))
+    _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="a", target_id="b")), "room_started")
+
+
+def _disqualified(player_id: str) -> PlayerDisqualified:
+    now = datetime.fromisoformat(NOON)
+    return PlayerDisqualified(event_id=f"dq-{player_id}", occurred_at=now, player_id=player_id, at=now)
+
+
+async def test_k21_a_running_room_stops_waiting_for_a_disqualified_players_seat(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c"))
+    await _round(w, gid, 1, {"a": "attack", "b": "recruit"})   # c never chooses
+    assert w.events(s.MODE_ROUND_RESOLVED) == []
+    await w.h.player_removed(_disqualified("c"))
+    (r1,) = w.events(s.MODE_ROUND_RESOLVED)   # resolved at once, not at the round's time limit
+    assert r1.result.round == 1 and set(r1.result.choices) == {"a", "b"}
+    view = ok(await w.h.game(GameRequest(game_id=gid))).hill
+    assert view.players == ["a", "b"] and view.round == 2
+
+
+async def test_k21_a_disqualified_players_lobby_seats_are_freed(w: World) -> None:
+    gid = await _room(w, ("a", "b", "c"), start=False)
+    await w.h.player_removed(_disqualified("b"))
+    assert ok(await w.h.game(GameRequest(game_id=gid))).hill.players == ["a", "c"]
+    async with w.store.tx() as tx:
+        assert await tx.games.seats("b") == []
+
+
+async def test_k16_the_rooms_snapshot_is_its_logs_replay_and_its_log_is_read_in_pages(w: World) -> None:
+    gid = await _room(w)
+    await _round(w, gid, 1, {"a": "recruit", "b": "recruit", "c": "recruit"})
+    await _round(w, gid, 2, {"a": "attack", "b": "recruit", "c": "attack"})
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    row = store.state.games[gid]
+    whole = row.actions   # the memory store keeps the whole log beside the snapshot
+    assert row.base == len(whole) == 8 and row.snapshot is not None
+    final, events = modereplay.replay_hill(gid, "C", ["a", "b", "c"], {"C"}, SEED, row.seed_commitment,
+                                           [games.decode(a) for a in whole])
+    last = [e for e in events if isinstance(e, hill.RoundResolved)][-1]
+    assert snapshots.room_state(row.snapshot) == (final, last)
+    for p in ("b", "c"):   # to the end, so the log is public (K16)
+        ok(await w.h.leave(LeaveGame(game_id=gid, player_id=p)))
+    pages, offset = [], 0
+    while offset is not None:
+        page = ok(await w.h.log(LogRequest(game_id=gid, offset=offset, limit=3)))
+        pages.append(page.actions)
+        offset = page.next_offset
+    assert [len(p) for p in pages] == [3, 3, 3, 1] and [a for p in pages for a in p] == store.state.games[gid].actions
+    assert page.total == 10
+
+
+async def test_k16_a_room_stored_before_snapshots_still_reads_from_its_log(w: World) -> None:
+    gid = await _room(w)
+    await _round(w, gid, 1, {"a": "attack", "b": "recruit", "c": "recruit"})
+    warm = ok(await w.h.game(GameRequest(game_id=gid)))
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    store.state.games[gid].snapshot, store.state.games[gid].base = None, 0   # as the migration leaves old rows
+    w.h.replays = type(w.h.replays)()
+    assert ok(await w.h.game(GameRequest(game_id=gid))) == warm
+    await _round(w, gid, 2, {"b": "recruit", "c": "recruit"})   # the next command writes its snapshot
+    assert store.state.games[gid].base == 7 and store.state.games[gid].snapshot is not None

@@ -15,7 +15,7 @@ from turf_modes import entrypoints
 
 async def test_commands_round_trip_and_a_rule_refusal_comes_back_with_its_code(w: World) -> None:
     broker = make_broker("nats://test", "modes")
-    broker.include_router(entrypoints.router(w.h))
+    broker.include_router(entrypoints.router(w.h, "TURF"))
     async with TestNatsBroker(broker) as br:
         r = await br.request({"command_id": "c", "player_id": "a", "hill": "C"}, subjects.MODES_OPEN_HILL)
         room = decode_reply(r.body, GameView)
@@ -31,10 +31,24 @@ async def test_commands_round_trip_and_a_rule_refusal_comes_back_with_its_code(w
 
 async def test_a_command_that_does_not_fit_its_contract_is_answered_invalid_input(w: World) -> None:
     broker = make_broker("nats://test", "modes")
-    broker.include_router(entrypoints.router(w.h))
+    broker.include_router(entrypoints.router(w.h, "TURF"))
     async with TestNatsBroker(broker) as br:
         r = await br.request({"command_id": "c", "player_id": "a", "hill": "C", "round_seconds": 1},
                              subjects.MODES_OPEN_HILL)
         assert decode_reply(r.body, GameView) == Refusal(reason="invalid_input",
                                                          message="The command does not fit its contract.")
     assert await w.store.latest(None, 10) == []
+
+
+async def test_k5_a_round_lasts_six_hours_at_most(w: World) -> None:
+    broker = make_broker("nats://test", "modes")
+    broker.include_router(entrypoints.router(w.h, "TURF"))
+    async with TestNatsBroker(broker) as br:
+        week = await br.request({"command_id": "w", "player_id": "a", "hill": "C", "round_seconds": 7 * 86400},
+                                subjects.MODES_OPEN_HILL)
+        refused = decode_reply(week.body, GameView)
+        assert isinstance(refused, Refusal) and refused.reason == "invalid_input"   # one idle seat, a week a round
+        six = await br.request({"command_id": "s", "player_id": "a", "hill": "C", "round_seconds": 6 * 3600},
+                               subjects.MODES_OPEN_HILL)
+        assert isinstance(decode_reply(six.body, GameView), GameView)
+    assert [g.config["round_seconds"] for g in await w.store.latest(None, 10)] == [6 * 3600]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from modes_world import SEED, World, at, ok
+from modes_world import NOON, SEED, World, at, ok
 
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Event, Refusal
@@ -17,7 +17,9 @@ from turf_common.contracts.modes import (
     LeaveGame,
     PlaceTroops,
     ResolveTurn,
+    WithdrawOrder,
 )
+from turf_common.contracts.players import PlayerDisqualified
 from turf_common.rules.seeded import seed_commitment
 from turf_modes.testing import MemoryModesStore
 
@@ -67,7 +69,7 @@ async def test_t7_bad_orders_are_refused_and_change_nothing(w: World) -> None:
              (GiveOrder(game_id=gid, player_id="r1", turn=1, kind="attack", src="A", dst="B", n=3),
               "not_enough_troops"),
              (GiveOrder(game_id=gid, player_id="r1", turn=1, kind="move", src="A", dst="B", n=1), "not_friendly"),
-             (GiveOrder(game_id=gid, player_id="r1", turn=2, kind="attack", src="A", dst="B", n=1), "turn_closed"),
+             (GiveOrder(game_id=gid, player_id="r1", turn=2, kind="attack", src="A", dst="B", n=1), "turn_not_open"),
              (GiveOrder(game_id=gid, player_id="zz", turn=1, kind="attack", src="A", dst="B", n=1), "unknown_player"),
              (GiveOrder(game_id="nope", player_id="r1", turn=1, kind="attack", src="A", dst="B", n=1), "not_found")]
     for cmd, reason in cases:
@@ -189,3 +191,58 @@ async def test_t20_the_kept_replay_equals_a_replay_from_the_start(w: World) -> N
     w.h.replays = type(w.h.replays)()   # a new process: nothing kept, the whole log replayed
     assert ok(await w.h.game(GameRequest(game_id=gid, player_id="r1"))) == warm
     assert warm.team_turf.board["E"] == {"b1": 7}
+
+
+async def _red_pair_with_an_order(w: World) -> str:
+    """Red: r1 and r2 on A, with r1's attack on B in the open turn; blue: b1 on E."""
+    gid = await _two_players(w)
+    ok(await w.h.join(JoinGame(game_id=gid, player_id="r2", team="red")))
+    ok(await w.h.order(GiveOrder(game_id=gid, player_id="r1", turn=1, kind="attack", src="A", dst="B", n=1)))
+    return gid
+
+
+async def test_t4_t23_a_player_who_left_reads_what_the_public_reads(w: World) -> None:
+    gid = await _red_pair_with_an_order(w)
+    assert [o.order_id for o in ok(await w.h.game(GameRequest(game_id=gid, player_id="r2"))).team_turf.orders] \
+        == ["id2"]   # a teammate sees the team's orders (T7) …
+    ok(await w.h.leave(LeaveGame(game_id=gid, player_id="r2")))
+    spy = ok(await w.h.game(GameRequest(game_id=gid, player_id="r2")))
+    public = ok(await w.h.game(GameRequest(game_id=gid)))
+    assert spy.team_turf.orders == [] and spy == public   # … and once gone, only what anyone reads
+
+
+async def test_t7_withdrawing_an_order_not_ones_own_is_refused_and_stores_nothing(w: World) -> None:
+    gid = await _red_pair_with_an_order(w)
+    store = w.store
+    assert isinstance(store, MemoryModesStore)
+    before = list(store.state.games[gid].actions)
+    for who, oid in (("r1", "ghost-01"), ("b1", "id2"), ("r2", "id2")):   # none, a rival's, a teammate's
+        r = await w.h.withdraw(WithdrawOrder(game_id=gid, player_id=who, order_id=oid))
+        assert isinstance(r, Refusal) and r.reason == "unknown_order" and r.message, (who, r)
+    assert store.state.games[gid].actions == before
+    ok(await w.h.withdraw(WithdrawOrder(game_id=gid, player_id="r1", order_id="id2")))
+    assert ok(await w.h.game(GameRequest(game_id=gid, player_id="r1"))).team_turf.orders == []
+
+
+async def test_t2_a_field_too_small_for_its_teams_is_refused_not_a_crash(w: World) -> None:
+    r = await w.h.create_team_turf(CreateTeamTurf(command_id="c9", organizer_id="org", teams=["red", "blue", "gold"],
+                                                  towns=["A", "B"]))
+    assert isinstance(r, Refusal) and r.reason == "field_too_small" and "2 town(s) for 3 teams" in r.message
+    assert await w.store.latest(None, 10) == [] and w.events(s.MODE_GAME_CREATED) == []
+
+
+def _disqualified(player_id: str) -> PlayerDisqualified:
+    return PlayerDisqualified(event_id=f"dq-{player_id}", occurred_at=at(NOON), player_id=player_id, at=at(NOON))
+
+
+async def test_t23_a_disqualified_players_orders_do_not_run_and_they_get_no_reinforcements(w: World) -> None:
+    gid = await _red_pair_with_an_order(w)   # r1 ordered an attack from A on B
+    await w.h.player_removed(_disqualified("r1"))
+    await w.h.player_removed(_disqualified("r1"))   # the event again (a redelivery): nothing more happens
+    view = ok(await w.h.game(GameRequest(game_id=gid, player_id="r2"))).team_turf
+    assert view.orders == [] and "r1" not in view.active and view.reserve["r1"] == 0
+    assert [(e.player_id, e.lost) for e in w.events(s.MODE_PLAYER_LEFT)] == [("r1", 0)]
+    ok(await w.h.resolve(ResolveTurn(game_id=gid, turn=1)))
+    (ev,) = w.events(s.MODE_TURN_RESOLVED)
+    assert ev.cards == 0 and ev.board["A"] == {"r1": 2} and "r1" not in ev.reinforcements   # troops stay, defend
+    assert ok(await w.h.game(GameRequest(game_id=gid, player_id="r1"))) == ok(await w.h.game(GameRequest(game_id=gid)))

@@ -11,10 +11,12 @@ import hashlib
 import uuid
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_common.contracts.modes import (
+    LOG_PAGE,
+    ROUND_SECONDS_MAX,
     ChooseAction,
     CreateTeamTurf,
     EndGame,
@@ -27,6 +29,7 @@ from turf_common.contracts.modes import (
     OpenHill,
     OrderReply,
     PlaceTroops,
+    RemovePlayer,
     ResolveReply,
     ResolveTurn,
     StartRoom,
@@ -81,7 +84,8 @@ class OrderBody(_Body):
 
 class HillBody(_Body):
     hill: Town = Field(description="the town fought over (K1)")
-    round_seconds: int = Field(3600, ge=60, le=7 * 86400, description="game seconds a round stays open (K5)")
+    round_seconds: int = Field(3600, ge=60, le=ROUND_SECONDS_MAX,
+                               description="game seconds a round stays open (K5): 60 to 21600 (six hours)")
 
 
 class ChoiceBody(_Body):
@@ -220,6 +224,14 @@ async def start_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> G
         game_id=game_id, player_id=caller.id), caller.id)
 
 
+@router.delete("/hill/{game_id}/players/{player_id}", response_model=GameView)
+async def remove_player(game_id: GameId, player_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+    """K20: the room's opener removes a seated player before the room starts; they may not rejoin it (409
+    ``removed_from_room``). Another caller: 403 ``forbidden``; a started room: 409 ``room_started``."""
+    return await modes.move("hill", RemovePlayer(
+        game_id=game_id, player_id=caller.id, target_id=player_id), caller.id)
+
+
 @router.post("/hill/{game_id}/choices", response_model=GameView)
 async def choose(game_id: GameId, body: ChoiceBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
     """K4: the caller's secret Attack or Recruit for the open round; the round resolves when all have chosen."""
@@ -238,8 +250,11 @@ async def leave_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> G
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: GameId, modes: ModesCase) -> GameLog:
+async def game_log(game_id: GameId, modes: ModesCase,
+                   offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+                   limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE) -> GameLog:
     """T20, K16: a finished game's creation, accepted actions and seed, so anyone can replay every die and shuffle
-    (``turfwar audit game <id>``). Public once the game has ended; before, 403 ``forbidden`` (it would tell the
-    open turn's orders and the open round's choices)."""
-    return await modes.log(game_id)
+    (``turfwar audit game <id>``), a page at a time: actions number ``offset`` on, at most ``limit`` (500); ``total``
+    and ``next_offset`` (null on the last page) say what is left. Public once the game has ended; before, 403
+    ``forbidden`` (it would tell the open turn's orders and the open round's choices)."""
+    return await modes.log(game_id, offset, limit)

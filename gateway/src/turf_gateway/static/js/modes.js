@@ -82,11 +82,18 @@ function renderRoom(g) {
       if (i === 1) td.className = "n";
       return td;
     }));
+    if (g.status === "lobby" && mine === h.opener && p !== mine) { // K20: the opener removes a seated player
+      const b = Object.assign(document.createElement("button"), { type: "button", className: "remove",
+        textContent: "Remove" });
+      b.addEventListener("click", () => act(() => api(`/modes/hill/${g.game_id}/players/${p}`, { method: "DELETE" })));
+      tr.lastChild.replaceChildren(b);
+    }
     return tr;
   }));
   const inRoom = mine && h.players.includes(mine);
   $("#room-join").hidden = !(mine && g.status === "lobby" && !inRoom);
-  $("#room-start").hidden = !(g.status === "lobby" && mine === h.opener);
+  // K1: Start is offered to the opener only, and only with 3 to 5 players seated
+  $("#room-start").hidden = !(g.status === "lobby" && mine === h.opener && h.players.length >= 3 && h.players.length <= 5);
   const canChoose = g.status === "running" && inRoom && mine !== h.holder && !h.chosen.includes(mine);
   $("#choose-attack").hidden = $("#choose-recruit").hidden = !canChoose;
   const last = h.last_round;

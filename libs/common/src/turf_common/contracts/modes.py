@@ -18,6 +18,8 @@ from turf_common.contracts.base import Event, Message
 ModeName = Literal["team_turf", "hill"]
 GameStatus = Literal["lobby", "running", "finished"]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+#: K5: the longest a round may stay open (game seconds), so one idle seat cannot hold a room for days
+ROUND_SECONDS_MAX = 6 * 3600
 TeamName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 
 
@@ -42,7 +44,7 @@ class OpenHill(Message):
     command_id: Id
     player_id: Id
     hill: Id
-    round_seconds: int = Field(default=3600, ge=60, le=7 * 86400)
+    round_seconds: int = Field(default=3600, ge=60, le=ROUND_SECONDS_MAX)
 
 
 class JoinGame(Message):
@@ -51,6 +53,14 @@ class JoinGame(Message):
     game_id: Id
     player_id: Id
     team: TeamName | None = None
+
+
+class RemovePlayer(Message):
+    """``modes.remove`` (K20): the opener (``player_id``) removes ``target_id`` from the room's lobby."""
+
+    game_id: Id
+    player_id: Id
+    target_id: Id
 
 
 class StartRoom(Message):
@@ -134,10 +144,17 @@ class GamesRequest(Message):
     limit: int = Field(default=50, ge=1, le=200)
 
 
+#: actions of a game's log per page (``modes.log``): a page stays far below NATS's 1 MiB message limit
+LOG_PAGE = 500
+
+
 class LogRequest(Message):
-    """``modes.log``: a finished game's creation, accepted actions and seed, for the audit (T20, K16)."""
+    """``modes.log``: a finished game's creation, seed and a page of its accepted actions (from number ``offset``,
+    at most ``limit``), for the audit (T20, K16)."""
 
     game_id: Id
+    offset: int = Field(default=0, ge=0)
+    limit: int = Field(default=LOG_PAGE, ge=1, le=LOG_PAGE)
 
 
 # --------------------------------------------------------------------------- replies
@@ -242,8 +259,9 @@ class ResolveReply(Message):
 
 
 class GameLog(Message):
-    """A finished game's creation (``config``), its accepted actions in order (``modereplay`` actions as JSON
-    objects with a ``kind``) and its revealed seed."""
+    """A finished game's creation (``config``), a page of its accepted actions in order (``modereplay`` actions as
+    JSON objects with a ``kind``, numbers ``offset`` …) and its revealed seed; ``total`` actions in all,
+    ``next_offset`` the next page's ``offset`` (null on the last page)."""
 
     ok: Literal[True] = True
     game_id: str
@@ -252,6 +270,9 @@ class GameLog(Message):
     seed_commitment: str
     seed: str
     actions: list[dict[str, Any]]
+    offset: int = 0
+    total: int | None = Field(default=None, description="actions in the whole log")
+    next_offset: int | None = Field(default=None, description="the next page's offset; null on the last page")
 
 
 # --------------------------------------------------------------------------- events

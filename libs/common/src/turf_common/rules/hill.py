@@ -24,6 +24,7 @@ class HillConfig:
     max_rerolls: int = 20     # K14
     min_players: int = 3      # K1
     max_players: int = 5      # K1
+    max_rooms_per_player: int = 3   # K19: rooms (lobby or running) a player is seated in at once
 
 
 @dataclass(frozen=True)

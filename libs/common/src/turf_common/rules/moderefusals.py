@@ -26,6 +26,11 @@ ModeCode = Literal[
     "holder_does_not_choose",
     "round_closed",
     "invalid_target",
+    "field_too_small",
+    "turn_not_open",
+    "unknown_order",
+    "too_many_rooms",
+    "removed_from_room",
 ]
 MODE_CODES: tuple[ModeCode, ...] = get_args(ModeCode)
 
@@ -50,6 +55,11 @@ MESSAGES: dict[ModeCode, str] = {
     "holder_does_not_choose": "The holder of the hill defends and does not choose.",
     "round_closed": "That round is not the open one.",
     "invalid_target": "The hill must be a town of the board.",
+    "field_too_small": "The field has fewer towns than the game has teams: every team needs a home of its own.",
+    "turn_not_open": "That turn is not open yet: orders are given for the open turn.",
+    "unknown_order": "You have no order with that id in the open turn.",
+    "too_many_rooms": "You are already seated in 3 King of the Hill rooms; leave one (or let it finish) first.",
+    "removed_from_room": "The room's opener removed you from this room; you cannot rejoin it.",
 }
 
 

@@ -164,6 +164,9 @@ def new_game(game_id: str, fld: Field, teams: Collection[str], src: SeededSource
         raise ModeRefused("unknown_team", "A game needs two or more teams with distinct names.")
     if homes is None:
         pool = sorted(fld.towns)
+        if len(pool) < len(names):   # T2: a home each, drawn without replacement
+            raise ModeRefused("field_too_small", f"The field has {len(pool)} town(s) for {len(names)} teams: "
+                                                 "every team needs a home town of its own (T2).")
         chosen: dict[str, str] = {}
         for team in names:
             pick = src.choice(f"home|{team}", pool)
@@ -231,8 +234,11 @@ def give_order(state: TeamTurfState, fld: Field, order: Order, turn: int) -> Tea
     """T7: add ``order`` to turn ``turn``, checked against the board now. Raises :class:`ModeRefused`
     (``turn_closed``, ``unknown_town``, ``not_neighbour``, ``not_friendly``, ``not_hostile``, ``not_enough_troops``)."""
     team = _playing(state, order.player)
-    if turn != state.turn:
-        raise ModeRefused("turn_closed")
+    if turn < state.turn:
+        raise ModeRefused("turn_closed", f"Turn {turn} has already been resolved; the open turn is {state.turn}.")
+    if turn > state.turn:
+        raise ModeRefused("turn_not_open", f"Turn {turn} is not open yet; orders are given for the open turn, "
+                                           f"{state.turn}.")
     if order.src not in fld.towns or order.dst not in fld.towns:
         raise ModeRefused("unknown_town")
     if order.dst not in fld.adjacent[order.src]:
@@ -248,9 +254,13 @@ def give_order(state: TeamTurfState, fld: Field, order: Order, turn: int) -> Tea
     return replace(state, orders=(*state.orders, order))
 
 
-def withdraw_order(state: TeamTurfState, player: str, order_id: str) -> TeamTurfState:
-    """T7: drop one of the player's orders of the open turn (unknown ids change nothing)."""
+def withdraw_order(state: TeamTurfState, player: str, order_id: str, strict: bool = True) -> TeamTurfState:
+    """T7: drop one of the player's orders of the open turn. Raises ``ModeRefused("unknown_order")`` for an id
+    that is no order of the player's in the open turn (none at all, a rival's or a teammate's): nothing is stored.
+    ``strict=False`` replays logs kept before that refusal, where such a withdrawal changed nothing."""
     _playing(state, player)
+    if strict and not any(o.player == player and o.order_id == order_id for o in state.orders):
+        raise ModeRefused("unknown_order")
     return replace(state, orders=tuple(o for o in state.orders if not (o.player == player and o.order_id == order_id)))
 
 

@@ -22,6 +22,10 @@ games = Table(
     Column("config", JSON, nullable=False),                           # what replay_* takes besides the actions
     Column("turn", Integer, nullable=False),                          # the open turn (T9) or round (K5)
     Column("next_at", DateTime(timezone=True), nullable=True),   # game instant (indexed) it resolves by
+    # the state after the first snapshot_n actions (turf_modes.snapshots), written with them: a read loads this
+    # row and the actions after it (none, once written), never the whole log
+    Column("snapshot", JSON, nullable=True),
+    Column("snapshot_n", BigInteger, nullable=False, server_default="0"),
 )
 
 # every accepted action in order (modereplay's actions as JSON): the game's state is their replay
@@ -38,6 +42,14 @@ resolutions = Table(
     Column("game_id", String(64), ForeignKey(f"{SCHEMA}.games.game_id"), primary_key=True),
     Column("turn", Integer, primary_key=True),
     Column("resolved_at", DateTime(timezone=True), nullable=False),
+)
+
+# who sits in which unfinished game (K19: rooms per player; T23, K21: the games a disqualified player leaves)
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(64), ForeignKey(f"{SCHEMA}.games.game_id"), primary_key=True),
+    Column("player_id", String(64), primary_key=True, index=True),
+    Column("mode", String(16), nullable=False),
 )
 
 outbox = outbox_table(metadata, SCHEMA)
