@@ -21,6 +21,7 @@ from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_common.rules.households import Home, households
+from turf_gateway import password_policy
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.events import disqualification, verification
@@ -58,7 +59,8 @@ class Registration(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)]
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
     home_address: Text
-    password: Annotated[str, Field(min_length=8, max_length=200)]
+    # length and guessability are the password policy's (``register``: 422 ``weak_password`` with its sentence)
+    password: Annotated[str, Field(min_length=1, max_length=password_policy.MAX_LENGTH)]
 
     @field_validator("email")
     @classmethod
@@ -119,10 +121,15 @@ class Players:
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
-        ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``)."""
+        ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``). A
+        password the policy refuses (:mod:`turf_gateway.password_policy`) is 422 ``weak_password`` and changes
+        nothing."""
+        weak = password_policy.refusal(reg.password, reg.email, (reg.name, reg.discord))
+        if weak is not None:
+            raise ApiError(weak.reason, weak.message, 422)
         await self.limiter.hit("players_ip", ip)
         pid = await self.players.create(NewPlayer(reg.name, reg.email, reg.discord, reg.home_address,
-                                                  await hash_password(reg.password)))   # off the loop (issue 15)
+                                                  await hash_password(reg.password, client=ip)))   # off the loop
         reason: str | None = None
         home = None
         try:
@@ -146,12 +153,14 @@ class Players:
         player's right password (issue 29); 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
         hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
         account = email.lower()
-        failures = await self._admit(account, ip)
+        known, failures = await self._admit(account, ip)
         wrong = False
         try:
             acc = await self.players.account(email)
-            # an unknown email costs the same hash as a known one, so timing does not tell who is registered
-            ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
+            # an unknown email costs the same hash as a known one, so timing does not tell who is registered;
+            # the organizer's account and an address the account signed in from are never starved by strangers
+            ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password,
+                                       client=ip, priority=acc is not None and (known or acc.role == "organizer"))
             wrong = acc is None or not ok
         finally:   # a right password, a full hashing queue (503) or a store that failed: no failure to count
             if not wrong:
@@ -170,23 +179,28 @@ class Players:
         await self.sessions.create(token_hash(token), acc.id, now + self.session_ttl)
         return S.SessionOut(token=token, player_id=acc.id, role=acc.role)
 
-    async def _admit(self, account: str, ip: str) -> list[tuple[str, str]]:
-        """Count this attempt against the sign-in limits, before any hash; the failure counters it took
-        provisionally (to be undone on a success). Issue 15: every attempt per address (``sessions_ip``), failures
-        per account and address (``sessions_email``) and per address (``sessions_fail_ip``). Issue 29: the failure
+    async def _admit(self, account: str, ip: str) -> tuple[bool, list[tuple[str, str]]]:
+        """Count this attempt against the sign-in limits, before any hash; whether the account signed in from
+        this address before, and the failure counters it took provisionally (to be undone on a success).
+        Every attempt per address (``sessions_ip``), failures per account and address (``sessions_email``) and
+        per address (``sessions_fail_ip``). Issue 29: the failure
         is counted (one atomic INCR) before the hash, not after: 40 concurrent guesses all read the count before
         any was written, and all got 401. And failures per account from every address (``sessions_account``):
-        over it, an address the account never signed in from gets one attempt per ``sessions_account_slow``
-        window (429 with ``Retry-After``), so a botnet's guesses slow to a trickle while the owner, from a known
-        address at once and from a new one after a wait, still signs in."""
+        over it, each address the account never signed in from is slowed for that account: one attempt per
+        ``sessions_account_slow`` window and ``sessions_account_client`` attempts per quarter hour (429 with
+        ``Retry-After``). The slow-down is per (account, client), never one slot per account: an attacker hammering
+        from elsewhere used to take every slot, and the owner's right password from a new address got 429 for as
+        long as the attack lasted; now the owner's first attempt from anywhere is taken at once, and a botnet's
+        addresses each get a few guesses a quarter hour."""
         await self.limiter.hit("sessions_ip", ip)
-        if (not await self.limiter.remembers("sessions_known", f"{account}|{ip}")
-                and await self.limiter.over("sessions_account", account)):
-            await self.limiter.hit("sessions_account_slow", account)
-        failures = [("sessions_email", f"{account}|{ip}"), ("sessions_fail_ip", ip)]
+        pair = f"{account}|{ip}"
+        known = await self.limiter.remembers("sessions_known", pair)
+        if not known and await self.limiter.over("sessions_account", account):
+            await self.limiter.hit("sessions_account_slow", pair, ("sessions_account_client", pair))
+        failures = [("sessions_email", pair), ("sessions_fail_ip", ip)]
         await self.limiter.hit(*failures[0], failures[1])
         await self.limiter.note("sessions_account", account)
-        return [*failures, ("sessions_account", account)]
+        return known, [*failures, ("sessions_account", account)]
 
     async def sign_out(self, token: str) -> None:
         h = token_hash(token)
