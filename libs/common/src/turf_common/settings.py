@@ -72,6 +72,14 @@ class Settings(BaseSettings):
     # issue 15: addresses of the reverse proxies whose X-Forwarded-For/-Proto the gateway believes (uvicorn's
     # forwarded_allow_ips: comma-separated IPs or CIDRs, "*" for any); empty: none, the socket's peer is the client
     forwarded_allow_ips: str = ""
+    # the gateway's HTTP server (turf_gateway.server): a request's headers must arrive within
+    # http_header_timeout_s of the connection (or of the previous answer), its body within http_body_timeout_s of
+    # its headers (else 408 and closed: slowloris); an idle keep-alive connection is closed after http_keep_alive_s;
+    # past http_max_connections connections and requests at once, 503 (above ws_max_total: spectators fit)
+    http_header_timeout_s: float = Field(default=10.0, gt=0)
+    http_body_timeout_s: float = Field(default=30.0, gt=0)
+    http_keep_alive_s: int = Field(default=5, ge=1)
+    http_max_connections: int = Field(default=6000, ge=1)
     # issue 15: spectator websockets per client address and in all, per gateway process (over: closed 1008)
     ws_max_per_ip: int = 50
     ws_max_total: int = 5000
