@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(PrivateNoStore)   # private and organizer answers are never stored by a cache
     app.add_middleware(WritesMoveTheBoard)
     app.add_middleware(errors.BodyLimit)
-    security.install(app, settings.cors_origins, settings.allowed_hosts)
+    security.install(app, settings.cors_origins, settings.allowed_hosts, settings.tile_url)
     app.add_middleware(TraceRequests)
     app.add_middleware(HttpMetrics)   # outermost: every answer counted, 4xx and 5xx too
     return app
