@@ -188,9 +188,11 @@ class PlayerStore(Protocol):
         ...
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
-        """The organizer account exists with ``password_hash`` (one gateway at a time); its id when its stored
-        password was another (``same_password(stored_hash)`` false: its sessions are deleted), else None."""
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
+        """The organizer account exists with ``password_hash`` (one gateway at a time); the ids whose sessions
+        were deleted: its own when its stored password was another (``same_password(stored_hash)`` false), and
+        every other organizer account's (``TURF_ORGANIZER_EMAIL`` changed: the old account is demoted to
+        ``former_organizer``, with no usable password)."""
         ...
 
 

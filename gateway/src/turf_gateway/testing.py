@@ -314,8 +314,15 @@ class MemoryPlayers:
         self.t.log_action(by, action, target, reason, detail)
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
         async with self.t.organizer_lock:   # one organizer start at a time
+            revoked: list[str] = []
+            for q in list(self.t.players.values()):
+                if q.role == "organizer" and q.email.lower() != email.lower():   # the email changed: demoted
+                    self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != q.id}
+                    q.role, q.password_hash = accounts.FORMER_ORGANIZER, ""
+                    q.discord = accounts.former_discord(q.id)
+                    revoked.append(q.id)
             p = self._by_email(email)
             if p is None:
                 if any(q.discord.lower() == "organizer" for q in self.t.players.values()):
@@ -323,11 +330,10 @@ class MemoryPlayers:
                 pid = uuid.uuid4().hex
                 self.t.players[pid] = _Player(pid, "Organizer", email, "organizer", "-", password_hash, "verified",
                                               "organizer", self.t.joined_at())
-                return None
-            revoked = None
+                return revoked
             if not await same_password(p.password_hash):
                 self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != p.id}
-                revoked = p.id
+                revoked.append(p.id)
             p.role, p.status, p.password_hash = "organizer", "verified", password_hash
             return revoked
 

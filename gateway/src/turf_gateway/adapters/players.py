@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_gateway import tables as t
+from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.adapters.accounts import change_status, log_action
 from turf_gateway.errors import ApiError
@@ -133,20 +134,29 @@ class SqlPlayers:
             await log_action(conn, by, action, target, reason, detail)
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
-        """The organizer account exists with ``password_hash``; returns its id when its stored password was
-        another (``await same_password(stored_hash)`` false: its sessions are deleted), else None."""
-        revoked = None
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
+        """The organizer account exists with ``password_hash``; returns the ids whose sessions were deleted: the
+        organizer's when its stored password was another (``await same_password(stored_hash)`` false), and every
+        former organizer's (another email than ``email``: demoted, see :data:`accounts.FORMER_ORGANIZER`)."""
+        revoked: list[str] = []
         async with self.engine.begin() as conn:
             # gateways start together (two replicas on a new database): one at a time, so the second finds the
             # account the first made instead of failing its start on the unique email
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ORGANIZER_LOCK})
+            former = (await conn.execute(select(t.players.c.id).where(
+                t.players.c.role == "organizer", t.players.c.email_norm != email.lower()))).scalars().all()
+            for fid in former:   # TURF_ORGANIZER_EMAIL changed: the old account keeps no power, password or session
+                await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == fid))
+                await conn.execute(update(t.players).where(t.players.c.id == fid).values(
+                    role=accounts.FORMER_ORGANIZER, password_hash="", discord=accounts.former_discord(fid),
+                    discord_norm=accounts.former_discord(fid)))
+                revoked.append(fid)
             row = (await conn.execute(select(t.players.c.id, t.players.c.password_hash)
                                       .where(t.players.c.email_norm == email.lower()))).first()
             if row is not None:
                 if not await same_password(row.password_hash):
                     await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == row.id))
-                    revoked = row.id
+                    revoked.append(row.id)
                 await conn.execute(update(t.players).where(t.players.c.id == row.id).values(
                     role="organizer", status="verified", password_hash=password_hash))
             else:

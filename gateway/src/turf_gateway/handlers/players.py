@@ -264,11 +264,13 @@ class Players:
     async def ensure_organizer(self, email: str, password: str) -> None:
         """The organizer account exists at start with the configured password (the operator's choice: no player
         rules). Issue 15: when it was another, every session of the organizer ends (a password changed because it
-        leaked also shuts out whoever signed in with it)."""
+        leaked also shuts out whoever signed in with it). A changed ``TURF_ORGANIZER_EMAIL`` demotes the old
+        account (no organizer rights, no usable password) and ends its sessions: before, it stayed organizer
+        with its old password, or the new account's start failed on the name ``organizer``."""
         async def same(stored: str) -> bool:
             return await verify_password(stored, password, bounded=False)
 
         revoked = await self.players.ensure_organizer(email, await hash_password(password, bounded=False), same)
-        if revoked is not None:   # issue 21: a replica not restarted yet forgets the organizer's sessions too
-            await self.revocations.revoke(player_id=revoked)
+        for player_id in revoked:   # a replica not restarted yet forgets these sessions too (the session cache)
+            await self.revocations.revoke(player_id=player_id)
 
