@@ -69,6 +69,7 @@ from turf_gateway.ports import (
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.readiness import Check, Readiness
 from turf_gateway.session_cache import SessionCache
+from turf_gateway.session_idle import IdlePolicy
 from turf_gateway.state import AppState, FeedState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
@@ -100,12 +101,14 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
          cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
+    idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
+                      timedelta(hours=settings.organizer_session_idle_hours))
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours))
+                      a.relay, timedelta(hours=settings.session_ttl_hours), idle=idle)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
-        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
+        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache, idle),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,

@@ -199,16 +199,22 @@ class PlayerStore(Protocol):
 class SessionStore(Protocol):
     """Sessions by the SHA-256 of their bearer token."""
 
-    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
-        """The caller and the session's expiry (UTC), None for an unknown token."""
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime, datetime | None] | None:
+        """The caller, the session's absolute expiry and its idle deadline (UTC; None: a session made before idle
+        deadlines were kept), None for an unknown token."""
         ...
 
-    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None: ...
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime,
+                     idle_until: datetime | None = None) -> None: ...
+
+    async def touch(self, token_hash: str, idle_until: datetime) -> None:
+        """Move the session's idle deadline (a use; never past its absolute expiry, which the caller computed)."""
+        ...
 
     async def delete(self, token_hash: str) -> None: ...
 
     async def purge(self, now: datetime) -> int:
-        """Delete the sessions expired by ``now``; how many."""
+        """Delete the sessions expired by ``now`` (absolute or idle); how many."""
         ...
 
 

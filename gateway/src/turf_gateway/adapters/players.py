@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, bindparam, delete, func, insert, select, text, update
+from sqlalchemy import String, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -169,7 +169,7 @@ class SqlPlayers:
 
 # built once: the lookup runs on every authenticated request
 _SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.players.c.home_lat,
-                   t.players.c.home_lon, t.sessions.c.expires_at)
+                   t.players.c.home_lon, t.sessions.c.expires_at, t.sessions.c.idle_until)
             .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
             .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
 
@@ -178,18 +178,24 @@ class SqlSessions:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime, datetime | None] | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(_SESSION, {"h": token_hash})).first()
         if row is None:
             return None
         home = Point(row.home_lat, row.home_lon) if row.home_lat is not None else None
-        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at
+        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at, row.idle_until
 
-    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime,
+                     idle_until: datetime | None = None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(insert(t.sessions).values(token_hash=token_hash, player_id=player_id,
-                                                         expires_at=expires_at))
+                                                         expires_at=expires_at, idle_until=idle_until))
+
+    async def touch(self, token_hash: str, idle_until: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(t.sessions).where(t.sessions.c.token_hash == token_hash)
+                               .values(idle_until=idle_until))
 
     async def delete(self, token_hash: str) -> None:
         async with self.engine.begin() as conn:
@@ -197,4 +203,5 @@ class SqlSessions:
 
     async def purge(self, now: datetime) -> int:
         async with self.engine.begin() as conn:
-            return int((await conn.execute(delete(t.sessions).where(t.sessions.c.expires_at <= now))).rowcount or 0)
+            return int((await conn.execute(delete(t.sessions).where(
+                or_(t.sessions.c.expires_at <= now, t.sessions.c.idle_until <= now)))).rowcount or 0)

@@ -44,6 +44,7 @@ from turf_gateway.ports import (
 )
 from turf_gateway.ratelimit import KNOWN_FOR_S
 from turf_gateway.session_cache import SessionCache
+from turf_gateway.session_idle import IdlePolicy
 
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
 PURGE_EVERY_S = 60.0
@@ -87,9 +88,11 @@ class Sessions:
 
     store: SessionStore
     cache: SessionCache[Caller]
+    idle: IdlePolicy = field(default_factory=IdlePolicy)
 
     async def caller(self, token: str) -> Caller:
-        """401 ``unauthenticated`` for an unknown token or an expired session."""
+        """401 ``unauthenticated`` for an unknown token, an expired session or one unused for longer than its
+        idle time (:class:`~turf_gateway.session_idle.IdlePolicy`); a use moves the idle deadline on."""
         h = token_hash(token)
         now = datetime.now(UTC)
         hit = self.cache.get(h)
@@ -97,10 +100,14 @@ class Sessions:
             return hit.caller
         generation = self.cache.generation
         found = await self.store.lookup(h)
-        if found is None or found[1] <= now:
+        if found is None or self.idle.ends(found[1], found[2]) <= now:
             raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
-        caller, expires_at = found
-        self.cache.put(h, caller.id, caller, expires_at, generation)
+        caller, expires_at, idle_until = found
+        moved = self.idle.moved(caller.role, now, expires_at, idle_until)
+        if moved is not None:
+            await self.store.touch(h, moved)
+            idle_until = moved
+        self.cache.put(h, caller.id, caller, self.idle.ends(expires_at, idle_until), generation)
         return caller
 
 
@@ -118,6 +125,7 @@ class Players:
     relay: Flusher
     session_ttl: timedelta
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
+    idle: IdlePolicy = field(default_factory=IdlePolicy)
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
@@ -176,7 +184,8 @@ class Players:
             self.purged_at = time.monotonic()
             await self.sessions.purge(now)
         token = secrets.token_urlsafe(32)
-        await self.sessions.create(token_hash(token), acc.id, now + self.session_ttl)
+        expires_at = now + self.session_ttl
+        await self.sessions.create(token_hash(token), acc.id, expires_at, self.idle.first(acc.role, now, expires_at))
         return S.SessionOut(token=token, player_id=acc.id, role=acc.role)
 
     async def _admit(self, account: str, ip: str) -> tuple[bool, list[tuple[str, str]]]:

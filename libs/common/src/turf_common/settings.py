@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     tile_attribution: str = ""
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
+    # a session unused this long ends (the organizer's sooner), whatever its session_ttl_hours (session_idle.py)
+    session_idle_hours: float = Field(default=24 * 7, gt=0)
+    organizer_session_idle_hours: float = Field(default=12, gt=0)
     # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
     # profile, ~0.2 s of CPU a hash) or "fast" (one pass over 8 KiB: for tests and manual-clock rehearsals on
     # loopback only, see password_hash_refusal). A hash keeps its parameters, so either verifies the other's
