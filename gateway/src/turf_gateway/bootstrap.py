@@ -30,7 +30,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import passwords, readiness, session_revocation, tables
+from turf_gateway import password_policy, passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.feed_stream import NatsFeedStream
@@ -133,6 +133,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     assert settings.nats_url and settings.database_url
     use_profile(settings.password_hash)
     passwords.configure(settings.password_queue)
+    # the common-password list (0.7 s, 14 MB) is read now, off the loop, not at the first registration
+    common = asyncio.create_task(asyncio.to_thread(password_policy.common_passwords))
     configure("gateway", settings.log_level)
     metrics.SERVICE["name"] = "gateway"
     tracing.setup("gateway")
@@ -168,6 +170,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     sweeper = asyncio.create_task(adapters.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
+    await common
     await _start_feed(state, broker, board, cache)
 
     async def stop() -> None:

@@ -37,8 +37,8 @@ def _normal(text: str) -> str:
 
 
 @cache
-def _common() -> frozenset[str]:
-    """zxcvbn's list of common passwords (loaded once, at the first check: a few MB that only the gateway needs)."""
+def common_passwords() -> frozenset[str]:
+    """zxcvbn's list of common passwords, normalised (read once: the gateway reads it at start, off its loop)."""
     from zxcvbn.frequency_lists import FREQUENCY_LISTS
 
     return frozenset(_normal(p) for p in FREQUENCY_LISTS["passwords"])
@@ -59,7 +59,7 @@ def refusal(password: str, email: str = "", names: Iterable[str] = ()) -> Refusa
         return Refusal(REASON, f"A password needs at least {MIN_LENGTH} characters.")
     if len(password) > MAX_LENGTH:
         return Refusal(REASON, f"A password may have at most {MAX_LENGTH} characters.")
-    if pw in _common() or pw.replace(" ", "") in _common():
+    if pw in common_passwords() or pw.replace(" ", "") in common_passwords():
         return Refusal(REASON, "This password is one of the most common ones (it appears in many breaches); "
                                "choose another, a few unrelated words make a good one.")
     for word in _own_words(email, names):
