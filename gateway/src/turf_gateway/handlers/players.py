@@ -60,8 +60,9 @@ class Registration(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)]
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
     home_address: Text
-    # length and guessability are the password policy's (``register``: 422 ``weak_password`` with its sentence)
-    password: Annotated[str, Field(min_length=1, max_length=password_policy.MAX_LENGTH)]
+    # the schema's bounds are as the OpenAPI document has them; guessability (and 8 characters once runs of spaces
+    # count as one) is the password policy's (``register``: 422 ``weak_password`` with its sentence)
+    password: Annotated[str, Field(min_length=8, max_length=password_policy.MAX_LENGTH)]
 
     @field_validator("email")
     @classmethod
