@@ -108,7 +108,7 @@ def private_answers(http: httpx.Client, org: Player) -> list[Probe]:
     me = sign_in(http, email, pw)
     out = []
     for who, path in ((me, "/me"), (me, "/me/hand"), (org, "/admin/players")):
-        r = http.get(API + path, headers=who.auth() | {"Accept-Encoding": "gzip"})
+        r = http.get(API + path, headers=who.auth | {"Accept-Encoding": "gzip"})
         out.append(Probe(f"{path}: cache and compression", "GET with Accept-Encoding: gzip",
                          f"{r.status_code} cache-control={r.headers.get('cache-control')} "
                          f"content-encoding={r.headers.get('content-encoding')}",
