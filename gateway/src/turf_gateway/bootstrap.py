@@ -132,7 +132,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     _refuse_unsafe(settings)
     assert settings.nats_url and settings.database_url
     use_profile(settings.password_hash)
-    passwords.configure(settings.password_queue)
+    passwords.configure(settings.password_queue, settings.password_queue_per_client)
     # the common-password list (0.7 s, 14 MB) is read now, off the loop, not at the first registration
     common = asyncio.create_task(asyncio.to_thread(password_policy.common_passwords))
     configure("gateway", settings.log_level)

@@ -91,12 +91,15 @@ class _Gate:
         default_factory=lambda: {True: deque(), False: deque()})
 
     def admit(self, client: str | None, priority: bool, bounded: bool) -> None:
-        """Take a place for ``client``, or raise :class:`Busy`: over the client's share, or no place left in its
-        lane (``limit`` for everyone, ``reserve`` more for priority)."""
+        """Take a place for ``client``, or raise :class:`ClientBusy` (the client holds its share: its own excess,
+        429) or :class:`Busy` (no place left in its lane, ``limit`` for everyone, ``reserve`` more for priority:
+        503)."""
         if bounded:
-            full = self.in_pool >= self.limit + (self.reserve if priority else 0)
-            if full or (client is not None and self.clients[client] >= self.per_client):
-                raise Busy(retry_after=max(1, math.ceil(self.in_pool / WORKERS * _HASH_S)))
+            retry = max(1, math.ceil(self.in_pool / WORKERS * _HASH_S))
+            if client is not None and self.clients[client] >= self.per_client:
+                raise ClientBusy(retry)
+            if self.in_pool >= self.limit + (self.reserve if priority else 0):
+                raise Busy(retry)
         self.in_pool += 1
         if client is not None:
             self.clients[client] += 1
@@ -145,6 +148,14 @@ class Busy(ApiError):
     def __init__(self, retry_after: int) -> None:
         super().__init__("unavailable", f"Too many sign-ins at once; try again in {retry_after} s.", 503,
                          headers={"Retry-After": str(retry_after)})
+
+
+class ClientBusy(ApiError):
+    """The client holds its share of the hashing queue already: 429 ``rate_limited`` with ``Retry-After``."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("rate_limited", f"Too many sign-ins at once from your address; try again in {retry_after} s.",
+                         429, headers={"Retry-After": str(retry_after)})
 
 
 def configure(queue: int, per_client: int = PER_CLIENT, reserve: int = RESERVE) -> None:

@@ -16,6 +16,7 @@ import pytest
 from turf_gateway import passwords
 from turf_gateway.errors import ApiError
 from turf_gateway.handlers.players import Players
+from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 
 
@@ -58,9 +59,10 @@ async def held() -> AsyncIterator[_Held]:
 async def test_one_address_holds_at_most_its_share_of_the_hashing_queue(held: _Held) -> None:
     taken = [held.run("a1", "198.18.0.1"), held.run("a2", "198.18.0.1")]
     await asyncio.sleep(0.05)
-    with pytest.raises(passwords.Busy) as busy:
+    with pytest.raises(passwords.ClientBusy) as busy:
         await passwords.verify_password(passwords.dummy_hash(), "guess", client="198.18.0.1")
-    assert busy.value.status == 503 and busy.value.reason == "unavailable"
+    assert busy.value.status == 429 and busy.value.reason == "rate_limited"
+    assert int((busy.value.headers or {})["Retry-After"]) >= 1
     other = asyncio.ensure_future(passwords.verify_password(passwords.dummy_hash(), "x", client="198.18.0.2"))
     await asyncio.sleep(0.05)   # another address is admitted (it waits for a thread)
     held.release_all()
@@ -129,3 +131,34 @@ async def test_the_organizers_sign_in_is_admitted_while_strangers_fill_the_queue
     assert out.role == "organizer"
     held.release_all()
     await asyncio.gather(*strangers)
+
+
+class _Remembers(NoLimits):
+    """Every address is one the account signed in from before."""
+
+    async def remembers(self, name: str, who: str) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("limiter", "refused"), [(NoLimits(), 1), (_Remembers(), 0)])
+async def test_players_behind_one_nat_who_signed_in_from_it_before_never_count_against_each_other(
+        held: _Held, limiter: NoLimits, refused: int) -> None:
+    """Three players sign in at once from one address (a campus NAT) while the threads are busy: strangers there
+    share the address's 2 places (the third is 429), players the address is known to count each on their own."""
+    tables = MemoryTables()
+    store = MemoryPlayers(tables)
+    for name in ("ann", "bob", "cy"):
+        await store.create(NewPlayer(name, f"{name}@example.org", f"{name}_d", "-",
+                                     await passwords.hash_password(f"{name}'s long passphrase")))
+    n = _Nothing()
+    players = Players(store, MemorySessions(tables), n, None, limiter, None, None, None, None,  # type: ignore[arg-type]
+                      n, timedelta(hours=1))   # type: ignore[arg-type]
+    running = [held.run("r1", None), held.run("r2", None)]
+    await asyncio.sleep(0.05)
+    signing_in = [asyncio.ensure_future(players.sign_in(f"{name}@example.org", f"{name}'s long passphrase",
+                                                        "192.0.2.10")) for name in ("ann", "bob", "cy")]
+    await asyncio.sleep(0.05)
+    held.release_all()
+    outcomes = await asyncio.gather(*signing_in, return_exceptions=True)
+    await asyncio.gather(*running)
+    assert sum(isinstance(o, ApiError) and o.status == 429 for o in outcomes) == refused, outcomes

@@ -168,8 +168,9 @@ class Players:
             acc = await self.players.account(email)
             # an unknown email costs the same hash as a known one, so timing does not tell who is registered;
             # the organizer's account and an address the account signed in from are never starved by strangers
+            priority = acc is not None and (known or acc.role == "organizer")
             ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password,
-                                       client=ip, priority=acc is not None and (known or acc.role == "organizer"))
+                                       client=f"{account}|{ip}" if priority else ip, priority=priority)
             wrong = acc is None or not ok
         finally:   # a right password, a full hashing queue (503) or a store that failed: no failure to count
             if not wrong:

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # issue 29: password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
     # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
     password_queue: int = 12
+    # places of that queue one client address holds at once (one more: 429); priority sign-ins (the organizer's
+    # account, an address the account signed in from) count per account and address (turf_gateway.passwords)
+    password_queue_per_client: int = Field(default=2, ge=1)
     # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
     session_cache_s: float = 5.0
     log_level: str = "INFO"
