@@ -226,15 +226,17 @@ def test_issue29_spectator_sockets_of_one_ipv6_64_share_the_per_address_cap(stac
     (None, True),                               # not a browser
     ("same", True),                             # the gateway's own pages
     ("https://turfwar.example", True),          # TURF_CORS_ORIGINS
-    ("http://localhost:1", True),               # a name of TURF_ALLOWED_HOSTS
+    ("localhost", True),                        # a name of TURF_ALLOWED_HOSTS, the gateway's scheme and port
+    ("http://localhost:1", False),              # another port of that name: another program on the machine
     ("https://evil.example", False),
     ("null", False),                            # a sandboxed frame, a file
 ])
 def test_issue29_the_spectator_socket_takes_only_allowed_origins(stack: Stack, origin: str | None,
                                                                  taken: bool) -> None:
-    """Before: any page of any site opened the socket (and counted against its visitors' address)."""
-    if origin == "same":
-        origin = f"http://127.0.0.1:{stack.http_port}"
+    """Before: any page of any site opened the socket (and counted against its visitors' address); and then any
+    port or scheme of an allowed name."""
+    if origin in ("same", "localhost"):
+        origin = f"http://{'127.0.0.1' if origin == 'same' else 'localhost'}:{stack.http_port}"
     with _ws(stack, origin=origin, client=_addr()) as ws:
         if taken:
             assert '"snapshot"' in str(ws.recv(timeout=10))
