@@ -1,4 +1,4 @@
-"""Gzip for pages and public data only (issue 19: replay pages, town histories, journals, the pages' scripts; the
+"""Gzip for pages and public data only (replay pages, town histories, journals, the pages' scripts; the
 board serves its own cached gzip body, built by handlers/public.py). Never for an answer that may carry a secret:
 compressing a session token or a player's own address beside text an attacker can reflect is what BREACH reads
 secrets with. The gateway has no cookies, so only a request that carries ``Authorization`` (or posts a password)
