@@ -1,9 +1,11 @@
-"""Issue 29: the live probes of "Nobody gets in, round two", rerun against a rehearsal stack (manual clock,
+"""Issue 29: the live probes of "Nobody gets in, round two" (and of round three's sign-in and edge,
+``bench/probes_signin.py``), rerun against a rehearsal stack (manual clock,
 embedded servers on loopback, the default rate limits and the real argon2 cost), each printed with what it tried,
 what it saw and whether the hole is closed.
 
     .venv/bin/python -m bench.probes            # ~2 min; exit status 1 when any probe gets in
     .venv/bin/python -m bench.probes --out F    # the table into F as well
+    .venv/bin/python -m bench.probes --only signin   # the sign-in and edge probes alone
 
 Each probe here also has a test that fails without its fix (docs/reliability.md names them); this script is the
 attacker's view of the whole stack at once, for an organizer before game day or a reviewer after a change."""
@@ -226,17 +228,21 @@ def foreign_origin(stack: Stack) -> Probe:
                  saw.startswith("closed 1008") or saw.startswith("refused"))
 
 
-def run() -> list[Probe]:
+def run(only_signin: bool = False) -> list[Probe]:
+    from bench import probes_signin  # round three's sign-in and edge probes (they use this module's helpers)
+
     with tempfile.TemporaryDirectory(prefix="turf-probes-") as d, running_stack(
             Path(d), TURF_RATE_LIMITS="default", TURF_PASSWORD_HASH="default", TURF_FORWARDED_ALLOW_IPS=PROXY,
             TURF_CORS_ORIGINS=ORIGIN) as stack, httpx.Client(base_url=stack.base_url, timeout=120) as http:
         org = organizer(http)
         move_clock(org, MON)
+        if only_signin:   # round three's sign-in and edge probes alone (--only signin: a quicker rerun)
+            return probes_signin.probes(stack, http, org)
         probes = asyncio.run(_as_geo_verify(stack))
         for step in (lambda: [flag_flood(stack, http, org)], lambda: signin_burst(stack, http),
                      lambda: [disqualified_signs_in(http, org)], lambda: [far_future_fix(http, org)],
                      lambda: push_endpoints(http, org), lambda: [ipv6_64(stack, http)],
-                     lambda: [foreign_origin(stack)]):
+                     lambda: [foreign_origin(stack)], lambda: probes_signin.probes(stack, http, org)):
             probes += step()
             print(f"  {probes[-1].name}: {'closed' if probes[-1].closed else 'OPEN'}", file=sys.stderr)
         from bench import mode_probes  # round three's modes rows (imports Probe from here)
@@ -254,8 +260,10 @@ def table(probes: list[Probe]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--only", choices=["all", "signin"], default="all",
+                    help="signin: only the sign-in and edge probes (bench/probes_signin.py)")
     args = ap.parse_args()
-    probes = run()
+    probes = run(only_signin=args.only == "signin")
     text = table(probes)
     print(text)
     if args.out:

@@ -30,7 +30,7 @@ from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import passwords, readiness, session_revocation, tables
+from turf_gateway import password_policy, passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.feed_stream import NatsFeedStream
@@ -69,6 +69,7 @@ from turf_gateway.ports import (
 from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.readiness import Check, Readiness
 from turf_gateway.session_cache import SessionCache
+from turf_gateway.session_idle import IdlePolicy
 from turf_gateway.state import AppState, FeedState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
@@ -100,12 +101,14 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
          cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
+    idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
+                      timedelta(hours=settings.organizer_session_idle_hours))
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours))
+                      a.relay, timedelta(hours=settings.session_ttl_hours), idle=idle)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
-        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
+        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache, idle),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys, a.limiter),
@@ -130,7 +133,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     _refuse_unsafe(settings)
     assert settings.nats_url and settings.database_url
     use_profile(settings.password_hash)
-    passwords.configure(settings.password_queue)
+    passwords.configure(settings.password_queue, settings.password_queue_per_client)
+    # the common-password list (0.7 s, 14 MB) is read now, off the loop, not at the first registration
+    common = asyncio.create_task(asyncio.to_thread(password_policy.common_passwords))
     configure("gateway", settings.log_level)
     metrics.SERVICE["name"] = "gateway"
     tracing.setup("gateway")
@@ -166,6 +171,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     sweeper = asyncio.create_task(adapters.relay.run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
+    await common
     await _start_feed(state, broker, board, cache)
 
     async def stop() -> None:

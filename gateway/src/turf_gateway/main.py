@@ -9,7 +9,7 @@ from fastapi import APIRouter, FastAPI
 
 from turf_common.logs import configure
 from turf_common.settings import Settings, get_settings
-from turf_gateway import bootstrap, docs, errors, pages, security
+from turf_gateway import bootstrap, docs, errors, pages, security, server
 from turf_gateway.api.routes import (
     adjacency,
     admin,
@@ -31,6 +31,7 @@ from turf_gateway.api.routes import (
 from turf_gateway.board_cache import WritesMoveTheBoard
 from turf_gateway.compression import PublicGzip
 from turf_gateway.http_metrics import HttpMetrics
+from turf_gateway.no_store import PrivateNoStore
 from turf_gateway.tracing_mw import TraceRequests
 
 MIGRATIONS = bootstrap.MIGRATIONS
@@ -63,10 +64,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(ops.router)   # /metrics, /health, /ready, /
     pages.install(app, settings)   # the web pages: /watch, /admin, /static (issue #7)
-    app.add_middleware(PublicGzip)
+    app.add_middleware(PublicGzip)   # pages and public data only: never an answer that carries a secret (BREACH)
+    app.add_middleware(PrivateNoStore)   # private and organizer answers are never stored by a cache
     app.add_middleware(WritesMoveTheBoard)
     app.add_middleware(errors.BodyLimit)
-    security.install(app, settings.cors_origins, settings.allowed_hosts)
+    security.install(app, settings.cors_origins, settings.allowed_hosts, settings.tile_url)
     app.add_middleware(TraceRequests)
     app.add_middleware(HttpMetrics)   # outermost: every answer counted, 4xx and 5xx too
     return app
@@ -88,4 +90,4 @@ def main() -> None:
     uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_config=None,
                 log_level=settings.log_level.lower(), access_log=settings.access_log,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=bool(proxies),
-                forwarded_allow_ips=proxies or None)
+                forwarded_allow_ips=proxies or None, **server.uvicorn_options(settings))

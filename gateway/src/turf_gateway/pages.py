@@ -5,8 +5,8 @@ at ``/sw.js`` (issue 18).
 Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
 ``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILE_URL``
 (a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILE_ATTRIBUTION``;
-without it the territory polygons alone make the map. Responses a browser may take gzipped (``Accept-Encoding``)
-are compressed, the board above all.
+without it the territory polygons alone make the map. The pages and their files are compressed for a browser that
+accepts gzip (``compression.PublicGzip``); the board serves its own gzip body.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Response
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.staticfiles import StaticFiles
@@ -83,5 +82,5 @@ def install(app: FastAPI, settings: Settings) -> None:
 
     app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
     app.mount("/static", _Static(directory=STATIC), name="static")
-    # for browsers that accept it: the board's 950 KB of GeoJSON travel as about 230 KB, the Leaflet script as 45 KB
-    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    # gzip (the Leaflet script travels as 45 KB) is compression.PublicGzip's, for the pages and public data only:
+    # an app-wide GZip also compressed /me and /admin answers, whose secrets BREACH reads back

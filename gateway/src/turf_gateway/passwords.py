@@ -8,7 +8,12 @@ while the loop goes on serving everyone else.
 Issue 29: the queue is bounded. During a burst of 40 sign-ins the organizer's right password waited 20.9 s behind
 them; now at most :data:`WORKERS` hash and ``queue`` more wait (``configure``), and one more is refused at once with
 :class:`Busy` (the routes answer 503 ``unavailable`` with ``Retry-After``), so an admitted request waits at most
-about ``(WORKERS + queue) / WORKERS`` hashing times."""
+about ``(WORKERS + queue) / WORKERS`` hashing times.
+
+The queue is fair per client: one address (an IPv6 /64) holds at most :data:`PER_CLIENT` places, so twenty
+addresses guessing passwords of made-up emails cannot answer everyone else 503; and the organizer's account and an
+address the account signed in from before have :data:`RESERVE` places of their own and the next free thread, so
+they are never starved by strangers."""
 
 from __future__ import annotations
 
@@ -16,9 +21,10 @@ import asyncio
 import contextlib
 import math
 import os
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from argon2 import PasswordHasher, profiles
@@ -62,42 +68,126 @@ def _lower_priority() -> None:
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="argon2", initializer=_lower_priority)
 #: hashes that may wait for a thread beyond the WORKERS running (``TURF_PASSWORD_QUEUE``)
 QUEUE = 12
-_load = {"in_pool": 0, "limit": WORKERS + QUEUE}
+#: places (running or waiting) one client address (an IPv6 /64) may hold at once: a few addresses guessing
+#: passwords no longer fill the whole queue and answer everyone else 503
+PER_CLIENT = 2
+#: further places beyond WORKERS + QUEUE that only priority hashes may take (the organizer's account, an address
+#: the account signed in from before); priority hashes also get the next free thread before anyone waiting
+RESERVE = 4
+
+
+@dataclass
+class _Gate:
+    """Who may hold a place in the hashing pool, and who gets the next free thread. A place is taken at the call
+    (or refused at once with :class:`Busy`); a thread is handed to priority waiters first, then in arrival order."""
+
+    limit: int = WORKERS + QUEUE
+    reserve: int = RESERVE
+    per_client: int = PER_CLIENT
+    in_pool: int = 0
+    running: int = 0
+    clients: Counter[str] = field(default_factory=Counter)
+    waiting: dict[bool, deque[asyncio.Future[None]]] = field(
+        default_factory=lambda: {True: deque(), False: deque()})
+
+    def admit(self, client: str | None, priority: bool, bounded: bool) -> None:
+        """Take a place for ``client``, or raise :class:`ClientBusy` (the client holds its share: its own excess,
+        429) or :class:`Busy` (no place left in its lane, ``limit`` for everyone, ``reserve`` more for priority:
+        503)."""
+        if bounded:
+            retry = max(1, math.ceil(self.in_pool / WORKERS * _HASH_S))
+            if client is not None and self.clients[client] >= self.per_client:
+                raise ClientBusy(retry)
+            if self.in_pool >= self.limit + (self.reserve if priority else 0):
+                raise Busy(retry)
+        self.in_pool += 1
+        if client is not None:
+            self.clients[client] += 1
+
+    def leave(self, client: str | None) -> None:
+        self.in_pool -= 1
+        if client is not None:
+            self.clients[client] -= 1
+            if not self.clients[client]:
+                del self.clients[client]
+
+    async def thread(self, priority: bool) -> None:
+        """Wait for a hashing thread (returns owning it: :meth:`release` after)."""
+        if self.running < WORKERS and not any(self.waiting.values()):
+            self.running += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting[priority].append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():   # handed a thread as the caller went away: pass it on
+                self.release()
+            else:
+                self.waiting[priority].remove(turn)
+            raise
+
+    def release(self) -> None:
+        """Hand the thread to the next waiter, priority first; else it is free."""
+        for lane in (True, False):
+            while self.waiting[lane]:
+                turn = self.waiting[lane].popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self.running -= 1
+
+
+_gate = _Gate()
 
 
 class Busy(ApiError):
-    """Every hashing thread is busy and the queue is full: 503 ``unavailable`` with ``Retry-After`` (seconds)."""
+    """Every hashing thread is busy and the queue is full, or the client holds its share of it: 503 ``unavailable``
+    with ``Retry-After`` (seconds)."""
 
     def __init__(self, retry_after: int) -> None:
         super().__init__("unavailable", f"Too many sign-ins at once; try again in {retry_after} s.", 503,
                          headers={"Retry-After": str(retry_after)})
 
 
-def configure(queue: int) -> None:
-    """At most ``queue`` hashes wait for a thread (beyond the :data:`WORKERS` running); at the gateway's start."""
-    _load["limit"] = WORKERS + max(queue, 0)
+class ClientBusy(ApiError):
+    """The client holds its share of the hashing queue already: 429 ``rate_limited`` with ``Retry-After``."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("rate_limited", f"Too many sign-ins at once from your address; try again in {retry_after} s.",
+                         429, headers={"Retry-After": str(retry_after)})
 
 
-async def _run(fn: Callable[..., T], *args: Any, bounded: bool = True) -> T:
-    """``fn(*args)`` in the hashing pool. ``bounded``: raise :class:`Busy` rather than queue beyond the limit
-    (requests); the organizer's password at start always queues."""
-    if bounded and _load["in_pool"] >= _load["limit"]:
-        raise Busy(retry_after=max(1, math.ceil(_load["in_pool"] / WORKERS * _HASH_S)))
-    _load["in_pool"] += 1
+def configure(queue: int, per_client: int = PER_CLIENT, reserve: int = RESERVE) -> None:
+    """At most ``queue`` hashes wait for a thread (beyond the :data:`WORKERS` running), ``per_client`` of them
+    one client's, and ``reserve`` more priority ones; at the gateway's start."""
+    _gate.limit, _gate.per_client, _gate.reserve = WORKERS + max(queue, 0), max(per_client, 1), max(reserve, 0)
+
+
+async def _run(fn: Callable[..., T], *args: Any, bounded: bool = True, client: str | None = None,
+               priority: bool = False) -> T:
+    """``fn(*args)`` in the hashing pool. ``bounded``: raise :class:`Busy` rather than queue beyond the limits
+    (requests); the organizer's password at start always queues. ``client``: the address key whose share it
+    takes (None: no share, e.g. at start). ``priority``: may take the reserved places and the next free thread."""
+    _gate.admit(client, priority, bounded)
     try:
-        return await asyncio.get_running_loop().run_in_executor(_POOL, fn, *args)
+        await _gate.thread(priority or not bounded)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(_POOL, fn, *args)
+        finally:
+            _gate.release()
     finally:
-        _load["in_pool"] -= 1
+        _gate.leave(client)
 
 
 #: seconds of one hash at the default cost on a busy core, for Retry-After (an estimate, rounded up)
 _HASH_S = 0.5
 
 
-async def hash_password(password: str, bounded: bool = True) -> str:
+async def hash_password(password: str, bounded: bool = True, client: str | None = None) -> str:
     """The argon2id hash of ``password`` (an encoded string with its salt and parameters). :class:`Busy` when
-    the queue is full and ``bounded``."""
-    return await _run(hasher.hash, password, bounded=bounded)
+    the queue is full (or ``client`` holds its share) and ``bounded``."""
+    return await _run(hasher.hash, password, bounded=bounded, client=client)
 
 
 def _verify(encoded: str, password: str) -> bool:
@@ -107,7 +197,9 @@ def _verify(encoded: str, password: str) -> bool:
         return False
 
 
-async def verify_password(encoded: str, password: str, bounded: bool = True) -> bool:
+async def verify_password(encoded: str, password: str, bounded: bool = True, client: str | None = None,
+                          priority: bool = False) -> bool:
     """Whether ``password`` matches ``encoded``; False for a wrong password or a hash that is not argon2.
-    :class:`Busy` when the queue is full and ``bounded``."""
-    return await _run(_verify, encoded, password, bounded=bounded)
+    :class:`Busy` when the queue is full (or ``client`` holds its share) and ``bounded``; ``priority`` (the
+    organizer's account, an address the account signed in from) has places of its own and goes first."""
+    return await _run(_verify, encoded, password, bounded=bounded, client=client, priority=priority)

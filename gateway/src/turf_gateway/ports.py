@@ -188,25 +188,33 @@ class PlayerStore(Protocol):
         ...
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
-        """The organizer account exists with ``password_hash`` (one gateway at a time); its id when its stored
-        password was another (``same_password(stored_hash)`` false: its sessions are deleted), else None."""
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
+        """The organizer account exists with ``password_hash`` (one gateway at a time); the ids whose sessions
+        were deleted: its own when its stored password was another (``same_password(stored_hash)`` false), and
+        every other organizer account's (``TURF_ORGANIZER_EMAIL`` changed: the old account is demoted to
+        ``former_organizer``, with no usable password)."""
         ...
 
 
 class SessionStore(Protocol):
     """Sessions by the SHA-256 of their bearer token."""
 
-    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
-        """The caller and the session's expiry (UTC), None for an unknown token."""
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime, datetime | None] | None:
+        """The caller, the session's absolute expiry and its idle deadline (UTC; None: a session made before idle
+        deadlines were kept), None for an unknown token."""
         ...
 
-    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None: ...
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime,
+                     idle_until: datetime | None = None) -> None: ...
+
+    async def touch(self, token_hash: str, idle_until: datetime) -> None:
+        """Move the session's idle deadline (a use; never past its absolute expiry, which the caller computed)."""
+        ...
 
     async def delete(self, token_hash: str) -> None: ...
 
     async def purge(self, now: datetime) -> int:
-        """Delete the sessions expired by ``now``; how many."""
+        """Delete the sessions expired by ``now`` (absolute or idle); how many."""
         ...
 
 

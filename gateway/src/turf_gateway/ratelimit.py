@@ -30,9 +30,12 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     "sessions_fail_ip": Limit(60, 60),   # failed sign-ins per client address per minute, whatever the account
     # issue 29: FAILED sign-ins to one account from every address together (a password guessed from a botnet).
     # Over it the account is slowed, not locked: an address the account signed in from in the last 30 days
-    # (KNOWN_FOR_S) goes on as before; any other gets one attempt per ``sessions_account_slow`` window
+    # (KNOWN_FOR_S) goes on as before; each other address, for that account, gets one attempt per
+    # ``sessions_account_slow`` window and ``sessions_account_client`` attempts per quarter hour. Keyed per
+    # (account, address): one slot per account let an attacker take every slot and keep the owner out
     "sessions_account": Limit(50, 900),
     "sessions_account_slow": Limit(1, 10),
+    "sessions_account_client": Limit(6, 900),
     "players_ip": Limit(200, 3600),      # registrations per client address per hour
     "claims_player": Limit(30, 60),      # claim submissions per player per minute (one a day is the game)
     "claims_ip": Limit(120000, 60),      # … per client address per minute

@@ -4,6 +4,8 @@ the gateway answers (issue 15: DNS rebinding), and who may read ``/metrics``."""
 from __future__ import annotations
 
 import json
+import re
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -17,31 +19,54 @@ HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"permissions-policy", b"geolocation=(self), camera=(), microphone=()"),
     (b"cross-origin-opener-policy", b"same-origin"),
-    # the pages use only their own scripts and styles; tiles, if configured, are images from elsewhere
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; "
-     b"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
 ]
+#: a Host header fit to be named in the CSP (TrustedHosts has checked the name; its "*" lets any through)
+_CSP_HOST = re.compile(r"^[a-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9a-f:.]+\](:[0-9]{1,5})?$")
+
+
+def tile_source(tile_url: str) -> str | None:
+    """The CSP source of a Leaflet tile template's host (``TURF_TILE_URL``): ``https://{s}.tile.example.org/{z}/..``
+    → ``https://*.tile.example.org``; None for no template or one that is not http(s)."""
+    parts = urlsplit(tile_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    host = re.sub(r"\{[a-z]+\}", "*", parts.netloc.lower())
+    return f"{parts.scheme}://{host}" if re.fullmatch(r"[a-z0-9.\-*:]+", host) else None
+
+
+def content_security_policy(host: str, secure: bool, tile_url: str = "") -> bytes:
+    """The pages' CSP: their own scripts and styles; images from here and the deployment's tile host only
+    (``TURF_TILE_URL``); connections to this gateway and its own websocket (``wss://`` + the request's Host) only.
+    Before: ``img-src https:`` and ``connect-src ws: wss:`` let an injected script send anything anywhere."""
+    tiles = tile_source(tile_url)
+    h = host.strip().lower()
+    own_ws = f" {'wss' if secure else 'ws'}://{h}" if _CSP_HOST.match(h) else ""
+    return (f"default-src 'self'; img-src 'self' data:{' ' + tiles if tiles else ''}; "
+            f"style-src 'self' 'unsafe-inline'; connect-src 'self'{own_ws}; frame-ancestors 'none'; "
+            f"base-uri 'none'; form-action 'self'").encode()
 
 #: liveness and readiness (readiness.py): answered whatever the Host
 PROBES = {"/health", "/ready"}
 
 
 class SecurityHeaders:
-    """ASGI middleware adding :data:`HEADERS` (and HSTS behind HTTPS) to every HTTP response."""
+    """ASGI middleware adding :data:`HEADERS`, the :func:`content_security_policy` (and HSTS behind HTTPS) to every
+    HTTP response."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, tile_url: str = "") -> None:
+        self.app, self.tile_url = app, tile_url
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         https = scope.get("scheme") == "https"
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+        csp = (b"content-security-policy", content_security_policy(host, https, self.tile_url))
 
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
                 names = {k.lower() for k, _ in msg.get("headers", [])}
-                extra = [(k, v) for k, v in HEADERS if k not in names]
+                extra = [(k, v) for k, v in (*HEADERS, csp) if k not in names]
                 if https:
                     extra.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
                 msg = {**msg, "headers": [*msg.get("headers", []), *extra]}
@@ -67,23 +92,37 @@ def host_allowed(name: str, allowed: list[str]) -> bool:
     return False
 
 
-def origin_allowed(origin: str | None, host: str, allowed_hosts: list[str], cors_origins: list[str]) -> bool:
+def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """``(scheme, host name, port)`` of an origin, the scheme's default port filled in; None when unreadable."""
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        return scheme, host_name(netloc), parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        return None
+
+
+def origin_allowed(origin: str | None, host: str, allowed_hosts: list[str], cors_origins: list[str],
+                   scheme: str) -> bool:
     """Issue 29: whether a websocket from a page of ``origin`` is taken. No ``Origin``: not a browser (a script,
-    a TV app), taken; otherwise the page must be this gateway's own (its host and port are the ``Host`` the
-    socket was opened to), or one of ``cors_origins`` (``TURF_CORS_ORIGINS``), or on a name of ``allowed_hosts``
-    (``TURF_ALLOWED_HOSTS``; its ``*`` admits no foreign page). Anything else (``null``, another site) is not."""
+    a TV app), taken; otherwise the page must be one of ``cors_origins`` (``TURF_CORS_ORIGINS``), or have this
+    gateway's own scheme and port (``scheme``: the socket's, ``ws`` or ``wss``; the port of ``Host``) and its
+    host or a name of ``allowed_hosts`` (``TURF_ALLOWED_HOSTS``; its ``*`` admits no foreign page). Exact: a page
+    on another port or scheme of an allowed name (another program on the same machine) is refused, as are
+    ``null`` and other sites."""
     if origin is None:
         return True
     o = origin.strip().lower()
     if o in (c.strip().lower().rstrip("/") for c in cors_origins):
         return True
-    scheme, sep, netloc = o.partition("://")
-    if not sep or scheme not in ("http", "https") or not netloc or "/" in netloc:
+    page_scheme, sep, netloc = o.partition("://")
+    if not sep or page_scheme not in ("http", "https") or not netloc or "/" in netloc:
         return False
-    if netloc == host.strip().lower():
-        return True
-    return host_allowed(host_name(netloc), [a.strip().lower().strip("[]") for a in allowed_hosts
-                                            if a.strip() and a.strip() != "*"])
+    page = _origin(page_scheme, netloc)
+    own = _origin("https" if scheme in ("wss", "https") else "http", host.strip().lower())
+    if page is None or own is None or page[0] != own[0] or page[2] != own[2]:
+        return False
+    return page[1] == own[1] or host_allowed(page[1], [a.strip().lower().strip("[]") for a in allowed_hosts
+                                                       if a.strip() and a.strip() != "*"])
 
 
 class TrustedHosts:
@@ -119,11 +158,11 @@ def loopback_client(client: tuple[str, int] | None) -> bool:
     return client is not None and is_loopback(client[0])
 
 
-def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*") -> None:
+def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*", tile_url: str = "") -> None:
     origins = [o.strip() for o in cors_origins.split(",") if o.strip()]
     if origins:
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"], max_age=600)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, tile_url=tile_url)
     # added last, so it runs first: a foreign Host reaches nothing else
     app.add_middleware(TrustedHosts, allowed=allowed_hosts.split(","))

@@ -37,7 +37,7 @@ players = Table(
     Column("password_hash", Text, nullable=False),
     Column("status", String(16), nullable=False),                       # pending|verified|rejected|disqualified
     Column("status_reason", String(64), nullable=True),
-    Column("role", String(16), nullable=False),                         # player|organizer
+    Column("role", String(16), nullable=False),                         # player|organizer|former_organizer
     Column("address_norm", Text, nullable=True, index=True),            # R27: one address, two players → flag
     Column("home_lat", Float, nullable=True),
     Column("home_lon", Float, nullable=True),
@@ -49,6 +49,8 @@ sessions = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("player_id", String(64), nullable=False, index=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
+    # ends the session unless a use moves it on (session_idle.py); null: made before idle deadlines were kept
+    Column("idle_until", DateTime(timezone=True), nullable=True),
 )
 
 admin_log = Table(

@@ -190,7 +190,8 @@ class MemoryTables:
     """The gateway schema's tables in memory (``tables.py``), shared by the fakes."""
 
     players: dict[str, _Player] = field(default_factory=dict)
-    sessions: dict[str, tuple[str, datetime]] = field(default_factory=dict)   # token hash → (player id, expiry)
+    # token hash → (player id, expiry, idle deadline)
+    sessions: dict[str, tuple[str, datetime, datetime | None]] = field(default_factory=dict)
     admin_log: list[LogEntry] = field(default_factory=list)                   # in (at, id) order: appended
     corrections: list[Record] = field(default_factory=list)                   # in seq order: appended
     requests: dict[str, Asked] = field(default_factory=dict)                  # correction requests by command id
@@ -314,8 +315,15 @@ class MemoryPlayers:
         self.t.log_action(by, action, target, reason, detail)
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
         async with self.t.organizer_lock:   # one organizer start at a time
+            revoked: list[str] = []
+            for q in list(self.t.players.values()):
+                if q.role == "organizer" and q.email.lower() != email.lower():   # the email changed: demoted
+                    self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != q.id}
+                    q.role, q.password_hash = accounts.FORMER_ORGANIZER, ""
+                    q.discord = accounts.former_discord(q.id)
+                    revoked.append(q.id)
             p = self._by_email(email)
             if p is None:
                 if any(q.discord.lower() == "organizer" for q in self.t.players.values()):
@@ -323,11 +331,10 @@ class MemoryPlayers:
                 pid = uuid.uuid4().hex
                 self.t.players[pid] = _Player(pid, "Organizer", email, "organizer", "-", password_hash, "verified",
                                               "organizer", self.t.joined_at())
-                return None
-            revoked = None
+                return revoked
             if not await same_password(p.password_hash):
                 self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != p.id}
-                revoked = p.id
+                revoked.append(p.id)
             p.role, p.status, p.password_hash = "organizer", "verified", password_hash
             return revoked
 
@@ -339,23 +346,29 @@ class MemorySessions:
     def __init__(self, tables: MemoryTables | None = None) -> None:
         self.t = tables or MemoryTables()
 
-    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime, datetime | None] | None:
         found = self.t.sessions.get(token_hash)
         p = None if found is None else self.t.players.get(found[0])
         if found is None or p is None:
             return None
-        return Caller(p.id, p.role, p.status, p.discord, p.home), found[1]  # type: ignore[arg-type]
+        return Caller(p.id, p.role, p.status, p.discord, p.home), found[1], found[2]  # type: ignore[arg-type]
 
-    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime,
+                     idle_until: datetime | None = None) -> None:
         if token_hash in self.t.sessions:
             raise DuplicateKey(f"sessions.token_hash: {token_hash!r} exists")
-        self.t.sessions[token_hash] = (player_id, _utc(expires_at))
+        self.t.sessions[token_hash] = (player_id, _utc(expires_at), None if idle_until is None else _utc(idle_until))
+
+    async def touch(self, token_hash: str, idle_until: datetime) -> None:
+        found = self.t.sessions.get(token_hash)
+        if found is not None:
+            self.t.sessions[token_hash] = (found[0], found[1], _utc(idle_until))
 
     async def delete(self, token_hash: str) -> None:
         self.t.sessions.pop(token_hash, None)
 
     async def purge(self, now: datetime) -> int:
-        kept = {h: s for h, s in self.t.sessions.items() if s[1] > now}
+        kept = {h: s for h, s in self.t.sessions.items() if s[1] > now and (s[2] is None or s[2] > now)}
         gone, self.t.sessions = len(self.t.sessions) - len(kept), kept
         return gone
 

@@ -78,7 +78,7 @@ async def test_r27_a_taken_email_or_discord_name_is_refused_whatever_its_case(pl
 async def test_r27_players_in_registration_order_without_the_organizer(players: PlayerStore) -> None:
     assert await players.players() == []
     ann, = await registered(players, "ann")
-    assert await players.ensure_organizer("org@example.com", "hash-org", _never) is None
+    assert await players.ensure_organizer("org@example.com", "hash-org", _never) == []
     bob, cy = await registered(players, "bob", "cy")
     assert [p.id for p in await players.players()] == [ann, bob, cy]
     org = await players.account("ORG@example.com")
@@ -261,7 +261,7 @@ async def _never(stored: str) -> bool:
 async def test_issue15_ensure_organizer_keeps_sessions_for_the_same_password_and_ends_them_for_another(
         backend: Backend) -> None:
     players, sessions = backend.players, backend.sessions
-    assert await players.ensure_organizer("Org@example.com", "hash-1", _never) is None
+    assert await players.ensure_organizer("Org@example.com", "hash-1", _never) == []
     org = await players.account("org@example.com")
     assert org is not None
     ann, = await registered(players, "ann")
@@ -274,9 +274,9 @@ async def test_issue15_ensure_organizer_keeps_sessions_for_the_same_password_and
         compared.append(stored)
         return stored == "hash-1"
 
-    assert await players.ensure_organizer("ORG@example.com", "hash-1b", same) is None   # same password, new hash
+    assert await players.ensure_organizer("ORG@example.com", "hash-1b", same) == []   # same password, new hash
     assert await sessions.lookup("h-org") is not None
-    assert await players.ensure_organizer("org@example.com", "hash-2", same) == org.id  # another password
+    assert await players.ensure_organizer("org@example.com", "hash-2", same) == [org.id]  # another password
     assert compared == ["hash-1", "hash-1b"]
     assert await sessions.lookup("h-org") is None and await sessions.lookup("h-ann") is not None
     assert await players.account("org@example.com") == Account(org.id, "organizer", "hash-2", "verified")
@@ -294,9 +294,35 @@ async def test_ensure_organizer_on_a_players_email_makes_that_account_the_organi
     async def other(stored: str) -> bool:
         return False
 
-    assert await players.ensure_organizer("ann@example.com", "hash-org", other) == ann
+    assert await players.ensure_organizer("ann@example.com", "hash-org", other) == [ann]
     assert await players.account("ann@example.com") == Account(ann, "organizer", "hash-org", "verified")
     assert [p.id for p in await players.players()] == [bob]
+
+
+async def test_a_changed_organizer_email_demotes_the_old_account_and_ends_its_sessions(backend: Backend) -> None:
+    """Threat: after ``TURF_ORGANIZER_EMAIL`` changed (a handover, a leaked mailbox) the old account stayed
+    organizer with its old password and sessions (or the new account's start failed on the name ``organizer``).
+    Now the old account is demoted: no organizer role, no usable password, no session, and no player either."""
+    players, sessions = backend.players, backend.sessions
+    assert await players.ensure_organizer("old@example.com", "hash-old", _never) == []
+    old = await players.account("old@example.com")
+    assert old is not None
+    ann, = await registered(players, "ann")
+    until = datetime.now(UTC) + timedelta(hours=1)
+    await sessions.create("h-old", old.id, until)
+    await sessions.create("h-ann", ann, until)
+    assert await players.ensure_organizer("new@example.com", "hash-new", _never) == [old.id]
+    assert await sessions.lookup("h-old") is None and await sessions.lookup("h-ann") is not None
+    assert await players.account("old@example.com") == Account(old.id, "former_organizer", "", "verified")
+    new_org = await players.account("new@example.com")
+    assert new_org is not None and new_org == Account(new_org.id, "organizer", "hash-new", "verified")
+    assert [p.id for p in await players.players()] == [ann]   # the former organizer is no player
+    assert await refused("not_found", players.change_status(change(old.id, "disqualified")))
+    assert await players.ensure_organizer("new@example.com", "hash-new", lambda _: _same()) == []   # a restart
+
+
+async def _same() -> bool:
+    return True
 
 
 async def test_ensure_organizer_fails_when_a_player_took_the_name_organizer(players: PlayerStore) -> None:

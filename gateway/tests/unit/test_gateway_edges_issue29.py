@@ -42,7 +42,8 @@ CORS = ["https://partner.example"]
     ("file://", "127.0.0.1:8000", False),
 ])
 def test_issue29_spectator_origins(origin: str | None, host: str, taken: bool) -> None:
-    assert origin_allowed(origin, host, HOSTS, CORS) is taken
+    scheme = "ws" if host.startswith("127.") else "wss"   # the loopback gateway on http, the others behind TLS
+    assert origin_allowed(origin, host, HOSTS, CORS, scheme) is taken
 
 
 async def test_issue29_the_hashing_queue_is_bounded_and_the_organizers_start_is_not() -> None:

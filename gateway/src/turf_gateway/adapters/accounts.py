@@ -26,11 +26,21 @@ ALLOWED = {
 }
 
 
+#: the role of an organizer account whose email ``TURF_ORGANIZER_EMAIL`` no longer names: it signs in no more
+#: (no usable password, no session) and is no player either; kept because the logs name its id
+FORMER_ORGANIZER = "former_organizer"
+
+
+def former_discord(player_id: str) -> str:
+    """A former organizer's Discord name, freeing ``organizer`` for the new account (unique per id)."""
+    return f"former-organizer-{player_id[:8]}"
+
+
 def changes(standing: tuple[str, str] | None, new: str) -> bool:
     """Whether a player of ``standing`` (role, status; None: unknown) moves to ``new``: False when already there
     (nothing to do). Raises ApiError ``not_found`` (unknown, or the organizer: R27) or ``conflict`` (a transition
     :data:`ALLOWED` does not hold). Shared with the memory fake (:mod:`turf_gateway.testing`), so both refuse alike."""
-    if standing is None or standing[0] == "organizer":
+    if standing is None or standing[0] != "player":   # the organizer, or a former one (FORMER_ORGANIZER)
         raise ApiError("not_found", "No such player.")
     status = standing[1]
     if status == new:

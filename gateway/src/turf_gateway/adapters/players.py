@@ -9,11 +9,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, bindparam, delete, func, insert, select, text, update
+from sqlalchemy import String, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_gateway import tables as t
+from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.adapters.accounts import change_status, log_action
 from turf_gateway.errors import ApiError
@@ -133,20 +134,29 @@ class SqlPlayers:
             await log_action(conn, by, action, target, reason, detail)
 
     async def ensure_organizer(self, email: str, password_hash: str,
-                               same_password: Callable[[str], Awaitable[bool]]) -> str | None:
-        """The organizer account exists with ``password_hash``; returns its id when its stored password was
-        another (``await same_password(stored_hash)`` false: its sessions are deleted), else None."""
-        revoked = None
+                               same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
+        """The organizer account exists with ``password_hash``; returns the ids whose sessions were deleted: the
+        organizer's when its stored password was another (``await same_password(stored_hash)`` false), and every
+        former organizer's (another email than ``email``: demoted, see :data:`accounts.FORMER_ORGANIZER`)."""
+        revoked: list[str] = []
         async with self.engine.begin() as conn:
             # gateways start together (two replicas on a new database): one at a time, so the second finds the
             # account the first made instead of failing its start on the unique email
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ORGANIZER_LOCK})
+            former = (await conn.execute(select(t.players.c.id).where(
+                t.players.c.role == "organizer", t.players.c.email_norm != email.lower()))).scalars().all()
+            for fid in former:   # TURF_ORGANIZER_EMAIL changed: the old account keeps no power, password or session
+                await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == fid))
+                await conn.execute(update(t.players).where(t.players.c.id == fid).values(
+                    role=accounts.FORMER_ORGANIZER, password_hash="", discord=accounts.former_discord(fid),
+                    discord_norm=accounts.former_discord(fid)))
+                revoked.append(fid)
             row = (await conn.execute(select(t.players.c.id, t.players.c.password_hash)
                                       .where(t.players.c.email_norm == email.lower()))).first()
             if row is not None:
                 if not await same_password(row.password_hash):
                     await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == row.id))
-                    revoked = row.id
+                    revoked.append(row.id)
                 await conn.execute(update(t.players).where(t.players.c.id == row.id).values(
                     role="organizer", status="verified", password_hash=password_hash))
             else:
@@ -159,7 +169,7 @@ class SqlPlayers:
 
 # built once: the lookup runs on every authenticated request
 _SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.players.c.home_lat,
-                   t.players.c.home_lon, t.sessions.c.expires_at)
+                   t.players.c.home_lon, t.sessions.c.expires_at, t.sessions.c.idle_until)
             .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
             .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
 
@@ -168,18 +178,24 @@ class SqlSessions:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def lookup(self, token_hash: str) -> tuple[Caller, datetime] | None:
+    async def lookup(self, token_hash: str) -> tuple[Caller, datetime, datetime | None] | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(_SESSION, {"h": token_hash})).first()
         if row is None:
             return None
         home = Point(row.home_lat, row.home_lon) if row.home_lat is not None else None
-        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at
+        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at, row.idle_until
 
-    async def create(self, token_hash: str, player_id: str, expires_at: datetime) -> None:
+    async def create(self, token_hash: str, player_id: str, expires_at: datetime,
+                     idle_until: datetime | None = None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(insert(t.sessions).values(token_hash=token_hash, player_id=player_id,
-                                                         expires_at=expires_at))
+                                                         expires_at=expires_at, idle_until=idle_until))
+
+    async def touch(self, token_hash: str, idle_until: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(t.sessions).where(t.sessions.c.token_hash == token_hash)
+                               .values(idle_until=idle_until))
 
     async def delete(self, token_hash: str) -> None:
         async with self.engine.begin() as conn:
@@ -187,4 +203,5 @@ class SqlSessions:
 
     async def purge(self, now: datetime) -> int:
         async with self.engine.begin() as conn:
-            return int((await conn.execute(delete(t.sessions).where(t.sessions.c.expires_at <= now))).rowcount or 0)
+            return int((await conn.execute(delete(t.sessions).where(
+                or_(t.sessions.c.expires_at <= now, t.sessions.c.idle_until <= now)))).rowcount or 0)

@@ -21,6 +21,7 @@ from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_common.rules.households import Home, households
+from turf_gateway import password_policy
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.events import disqualification, verification
@@ -43,6 +44,7 @@ from turf_gateway.ports import (
 )
 from turf_gateway.ratelimit import KNOWN_FOR_S
 from turf_gateway.session_cache import SessionCache
+from turf_gateway.session_idle import IdlePolicy
 
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
 PURGE_EVERY_S = 60.0
@@ -58,7 +60,9 @@ class Registration(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)]
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)]
     home_address: Text
-    password: Annotated[str, Field(min_length=8, max_length=200)]
+    # the schema's bounds are as the OpenAPI document has them; guessability (and 8 characters once runs of spaces
+    # count as one) is the password policy's (``register``: 422 ``weak_password`` with its sentence)
+    password: Annotated[str, Field(min_length=8, max_length=password_policy.MAX_LENGTH)]
 
     @field_validator("email")
     @classmethod
@@ -85,9 +89,11 @@ class Sessions:
 
     store: SessionStore
     cache: SessionCache[Caller]
+    idle: IdlePolicy = field(default_factory=IdlePolicy)
 
     async def caller(self, token: str) -> Caller:
-        """401 ``unauthenticated`` for an unknown token or an expired session."""
+        """401 ``unauthenticated`` for an unknown token, an expired session or one unused for longer than its
+        idle time (:class:`~turf_gateway.session_idle.IdlePolicy`); a use moves the idle deadline on."""
         h = token_hash(token)
         now = datetime.now(UTC)
         hit = self.cache.get(h)
@@ -95,10 +101,14 @@ class Sessions:
             return hit.caller
         generation = self.cache.generation
         found = await self.store.lookup(h)
-        if found is None or found[1] <= now:
+        if found is None or self.idle.ends(found[1], found[2]) <= now:
             raise ApiError("unauthenticated", "Your session is unknown or has expired; sign in again.")
-        caller, expires_at = found
-        self.cache.put(h, caller.id, caller, expires_at, generation)
+        caller, expires_at, idle_until = found
+        moved = self.idle.moved(caller.role, now, expires_at, idle_until)
+        if moved is not None:
+            await self.store.touch(h, moved)
+            idle_until = moved
+        self.cache.put(h, caller.id, caller, self.idle.ends(expires_at, idle_until), generation)
         return caller
 
 
@@ -116,13 +126,19 @@ class Players:
     relay: Flusher
     session_ttl: timedelta
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
+    idle: IdlePolicy = field(default_factory=IdlePolicy)
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
-        ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``)."""
+        ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``). A
+        password the policy refuses (:mod:`turf_gateway.password_policy`) is 422 ``weak_password`` and changes
+        nothing."""
+        weak = password_policy.refusal(reg.password, reg.email, (reg.name, reg.discord))
+        if weak is not None:
+            raise ApiError(weak.reason, weak.message, 422)
         await self.limiter.hit("players_ip", ip)
         pid = await self.players.create(NewPlayer(reg.name, reg.email, reg.discord, reg.home_address,
-                                                  await hash_password(reg.password)))   # off the loop (issue 15)
+                                                  await hash_password(reg.password, client=ip)))   # off the loop
         reason: str | None = None
         home = None
         try:
@@ -146,12 +162,15 @@ class Players:
         player's right password (issue 29); 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
         hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
         account = email.lower()
-        failures = await self._admit(account, ip)
+        known, failures = await self._admit(account, ip)
         wrong = False
         try:
             acc = await self.players.account(email)
-            # an unknown email costs the same hash as a known one, so timing does not tell who is registered
-            ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password)
+            # an unknown email costs the same hash as a known one, so timing does not tell who is registered;
+            # the organizer's account and an address the account signed in from are never starved by strangers
+            priority = acc is not None and (known or acc.role == "organizer")
+            ok = await verify_password(acc.password_hash if acc is not None else dummy_hash(), password,
+                                       client=f"{account}|{ip}" if priority else ip, priority=priority)
             wrong = acc is None or not ok
         finally:   # a right password, a full hashing queue (503) or a store that failed: no failure to count
             if not wrong:
@@ -167,26 +186,32 @@ class Players:
             self.purged_at = time.monotonic()
             await self.sessions.purge(now)
         token = secrets.token_urlsafe(32)
-        await self.sessions.create(token_hash(token), acc.id, now + self.session_ttl)
+        expires_at = now + self.session_ttl
+        await self.sessions.create(token_hash(token), acc.id, expires_at, self.idle.first(acc.role, now, expires_at))
         return S.SessionOut(token=token, player_id=acc.id, role=acc.role)
 
-    async def _admit(self, account: str, ip: str) -> list[tuple[str, str]]:
-        """Count this attempt against the sign-in limits, before any hash; the failure counters it took
-        provisionally (to be undone on a success). Issue 15: every attempt per address (``sessions_ip``), failures
-        per account and address (``sessions_email``) and per address (``sessions_fail_ip``). Issue 29: the failure
+    async def _admit(self, account: str, ip: str) -> tuple[bool, list[tuple[str, str]]]:
+        """Count this attempt against the sign-in limits, before any hash; whether the account signed in from
+        this address before, and the failure counters it took provisionally (to be undone on a success).
+        Every attempt per address (``sessions_ip``), failures per account and address (``sessions_email``) and
+        per address (``sessions_fail_ip``). Issue 29: the failure
         is counted (one atomic INCR) before the hash, not after: 40 concurrent guesses all read the count before
         any was written, and all got 401. And failures per account from every address (``sessions_account``):
-        over it, an address the account never signed in from gets one attempt per ``sessions_account_slow``
-        window (429 with ``Retry-After``), so a botnet's guesses slow to a trickle while the owner, from a known
-        address at once and from a new one after a wait, still signs in."""
+        over it, each address the account never signed in from is slowed for that account: one attempt per
+        ``sessions_account_slow`` window and ``sessions_account_client`` attempts per quarter hour (429 with
+        ``Retry-After``). The slow-down is per (account, client), never one slot per account: an attacker hammering
+        from elsewhere used to take every slot, and the owner's right password from a new address got 429 for as
+        long as the attack lasted; now the owner's first attempt from anywhere is taken at once, and a botnet's
+        addresses each get a few guesses a quarter hour."""
         await self.limiter.hit("sessions_ip", ip)
-        if (not await self.limiter.remembers("sessions_known", f"{account}|{ip}")
-                and await self.limiter.over("sessions_account", account)):
-            await self.limiter.hit("sessions_account_slow", account)
-        failures = [("sessions_email", f"{account}|{ip}"), ("sessions_fail_ip", ip)]
+        pair = f"{account}|{ip}"
+        known = await self.limiter.remembers("sessions_known", pair)
+        if not known and await self.limiter.over("sessions_account", account):
+            await self.limiter.hit("sessions_account_slow", pair, ("sessions_account_client", pair))
+        failures = [("sessions_email", pair), ("sessions_fail_ip", ip)]
         await self.limiter.hit(*failures[0], failures[1])
         await self.limiter.note("sessions_account", account)
-        return [*failures, ("sessions_account", account)]
+        return known, [*failures, ("sessions_account", account)]
 
     async def sign_out(self, token: str) -> None:
         h = token_hash(token)
@@ -250,11 +275,13 @@ class Players:
     async def ensure_organizer(self, email: str, password: str) -> None:
         """The organizer account exists at start with the configured password (the operator's choice: no player
         rules). Issue 15: when it was another, every session of the organizer ends (a password changed because it
-        leaked also shuts out whoever signed in with it)."""
+        leaked also shuts out whoever signed in with it). A changed ``TURF_ORGANIZER_EMAIL`` demotes the old
+        account (no organizer rights, no usable password) and ends its sessions: before, it stayed organizer
+        with its old password, or the new account's start failed on the name ``organizer``."""
         async def same(stored: str) -> bool:
             return await verify_password(stored, password, bounded=False)
 
         revoked = await self.players.ensure_organizer(email, await hash_password(password, bounded=False), same)
-        if revoked is not None:   # issue 21: a replica not restarted yet forgets the organizer's sessions too
-            await self.revocations.revoke(player_id=revoked)
+        for player_id in revoked:   # a replica not restarted yet forgets these sessions too (the session cache)
+            await self.revocations.revoke(player_id=player_id)
 

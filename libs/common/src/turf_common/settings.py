@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     tile_attribution: str = ""
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
+    # a session unused this long ends (the organizer's sooner), whatever its session_ttl_hours (session_idle.py)
+    session_idle_hours: float = Field(default=24 * 7, gt=0)
+    organizer_session_idle_hours: float = Field(default=12, gt=0)
     # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
     # profile, ~0.2 s of CPU a hash) or "fast" (one pass over 8 KiB: for tests and manual-clock rehearsals on
     # loopback only, see password_hash_refusal). A hash keeps its parameters, so either verifies the other's
@@ -55,6 +58,9 @@ class Settings(BaseSettings):
     # issue 29: password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
     # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
     password_queue: int = 12
+    # places of that queue one client address holds at once (one more: 429); priority sign-ins (the organizer's
+    # account, an address the account signed in from) count per account and address (turf_gateway.passwords)
+    password_queue_per_client: int = Field(default=2, ge=1)
     # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
     session_cache_s: float = 5.0
     log_level: str = "INFO"
@@ -72,6 +78,14 @@ class Settings(BaseSettings):
     # issue 15: addresses of the reverse proxies whose X-Forwarded-For/-Proto the gateway believes (uvicorn's
     # forwarded_allow_ips: comma-separated IPs or CIDRs, "*" for any); empty: none, the socket's peer is the client
     forwarded_allow_ips: str = ""
+    # the gateway's HTTP server (turf_gateway.server): a request's headers must arrive within
+    # http_header_timeout_s of the connection (or of the previous answer), its body within http_body_timeout_s of
+    # its headers (else 408 and closed: slowloris); an idle keep-alive connection is closed after http_keep_alive_s;
+    # past http_max_connections connections and requests at once, 503 (above ws_max_total: spectators fit)
+    http_header_timeout_s: float = Field(default=10.0, gt=0)
+    http_body_timeout_s: float = Field(default=30.0, gt=0)
+    http_keep_alive_s: int = Field(default=5, ge=1)
+    http_max_connections: int = Field(default=6000, ge=1)
     # issue 15: spectator websockets per client address and in all, per gateway process (over: closed 1008)
     ws_max_per_ip: int = 50
     ws_max_total: int = 5000

@@ -43,7 +43,8 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
     ip = address_key(ws.client.host) if ws.client else "unknown"
     await ws.accept()
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""),
-                          state.settings.allowed_hosts.split(","), state.settings.cors_origins.split(",")):
+                          state.settings.allowed_hosts.split(","), state.settings.cors_origins.split(","),
+                          ws.url.scheme):
         await ws.close(code=POLICY, reason="origin not allowed")
         return
     per_ip, total = state.feed.ws_per_ip.get(ip, 0), sum(state.feed.ws_per_ip.values())
