@@ -266,7 +266,7 @@ def _play(s: YardState, cat: Catalogue, seat: Seat, move: Play, out: list[YardEv
     if not free and places(s, cat, pile) <= len(pile.cards):
         raise YardRefused("no_place")  # Y13, Y15
     if owner is not seat and move.targets is not None:
-        raise YardRefused("bad_target")  # Y16: nobody chooses in another's yard
+        raise YardRefused("not_your_choice")  # Y16
     seat.hand.remove(move.card)
     pile.cards.append(move.card)
     out.append(YardEvent("card.played", {"player": seat.player, "owner": owner.player, "pile": move.pile,

@@ -18,7 +18,7 @@ PILES = 9  # Y2: a 3×3 yard
 YardCode = Literal[
     "wrong_player_count", "not_in_room", "not_your_turn", "wrong_step", "game_over", "bad_order", "wrong_side",
     "already_done", "not_in_store", "too_many", "not_enough_money", "not_in_hand", "unknown_pile", "no_place",
-    "rival_home", "protected", "bad_target", "unknown_neighbour", "criteria_not_met", "bribe_unpaid",
+    "rival_home", "protected", "bad_target", "not_your_choice", "unknown_neighbour", "criteria_not_met", "bribe_unpaid",
 ]
 YARD_CODES: tuple[YardCode, ...] = get_args(YardCode)
 
@@ -41,6 +41,7 @@ REFUSALS: dict[YardCode, tuple[str, str]] = {
     "rival_home": ("Y14", "You can play onto a rival's yard only while that rival is AWAY."),
     "protected": ("Y18", "No Pest may be played onto that pile."),
     "bad_target": ("Y18", "That target is not one this action can take."),
+    "not_your_choice": ("Y16", "The targets of a card played in a rival's yard are not yours to choose."),
     "unknown_neighbour": ("Y19", "That neighbour is not in the unswayed row."),
     "criteria_not_met": ("Y19", "Your yard does not contain everything this neighbour asks for."),
     "bribe_unpaid": ("Y19", "You cannot pay this neighbour's bribe in full."),
