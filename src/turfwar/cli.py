@@ -30,9 +30,11 @@ try:
 except ImportError:  # pragma: no cover - the board pipeline is optional at run time
     pass
 
+from turfwar.cards_cli import cards_app  # noqa: E402
 from turfwar.simulate.cli import simulate  # noqa: E402
 
 app.command(name="simulate")(simulate)
+app.add_typer(cards_app, name="cards")
 
 
 @app.command()
