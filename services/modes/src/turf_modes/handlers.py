@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import structlog
 
@@ -76,7 +77,7 @@ class AlreadyResolved(Exception):
 class Outcome:
     """What one step did: the actions to log, the events to publish, the turn it resolved (if any)."""
 
-    actions: list[games.Action] = field(default_factory=list)
+    actions: list[games.Action | dict[str, Any]] = field(default_factory=list)  # a dict: a yard move, encoded
     events: list[tuple[str, Event]] = field(default_factory=list)
     resolved: int | None = None
 
@@ -95,6 +96,9 @@ class ModesHandlers:
         self.store, self.clock, self.publisher, self.fields = store, clock, publisher, fields
         self.ids, self.seeds = ids, seeds
         self.replays = games.Replays()
+        from turf_modes.yard import YardGames  # it uses this class's transaction
+
+        self.yard = YardGames(self)
 
     # ------------------------------------------------------------------ the one way a game changes
 
@@ -107,7 +111,7 @@ class ModesHandlers:
                 raise Denied("not_found", "There is no game with that id.")
             out = step(g, now)
             for a in out.actions:
-                enc = games.encode(a)
+                enc = a if isinstance(a, dict) else games.encode(a)
                 await tx.games.append(g.game_id, len(g.actions), enc)
                 g.actions.append(enc)
             if out.resolved is not None and not await tx.games.mark_resolved(g.game_id, out.resolved, now):
@@ -374,6 +378,8 @@ class ModesHandlers:
         def step(g: GameRow, now: datetime) -> Outcome:
             if g.mode == "team_turf":
                 return self._resolve_turn(g, cmd.turn, now)
+            if g.mode == "yard_cards":
+                return self.yard.idle(g, cmd.turn, now)  # Y25
             st = self._room(g)
             if st.finished:
                 raise ModeRefused("game_over")
@@ -426,6 +432,8 @@ class ModesHandlers:
             fld = self._field(g)
             tt = self.replays.team_turf(g, fld)
             return view.model_copy(update={"team_turf": games.team_turf_view(tt, fld, g.next_at, q.player_id)})
+        if g.mode == "yard_cards":
+            return view.model_copy(update={"yard_cards": self.yard.room(g, q.player_id)})
         if g.status == "lobby":
             return view.model_copy(update={"hill": games.lobby_view(g)})
         st, last = self.replays.room(g, self.fields.towns())
@@ -435,7 +443,7 @@ class ModesHandlers:
         rows = await self.store.latest(q.mode, q.limit)
         return GamesReply(games=[GameSummary(
             game_id=g.game_id, mode=g.mode, status=g.status, created_at=g.created_at,
-            players=len(g.config["players"]) if g.mode == "hill" else None) for g in rows])
+            players=len(g.config["players"]) if g.mode != "team_turf" else None) for g in rows])
 
     async def log(self, q: LogRequest) -> GameLog | Refusal:
         """T20, K16: what the audit replays, once the game has ended: while it runs, its log holds the open turn's

@@ -345,10 +345,11 @@ def _next_turn(s: YardState, cat: Catalogue, out: list[YardEvent], cfg: YardConf
             break
     s.current = i
     s.turn = TurnState()
+    s.turn_no += 1
     if s.round > cfg.max_rounds:
         _finish(s, cat, out, "round limit")
         return
-    out.append(YardEvent("turn.started", {"player": s.seats[i].player, "round": s.round}))
+    out.append(YardEvent("turn.started", {"player": s.seats[i].player, "round": s.round, "turn": s.turn_no}))
 
 
 def _leave(s: YardState, seat: Seat, out: list[YardEvent], cat: Catalogue, cfg: YardConfig) -> None:

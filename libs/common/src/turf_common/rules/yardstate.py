@@ -110,6 +110,7 @@ class YardState:
     current: int = 0
     first_seat: int = 0          # Y4: a round ends when the turn comes back to it
     round: int = 1
+    turn_no: int = 1             # turns started so far: the service's timer idles exactly this one (Y25)
     turn: TurnState = field(default_factory=TurnState)
     moves: int = 0
     finished: bool = False
