@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from turf_common.settings import get_settings
@@ -342,6 +343,15 @@ def audit_game_cmd(game_id: str = typer.Argument(..., help="the game's id (Team 
         console.print(f"[red]{r.status_code}[/] {r.text}")
         raise typer.Exit(2)
     events = [e for subject, e in asyncio.run(read_stream(nats_url, s.stream)) if subject.startswith("mode.")]
+    if r.json().get("mode") == "yard_cards":  # Y5: the third mode replays with its own rules
+        from turfwar.yardaudit import audit_yard
+
+        rep = audit_yard(r.json(), events)
+        for m in rep.mismatches:
+            console.print(f"[red]{escape(m)}[/]")
+        console.print(f"{rep.mode} {rep.game_id}: {rep.resolutions} move(s) replayed from the seed, "
+                      f"{len(rep.mismatches)} mismatch(es)")
+        raise typer.Exit(0 if rep.ok else 1)
     board = load_board(s.board_dir)
     fields = BoardFields(board.graph, {t: f"{v.county}, {v.state}" for t, v in board.territories.items()})
     rep = audit_game(r.json(), events, fields)

@@ -146,7 +146,7 @@ class YardGames:
             g.next_at = None
         out.events.append((s.MODE_YARD_MOVED, YardMoved(
             occurred_at=now, game_id=g.game_id, player_id=move.player, move=move.move,
-            events=[_event(e) for e in events], turn_deadline=g.next_at)))
+            events=[event_out(e) for e in events], turn_deadline=g.next_at)))
         if new.finished:
             out.events.append(self.h._ended(g, now, new.winners, False))
 
@@ -187,5 +187,5 @@ class YardGames:
         return out
 
 
-def _event(e: YardEvent) -> YardEventOut:
+def event_out(e: YardEvent) -> YardEventOut:
     return YardEventOut(kind=e.kind, data={k: list(v) if isinstance(v, tuple) else v for k, v in e.data.items()})

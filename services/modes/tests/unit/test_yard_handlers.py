@@ -15,6 +15,7 @@ from turf_common.rules import yard
 from turf_common.rules.yardcatalogue import starter
 from turf_modes.yard import decode
 from turfwar.simulate.yardcards import bot_move
+from turfwar.yardaudit import audit_yard
 
 
 async def _room(w: World, players: tuple[str, ...] = ("a", "b")) -> str:
@@ -94,3 +95,9 @@ async def test_y5_a_whole_game_ends_reveals_its_seed_and_its_log_replays_it(w: W
     assert final.finished and final.winners == view.yard_cards.table.winners
     (ended,) = w.events(s.MODE_GAME_ENDED)
     assert ended.winners == final.winners  # type: ignore[attr-defined]
+    published = [e.model_dump(mode="json") for _, e in w.publisher.sent]
+    audit = audit_yard(log.model_dump(mode="json"), published)
+    assert audit.ok and audit.resolutions == len(log.actions), audit.mismatches
+    moved = next(e for e in published if e["type"] == "mode.yard_moved" and e["move"] == "side")
+    moved["events"][0]["data"]["side"] = "nowhere"   # one published move that the replay does not give
+    assert len(audit_yard(log.model_dump(mode="json"), published).mismatches) == 1
