@@ -17,7 +17,7 @@ from turfwar.simulate import yardcards
 
 def test_y1_cards_check_accepts_the_starter_and_names_the_card_and_field_of_a_fault(tmp_path: Path) -> None:
     ok = CliRunner().invoke(app, ["cards", "check", str(STARTER)])
-    assert ok.exit_code == 0 and "ok Turf War yard cards, starter 2026.1" in ok.output
+    assert ok.exit_code == 0 and "ok Turf War yard cards, starter 2026.2" in ok.output
     raw = json.loads(STARTER.read_text())
     raw["cards"][5]["vp"] = "lots"
     bad = tmp_path / "cards.json"

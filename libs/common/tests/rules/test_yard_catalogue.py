@@ -38,7 +38,7 @@ def index_of(card_id: str) -> int:
 
 def test_y1_starter_catalogue_loads_with_its_version() -> None:
     cat = starter()
-    assert (cat.format, cat.version) == (1, "2026.1")
+    assert (cat.format, cat.version) == (1, "2026.2")
     assert cat.starting_hand == ("trowel", "gloves", "seed_pail")
     assert sum(c.copies for c in cat.cards if c.kind == "neighbour") >= 8
 

@@ -53,10 +53,10 @@ def test_y19_grass_and_single_card_criteria() -> None:
 
 def test_y19_a_bribe_is_paid_in_full_or_not_at_all() -> None:
     s = at(game(), "act", "home")
-    landlord, _, exterminator, *_ = row_of(s, "landlord", "collector", "exterminator", "builder", "night_owl")
+    landlord, _, composter, *_ = row_of(s, "landlord", "collector", "compost_collector", "builder", "night_owl")
     seat(s, "ann").money = 8
     refused(s, Sway(player="ann", neighbour=landlord), "bribe_unpaid", "Y19")
-    refused(s, Sway(player="ann", neighbour=exterminator), "bribe_unpaid", "Y19")  # no Pest in the yard
+    refused(s, Sway(player="ann", neighbour=composter), "bribe_unpaid", "Y19")  # no plant in the yard
     assert seat(s, "ann").money == 8
     seat(s, "ann").money = 9
     s1, events = go(s, Sway(player="ann", neighbour=landlord))
@@ -65,20 +65,20 @@ def test_y19_a_bribe_is_paid_in_full_or_not_at_all() -> None:
 
 def test_y19_a_bribe_trashes_the_topmost_cards_of_its_kind_or_the_named_ones() -> None:
     s = at(game(), "act", "home")
-    ext, *_ = row_of(s, "exterminator", "builder", "night_owl", "landlord", "collector")
-    low = to_pile(s, "ann", 3, "crabgrass")
-    high = to_pile(s, "ann", 3, "mole")
-    s1, _ = go(s, Sway(player="ann", neighbour=ext))
+    composter, *_ = row_of(s, "compost_collector", "builder", "night_owl", "landlord", "collector")
+    low = to_pile(s, "ann", 3, "clover")
+    high = to_pile(s, "ann", 3, "sunflowers")
+    s1, _ = go(s, Sway(player="ann", neighbour=composter))
     assert seat(s1, "ann").yard[3].cards == [low] and s1.trash[-1] == high
-    s2, _ = go(s, Sway(player="ann", neighbour=ext, trash=(low,)))
+    s2, _ = go(s, Sway(player="ann", neighbour=composter, trash=(low,)))
     assert seat(s2, "ann").yard[3].cards == [high]
-    clover = to_pile(s, "ann", 4, "clover")
-    refused(s, Sway(player="ann", neighbour=ext, trash=(clover,)), "bad_target", "Y18")
+    flamingo = to_pile(s, "ann", 4, "flamingo")
+    refused(s, Sway(player="ann", neighbour=composter, trash=(flamingo,)), "bad_target", "Y18")
 
 
 def test_y20_criteria_are_checked_only_when_swaying() -> None:
     s = at(game(), "act", "home")
-    builder, *_ = row_of(s, "builder", "night_owl", "landlord", "collector", "exterminator")
+    builder, *_ = row_of(s, "builder", "night_owl", "landlord", "collector", "compost_collector")
     bed = to_pile(s, "ann", 0, "raised_bed")
     to_pile(s, "ann", 1, "cedar_trellis")
     s, _ = go(s, Sway(player="ann", neighbour=builder))
@@ -89,11 +89,11 @@ def test_y20_criteria_are_checked_only_when_swaying() -> None:
 
 def test_y21_two_players_never_refill_the_row_three_refill_it_from_the_aside_in_place() -> None:
     s = at(game(), "act", "home")
-    row_of(s, "builder", "night_owl", "landlord", "collector", "exterminator")
+    row_of(s, "builder", "night_owl", "landlord", "collector", "compost_collector")
     s2, _ = go(s, Sway(player="ann", neighbour=s.row[1]))
     assert len(s2.row) == 4
     s = at(game(3), "act", "home")
-    row = row_of(s, "builder", "night_owl", "landlord", "collector", "exterminator", aside=("kid_next_door",))
+    row = row_of(s, "builder", "night_owl", "landlord", "collector", "compost_collector", aside=("kid_next_door",))
     kid = s.aside[0]
     s3, events = go(s, Sway(player="ann", neighbour=row[1]))
     assert s3.row == [row[0], kid, *row[2:]] and s3.aside == []
