@@ -87,6 +87,8 @@ def test_a_yard_cards_room_is_played_through_the_api(stack: Stack, http: httpx.C
     yard = next(x for x in played["seats"] if x["player"] == second.id)
     assert yard["yard"][4]["grass"] is True and yard["garage_count"] == 1                  # Y17: back in the garage
     _refused(second.post(url("sway"), {"neighbour": "c0"}), "unknown_neighbour")
+    _refused(second.post(url("sway"), {"neighbour": "c0", "bribe": 3}), "invalid_input", 422)   # unknown field
+    _refused(second.post(url("play"), {"card": trowel, "pile": 9}), "invalid_input", 422)     # piles 0–8
     _ok(second.post(url("end-actions"), {}))
 
     # Y25: the first player lets the time limit pass; the game clock plays the turn idle
