@@ -44,7 +44,7 @@ RuleCode = Literal[
 #: Codes of commands refused for reasons no rule names (R28 corrections, the clock, a service unavailable).
 GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "forbidden", "season_not_closed",
                       "clock_backwards"]
-#: issue 32: the turn-based modes refuse with their own codes (moderefusals.py, yardstate.py), answered the same way
+#: the turn-based modes refuse with their own codes (moderefusals.py, yardstate.py), answered the same way
 RefusalCode = RuleCode | GenericCode | ModeCode | YardCode
 RULE_CODES: tuple[str, ...] = get_args(RuleCode)
 
