@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from turf_common.settings import get_settings
@@ -30,9 +31,11 @@ try:
 except ImportError:  # pragma: no cover - the board pipeline is optional at run time
     pass
 
+from turfwar.cards_cli import cards_app  # noqa: E402
 from turfwar.simulate.cli import simulate  # noqa: E402
 
 app.command(name="simulate")(simulate)
+app.add_typer(cards_app, name="cards")
 
 
 @app.command()
@@ -346,6 +349,15 @@ def audit_game_cmd(game_id: str = typer.Argument(..., help="the game's id (Team 
         log = page if log is None else {**log, "actions": log["actions"] + page["actions"]}
         offset = page.get("next_offset") if page["actions"] else None
     events = [e for subject, e in asyncio.run(read_stream(nats_url, s.stream)) if subject.startswith("mode.")]
+    if r.json().get("mode") == "yard_cards":  # Y5: the third mode replays with its own rules
+        from turfwar.yardaudit import audit_yard
+
+        rep = audit_yard(r.json(), events)
+        for m in rep.mismatches:
+            console.print(f"[red]{escape(m)}[/]")
+        console.print(f"{rep.mode} {rep.game_id}: {rep.resolutions} move(s) replayed from the seed, "
+                      f"{len(rep.mismatches)} mismatch(es)")
+        raise typer.Exit(0 if rep.ok else 1)
     board = load_board(s.board_dir)
     fields = BoardFields(board.graph, {t: f"{v.county}, {v.state}" for t, v in board.territories.items()})
     assert log is not None

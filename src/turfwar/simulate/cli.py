@@ -16,15 +16,21 @@ class Mode(StrEnum):
     season = "season"
     team_turf = "team-turf"
     hill = "hill"
+    yard_cards = "yard-cards"
 
 
 def simulate(
     players: int = typer.Option(None, "--players", "-n", min=2,
                                 help="Bots to register and verify (default 40); with --mode team-turf the bots "
-                                     "split over the teams (default 12), with --mode hill the room (3–5, default 4)."),
+                                     "split over the teams (default 12), with --mode hill the room (3–5, default 4), "
+                                     "with --mode yard-cards the table (2–5; default: each of 2, 3, 4 and 5)."),
     mode: Mode = typer.Option(Mode.season, "--mode", "-m", case_sensitive=False,
-                             help="season: through a stack's HTTP API; team-turf, hill: a turn-based mode's game "
-                                  "played in process on its pure rules and the real board (issue 32)."),
+                             help="season: through a stack's HTTP API; team-turf, hill, yard-cards: a turn-based "
+                                  "mode's game played in process on its pure rules (and the real board)."),
+    games: int = typer.Option(1, "--games", min=1, max=10000,
+                              help="With --mode yard-cards: games per table size; more make the balance report."),
+    catalogue: Path = typer.Option(None, "--catalogue", help="With --mode yard-cards: a catalogue file (Y1); "
+                                                             "default: the starter."),
     turns: int = typer.Option(40, "--turns", min=1, help="With --mode team-turf: turns before the organizer ends "
                                                          "the game (T22) if no team holds the field."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the bots' homes, routes and choices."),
@@ -54,6 +60,9 @@ def simulate(
 
     from rich.console import Console
 
+    if mode is Mode.yard_cards:
+        _simulate_yard(players, seed, games, catalogue, Console())
+        return
     if mode is not Mode.season:
         _simulate_mode(mode, players, seed, turns, Console())
         return
@@ -100,6 +109,29 @@ def _simulate_mode(mode: Mode, players: int | None, seed: int, turns: int, conso
         run = run_hill(str(seed), players or 4)
     else:
         run = run_team_turf(str(seed), players_per_team=max(1, (players or 12) // 3), max_turns=turns)
+    for line in run.lines:
+        console.print(line, highlight=False, markup=False)
+    if not run.ok:
+        console.print(f"[bold red]INVARIANTS BROKEN:[/] {'; '.join(run.broken[:5])}")
+        raise typer.Exit(1)
+    console.print("[bold green]all invariants hold[/]")
+
+
+def _simulate_yard(players: int | None, seed: int, games: int, catalogue: Path | None, console: Console) -> None:
+    """Yard card games (:mod:`turfwar.simulate.yardcards`) and their balance report; exit 1 if an invariant
+    breaks, 2 on a refused catalogue or table size."""
+    from turf_common.rules.yardcatalogue import CatalogueError, load_catalogue, starter
+    from turfwar.simulate.yardcards import run_yard
+
+    if players is not None and not 2 <= players <= 5:
+        console.print("[red]--mode yard-cards needs 2 to 5 players (Y2)[/]")
+        raise typer.Exit(2)
+    try:
+        cat = load_catalogue(catalogue) if catalogue else starter()
+    except CatalogueError as e:
+        console.print(f"catalogue refused: {e}", highlight=False, markup=False)
+        raise typer.Exit(2) from None
+    run = run_yard(str(seed), players, games, cat)
     for line in run.lines:
         console.print(line, highlight=False, markup=False)
     if not run.ok:

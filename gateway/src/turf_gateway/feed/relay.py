@@ -25,6 +25,7 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.notify import AnnouncementPublished
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
+from turf_common.contracts.yard import YardMoved
 from turf_gateway.feed import cards_view as cards
 from turf_gateway.state import AppState
 
@@ -37,7 +38,8 @@ FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_
 #: choices are revealed in its mode.round_resolved, the seed in mode.game_ended)
 MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.MODE_PLAYER_LEFT,
              subjects.MODE_ROOM_STARTED, subjects.MODE_TROOPS_PLACED, subjects.MODE_TURN_RESOLVED,
-             subjects.MODE_ROUND_RESOLVED, subjects.MODE_GAME_ENDED]
+             subjects.MODE_ROUND_RESOLVED, subjects.MODE_GAME_ENDED,
+             subjects.MODE_YARD_MOVED]  # yard cards: a move and what it did, never a hidden card (Y27)
 #: issue 15: the contract of each relayed subject. A message that does not fit its subject's model (or names
 #: another type) is not relayed, and of one that does, only the model's fields are: anything else that reached the
 #: bus (a process with bus access, a bug) never reaches the spectators
@@ -54,6 +56,7 @@ MODELS: dict[str, type[BaseModel]] = {
     subjects.MODE_PLAYER_LEFT: mode_events.PlayerLeft, subjects.MODE_ROOM_STARTED: mode_events.RoomStarted,
     subjects.MODE_TROOPS_PLACED: mode_events.TroopsPlaced, subjects.MODE_TURN_RESOLVED: mode_events.TurnResolved,
     subjects.MODE_ROUND_RESOLVED: mode_events.RoundResolved, subjects.MODE_GAME_ENDED: mode_events.GameEnded,
+    subjects.MODE_YARD_MOVED: YardMoved,
 }
 #: what the gateway itself publishes (outbox → stream, ``Nats-Msg-Id`` = event id)
 PUBLISHES = {subjects.PLAYER_VERIFIED: PlayerVerified, subjects.PLAYER_DISQUALIFIED: PlayerDisqualified,

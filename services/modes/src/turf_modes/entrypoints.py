@@ -40,6 +40,7 @@ from turf_common.contracts.modes import (
     WithdrawOrder,
 )
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.yard import OpenYard, YardLobby, YardMoveCommand, YardMoved
 from turf_modes.handlers import ModesHandlers
 
 QUEUE = "modes"
@@ -52,7 +53,7 @@ WORKERS = 4
 PUBLISHED: dict[str, type[Event]] = {
     s.MODE_GAME_CREATED: GameCreated, s.MODE_PLAYER_JOINED: PlayerJoined, s.MODE_PLAYER_LEFT: PlayerLeft,
     s.MODE_ROOM_STARTED: RoomStarted, s.MODE_TROOPS_PLACED: TroopsPlaced, s.MODE_TURN_RESOLVED: TurnResolved,
-    s.MODE_ROUND_RESOLVED: RoundResolved, s.MODE_GAME_ENDED: GameEnded,
+    s.MODE_ROUND_RESOLVED: RoundResolved, s.MODE_GAME_ENDED: GameEnded, s.MODE_YARD_MOVED: YardMoved,
 }
 
 
@@ -122,6 +123,18 @@ def router(h: ModesHandlers, stream: str) -> NatsRouter:
     @r.subscriber(s.MODES_LOG, queue=QUEUE, title=s.MODES_LOG)
     async def log(q: LogRequest) -> GameLog | Refusal:
         return await h.log(q)
+
+    @r.subscriber(s.MODES_YARD_OPEN, queue=QUEUE, title=s.MODES_YARD_OPEN)
+    async def open_yard(cmd: OpenYard) -> GameView | Refusal:
+        return await h.yard.open(cmd)
+
+    @r.subscriber(s.MODES_YARD_LOBBY, queue=QUEUE, max_workers=WORKERS, title=s.MODES_YARD_LOBBY)
+    async def yard_lobby(cmd: YardLobby) -> GameView | Refusal:
+        return await h.yard.lobby(cmd)
+
+    @r.subscriber(s.MODES_YARD_MOVE, queue=QUEUE, max_workers=WORKERS, title=s.MODES_YARD_MOVE)
+    async def yard_move(cmd: YardMoveCommand) -> GameView | Refusal:
+        return await h.yard.move(cmd)
 
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import structlog
 
@@ -36,6 +37,7 @@ from turf_common.contracts.modes import (
     JoinGame,
     LeaveGame,
     LogRequest,
+    ModeName,
     OpenHill,
     OrderReply,
     PlaceTroops,
@@ -56,10 +58,14 @@ from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.refusals import RefusalCode
 from turf_common.rules.seeded import SeededSource, seed_commitment
+from turf_common.rules.yardstate import YardRefused
 from turf_modes import games, snapshots
 from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore, Publisher
 
 log = structlog.get_logger(__name__)
+
+#: the modes whose players take seats in rooms (K19, Y2): bounded per player, left at a disqualification (K21, Y26)
+SEATED: tuple[ModeName, ...] = ("hill", "yard_cards")
 
 
 class Denied(Exception):
@@ -78,7 +84,7 @@ class AlreadyResolved(Exception):
 class Outcome:
     """What one step did: the actions to log, the events to publish, the turn it resolved (if any)."""
 
-    actions: list[games.Action] = field(default_factory=list)
+    actions: list[games.Action | dict[str, Any]] = field(default_factory=list)  # a dict: a yard move, encoded
     events: list[tuple[str, Event]] = field(default_factory=list)
     resolved: int | None = None
     seat: list[str] = field(default_factory=list)     # players now seated in the game (K19)
@@ -99,6 +105,9 @@ class ModesHandlers:
         self.store, self.clock, self.publisher, self.fields = store, clock, publisher, fields
         self.ids, self.seeds = ids, seeds
         self.replays = games.Replays()
+        from turf_modes.yard import YardGames  # it uses this class's transaction
+
+        self.yard = YardGames(self)
 
     # ------------------------------------------------------------------ the one way a game changes
 
@@ -110,11 +119,11 @@ class ModesHandlers:
             g = await tx.games.lock(game_id)
             if g is None:
                 raise Denied("not_found", "There is no game with that id.")
-            if seating is not None and g.mode == "hill" and g.status == "lobby":
-                await self._room_for(tx.games, seating, game_id)
+            if seating is not None and g.mode in SEATED and g.status == "lobby":
+                await self._room_for(tx.games, seating, game_id, g.mode)
             out = step(g, now)
             for a in out.actions:
-                enc = games.encode(a)
+                enc = a if isinstance(a, dict) else games.encode(a)
                 await tx.games.append(g.game_id, g.logged, enc)
                 g.actions.append(enc)
             if out.resolved is not None and not await tx.games.mark_resolved(g.game_id, out.resolved, now):
@@ -143,6 +152,8 @@ class ModesHandlers:
 
     def _snapshot(self, g: GameRow) -> None:
         """The game's state after this step's actions, kept with its log (not cached: not committed yet)."""
+        if g.mode == "yard_cards":
+            return   # Y5: a yard room is at most 40 rounds; its table is replayed from the log and kept in memory
         if g.mode == "team_turf":
             g.snapshot = snapshots.team_turf(self.replays.team_turf(g, self._field(g), keep=False))
         elif g.status != "lobby" and not g.config.get("closed"):
@@ -152,11 +163,11 @@ class ModesHandlers:
         g.base, g.actions = g.logged, []
 
     @staticmethod
-    async def _room_for(games_: Games, player_id: str, game_id: str | None = None) -> None:
+    async def _room_for(games_: Games, player_id: str, game_id: str | None = None, mode: ModeName = "hill") -> None:
         """K19: a player sits in at most ``max_rooms_per_player`` unfinished rooms at once (counted under the
         player's lock, so two seats taken at once in two rooms are counted one after the other)."""
         await games_.lock_player(player_id)
-        seated = await games_.seats(player_id, "hill")
+        seated = await games_.seats(player_id, mode)
         if game_id not in seated and len(seated) >= hill.HillConfig().max_rooms_per_player:
             raise ModeRefused("too_many_rooms")
 
@@ -197,14 +208,14 @@ class ModesHandlers:
                 game_id = await tx.games.by_command(command_id)
                 if game_id is None:  # a retried command answers the game it made
                     g, event = make(self.ids(), self.seeds(), now)
-                    if g.mode == "hill":
-                        await self._room_for(tx.games, g.created_by)
+                    if g.mode in SEATED:
+                        await self._room_for(tx.games, g.created_by, None, g.mode)
                     # insert-or-get: a replica that raced us to the same command answers its game, not a 503
                     game_id = await tx.games.insert(command_id, g)
                     if game_id == g.game_id:
                         await tx.messages.stage(s.MODE_GAME_CREATED, event)
-                        if g.mode == "hill":
-                            await tx.games.seat(game_id, "hill", g.created_by)
+                        if g.mode in SEATED:
+                            await tx.games.seat(game_id, g.mode, g.created_by)
         except ModeRefused as e:
             return refusal(e)
         await self.publisher.flush()
@@ -294,6 +305,8 @@ class ModesHandlers:
         """The step of ``player_id`` leaving a game: T4 (and T23), K17 (and K21)."""
         def step(g: GameRow, now: datetime) -> Outcome:
             left = PlayerLeft(occurred_at=now, game_id=g.game_id, mode=g.mode, player_id=player_id)
+            if g.mode == "yard_cards":
+                return self.yard.leaving(g, player_id, now)
             if g.mode == "team_turf":
                 _, lost = teamturf.leave(self._team_turf(g)[1], player_id)
                 return Outcome([modereplay.Leave(player_id)],
@@ -351,6 +364,8 @@ class ModesHandlers:
                 await self._act(game_id, self._leaving(ev.player_id))
             except (ModeRefused, Denied) as e:   # gone already, or the game ended meanwhile
                 log.info("modes removal skipped", game_id=game_id, player_id=ev.player_id, reason=refusal(e).reason)
+            except YardRefused as e:
+                log.info("modes removal skipped", game_id=game_id, player_id=ev.player_id, reason=e.code)
 
     # ------------------------------------------------------------------ Team Turf moves
 
@@ -460,6 +475,8 @@ class ModesHandlers:
         def step(g: GameRow, now: datetime) -> Outcome:
             if g.mode == "team_turf":
                 return self._resolve_turn(g, cmd.turn, now)
+            if g.mode == "yard_cards":
+                return self.yard.idle(g, cmd.turn, now)  # Y25
             st = self._room(g)
             if st.finished:
                 raise ModeRefused("game_over")
@@ -512,6 +529,8 @@ class ModesHandlers:
             fld = self._field(g)
             tt = self.replays.team_turf(g, fld)
             return view.model_copy(update={"team_turf": games.team_turf_view(tt, fld, g.next_at, q.player_id)})
+        if g.mode == "yard_cards":
+            return view.model_copy(update={"yard_cards": self.yard.room(g, q.player_id)})
         if g.status == "lobby" or g.config.get("closed"):
             return view.model_copy(update={"hill": games.lobby_view(g)})
         st, last = self.replays.room(g, self.fields.towns())
@@ -521,7 +540,7 @@ class ModesHandlers:
         rows = await self.store.latest(q.mode, q.limit)
         return GamesReply(games=[GameSummary(
             game_id=g.game_id, mode=g.mode, status=g.status, created_at=g.created_at,
-            players=len(g.config["players"]) if g.mode == "hill" else None) for g in rows])
+            players=len(g.config["players"]) if g.mode != "team_turf" else None) for g in rows])
 
     async def log(self, q: LogRequest) -> GameLog | Refusal:
         """T20, K16: what the audit replays, once the game has ended: while it runs, its log holds the open turn's

@@ -14,8 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, Field, StringConstraints
 
 from turf_common.contracts.base import Event, Message
+from turf_common.contracts.yard import YardRoom
 
-ModeName = Literal["team_turf", "hill"]
+ModeName = Literal["team_turf", "hill", "yard_cards"]
 GameStatus = Literal["lobby", "running", "finished"]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 #: K5: the longest a round may stay open (game seconds), so one idle seat cannot hold a room for days
@@ -230,6 +231,7 @@ class GameView(Message):
     seed: str | None = Field(default=None, description="the seed, revealed once the game has ended")
     team_turf: TeamTurfView | None = None
     hill: HillView | None = None
+    yard_cards: YardRoom | None = None
 
 
 class GameSummary(Message):
@@ -237,7 +239,7 @@ class GameSummary(Message):
     mode: ModeName
     status: GameStatus
     created_at: AwareDatetime
-    players: int | None = Field(description="a room's players (King of the Hill); null for Team Turf")
+    players: int | None = Field(description="a room's players (King of the Hill, yard cards); null for Team Turf")
 
 
 class GamesReply(Message):

@@ -8,6 +8,7 @@ from typing import Literal, get_args
 
 from turf_common.rules.gametime import SeasonConfig, SeasonLimits
 from turf_common.rules.moderefusals import ModeCode
+from turf_common.rules.yardstate import YardCode
 
 #: The rule codes players read (R29): a misspelt code fails mypy. A unit test keeps it equal to MESSAGES' keys.
 RuleCode = Literal[
@@ -43,8 +44,8 @@ RuleCode = Literal[
 #: Codes of commands refused for reasons no rule names (R28 corrections, the clock, a service unavailable).
 GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "forbidden", "season_not_closed",
                       "clock_backwards"]
-#: issue 32: the turn-based modes refuse with their own codes (moderefusals.py), answered the same way
-RefusalCode = RuleCode | GenericCode | ModeCode
+#: the turn-based modes refuse with their own codes (moderefusals.py, yardstate.py), answered the same way
+RefusalCode = RuleCode | GenericCode | ModeCode | YardCode
 RULE_CODES: tuple[str, ...] = get_args(RuleCode)
 
 #: The default sentences. Those quoting a configured value (R1) are the defaults of the season configuration; a rule
