@@ -58,7 +58,9 @@ class Settings(BaseSettings):
     # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
     session_cache_s: float = 5.0
     log_level: str = "INFO"
-    access_log: bool = True   # the gateway's one JSON line per HTTP request (uvicorn's, with the trace id)
+    access_log: bool = True   # the gateway's JSON access lines (uvicorn's format, with the trace id)
+    # issue 39: the share of ordinary requests logged (errors, slow ones and callers' sampled traces always are)
+    access_log_sample: float = 0.01
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
     # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)
