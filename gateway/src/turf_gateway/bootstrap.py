@@ -101,7 +101,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     """The gateway's state: the use cases over ``a``."""
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours))
+                      a.relay, timedelta(hours=settings.session_ttl_hours), profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,

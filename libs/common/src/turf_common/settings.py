@@ -55,8 +55,11 @@ class Settings(BaseSettings):
     # issue 29: password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
     # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
     password_queue: int = 12
-    # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
-    session_cache_s: float = 5.0
+    # issue 21: seconds a gateway answers a session (and, issue 39, GET /me's profile) from memory (0: ask PostgreSQL
+    # on every request). Every change that ends a session or alters a profile drops it at once in every gateway
+    # (session_revocation.py), so this only bounds a revocation lost on the bus; issue 39: a minute, so the page's
+    # load before an opening still answers its check and claim at the bell
+    session_cache_s: float = 60.0
     log_level: str = "INFO"
     access_log: bool = True   # the gateway's JSON access lines (uvicorn's format, with the trace id)
     # issue 39: the share of ordinary requests logged (errors, slow ones and callers' sampled traces always are)
