@@ -103,17 +103,13 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours), profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
-    cards = Cards(a.services, a.players, hands=cache)   # issue 39: hands kept with the sessions
-    feed.forget_hands = cards.forget_hands   # and forgotten as the feed's card events pass
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
         claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
-        corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay,
-                                forget_hands=cards.forget_hands),
-        flags=Flags(a.services, a.clearances, a.clock, season),
-        clock_moves=ManualClock(a.services, a.players, a.idle, hands=cache),
+        corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
+        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
-        exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
+        exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
         notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
         outlook=Outlook(a.services), feed=feed)
 

@@ -9,9 +9,8 @@ true: a sign-out (the token), a status change — verification, rejection, disqu
 lost (NATS down at the moment), the entry still ends after ``ttl_s`` seconds, which bounds how long a revoked token
 may still be answered by another replica.
 
-Issue 39: beside its sessions, facts about a player are kept the same way, for the same time, and dropped with the
-player's sessions: their profile (what ``GET /me`` shows of the players table, which changes only with the changes
-that drop them) and their hand (``GET /me/hand``, dropped too by what changes a hand: see :mod:`.handlers.cards`).
+Issue 39: beside its sessions, a player's profile (what ``GET /me`` shows of the players table) is kept the same
+way, for the same time, and dropped with the player's sessions: it changes only with the changes that drop them.
 """
 
 from __future__ import annotations
@@ -43,8 +42,7 @@ class SessionCache(Generic[C]):
         self.ttl_s, self.max_entries, self.clock = ttl_s, max_entries, clock
         self._by_hash: OrderedDict[str, Entry[C]] = OrderedDict()
         self._by_player: dict[str, set[str]] = {}
-        #: by player, by kind (``profile``, ``hand``): (the fact, fresh until)
-        self._facts: OrderedDict[str, dict[str, tuple[Any, float]]] = OrderedDict()
+        self._profiles: OrderedDict[str, tuple[Any, float]] = OrderedDict()   # by player: (profile, fresh until)
         self.hits = self.misses = 0
         #: bumped by every eviction: a lookup that began before one does not store what it read (it may be the row
         #: the eviction was about, read just before the change committed)
@@ -87,37 +85,26 @@ class SessionCache(Generic[C]):
 
     def evict_player(self, player_id: str) -> None:
         self.generation += 1
-        self._facts.pop(player_id, None)
+        self._profiles.pop(player_id, None)
         for h in self._by_player.pop(player_id, set()):
             self._by_hash.pop(h, None)
 
-    def fact(self, player_id: str, kind: str) -> Any | None:
-        """The player's fact of ``kind`` kept by :meth:`keep_fact`, while fresh."""
-        facts = self._facts.get(player_id)
-        kept = facts.get(kind) if facts else None
+    def profile(self, player_id: str) -> Any | None:
+        """The player's profile kept by :meth:`keep_profile`, while fresh."""
+        kept = self._profiles.get(player_id)
         if kept is None or kept[1] <= self.clock():
-            if kept is not None and facts is not None:
-                del facts[kind]
+            self._profiles.pop(player_id, None)
             return None
         return kept[0]
 
-    def keep_fact(self, player_id: str, kind: str, value: Any, generation: int) -> None:
-        """Keep what a read of the player's fact found; ``generation`` as :attr:`generation` was before it."""
+    def keep_profile(self, player_id: str, profile: Any, generation: int) -> None:
+        """Keep what a read of the player's profile found; ``generation`` as :attr:`generation` was before it."""
         if self.ttl_s <= 0 or generation != self.generation:
             return
-        facts = self._facts.pop(player_id, {})
-        facts[kind] = (value, self.clock() + self.ttl_s)
-        self._facts[player_id] = facts   # the most recently kept last
-        while len(self._facts) > self.max_entries:
-            self._facts.popitem(last=False)
-
-    def evict_fact(self, kind: str, player_ids: list[str] | None = None) -> None:
-        """Forget the fact of ``kind`` of those players, or of everyone (``None``)."""
-        self.generation += 1
-        for pid in list(self._facts) if player_ids is None else player_ids:
-            facts = self._facts.get(pid)
-            if facts:
-                facts.pop(kind, None)
+        self._profiles.pop(player_id, None)
+        self._profiles[player_id] = (profile, self.clock() + self.ttl_s)
+        while len(self._profiles) > self.max_entries:
+            self._profiles.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._by_hash)

@@ -4,7 +4,6 @@ the spectator feed's in-memory state."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +31,7 @@ from turf_gateway.readiness import Readiness
 class FeedState:
     """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
     in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
-    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py); what
-forgets the kept hands (issue 39)."""
+    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py)."""
 
     hub: Hub = field(default_factory=Hub)
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
@@ -41,9 +39,6 @@ forgets the kept hands (issue 39)."""
     ws_per_ip: dict[str, int] = field(default_factory=dict)
     board_cache: BoardCache = field(default_factory=BoardCache)
     board_version: int = 0
-    #: issue 39: forgets the hands the cards use case keeps (of those players; None: everyone's), as card, trade and
-    #: correction events pass (wired to Cards.forget_hands)
-    forget_hands: Callable[[list[str] | None], None] = lambda _ids: None
 
 
 @dataclass

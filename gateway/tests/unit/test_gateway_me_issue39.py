@@ -99,12 +99,12 @@ def test_a_profile_read_before_an_eviction_is_not_kept() -> None:
     cache: SessionCache[str] = SessionCache(ttl_s=60, clock=Clock())
     began = cache.generation
     cache.evict_player("p1")   # the player's status changed while the read was on its way
-    cache.keep_fact("p1", "profile", "old row", began)
-    assert cache.fact("p1", "profile") is None
-    cache.keep_fact("p1", "profile", "new row", cache.generation)
-    assert cache.fact("p1", "profile") == "new row"
+    cache.keep_profile("p1", "old row", began)
+    assert cache.profile("p1") is None
+    cache.keep_profile("p1", "new row", cache.generation)
+    assert cache.profile("p1") == "new row"
     cache.evict_token("some token")   # a sign-out keeps the player's profile (another device is signed in)
-    assert cache.fact("p1", "profile") == "new row"
+    assert cache.profile("p1") == "new row"
     off: SessionCache[str] = SessionCache(ttl_s=0)
-    off.keep_fact("p1", "profile", "row", off.generation)
-    assert off.fact("p1", "profile") is None
+    off.keep_profile("p1", "row", off.generation)
+    assert off.profile("p1") is None

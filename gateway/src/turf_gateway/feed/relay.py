@@ -146,18 +146,6 @@ async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> d
     return msg
 
 
-def forget_changed_hands(state: AppState, subject: str, msg: dict[str, Any]) -> None:
-    """Issue 39: a card or trade event forgets the hands this gateway keeps of the players it names (a play, a
-    draw, a card returned or consumed, here or in another gateway), an organizer's correction every hand."""
-    if subject == subjects.CORRECTION_APPLIED:
-        state.feed.forget_hands(None)
-    elif subject.startswith(("card.", "trade.")):
-        named = [msg.get(k) for k in ("player_id", "proposer_id", "partner_id")]
-        ids = [p for p in named if isinstance(p, str)]
-        if ids:
-            state.feed.forget_hands(ids)
-
-
 async def forward(state: AppState, m: Msg) -> None:
     """Relay one bus event to the spectators (:func:`feed_message`) and move the hub's ``last_seq`` on. Events
     come one at a time, in stream order (one subscription, handled in order), and the hub's sequence moves in the
@@ -176,7 +164,6 @@ async def forward(state: AppState, m: Msg) -> None:
     state.feed.hub.last_seq = max(state.feed.hub.last_seq, seq)
     if msg is None:
         return
-    forget_changed_hands(state, m.subject, msg)
     if story:
         state.feed.hub.remember(msg)
     state.feed.hub.broadcast(seq, msg)

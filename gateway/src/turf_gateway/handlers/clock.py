@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from turf_common.contracts import subjects
 from turf_common.contracts.clock import ClockSet, SetClock
 from turf_gateway.api import schemas as S
 from turf_gateway.ports import PlayerStore, Services
-from turf_gateway.session_cache import SessionCache
 
 
 @dataclass
@@ -21,15 +19,11 @@ class ManualClock:
     players: PlayerStore
     #: returns once every durable consumer has handled every event in the stream
     idle: Callable[[], Awaitable[None]]
-    #: issue 39: the kept hands, forgotten once a move has been handled (its day starts dealt cards, R12)
-    hands: SessionCache[Any] | None = None
 
     async def move(self, by: str, now: datetime) -> S.ClockMoved:
         """Move forward to ``now``; ``{now, events}`` once every event is handled. The clock's refusals (not a
         manual clock, ``clock_backwards``) are ApiErrors."""
         out = await self.services.ask(subjects.CLOCK_SET, SetClock(now=now), ClockSet, 30)
         await self.idle()
-        if self.hands is not None:
-            self.hands.evict_fact("hand")
         await self.players.log_action(by, "move_clock", None, None, {"now": now.isoformat(), "events": out.events})
         return S.ClockMoved(now=out.model_dump(mode="json")["now"], events=out.events)   # as the clock wrote it

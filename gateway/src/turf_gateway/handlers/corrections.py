@@ -8,7 +8,6 @@ settles second finds the first's record. After the season closes corrections sti
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -83,8 +82,6 @@ class Corrections:
     clock: GameClock
     season: gametime.SeasonConfig
     relay: Flusher
-    #: issue 39: forgets kept hands (a hand adjusted, a claim reversed …): every hand, corrections are rare
-    forget_hands: Callable[[], None] = lambda: None
 
     async def apply(self, body: CorrectionIn, by: str, key: str | None) -> dict[str, Any]:
         """Apply and log a correction; the record ``{id, at, action, by, reason, before, after, post_season}``. A
@@ -108,8 +105,6 @@ class Corrections:
                 effect = await self._apply(want, cid)
             except ApiError as e:
                 effect = e
-            finally:
-                self.forget_hands()
         async with self.log.settling(cid) as req:
             if req.asked.state == "logged":
                 return await req.record()

@@ -198,13 +198,13 @@ class Players:
         """The profile from the session cache's memory when it holds it (issue 39: dropped with the player's
         sessions, by the status and role changes that alone change it), else the store; the claims left from the
         claims service, which keeps them."""
-        row = self.profiles.fact(caller.id, "profile") if self.profiles is not None else None
+        row = self.profiles.profile(caller.id) if self.profiles is not None else None
         if row is None:
             generation = self.profiles.generation if self.profiles is not None else 0
             row = await self.players.get(caller.id)
             assert row is not None   # the session's player
             if self.profiles is not None:
-                self.profiles.keep_fact(caller.id, "profile", row, generation)
+                self.profiles.keep_profile(caller.id, row, generation)
         left = await self.services.ask(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
