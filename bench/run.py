@@ -3,6 +3,7 @@
     .venv/bin/python -m bench            # full run (about 15 minutes), rewrites bench/results.md
     .venv/bin/python -m bench --small    # CI-sized smoke run, prints the table (writes only with --out)
     .venv/bin/python -m bench --only geo,scoring
+    .venv/bin/python -m bench --only bell,bell2 --ladder 50,100   # the opening bell on 1 and on 2×2 processes
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import uvloop
 
 from bench.common import ROOT, Row, Section, fmt, loadavg, machine, print_row
 
-BENCHES = ("geo", "stack", "scoring", "board", "history", "bell")
+BENCHES = ("geo", "stack", "scoring", "board", "history", "bell", "bell2")
 
 
 def _quiet() -> None:
@@ -34,7 +35,7 @@ def _quiet() -> None:
     Path(os.environ["XDG_RUNTIME_DIR"]).mkdir(parents=True, exist_ok=True)
 
 
-def _run_one(name: str, small: bool) -> list[Section]:
+def _run_one(name: str, small: bool, ladder: tuple[int, ...] | None = None) -> list[Section]:
     if name == "geo":
         from bench import geo
 
@@ -54,7 +55,11 @@ def _run_one(name: str, small: bool) -> list[Section]:
     if name == "bell":
         from bench import openingbell
 
-        return [openingbell.run(small)]
+        return [openingbell.run(small, ladder)]
+    if name == "bell2":   # the same bell on 2 gateways and 2 claims replicas (scale-out on the bus)
+        from bench import openingbell
+
+        return [openingbell.run(small, ladder, scale_out=True)]
     if name == "history":
         from bench import history
 
@@ -140,12 +145,16 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="CI-sized smoke run (small counts, no board build)")
     ap.add_argument("--only", default=",".join(BENCHES), help=f"comma-separated subset of {','.join(BENCHES)}")
+    ap.add_argument("--ladder", default=None,
+                    help="bell, bell2: comma-separated numbers of players, the rungs to climb (default: the full "
+                         "ladder, 125 … 20,000; with --small 50,100)")
     ap.add_argument("--out", type=Path, default=None,
                     help="results file (default: bench/results.md for a full run, none for --small or --only)")
     ap.add_argument("--render", type=Path, default=None,
                     help="only rewrite the results file from a saved run (bench/results.json), e.g. after editing "
                          "bench/explain.py")
     args = ap.parse_args(argv)
+    ladder = tuple(sorted(int(x) for x in args.ladder.split(",") if x.strip())) if args.ladder else None
     if args.render is not None:
         saved = json.loads(args.render.read_text())
         secs = [Section(d["name"], [Row(**r) for r in d["rows"]], d["notes"], d["profile"], d["seconds"])
@@ -168,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in [b.strip() for b in args.only.split(",") if b.strip()]:
         print(f"== {name}", flush=True)
         try:
-            for s in _run_one(name, args.small):
+            for s in _run_one(name, args.small, ladder):
                 print(f"-- {s.name} ({s.seconds:.0f} s)", flush=True)
                 for r in s.rows:
                     print_row(r)
@@ -181,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             sections.append(Section(f"{name} (failed)", [Row(name, "failed, see the run's output", None, "")],
                                     notes=[traceback.format_exc(limit=3)]))
     # results.md keeps one full run (every row measured in the same run): a small or partial run writes only with --out
-    full = not args.small and {b.strip() for b in args.only.split(",") if b.strip()} == set(BENCHES)
+    full = not args.small and ladder is None and {b.strip() for b in args.only.split(",") if b.strip()} == set(BENCHES)
     out = args.out or (ROOT / "bench" / "results.md" if full else None)
     if out is not None:
         run_argv = sys.argv[1:] if argv is None else argv

@@ -120,23 +120,31 @@ class BenchStack:
         return self.stack.env["TURF_DATABASE_URL"]
 
     def seed_players(self, n: int) -> None:
+        """Write ``n`` more verified players, each with a session, numbered after those already written (a ladder
+        seeds again before each larger rung)."""
         import psycopg
 
-        now = datetime.now(UTC)
-        pw = "$argon2id$v=19$m=65536,t=3,p=4$YmVuY2hiZW5jaA$dW51c2FibGUgaGFzaCBmb3IgYmVuY2g"  # never signs in
-        rows, sess = [], []
-        for k in range(n):
-            pid, token, tag = uuid.uuid4().hex, secrets.token_urlsafe(32), f"b{k:06d}"
-            rows.append((pid, f"Bench {k}", f"{tag}@bench.example", f"{tag}@bench.example", tag, tag,
-                         "1 Main St, Hoboken, NJ", pw, "verified", "player", now))
-            sess.append((hashlib.sha256(token.encode()).hexdigest(), pid, now + timedelta(days=30)))
-            self.players.append(Player(pid, token))
+        rows, sess = self.new_players(n, datetime.now(UTC))
         with psycopg.connect(self.db) as c, c.cursor() as cur:
             cur.executemany(
                 "insert into gateway.players (id, name, email, email_norm, discord, discord_norm, home_address, "
                 "password_hash, status, role, created_at) values (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)", rows)
             cur.executemany("insert into gateway.sessions (token_hash, player_id, expires_at) values (%s,%s,%s)",
                             sess)
+
+    def new_players(self, n: int, now: datetime) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The rows of ``n`` players after the ``len(self.players)`` already made (their names, e-mails and Discord
+        handles are unique columns), added to :attr:`players`; and their sessions' rows."""
+        pw = "$argon2id$v=19$m=65536,t=3,p=4$YmVuY2hiZW5jaA$dW51c2FibGUgaGFzaCBmb3IgYmVuY2g"  # never signs in
+        rows: list[tuple[Any, ...]] = []
+        sess: list[tuple[Any, ...]] = []
+        for k in range(len(self.players), len(self.players) + n):
+            pid, token, tag = uuid.uuid4().hex, secrets.token_urlsafe(32), f"b{k:06d}"
+            rows.append((pid, f"Bench {k}", f"{tag}@bench.example", f"{tag}@bench.example", tag, tag,
+                         "1 Main St, Hoboken, NJ", pw, "verified", "player", now))
+            sess.append((hashlib.sha256(token.encode()).hexdigest(), pid, now + timedelta(days=30)))
+            self.players.append(Player(pid, token))
+        return rows, sess
 
     def next_day(self) -> datetime:
         at = self.days[self.day_i]

@@ -104,7 +104,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours), idle=idle)
+                      a.relay, timedelta(hours=settings.session_ttl_hours), idle=idle, profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,

@@ -31,9 +31,8 @@ from turf_gateway.api.routes import (
 )
 from turf_gateway.board_cache import WritesMoveTheBoard
 from turf_gateway.compression import PublicGzip
-from turf_gateway.http_metrics import HttpMetrics
+from turf_gateway.edge import Edge
 from turf_gateway.no_store import PrivateNoStore
-from turf_gateway.tracing_mw import TraceRequests
 
 MIGRATIONS = bootstrap.MIGRATIONS
 
@@ -47,9 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await stop()
 
-    # FastAPI's native OpenTelemetry is off: TraceRequests already makes the request's span (continuing the
-    # caller's traceparent, answering ours) and HttpMetrics counts requests by route; the native layer made a
-    # second span per request and one per dependency, endpoint and serialization (issue 21: about a tenth of the
+    # FastAPI's native OpenTelemetry is off: Edge carries the request's trace context (continuing the caller's
+    # traceparent, answering ours; a span only with an exporter) and counts requests by route; the native layer made
+    # a second span per request and one per dependency, endpoint and serialization (issue 21: about a tenth of the
     # gateway's CPU per claim)
     app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json",
                   docs_url=None, redoc_url=None,   # /docs: docs.py, served from the package under our CSP
@@ -70,8 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(WritesMoveTheBoard)
     app.add_middleware(errors.BodyLimit)
     security.install(app, settings.cors_origins, settings.allowed_hosts, settings.tile_url)
-    app.add_middleware(TraceRequests)
-    app.add_middleware(HttpMetrics)   # outermost: every answer counted, 4xx and 5xx too
+    # outermost: every answer counted and its trace id in every line, 4xx and 5xx too (edge.py)
+    app.add_middleware(Edge, access_log=settings.access_log, sample=settings.access_log_sample)
     return app
 
 
@@ -85,10 +84,10 @@ def main() -> None:
     # default: uvicorn's own default trusts 127.0.0.1, so any local process could pose as any client address and
     # slip the per-address limits)
     proxies = settings.forwarded_allow_ips.strip()
-    # log_config=None: uvicorn's lines (its access log included) go through our JSON handler (turf_common.logs),
-    # configured here already so that start-up lines are JSON too
+    # log_config=None: uvicorn's lines go through our JSON handler (turf_common.logs), configured here already so
+    # that start-up lines are JSON too; its access log is off: Edge writes those lines, sampled
     configure("gateway", settings.log_level)
     uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port, log_config=None,
-                log_level=settings.log_level.lower(), access_log=settings.access_log,
+                log_level=settings.log_level.lower(), access_log=False,
                 ws_max_size=64 * 1024, ws_per_message_deflate=False, proxy_headers=bool(proxies),
                 forwarded_allow_ips=proxies or None, **server.uvicorn_options(settings))

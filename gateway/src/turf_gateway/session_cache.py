@@ -8,6 +8,9 @@ true: a sign-out (the token), a status change — verification, rejection, disqu
 :data:`turf_common.contracts.subjects.GATEWAY_SESSIONS_REVOKED` (:class:`SessionsRevoked`); should that message be
 lost (NATS down at the moment), the entry still ends after ``ttl_s`` seconds, which bounds how long a revoked token
 may still be answered by another replica.
+
+Beside its sessions, a player's profile (what ``GET /me`` shows of the players table) is kept the same
+way, for the same time, and dropped with the player's sessions: it changes only with the changes that drop them.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 C = TypeVar("C")
 
@@ -39,6 +42,7 @@ class SessionCache(Generic[C]):
         self.ttl_s, self.max_entries, self.clock = ttl_s, max_entries, clock
         self._by_hash: OrderedDict[str, Entry[C]] = OrderedDict()
         self._by_player: dict[str, set[str]] = {}
+        self._profiles: OrderedDict[str, tuple[Any, float]] = OrderedDict()   # by player: (profile, fresh until)
         self.hits = self.misses = 0
         #: bumped by every eviction: a lookup that began before one does not store what it read (it may be the row
         #: the eviction was about, read just before the change committed)
@@ -81,8 +85,26 @@ class SessionCache(Generic[C]):
 
     def evict_player(self, player_id: str) -> None:
         self.generation += 1
+        self._profiles.pop(player_id, None)
         for h in self._by_player.pop(player_id, set()):
             self._by_hash.pop(h, None)
+
+    def profile(self, player_id: str) -> Any | None:
+        """The player's profile kept by :meth:`keep_profile`, while fresh."""
+        kept = self._profiles.get(player_id)
+        if kept is None or kept[1] <= self.clock():
+            self._profiles.pop(player_id, None)
+            return None
+        return kept[0]
+
+    def keep_profile(self, player_id: str, profile: Any, generation: int) -> None:
+        """Keep what a read of the player's profile found; ``generation`` as :attr:`generation` was before it."""
+        if self.ttl_s <= 0 or generation != self.generation:
+            return
+        self._profiles.pop(player_id, None)
+        self._profiles[player_id] = (profile, self.clock() + self.ttl_s)
+        while len(self._profiles) > self.max_entries:
+            self._profiles.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._by_hash)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from starlette.routing import Mount
 
-from turf_gateway.http_metrics import template
+from turf_gateway.edge import template
 
 
 @pytest.mark.parametrize(("path", "route", "want"), [

@@ -127,6 +127,7 @@ class Players:
     session_ttl: timedelta
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
     idle: IdlePolicy = field(default_factory=IdlePolicy)
+    profiles: SessionCache[Caller] | None = None   # GET /me's profiles kept with the sessions, dropped with them
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
@@ -219,8 +220,16 @@ class Players:
         await self.revocations.revoke(token_hash=h)   # issue 21: refused from now on by every gateway
 
     async def me(self, caller: Caller) -> S.Me:
-        row = await self.players.get(caller.id)
-        assert row is not None   # the session's player
+        """The profile from the session cache's memory when it holds it (dropped with the player's
+        sessions, by the status and role changes that alone change it), else the store; the claims left from the
+        claims service, which keeps them."""
+        row = self.profiles.profile(caller.id) if self.profiles is not None else None
+        if row is None:
+            generation = self.profiles.generation if self.profiles is not None else 0
+            row = await self.players.get(caller.id)
+            assert row is not None   # the session's player
+            if self.profiles is not None:
+                self.profiles.keep_profile(caller.id, row, generation)
         left = await self.services.ask(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]

@@ -61,10 +61,15 @@ class Settings(BaseSettings):
     # places of that queue one client address holds at once (one more: 429); priority sign-ins (the organizer's
     # account, an address the account signed in from) count per account and address (turf_gateway.passwords)
     password_queue_per_client: int = Field(default=2, ge=1)
-    # issue 21: seconds a gateway answers a session from memory (0: ask PostgreSQL on every request)
-    session_cache_s: float = 5.0
+    # seconds a gateway answers a session (and GET /me's profile) from memory (0: ask PostgreSQL on every request).
+    # Every change that ends a session or alters a profile drops it at once in every gateway
+    # (session_revocation.py), so this only bounds a revocation lost on the bus: a minute, so the page's load
+    # before an opening still answers its check and claim at the bell
+    session_cache_s: float = 60.0
     log_level: str = "INFO"
-    access_log: bool = True   # the gateway's one JSON line per HTTP request (uvicorn's, with the trace id)
+    access_log: bool = True   # the gateway's JSON access lines (uvicorn's format, with the trace id)
+    # the share of ordinary requests logged (errors, slow ones and callers' sampled traces always are)
+    access_log_sample: float = 0.01
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
     # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)

@@ -18,19 +18,28 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 
 _tracer = trace.get_tracer("turfwar")
+_exporting = {"on": False}
 
 
 def setup(service: str) -> None:
     provider = TracerProvider(resource=Resource.create({"service.name": service}))
+    _exporting["on"] = False
     if os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
         try:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
             provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+            _exporting["on"] = True
         except ImportError:  # pragma: no cover - exporter not installed
             structlog.get_logger(__name__).warning("otlp_exporter_missing")
     trace.set_tracer_provider(provider)
+
+
+def exporting() -> bool:
+    """Whether spans go anywhere (an OTLP exporter set up by :func:`setup`): if not, an edge may carry the trace
+    context alone, without recording spans nobody receives."""
+    return _exporting["on"]
 
 
 def outgoing_headers() -> dict[str, str]:

@@ -29,7 +29,7 @@ PileNo = Annotated[int, Field(ge=0, le=8)]
 Target = Annotated[int, Field(ge=0, le=8)]
 
 
-def _yard(modes: ModesCase) -> YardCards:
+async def _yard(modes: ModesCase) -> YardCards:
     return YardCards(modes)
 
 

@@ -8,6 +8,7 @@ export class GameClock {
     this.rate = rate;
     this.base = null; // the server's now (ms since 1970) at the last answer
     this.at = 0; // performance.now() when that answer arrived
+    this.wall = 0; // Date.now() then
     this.last = null; // the last GET /clock answer
   }
 
@@ -16,6 +17,16 @@ export class GameClock {
     this.last = c;
     this.base = Date.parse(c.now);
     this.at = performance.now();
+    this.wall = Date.now();
+  }
+
+  // may now() stand for the server's clock without asking it again (a check or claim at the opening
+  // sends no GET /clock first)? Not on a clock that stands still (the organizer moves it), nor after a while, nor
+  // when the device slept since the answer (performance.now() may stop in sleep, Date.now() does not)
+  fresh(maxAgeMs = 5 * 60 * 1000) {
+    if (this.base === null || this.rate <= 0) return false;
+    const wall = Date.now() - this.wall;
+    return wall >= 0 && wall < maxAgeMs && Math.abs(performance.now() - this.at - wall) < 2000;
   }
 
   // the game instant now (ms), or null before the first answer

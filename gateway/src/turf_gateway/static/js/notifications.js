@@ -1,5 +1,6 @@
 // The play page's notifications (issue 18, API.md "Notifications and announcements"): an unread badge and the list,
-// read with GET /me/notifications?after=<id> every 15 s and whenever a feed message may concern me; marked read
+// read with GET /me/notifications?after=<id> every 15 s and whenever a feed message may concern me, except while the
+// page is quiet (`quiet()`: around an opening; the first reading after it catches up); marked read
 // with POST /me/notifications/read {up_to}. A server without these routes (404) shows nothing at all, and is not
 // asked again until the page loads again.
 
@@ -16,8 +17,10 @@ export class Notifications {
   // onRead(items): the notifications just marked read (the page hides an announcement read so)
   // open(): shows the panel where the page keeps it (the play page: its Notifications tab), instead of toggling it
   // in place; onEnabled(bool): whether this server has notifications for me (the page offers the tab then)
-  constructor({ button, count, panel, list, markRead, onRead = () => {}, open = null, onEnabled = () => {} }) {
-    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled });
+  // quiet(): true while the page asks nothing of its own accord (bell.js)
+  constructor({ button, count, panel, list, markRead, onRead = () => {}, open = null, onEnabled = () => {},
+    quiet = () => false }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled, quiet });
     this.items = []; // oldest first
     this.enabled = false;
     this.stopped = false;
@@ -46,7 +49,7 @@ export class Notifications {
     if (this.stopped || !session()) return;
     await this.fetch();
     clearInterval(this.timer);
-    if (!this.stopped) this.timer = setInterval(() => this.fetch(), POLL_MS);
+    if (!this.stopped) this.timer = setInterval(() => this.quiet() || this.fetch(), POLL_MS);
   }
 
   stop() {
@@ -59,7 +62,7 @@ export class Notifications {
 
   // a feed message arrived: maybe something for me
   poke() {
-    if (!this.enabled) return;
+    if (!this.enabled || this.quiet()) return;   // quiet: the next poll after it reads what came
     const before = this.lastId();
     Promise.resolve(this.fetch()).then(() => {
       // the feed and the notifications service read the same events apart: the notification a message is about may

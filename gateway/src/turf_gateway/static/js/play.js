@@ -7,6 +7,7 @@ import {
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
+import { Bell } from "./bell.js";
 import { Announcement } from "./announcements.js";
 import { CardForms, groupCards } from "./cardforms.js";
 import { Countdowns } from "./countdowns.js";
@@ -34,6 +35,8 @@ const state = {
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
 const clock = new GameClock(); // its rate comes from /pages/config.json at start
+// around an opening the page asks only the check where I stand (at the opening) and my claim
+const bell = new Bell(clock, () => opened());
 const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns,
   (type) => !!state.hand?.has(type));
 const names = new MapNames(board);
@@ -62,9 +65,9 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
     tabs.select("tab-notes");
     $("#more-tabs").scrollIntoView({ block: "start" });
   },
-  onEnabled: (on) => offerTab("tab-notes", on) });
+  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet() });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
-window.turf = { board, state, clock, motion, notifications, names }; // for the browser tests and the curious
+window.turf = { board, state, clock, bell, motion, notifications, names }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
 let posMarker = null;
 let accCircle = null;
@@ -76,6 +79,7 @@ async function refreshClock() {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
     clock.set(c);
+    bell.learn(c);
     countdowns.showClock(c);
     return c;
   } catch {
@@ -219,11 +223,11 @@ function refreshSeason(me) {
   }, 5000);
 }
 
-async function refreshMine() {
+// my towns from the board this page holds (at once), then My season and My turf's list from the server: after the
+// bell when it rings, unless `now` (the page's load: what it shows first)
+async function refreshMine({ now = false } = {}) {
   const me = session()?.player_id;
   if (!me || !board.loaded) return;
-  if ($("#my-season").hidden) showSeason($("#my-season"), me, "", "My season").catch(() => {});
-  else refreshSeason(me);
   const mine = board.owned(me).map((p) => p.id);
   state.cluster = await largestCluster(mine);
   $("#my-count").textContent = mine.length ? `${mine.length}` : "none yet";
@@ -231,6 +235,13 @@ async function refreshMine() {
   $("#my-cluster").textContent = mine.length ? `${state.cluster.size} (${names.join(", ")})` : "—";
   board.restyle(mine);
   paintMine(document.documentElement, me);   // the legend's swatch in my towns' colour (issue 20)
+  await (now ? myReads(me) : bell.later("my-reads", () => myReads(me)));
+}
+
+async function myReads(me) {
+  if (session()?.player_id !== me) return;
+  if ($("#my-season").hidden) showSeason($("#my-season"), me, "", "My season").catch(() => {});
+  else refreshSeason(me);
   await countdowns.refresh();
 }
 
@@ -252,7 +263,7 @@ async function signedIn() {
   towns.changed();
   notifications.start();
   push.start();
-  await Promise.all([refreshMine(), refreshCards(), refreshTrades(), refreshStandings()]);
+  await Promise.all([refreshMine({ now: true }), refreshCards(), refreshTrades(), refreshStandings()]);
 }
 
 // ---------- location ----------
@@ -346,14 +357,15 @@ function renderSafety() {
 
 // The fix time on the game clock: the fix is as old as the device says, counted back from the game's own "now"
 // (GET /clock). In real mode this is the device time corrected for its skew; with a manual or accelerated clock
-// (rehearsals, tests) it is what the server expects.
+// (rehearsals, tests) it is what the server expects. a running clock read in the last minutes is counted
+// on (gameclock.js), so a check or a claim at the opening is one request, not two
 async function fixBody() {
   if (!state.pos) {
     throw new ApiError(0, "no_fix", "Your location is not known yet: allow location access and wait a moment.");
   }
-  const c = await refreshClock();
+  const c = clock.fresh() ? clock.last : await refreshClock();
   const age = Math.max(0, Date.now() - state.pos.timestamp);
-  const now = c ? Date.parse(c.now) : Date.now();
+  const now = c ? clock.now() : Date.now();
   const { latitude, longitude, accuracy } = state.pos.coords;
   return { lat: latitude, lon: longitude, accuracy_m: Math.round(accuracy * 10) / 10,
     fix_time: new Date(now - age).toISOString() };
@@ -404,14 +416,33 @@ $("#passenger-no").addEventListener("click", () => {
   say($("#claim-msg"), "info", "Claim cancelled. Pull over first, then claim.");
 });
 
+// the claim's answer says what the page needs at once (my claims left today, the town's new holder and
+// progress); no GET /me or /me/hand after it. My turf's list and the sentence where I stand are read again, after
+// the bell when it rings (bell.js)
+let claiming = null;   // the claim on its way, if any (a feed message about it may come before its answer)
+const ownClaims = new Set();   // the ids of the claims this page made: their territory.changed needs no GET /me
 const claim = (button) => act(button, $("#claim-msg"), async () => {
   say($("#claim-msg"), "info", "Claiming…");
   const body = await fixBody();
-  const r = await api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
+  claiming = api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
+  let r;
+  try {
+    r = await claiming;
+  } finally {
+    claiming = null;
+  }
+  if (r.claim_id) ownClaims.add(r.claim_id);
   board.apply(r);
   board.select(r.territory_id, { pan: false, mark: false });
-  await Promise.all([refreshMe(), refreshMine(), refreshCards()]);
-  where?.refresh();   // the town I stand in is mine now: say so
+  if (typeof r.claims_left_today === "number") {
+    $("#claims-left").textContent = String(r.claims_left_today);
+    if (r.claims_left_today === 0) state.refused = true;   // the server would refuse another today (R6)
+  } else {
+    await refreshMe();   // a gateway from before 2026-12-06 answers no claims_left_today
+  }
+  await refreshMine();
+  bell.later("where", () => where?.refresh());   // the town I stand in is mine now: say so
+  bell.later("forms", refreshForms);   // a Mulligan may undo this claim (R19)
   const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
   switch (r.kind) {
@@ -466,6 +497,9 @@ function describeEffect(r) {
   }
 }
 
+// the hand (GET /me/hand): read when the page loads, once per game day (its deal) and when a card event touches it
+//, never per claim
+let lastHand;   // the last answer (null: this server has no cards), undefined until read
 async function refreshCards() {
   if (!session()) return;
   let hand;
@@ -475,6 +509,18 @@ async function refreshCards() {
     say($("#cards-msg"), "error", errorText(e));
     return;
   }
+  lastHand = hand;
+  await showHand(hand);
+}
+
+// the cards' forms read again (what each may name: my claims today for a Mulligan, my stolen towns for War …) on
+// the hand as last read: after a claim or a town's change, the hand is the same
+async function refreshForms() {
+  if (lastHand === undefined) return refreshCards();
+  if (lastHand !== null) await showHand(lastHand);
+}
+
+async function showHand(hand) {
   $("#cards").hidden = false;
   const none = $("#cards-none");
   if (hand === null) {
@@ -581,7 +627,8 @@ async function refreshStandings() {
 }
 
 // ---------- live updates ----------
-let liveTimer = null;
+// what a feed message about me makes due (each read only when a message touches it, the hand once per
+// game day and when a card event touches it; around an opening, after the bell)
 function live(msg) {
   const me = session()?.player_id;
   if (msg.type === "announcement.published") announcement.show(msg);
@@ -600,21 +647,54 @@ function live(msg) {
   } else if (msg.type === "territory.changed") {
     board.apply(msg);
     towns.changed();
-    const me = session()?.player_id;
-    if (me && (msg.owner_id === me || msg.previous_owner_id === me)) schedule();
-  } else if (msg.type && (msg.type.startsWith("card.") || msg.type.startsWith("trade."))) {
-    const me = session()?.player_id;
-    if (me && [msg.player_id, msg.proposer_id, msg.partner_id].includes(me)) schedule();
+    if (me && msg.owner_id === me) {
+      // a town came to me: by a claim of this page (which read what follows from its answer), or from elsewhere
+      meFor.add(msg.claim_id || "");
+      schedule();
+    } else if (me && msg.previous_owner_id === me) {
+      schedule("mine", "forms");   // stolen: War may win it back (R14)
+    }
+  } else if (me && msg.type === "correction.applied" && msg.player_id === me) {
+    schedule("mine", "me", "cards", "trades");
+  } else if (me && msg.type && msg.type.startsWith("card.") && msg.player_id === me) {
+    // the day's deal (card.drawn at the opening) and plays from elsewhere; Double Trouble and Mulligan change
+    // my claims left
+    schedule("cards", ...(["double_trouble", "mulligan"].includes(msg.card_type) ? ["me"] : []));
+  } else if (me && msg.type && msg.type.startsWith("trade.") && [msg.proposer_id, msg.partner_id].includes(me)) {
+    schedule("trades");
   }
 }
 
 // coalesce refreshes after a burst of events
-function schedule() {
+let liveTimer = null;
+const due = new Set();
+const meFor = new Set();   // claim ids of the territory.changed that gave me a town since the last refresh
+const READS = { me: refreshMe, cards: refreshCards, forms: refreshForms, trades: refreshTrades };
+function schedule(...parts) {
+  for (const p of parts) due.add(p);
   clearTimeout(liveTimer);
   liveTimer = setTimeout(async () => {
+    if (claiming) await claiming.catch(() => {});   // its answer tells whether the town is from this page
+    const parts = [...due];
+    due.clear();
+    // a town from elsewhere (a claim on another device, War, a Joker …): my allowance, towns and forms may change
+    if ([...meFor].some((id) => !ownClaims.has(id))) parts.push("me", "mine", "forms");
+    meFor.clear();
     if (!session()) return;
-    await Promise.allSettled([refreshMe(), refreshMine(), refreshCards(), refreshTrades()]);
+    await Promise.allSettled([...new Set(parts)].map((p) => (p === "mine" ? refreshMine()
+      : bell.later(p, READS[p]))));
   }, 300);
+}
+
+// the game has just opened (bell.js): where I stand is checked now (what was closed may be claimed); my claims
+// left and the day's hand are read after the bell
+function opened() {
+  if (!session()) return;
+  where?.refresh();
+  $("#claims-left").textContent = "—";
+  bell.later("me", refreshMe);
+  bell.later("cards", refreshCards);
+  bell.later("clock", refreshClock);
 }
 
 // ---------- offline (issue 31) ----------
@@ -659,6 +739,7 @@ async function start() {
   renderHowTo($("#howto"));
   refreshClock();
   setInterval(() => {
+    if (bell.quiet()) return;   // around an opening: read again after it
     refreshClock();
     if (session() && !$("#countdowns").hidden) countdowns.refresh();
   }, 30000);

@@ -24,6 +24,7 @@ export class WhereAmI {
     this.shownAt = kept?.at || null;
     this.town = kept?.town || null;
     this.last = null;       // {lat, lon} of the last check
+    this.pending = null;    // {lat, lon} of the check on its way, if any
     this.lastAt = 0;
     this.timer = null;
     this.following = true;
@@ -47,7 +48,9 @@ export class WhereAmI {
   moved(coords) {
     this.pos = { lat: coords.latitude, lon: coords.longitude };
     if (this.following) this.board.map.panTo([this.pos.lat, this.pos.lon], { animate: false });
-    if (this.last && metres(this.last, this.pos) < MOVED_M) return;
+    // a fix where the check on its way (the one at the opening, say) stands asks nothing more either
+    const near = this.last || this.pending;
+    if (near && metres(near, this.pos) < MOVED_M) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.run(), Math.max(0, this.lastAt + MIN_GAP_MS - Date.now()));
   }
@@ -102,10 +105,12 @@ export class WhereAmI {
     const at = { ...this.pos };
     const asked = ++this.asked;
     this.lastAt = Date.now();
+    this.pending = at;
     let r;
     try {
       r = await this.check();
     } catch {
+      if (this.pending === at) this.pending = null;
       // a failed check (a busy server, rate-limited) is asked again after the gap, not only at the next move: a
       // player standing still would keep an old sentence. Offline, the "online" event asks (play.js)
       if (asked === this.asked && navigator.onLine) {
@@ -114,6 +119,7 @@ export class WhereAmI {
       }
       return;
     }
+    if (this.pending === at) this.pending = null;
     if (asked !== this.asked) return;   // a newer answer is (or will be) shown
     this.last = at;
     await this.show(r, asked);
