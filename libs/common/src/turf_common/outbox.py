@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common import metrics, tracing
 from turf_common.contracts.base import Event
+from turf_common.txguard import no_transaction
 
 log = structlog.get_logger(__name__)
 
@@ -133,6 +134,7 @@ class OutboxRelay:
 
     async def flush(self) -> int:
         """Publish every row committed before the call; returns how many were sent."""
+        no_transaction("outbox flush")
         sent = 0
         async with self._lock:
             while True:

@@ -24,7 +24,6 @@ from turf_common.contracts.claims import (
     PlayerRequest,
     StateReply,
     StateRequest,
-    SubmitClaim,
     TerritoryChanged,
 )
 from turf_common.contracts.effects import (
@@ -40,6 +39,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.contracts.geo import VerifiedClaim
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.contracts.players import PlayerApplied, PlayerDisqualified
 
@@ -66,13 +66,16 @@ PUBLISHED: dict[str, type[Event]] = {
 def router(h: Handlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
-    @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
-    async def submit(cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
-        return await h.claims.submit(cmd)
+    # the claim path's second stage: only geo-verify may publish these (NATS permissions, turfwar.natsauth)
+    @r.subscriber(subjects.CLAIMS_VERIFIED_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS,
+                  title=subjects.CLAIMS_VERIFIED_SUBMIT)
+    async def submit(v: VerifiedClaim) -> ClaimAcceptedReply | Refusal:
+        return await h.claims.submit(v)
 
-    @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
-    async def check(cmd: SubmitClaim) -> CheckReply | Refusal:
-        return await h.claims.check(cmd)
+    @r.subscriber(subjects.CLAIMS_VERIFIED_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS,
+                  title=subjects.CLAIMS_VERIFIED_CHECK)
+    async def check(v: VerifiedClaim) -> CheckReply | Refusal:
+        return await h.claims.check(v)
 
     @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)
     async def state(q: StateRequest) -> StateReply:

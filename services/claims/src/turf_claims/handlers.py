@@ -20,7 +20,7 @@ from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Geo, GeoUnavailable, Publisher, TerritoryChange
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -41,23 +41,13 @@ from turf_common.contracts.claims import (
     TerritoryRef,
 )
 from turf_common.contracts.clock import DayStarted
-from turf_common.contracts.geo import FixToVerify, FlagFound, Verdict
+from turf_common.contracts.geo import FlagFound, Verdict, VerifiedClaim
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
 from turf_common.rules import gametime
-from turf_common.rules.antispoof import (
-    MAX_TRAIL,
-    FixRecord,
-    Flag,
-    day_start_jump,
-    merge_since,
-    places,
-    repeats,
-    trail_since,
-)
+from turf_common.rules.antispoof import Flag, merge_since, places, repeats
 from turf_common.rules.claims import (
     ClaimantFacts,
-    ClaimLimits,
     ClaimOutcome,
     TerritoryFacts,
     allowance,
@@ -77,22 +67,25 @@ ClaimsEvent = Annotated[DayStarted | PlayerDisqualified, Field(discriminator="ty
 
 @dataclass(frozen=True)
 class Pending:
-    """A claim waiting for its transaction: the command, the game clock's instant it arrived at, its trace, and the
-    id it gets if accepted (its fix joins the trail with it before the decision; ``None`` for a check)."""
+    """A claim waiting for its transaction: the command, geo-verify's verdict on its fix (R7, R7.1), the game
+    clock's instant geo-verify received it at, its trace, and the id it gets if accepted (``None`` for a check)."""
 
     cmd: SubmitClaim
+    verdict: Verdict
     now: datetime
     trace: Context
     claim_id: str | None = field(default_factory=lambda: uuid.uuid4().hex)
 
-
-#: the answer when geo-verify does not: nothing was decided or recorded (the transaction is rolled back)
-GEO_DOWN = Refusal(reason="unavailable", message="The location service is not answering; try again shortly.")
+    @classmethod
+    def of(cls, v: VerifiedClaim, check: bool = False) -> Pending:
+        return cls(v.claim, v.verdict, v.received_at, tracing.current_context(), None if check else uuid.uuid4().hex)
 
 
 @dataclass
 class ClaimsService:
-    """``claims.submit`` / ``check`` / ``state`` / ``player`` / ``flags``."""
+    """``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
+    each claim with its verdict, R7 and R7.1) and ``claims.state`` / ``player`` / ``flags`` / ``list``. No network
+    round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
 
     store: ClaimsStore
     publisher: Publisher
@@ -100,9 +93,6 @@ class ClaimsService:
     season: gametime.SeasonConfig
     names: dict[str, str]
     days: GameDays
-    geo: Geo
-    limits: ClaimLimits = field(default_factory=ClaimLimits)
-    max_travel_kmh: float = 200.0
     # claims committed concurrently share one outbox flush (see _publish_committed)
     _flush_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _flush_ticket: int = 0
@@ -146,60 +136,15 @@ class ClaimsService:
             tx, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
         return decide_claimable(self.season, now, claimant, terr, locked), version
 
-    async def _verdicts(self, tx: ClaimsTx, ps: Sequence[Pending], screened: Sequence[bool]) -> list[Verdict]:
-        """R7 and R7.1 for every claim of ``ps``, asked of geo-verify in one request. Each fix whose ``screened``
-        is true first joins its player's trail (in order, under the player's lock, with the id its claim gets if
-        accepted), and geo-verify screens it against the trail as it was before (R7.1); the day's first fix is
-        screened here against the player's last fix and home (:meth:`_day_start_jump`). Raises GeoUnavailable."""
-        asks, jumps = [], []
-        for p, screen_it in zip(ps, screened, strict=True):
-            f, trail, jump = p.cmd.fix, None, None
-            if screen_it:
-                fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, p.now)
-                since = trail_since(p.now, self.max_travel_kmh)
-                rows = await tx.trail.join_trail(p.cmd.player_id, fix, p.claim_id, since, MAX_TRAIL)
-                trail = [(r.lat, r.lon, r.accuracy_m, r.fix_time, r.received_at) for r in rows]
-                jump = await self._day_start_jump(tx, p.cmd, fix, rows, since)
-            jumps.append(jump)
-            # built from validated parts (the command, the trail we stored): no second validation
-            asks.append(FixToVerify.model_construct(fix=f, received_at=p.now, trail=trail))
-        verdicts = await self.geo.verify(asks)
-        return [v if j is None else v.model_copy(update={"flags": [*v.flags, j]})
-                for v, j in zip(verdicts, jumps, strict=True)]
-
-    async def _day_start_jump(self, tx: ClaimsTx, cmd: SubmitClaim, fix: FixRecord, trail: Sequence[FixRecord],
-                              since: datetime) -> FlagFound | None:
-        """Issue 29, R7.1 (evidence, never a refusal): the day's first fix against where the player was last seen
-        and their geocoded home (a patient spoofer, one claim a day, escapes the trail's game hours). Screened
-        here rather than in geo-verify: the last fix before the trail and the home are the claims service's."""
-        if cmd.home is None:
-            return None   # no evidence without a home (day_start_jump), so no read of the last fix (issue 30)
-        last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
-        jump = day_start_jump(fix, last, (cmd.home.lat, cmd.home.lon), self.season.tz)
-        return None if jump is None else FlagFound(kind=jump.kind, evidence=jump.evidence)
-
-    async def _now_for(self, fix_time: datetime) -> datetime:
-        """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
-        watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
-        round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
-        now = await self.clock.now()
-        if (fix_time - now).total_seconds() > self.limits.max_fix_future_s:
-            try:
-                now = await self.clock.fresh_now()
-            except Exception as e:   # NATS unreachable: judge on the clock this process has
-                log.warning("clock_fresh_read_failed", error=f"{type(e).__name__}: {e}")
-        return now
-
     # ---- claims.check -------------------------------------------------------------------------------------
-    async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
-        """Same decision as :meth:`submit`, without territory locks, and it changes no game state; its fix joins the
-        player's trail like a claim's (R7.1: any flag it raises goes to the organizer, the answer stays the rule's).
+    async def check(self, v: VerifiedClaim) -> CheckReply | Refusal:
+        """Same decision as :meth:`submit`, without territory locks, and it changes no game state; the flags
+        geo-verify found on its fix are recorded (R7.1: they go to the organizer, the answer stays the rule's).
         Like a claim, a check at or after a game day's opening instant waits for that day's start work (R5:
         Freezes and Blockades active); ``unavailable`` when it is not done within the wait."""
-        now = await self._now_for(cmd.fix.fix_time)
-        if not await self._day_started(now):
+        if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.checks.submit(Pending(cmd, now, tracing.current_context(), None))
+        return await self.checks.submit(Pending.of(v, check=True))
 
     async def _check_one(self, p: Pending) -> CheckReply | Refusal:
         [reply] = await self._check_many([p])
@@ -207,24 +152,14 @@ class ClaimsService:
 
     async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
         """Checks in one transaction (checks that arrive while others are being answered wait and go together,
-        as claims do), with one ``geo.verify`` request for all of them; ``unavailable`` when geo-verify does not
-        answer. The players' fixes join their trails one at a time, claims and checks alike (see submit)."""
-        try:
-            async with self.store.begin() as tx:
-                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-                # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
-                # pending accounts' checks flooded the flag triage
-                verdicts = await self._verdicts(tx, ps, [p.cmd.player_status == "verified" for p in ps])
-                replies: list[CheckReply | Refusal] = []
-                flagged = False
-                for p, v in zip(ps, verdicts, strict=True):
-                    with tracing.continued(p.trace):
-                        replies.append(await self._check_decided(tx, p, v))
-                        flagged = bool(v.flags) or flagged
-        except GeoUnavailable as e:
-            log.warning("geo_verify_unavailable", checks=len(ps), error=str(e))
-            return [GEO_DOWN for _ in ps]
-        if flagged:
+        as claims do), under their players' locks (a player's flags merge one at a time, issue 29)."""
+        async with self.store.begin() as tx:
+            await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            replies: list[CheckReply | Refusal] = []
+            for p in ps:
+                with tracing.continued(p.trace):
+                    replies.append(await self._check_decided(tx, p, p.verdict))
+        if any(p.verdict.flags for p in ps):
             try:
                 await self._publish_committed()
             except Exception as e:   # the flags wait in the outbox for the relay's sweep (see submit)
@@ -244,42 +179,36 @@ class ClaimsService:
         return CheckReply(territory=ref, allowed=True, reason=None, message=None)
 
     # ---- claims.submit ------------------------------------------------------------------------------------
-    async def submit(self, cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
-        """Decide and record one GPS claim. Decisions are serialised per player (advisory lock) and per
-        territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
-        (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim. Claims that
-        arrive while others are being decided share their transaction (issue 21, :mod:`turf_claims.group`); the
-        answer is the same either way."""
-        now = await self._now_for(cmd.fix.fix_time)
-        if not await self._day_started(now):
+    async def submit(self, v: VerifiedClaim) -> ClaimAcceptedReply | Refusal:
+        """Decide and record one GPS claim, geo-verify's verdict on its fix in hand (R7, R7.1), at the instant
+        geo-verify received it. Decisions are serialised per player (advisory lock) and per territory (row lock),
+        always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal` (codes of R3, R7, R8). With
+        an idempotency key, a repeat returns the first answer verbatim. Claims that arrive while others are being
+        decided share their transaction (issue 21, :mod:`turf_claims.group`); the answer is the same either way."""
+        if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.group.submit(Pending(cmd, now, tracing.current_context()))
+        return await self.group.submit(Pending.of(v))
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
         [reply] = await self._submit_many([p])
         return reply
 
     async def _submit_many(self, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
-        """Claims in one transaction, each decided as if alone, in arrival order, with one ``geo.verify`` request
-        for all of them (R7, R7.1). Every lock is taken first, in the one order every writer uses (players sorted,
-        then territory rows sorted), so concurrent batches and single claims queue for each other but never
-        deadlock. When geo-verify does not answer, every claim is answered ``unavailable`` and nothing is kept."""
-        try:
-            async with self.store.begin() as tx:
-                if len(ps) == 1:
-                    await tx.locks.lock("player:" + ps[0].cmd.player_id)
-                else:
-                    await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-                replies = await self._decide_all(tx, ps)
-        except GeoUnavailable as e:
-            log.warning("geo_verify_unavailable", claims=len(ps), error=str(e))
-            return [GEO_DOWN for _ in ps]
+        """Claims in one transaction, each decided as if alone, in arrival order. Every lock is taken first, in the
+        one order every writer uses (players sorted, then territory rows sorted), so concurrent batches and single
+        claims queue for each other but never deadlock."""
+        async with self.store.begin() as tx:
+            if len(ps) == 1:
+                await tx.locks.lock("player:" + ps[0].cmd.player_id)
+            else:
+                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            replies = await self._decide_all(tx, ps)
         await self._after_commit()
         return replies
 
     async def _decide_all(self, tx: ClaimsTx, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
-        """The players' locks held: a repeated idempotency key gets its first answer; the other claims are verified
-        by geo-verify in one request, then decided and recorded one by one."""
+        """The players' locks held: a repeated idempotency key gets its first answer; the other claims are decided
+        and recorded one by one, their territories' rows locked first (sorted) when there are several."""
         replies: list[ClaimAcceptedReply | Refusal | None] = [None] * len(ps)
         first: dict[tuple[str, str], int] = {}   # a key repeated within the batch: the index of its first claim
         fresh: list[int] = []
@@ -294,16 +223,11 @@ class ClaimsService:
                     continue
                 first[(p.cmd.player_id, key)] = i
             fresh.append(i)
-        verdicts = await self._verdicts(tx, [ps[i] for i in fresh], [True] * len(fresh))
         if len(fresh) > 1:
-            await tx.locks.lock_territories(sorted({tid for v in verdicts
-                                                    if (tid := v.located.territory_id) in self.names}))
-        for i, v in zip(fresh, verdicts, strict=True):
-            replies[i] = await self._decide_and_record(tx, ps[i], v)
-        refused = [i for i in fresh if isinstance(replies[i], Refusal)]
-        if refused:
-            await tx.trail.unlink_fixes(sorted({ps[i].cmd.player_id for i in refused}),
-                                        [cid for i in refused if (cid := ps[i].claim_id)])
+            await tx.locks.lock_territories(sorted({tid for i in fresh
+                                                    if (tid := ps[i].verdict.located.territory_id) in self.names}))
+        for i in fresh:
+            replies[i] = await self._decide_and_record(tx, ps[i], ps[i].verdict)
         for i, p in enumerate(ps):
             if replies[i] is None:   # the same key as an earlier claim of the batch: that claim's answer
                 replies[i] = replies[first[(p.cmd.player_id, p.cmd.idempotency_key or "")]]

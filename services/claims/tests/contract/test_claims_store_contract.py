@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError
 
 from turf_claims.ports import Claim, ClaimsTx, Protection, Territory, TerritoryChange
 from turf_claims.testing import DuplicateKey
+from turf_common import txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import ClaimAccepted, ClaimAcceptedReply, FlagOut, TerritoryChanged
-from turf_common.rules.antispoof import FixRecord
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
 
@@ -238,27 +238,16 @@ async def test_day_facts_and_card_facts(backend: Backend) -> None:
 
 # ---- trail ---------------------------------------------------------------------------------------------------------
 
-async def test_trail_joins_and_answers_the_fixes_before_it(backend: Backend) -> None:
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i) - timedelta(seconds=2),
-                       T0 + timedelta(minutes=i)) for i in range(4)]
-    async with backend.store.begin() as tx:
-        assert await tx.trail.join_trail("ann", fixes[0], None, T0, 5) == []
-        assert await tx.trail.join_trail("ann", fixes[1], "c1", T0, 5) == fixes[:1]
-        assert await tx.trail.join_trail("bob", fixes[1], None, T0, 5) == []
-        assert await tx.trail.join_trail("ann", fixes[2], None, T0, 5) == fixes[:2]
-        assert await tx.trail.join_trail("ann", fixes[3], None, T0 + timedelta(seconds=30), 1) == fixes[2:3]
-
-
-async def test_unlinking_a_refused_claims_fixes_keeps_the_trail(backend: Backend) -> None:
-    """R7.1: a fix joins the trail with the id its claim would get, before geo-verify's verdict; a refused claim's
-    fix loses the id and stays in the trail."""
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i), T0 + timedelta(minutes=i))
-             for i in range(3)]
-    async with backend.store.begin() as tx:
-        await tx.trail.join_trail("ann", fixes[0], "c1", T0, 5)
-        await tx.trail.join_trail("ann", fixes[1], "c2", T0, 5)
-        await tx.trail.unlink_fixes(["ann", "bob"], ["c1", "c9"])
-        assert await tx.trail.join_trail("ann", fixes[2], None, T0, 5) == fixes[:2]
+async def test_the_unit_of_work_marks_its_transaction_open_and_a_read_connection_not(backend: Backend) -> None:
+    """No network round trip inside a transaction (txguard): the bus and the outbox refuse to go out while the
+    claims unit of work holds one open; a read-only connection holds no lock."""
+    async with backend.store.begin():
+        assert txguard.open_transaction() == "claims"
+        with pytest.raises(txguard.NetworkInTransaction):
+            txguard.no_transaction("claims.verified.submit")
+    assert txguard.open_transaction() is None
+    async with backend.store.connect():
+        assert txguard.open_transaction() is None
 
 
 async def test_trail_flags_oldest_first(backend: Backend) -> None:
@@ -298,19 +287,6 @@ async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find
         (f1,) = [f for f in await tx.trail.flags() if f.id == "f1"]
         assert (f1.at, f1.count, f1.last_at, f1.evidence) == (T0, 3, T0 + timedelta(minutes=6), {"n": 1})
         assert len(await tx.trail.flags()) == 5
-
-
-async def test_issue29_latest_fix_before_a_time(backend: Backend) -> None:
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 10.0, T0 + timedelta(hours=i), T0 + timedelta(hours=i))
-             for i in range(3)]
-    async with backend.store.begin() as tx:
-        for f in fixes:
-            await tx.trail.join_trail("ann", f, None, T0, 5)
-        assert await tx.trail.latest_fix("ann", T0) is None
-        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=2)) == fixes[1]
-        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=9)) == fixes[2]
-        assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=9)) is None
-
 
 
 async def test_trail_flags_a_page_after_a_cursor(backend: Backend) -> None:
