@@ -122,19 +122,20 @@ class ClaimsService:
         return claimant, terr, locked_by_other, row.version
 
     async def _decide(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime,
-                      lock: bool) -> tuple[Refused | ClaimOutcome, int]:
-        """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), and the version of the territory's
-        row it was read from (0 when refused before)."""
+                      lock: bool) -> tuple[Refused | ClaimOutcome, int, int]:
+        """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), the version of the territory's
+        row it was read from, and the claimant's claims left today before it (R6; both 0 when refused before)."""
         tid = v.located.territory_id if v.located.territory_id in self.names else None
         early = check_open(self.season, now) or _location_refusal(v, tid)
         if early is not None:
-            return early, 0
+            return early, 0, 0
         assert tid is not None
         day = gametime.game_day_at(self.season, now)
         assert day is not None
         claimant, terr, locked, version = await self._facts(
             tx, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
-        return decide_claimable(self.season, now, claimant, terr, locked), version
+        left = max(claimant.allowance_today - claimant.normal_claims_today, 0)
+        return decide_claimable(self.season, now, claimant, terr, locked), version, left
 
     # ---- claims.check -------------------------------------------------------------------------------------
     async def check(self, v: VerifiedClaim) -> CheckReply | Refusal:
@@ -172,7 +173,7 @@ class ClaimsService:
         tid, ref = v.located.territory_id, None
         if tid is not None and tid in self.names:
             ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
-        decision, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
+        decision, _, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
         await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
             return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
@@ -248,7 +249,7 @@ class ClaimsService:
         its events carry its own trace."""
         cmd, now = p.cmd, p.now
         with tracing.continued(p.trace):
-            decision, version = await self._decide(tx, cmd, v, now, lock=True)
+            decision, version, left = await self._decide(tx, cmd, v, now, lock=True)
             claim_id = None if isinstance(decision, Refused) else p.claim_id
             flags = await self._flag(tx, cmd, now, claim_id, v.flags)
             reply: ClaimAcceptedReply | Refusal
@@ -260,7 +261,9 @@ class ClaimsService:
                     reason=decision.reason, message=decision.message))
             else:
                 assert claim_id is not None
-                reply = await self._record(tx, cmd, v, now, decision, claim_id, flags, version)
+                # R6: a normal claim spends one of the day's claims; a War reclaim (R14) none
+                left_after = max(left - 1, 0) if decision.normal else left
+                reply = await self._record(tx, cmd, v, now, decision, claim_id, flags, version, left_after)
                 metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
                 await tx.replies.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
@@ -308,7 +311,7 @@ class ClaimsService:
         return repeats(Flag(fl.kind, fl.evidence), [(e.id, Flag(e.kind, e.evidence)) for e in earlier])
 
     async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime, o: ClaimOutcome,
-                      claim_id: str, flags: list[str], version_read: int) -> ClaimAcceptedReply:
+                      claim_id: str, flags: list[str], version_read: int, left: int) -> ClaimAcceptedReply:
         day = gametime.game_day_at(self.season, now)
         assert day is not None and v.located.territory_id is not None
         tid, border_m = v.located.territory_id, v.located.border_distance_m
@@ -331,7 +334,8 @@ class ClaimsService:
             await tx.cards.mark_reclaimed(tid, cmd.player_id, claim_id)  # R14
         log.info("claim_accepted", claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind)
         return ClaimAcceptedReply(claim_id=claim_id, territory_id=tid, kind=o.kind, owner_id=o.owner_id,
-                                  progress=o.fort_after.progress, fortified=o.fort_after.fortified)
+                                  progress=o.fort_after.progress, fortified=o.fort_after.fortified,
+                                  claims_left_today=left)
 
     # ---- reads --------------------------------------------------------------------------------------------
     async def state(self, territory_id: str | None) -> StateReply:

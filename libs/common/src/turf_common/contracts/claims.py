@@ -69,6 +69,9 @@ class ClaimAcceptedReply(Message):
     owner_id: str
     progress: int
     fortified: bool
+    #: R6: the claimant's claims left today after this claim (a page need not ask again); 0 in a reply recorded
+    #: before the field existed (a repeated idempotency key answers the first reply verbatim)
+    claims_left_today: int = Field(0, ge=0)
 
 
 class TerritoryRef(Message):
