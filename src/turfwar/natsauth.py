@@ -47,8 +47,10 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*
     "geo-verify": {"publish": ["claims.verified.submit", "claims.verified.check"],
                    "subscribe": ["geo.>", "claims.submit", "claims.check"]},
+    # refusals from memory: every claims replica hears the day's claims and what may change its facts
     "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"],
-               "subscribe": ["claims.>"]},
+               "subscribe": ["claims.>", "claim.accepted", "territory.changed", "card.played", "correction.applied",
+                             "player.disqualified"]},
     "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
               "subscribe": ["cards.>", "trades.>"]},
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},

@@ -12,6 +12,7 @@ from turf_claims import entrypoints
 from turf_claims.adapters import tables
 from turf_claims.adapters.store import SqlClaimsStore
 from turf_claims.corrections import Corrections
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects
 from turf_claims.handlers import ClaimsService, Handlers
@@ -34,12 +35,14 @@ def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gam
     """The use cases over the given adapters. ``names``: the board's territory names by id; ``graph``: the board's
     adjacency (R20). R7 and R7.1 are geo-verify's, the claim path's stage before this service."""
     days = GameDays(store=store, publisher=publisher)
+    memory = DayMemory(store.day_snapshot)
     g = graph if graph is not None else nx.Graph()
     return Handlers(
-        claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days),
+        claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days,
+                             memory=memory),
         effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
-                            days=days),
-        corrections=Corrections(store=store, clock=clock, publisher=publisher),
+                            days=days, memory=memory),
+        corrections=Corrections(store=store, clock=clock, publisher=publisher, memory=memory, season=season),
         days=days,
         outlook=Outlooks(store=store, clock=clock, season=season, names=names))
 

@@ -16,6 +16,7 @@ from opentelemetry.context import Context
 from pydantic import Field
 
 from turf_claims.corrections import Corrections
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
@@ -93,6 +94,7 @@ class ClaimsService:
     season: gametime.SeasonConfig
     names: dict[str, str]
     days: GameDays
+    memory: DayMemory
     # claims committed concurrently share one outbox flush (see _publish_committed)
     _flush_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _flush_ticket: int = 0
@@ -145,7 +147,14 @@ class ClaimsService:
         Freezes and Blockades active); ``unavailable`` when it is not done within the wait."""
         if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.checks.submit(Pending.of(v, check=True))
+        p = Pending.of(v, check=True)
+        refused = await self._certain_refusal(p)
+        if refused is not None:   # answered from memory: no transaction
+            tid = p.verdict.located.territory_id
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=self.memory.owner_of(tid)) \
+                if tid is not None and tid in self.names else None
+            return CheckReply(territory=ref, allowed=False, reason=refused.reason, message=refused.message)
+        return await self.checks.submit(p)
 
     async def _check_one(self, p: Pending) -> CheckReply | Refusal:
         [reply] = await self._check_many([p])
@@ -188,7 +197,43 @@ class ClaimsService:
         decided share their transaction (issue 21, :mod:`turf_claims.group`); the answer is the same either way."""
         if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.group.submit(Pending.of(v))
+        p = Pending.of(v)
+        refused = await self._certain_refusal(p)
+        if refused is not None:
+            return await self._refused_from_memory(p, refused)
+        return await self.group.submit(p)
+
+    async def _certain_refusal(self, p: Pending) -> Refused | None:
+        """The refusal certain without a transaction (R3, geo-verify's R7, and R8's from the day's growing facts
+        in memory, :mod:`turf_claims.daymemory`), or None: decide under the locks. A fix with R7.1 flags goes
+        under the locks (its flags merge with the player's earlier ones, issue 29)."""
+        day = gametime.game_day_at(self.season, p.now)
+        if day is None or p.verdict.flags or not await self.memory.ready(day, p.now):
+            return None
+        v = p.verdict
+        tid = v.located.territory_id if v.located.territory_id in self.names else None
+        early = check_open(self.season, p.now) or _location_refusal(v, tid)
+        if early is not None or tid is None:
+            return early
+        return await self.memory.refusal(p.cmd.player_id, p.cmd.player_status == "verified", tid, day, p.now)
+
+    async def _refused_from_memory(self, p: Pending, refused: Refused) -> ClaimAcceptedReply | Refusal:
+        """Keep a refusal decided from memory as the locked path would (its claim.rejected through the outbox,
+        its reply under its idempotency key) in one statement, outside any transaction; a key used before
+        answers its first reply."""
+        cmd = p.cmd
+        reply = Refusal(reason=refused.reason, message=refused.message)
+        with tracing.continued(p.trace):
+            prev = await self.store.refuse(cmd.player_id, cmd.idempotency_key, reply, subjects.CLAIM_REJECTED,
+                                           ClaimRejected(occurred_at=p.now, player_id=cmd.player_id,
+                                                         territory_id=p.verdict.located.territory_id,
+                                                         reason=refused.reason, message=refused.message),
+                                           datetime.now(UTC))
+        if prev is not None:
+            return cast(ClaimAcceptedReply | Refusal, decode_reply(prev, ClaimAcceptedReply))
+        metrics.CLAIMS.labels("refused", refused.reason).inc()
+        await self._after_commit()
+        return reply
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
         [reply] = await self._submit_many([p])
@@ -204,6 +249,9 @@ class ClaimsService:
             else:
                 await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
             replies = await self._decide_all(tx, ps)
+        for p, r in zip(ps, replies, strict=True):   # committed: the next claim here knows them (daymemory)
+            if isinstance(r, ClaimAcceptedReply) and (day := gametime.game_day_at(self.season, p.now)) is not None:
+                self.memory.claimed(day, r.claim_id, r.owner_id, r.territory_id, r.kind != "war_reclaim")
         await self._after_commit()
         return replies
 
@@ -395,6 +443,12 @@ class Handlers:
     corrections: Corrections
     days: GameDays
     outlook: Outlooks
+
+    async def changing(self) -> None:
+        """A card effect, a correction or a disqualification was applied by another replica (its event): today's
+        facts in memory may have shrunk or an allowance grown, so memory refuses nothing more today
+        (:mod:`turf_claims.daymemory`)."""
+        self.claims.memory.taint(gametime.game_day_at(self.claims.season, await self.claims.clock.now()))
 
     async def on_event(self, ev: DayStarted | PlayerDisqualified) -> None:
         """The durable consumer's events, in stream order: a day start (R5, R15, R16) or a disqualification

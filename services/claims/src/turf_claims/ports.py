@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal, Protocol
 
+from turf_claims.daymemory import DaySnapshot
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged, TerritoryStateOut
 from turf_common.rules.cards import TakeRecord
@@ -453,6 +454,18 @@ class ClaimsStore(Protocol):
 
     async def seed_territories(self, territory_ids: list[str]) -> None:
         """Unowned rows for the board's territories that have none yet."""
+        ...
+
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        """The growing facts of ``day`` and the territories' owners, read at once outside any transaction (see
+        :class:`turf_claims.daymemory.DaySnapshot`)."""
+        ...
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        """A refusal decided from memory, kept in one statement outside any transaction (no lock is needed: it
+        changes no game state): the reply under ``key`` and ``event`` staged in the outbox. With a ``key`` already
+        used, nothing is kept and that first reply (JSON) is returned."""
         ...
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
+from turf_claims.daymemory import DaySnapshot
 from turf_claims.ports import (
     CardFacts,
     Claim,
@@ -364,6 +365,24 @@ class MemoryClaimsStore:
     @asynccontextmanager
     async def connect(self) -> AsyncIterator[MemoryClaimsTx]:
         yield MemoryClaimsTx(self.state)
+
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        s = self.state
+        windows = [w.until for w in s.wars if w.state == "open" and w.until > now]
+        return DaySnapshot(
+            [(c.id, c.player_id, c.territory_id) for c in s.claims.values()
+             if c.game_day == day and c.normal and c.player_id not in s.excluded],
+            {pid: ed for (pid, d), ed in s.player_days.items() if d == day}, max(windows, default=None),
+            {tid: (ter.owner_id, ter.version) for tid, ter in s.territories.items()})
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        if key is not None and (prev := self.state.idempotency.get((player_id, key))) is not None:
+            return prev
+        if key is not None:
+            self.state.idempotency[(player_id, key)] = reply.model_dump_json()
+        self.state.outbox.append((subject, event))
+        return None
 
     async def seed_territories(self, territory_ids: list[str]) -> None:
         for tid in territory_ids:

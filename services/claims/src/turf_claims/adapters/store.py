@@ -28,6 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_claims.adapters import tables as t
+from turf_claims.daymemory import DaySnapshot
 from turf_claims.ports import (
     CardFacts,
     Claim,
@@ -94,6 +95,15 @@ _DAY_FACTS = select(
     ).scalar_subquery().label("on_it"),
     WAR_HOLDER, FROZEN, BLOCKADED, _TOOK_IT,
 )
+#: a refusal decided from memory, in one statement: the first reply when its key was used before; else the reply
+#: kept under its key (when it has one) and its claim.rejected staged in the outbox
+_REFUSE = text(
+    "WITH prev AS (SELECT response FROM claims.idempotency WHERE player_id = :pid AND key = :key), "
+    "kept AS (INSERT INTO claims.idempotency (player_id, key, response, at) SELECT :pid, :key, :resp, :at "
+    "WHERE CAST(:key AS text) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM prev) ON CONFLICT DO NOTHING), "
+    "staged AS (INSERT INTO claims.outbox (event_id, subject, payload, created_at) "
+    "SELECT :eid, :subject, :payload, :now WHERE NOT EXISTS (SELECT 1 FROM prev)) "
+    "SELECT response FROM prev")
 _TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
 _TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
 _CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
@@ -487,6 +497,28 @@ class SqlClaimsStore:
     async def connect(self) -> AsyncIterator[SqlClaimsTx]:
         async with self.engine.connect() as conn:
             yield SqlClaimsTx(conn)
+
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        c, pd, w, ter = t.claims.c, t.player_days.c, t.war_windows.c, t.territories.c
+        async with self.engine.connect() as conn:
+            claims = (await conn.execute(select(c.id, c.player_id, c.territory_id).where(
+                c.game_day == day, c.normal.is_(True), _not_excluded))).all()
+            days = (await conn.execute(select(pd.player_id, pd.extra_claims, pd.replacement_claims)
+                                       .where(pd.game_day == day))).all()
+            until = (await conn.execute(select(func.max(w.until)).where(w.state == "open", w.until > now))).scalar()
+            owners = (await conn.execute(select(ter.id, ter.owner_id, ter.version))).all()
+        return DaySnapshot([(r.id, r.player_id, r.territory_id) for r in claims],
+                           {r.player_id: (r.extra_claims, r.replacement_claims) for r in days}, until,
+                           {r.id: (r.owner_id, r.version) for r in owners})
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        async with self.engine.connect() as conn:
+            prev = (await conn.execute(_REFUSE, {
+                "pid": player_id, "key": key, "resp": reply.model_dump_json(), "at": at, "eid": event.event_id,
+                "subject": subject, "payload": event.model_dump_json(), "now": datetime.now(UTC)})).scalar()
+            await conn.commit()
+        return prev  # type: ignore[no-any-return]
 
     async def seed_territories(self, territory_ids: list[str]) -> None:
         async with self.engine.begin() as conn:
