@@ -219,8 +219,8 @@ class ClaimsService:
 
     async def _refused_from_memory(self, p: Pending, refused: Refused) -> ClaimAcceptedReply | Refusal:
         """Keep a refusal decided from memory as the locked path would (its claim.rejected through the outbox,
-        its reply under its idempotency key) in one statement, outside any transaction; a key used before
-        answers its first reply."""
+        its reply under its idempotency key) in one statement, outside any transaction (no lock: it changes no game
+        state); a key used before answers its first reply."""
         cmd = p.cmd
         reply = Refusal(reason=refused.reason, message=refused.message)
         with tracing.continued(p.trace):
@@ -232,7 +232,7 @@ class ClaimsService:
         if prev is not None:
             return cast(ClaimAcceptedReply | Refusal, decode_reply(prev, ClaimAcceptedReply))
         metrics.CLAIMS.labels("refused", refused.reason).inc()
-        await self._after_commit()
+        await self._after_commit()   # its claim.rejected published now, as the locked path does
         return reply
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:

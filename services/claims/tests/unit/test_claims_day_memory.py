@@ -54,9 +54,9 @@ async def test_r10_a_town_claimed_today_refuses_another_player_from_memory_with_
     check = await w.check("cat", "hoboken")
     assert isinstance(check, CheckReply) and (check.allowed, check.reason) == (False, "locked_today")
     assert n[0] == 0
-    # the refusal is kept as the locked path keeps it: claim.rejected through the outbox
-    assert [e.reason for e in w.sent(subjects.CLAIM_REJECTED)] == ["locked_today"]  # type: ignore[attr-defined]
     assert isinstance(await w.claim("bob", "newark"), ClaimAcceptedReply) and n[0] == 1   # accepted: locked
+    # the refusal was kept as the locked path keeps it: claim.rejected through the outbox
+    assert [e.reason for e in w.sent(subjects.CLAIM_REJECTED)] == ["locked_today"]  # type: ignore[attr-defined]
 
 
 async def test_r6_r8_a_player_with_no_claims_left_is_refused_from_memory(w: World) -> None:
