@@ -162,7 +162,7 @@ class ClaimsService:
 
     async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
         """Checks in one transaction (checks that arrive while others are being answered wait and go together,
-        as claims do), under their players' locks (a player's flags merge one at a time, issue 29)."""
+        as claims do), under their players' locks (a player's R7.1 flags merge one at a time)."""
         async with self.store.begin() as tx:
             await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
             replies: list[CheckReply | Refusal] = []
@@ -194,7 +194,7 @@ class ClaimsService:
         geo-verify received it. Decisions are serialised per player (advisory lock) and per territory (row lock),
         always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal` (codes of R3, R7, R8). With
         an idempotency key, a repeat returns the first answer verbatim. Claims that arrive while others are being
-        decided share their transaction (issue 21, :mod:`turf_claims.group`); the answer is the same either way."""
+        decided share their transaction (:mod:`turf_claims.group`); the answer is the same either way."""
         if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
         p = Pending.of(v)
@@ -206,9 +206,16 @@ class ClaimsService:
     async def _certain_refusal(self, p: Pending) -> Refused | None:
         """The refusal certain without a transaction (R3, geo-verify's R7, and R8's from the day's growing facts
         in memory, :mod:`turf_claims.daymemory`), or None: decide under the locks. A fix with R7.1 flags goes
-        under the locks (its flags merge with the player's earlier ones, issue 29)."""
+        under the locks (its R7.1 flags merge with the player's earlier ones). A memory that cannot load (the
+        store not answering) answers nothing: the locked path says what it says."""
         day = gametime.game_day_at(self.season, p.now)
-        if day is None or p.verdict.flags or not await self.memory.ready(day, p.now):
+        if day is None or p.verdict.flags:
+            return None
+        try:
+            if not await self.memory.ready(day, p.now):
+                return None
+        except Exception as e:
+            log.warning("day_memory_load_failed", error=f"{type(e).__name__}: {e}")
             return None
         v = p.verdict
         tid = v.located.territory_id if v.located.territory_id in self.names else None

@@ -41,8 +41,8 @@ class ClaimPath:
         return await self._pass_on(subjects.CLAIMS_VERIFIED_SUBMIT, cmd, screen=True)
 
     async def check(self, cmd: SubmitClaim) -> bytes:
-        """A check: only a verified player's fix joins a trail (issue 29: R7.1 screens the players of the game;
-        pending accounts' checks flooded the flag triage)."""
+        """A check: only a verified player's fix joins a trail (R7.1 screens the players of the game; pending
+        accounts' checks flooded the flag triage)."""
         return await self._pass_on(subjects.CLAIMS_VERIFIED_CHECK, cmd, screen=cmd.player_status == "verified")
 
     async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes:
