@@ -38,19 +38,19 @@ class Broker:
 
 async def test_while_no_claims_process_listens_the_claim_is_asked_again_until_one_answers() -> None:
     broker = Broker(nats.errors.NoRespondersError(), nats.errors.NoRespondersError(), b'{"ok": true}')
-    assert await NatsClaims(cast(Any, broker), timeout=2.0).ask("claims.verified.submit", CLAIM) == b'{"ok": true}'
+    assert await NatsClaims(cast(Any, broker), retry_for=2.0).ask("claims.verified.submit", CLAIM) == b'{"ok": true}'
     assert broker.asked == 3
 
 
 async def test_a_claim_taken_and_not_answered_in_time_is_not_asked_again() -> None:
     broker = Broker(nats.errors.TimeoutError(), b'{"ok": true}')
     with pytest.raises(Unavailable):
-        await NatsClaims(cast(Any, broker), timeout=2.0).ask("claims.verified.submit", CLAIM)
+        await NatsClaims(cast(Any, broker), retry_for=2.0).ask("claims.verified.submit", CLAIM)
     assert broker.asked == 1
 
 
 async def test_nobody_listening_for_the_whole_wait_is_unavailable() -> None:
     broker = Broker(*[nats.errors.NoRespondersError() for _ in range(10)])
     with pytest.raises(Unavailable):
-        await NatsClaims(cast(Any, broker), timeout=0.5).ask("claims.verified.submit", CLAIM)
+        await NatsClaims(cast(Any, broker), retry_for=0.5).ask("claims.verified.submit", CLAIM)
     assert 2 <= broker.asked <= 4
