@@ -41,7 +41,8 @@ def routers() -> list[tuple[str, NatsRouter]]:
     from turf_scoring import entrypoints as scoring
 
     none: Any = cast(Any, None)
-    out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
+    # geo-verify's claim path (claims.submit, claims.check) is served only when one is given: any object will do
+    out = [("geo-verify", geo.router(none, STREAM, cast(Any, object()))), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
            ("modes", modes.router(none, STREAM)),

@@ -26,7 +26,7 @@ ON_FEED = {"gateway-history"}
 #: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
 #: name, so such a user can make no durable, nor touch another's. It cannot name the filter (nats-server issue
 #: 6180), which is why the gateway's is the feed stream's, where no private subject is (docs/reliability.md)
-ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv"}
+ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv", "geo-verify": "kv"}
 DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
 #: never for a service, whatever its allow-list: deleting or purging the event log, or single events
 JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
@@ -43,10 +43,14 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
                       "announcement.>", "gateway.sessions.revoked", "mode.>"],
     },
-    "geo-verify": {"publish": [], "subscribe": ["geo.>"]},
-    # issue 28: claims has geo-verify judge R7 and screen R7.1 (geo.verify); the gateway no longer locates claims
-    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>", "geo.verify"],
-               "subscribe": ["claims.>"]},
+    # the claim path is a pipeline (DESIGN.md): geo-verify serves the gateway's claims and checks (R7, R7.1 against
+    # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*
+    "geo-verify": {"publish": ["claims.verified.submit", "claims.verified.check"],
+                   "subscribe": ["geo.>", "claims.submit", "claims.check"]},
+    # refusals from memory: every claims replica hears the day's claims and what may change its facts
+    "claims": {"publish": ["claim.>", "territory.>", "flag.>", "protection.>"],
+               "subscribe": ["claims.>", "claim.accepted", "territory.changed", "card.played", "correction.applied",
+                             "player.disqualified"]},
     "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
               "subscribe": ["cards.>", "trades.>"]},
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},

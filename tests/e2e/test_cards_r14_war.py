@@ -80,7 +80,8 @@ def test_r14_reclaim_by_the_attacker_is_free_and_refused_to_everyone_else(
     r = claim(p["A"], HOBOKEN, now)
     assert r.status_code == 201, r.text
     assert r.json() | {"claim_id": None} == {"claim_id": None, "territory_id": HOBOKEN, "kind": "war_reclaim",
-                                             "owner_id": p["A"].id, "progress": 1, "fortified": False}
+                                             "owner_id": p["A"].id, "progress": 1, "fortified": False,
+                                             "claims_left_today": 1}   # R14: a reclaim spends no allowance
     assert p["A"].get("/me").json()["claims_left_today"] == 1   # no allowance spent
     # the reclaim opens no new War window: V's second War card is refused and kept
     (card,) = give(stack, p["V"].id, "war")

@@ -45,7 +45,8 @@ def test_claim_flows_end_to_end(stack: Stack, http: httpx.Client, org: Player) -
     r = a.claim(*HOBOKEN, t0)
     assert r.status_code == 201, r.text
     assert r.json() | {"claim_id": None} == {"claim_id": None, "territory_id": HOBOKEN_ID, "kind": "take",
-                                             "owner_id": a.id, "progress": 1, "fortified": False}
+                                             "owner_id": a.id, "progress": 1, "fortified": False,
+                                             "claims_left_today": 0}
 
     r = b.claim(*HOBOKEN, t0)  # R10: A's claim locks Hoboken for the rest of the day
     assert r.status_code == 409 and r.json()["reason"] == "locked_today", r.text

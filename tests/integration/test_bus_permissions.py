@@ -66,6 +66,9 @@ def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
     ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
     # issue 32: only the modes service resolves turns and says mode.*; it asks nobody for anything
     ("gateway", subjects.MODE_TURN_RESOLVED), ("cards", subjects.MODES_RESOLVE), ("modes", subjects.CLAIMS_CORRECT),
+    # the claim path is a pipeline: the claims service takes claims only as geo-verify hands them on (R7, R7.1)
+    ("gateway", subjects.CLAIMS_VERIFIED_SUBMIT), ("cards", subjects.CLAIMS_VERIFIED_CHECK),
+    ("claims", subjects.CLAIMS_VERIFIED_SUBMIT),
 ])
 def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(
         stack: Stack, user: str, subject: str) -> None:

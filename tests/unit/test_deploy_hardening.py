@@ -19,7 +19,7 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 K8S = DEPLOY / "k8s"
 SERVICES = ["geo-verify", "claims", "cards", "scoring", "clock", "notify", "gateway"]
 #: what each service reads (turf_common.settings): its secrets and nothing else (issue 29)
-NEEDS = {"geo-verify": set(), "claims": {"db"}, "cards": {"db", "seed"}, "scoring": {"redis"}, "clock": {"db"},
+NEEDS = {"geo-verify": {"redis"}, "claims": {"db"}, "cards": {"db", "seed"}, "scoring": {"redis"}, "clock": {"db"},
          "notify": {"db", "email"}, "gateway": {"db", "redis", "seed", "email", "password"}}
 VAR = {"db": "TURF_DATABASE_URL", "redis": "TURF_REDIS_URL", "seed": "TURF_SEED", "email": "TURF_ORGANIZER_EMAIL",
        "password": "TURF_ORGANIZER_PASSWORD"}

@@ -1,6 +1,7 @@
 """The claims use cases on fakes, for the unit tests (issue 28: one World in place of four): the handlers wired by
 bootstrap over the in-memory store (:mod:`turf_claims.testing`), the shared fake clock and recording publisher
-(:mod:`turf_common.testing`)."""
+(:mod:`turf_common.testing`), behind the claim path's first stage, geo-verify's, on its fakes (:mod:`turf_geo
+.testing`: a board of placed points, the trails in memory), as the gateway's claims and checks go."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ from datetime import date, datetime, timedelta
 
 from turf_claims import bootstrap
 from turf_claims.handlers import Handlers
-from turf_claims.testing import MemoryClaimsStore, PointsGeo
-from turf_common.contracts.base import Event, Refusal
+from turf_claims.testing import MemoryClaimsStore
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Event, Message, Refusal, decode_reply
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, SubmitClaim
 from turf_common.contracts.clock import DayStarted
+from turf_common.contracts.geo import VerifiedClaim
 from turf_common.rules import gametime
+from turf_common.rules.antispoof import FixRecord
 from turf_common.testing import FakeClock, RecordingPublisher
+from turf_geo import bootstrap as geo_bootstrap
+from turf_geo.testing import FunctionClaims, MemoryTrails, PointsBoard
 
 SEASON = gametime.load_season()
 DAY1, DAY2, DAY3, DAY4 = gametime.game_days(SEASON)[:4]
@@ -34,10 +40,17 @@ class World:
         self.publisher = RecordingPublisher(self.store.take_staged)
         # geo-verify on the World's board: each command's point lies in the territory it names (see cmd), and
         # (40.0, -74.0), the point the tests' own commands use, in Hoboken
-        self.geo = PointsGeo(SEASON.limits)
+        self.geo = PointsBoard()
         self.geo.place(40.0, -74.0, "hoboken")
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES, self.geo)
+        self.trails = MemoryTrails()
+        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
+        self.handed_on = FunctionClaims(self._claims_answer)
+        self.path = geo_bootstrap.claim_path(geo_bootstrap.handlers(self.geo, SEASON.limits), self.trails,
+                                             self.clock, self.handed_on, SEASON)
         self.n = 0
+
+    async def _claims_answer(self, subject: str, v: VerifiedClaim) -> Message:
+        return await (self.h.claims.submit(v) if subject == subjects.CLAIMS_VERIFIED_SUBMIT else self.h.claims.check(v))
 
     async def start(self, day: date, at: datetime | None = None, hours: float = 1) -> None:
         self.clock.at = at or opening(day) + timedelta(hours=hours)
@@ -56,10 +69,22 @@ class World:
                                    fix_time=self.clock.at - timedelta(seconds=fix_age_s)), idempotency_key=key)
 
     async def claim(self, player: str, territory: str, key: str | None = None) -> ClaimAcceptedReply | Refusal:
-        return await self.h.claims.submit(self.cmd(player, territory, key=key))
+        return await self.submit(self.cmd(player, territory, key=key))
 
     async def check(self, player: str, territory: str) -> CheckReply | Refusal:
-        return await self.h.claims.check(self.cmd(player, territory))
+        return await self.check_cmd(self.cmd(player, territory))
+
+    async def submit(self, cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
+        """``cmd`` down the claim path, as the gateway's ``claims.submit``: geo-verify, then the claims service."""
+        return decode_reply(await self.path.submit(cmd), ClaimAcceptedReply)  # type: ignore[return-value]
+
+    async def check_cmd(self, cmd: SubmitClaim) -> CheckReply | Refusal:
+        """``cmd`` down the claim path, as the gateway's ``claims.check``."""
+        return decode_reply(await self.path.check(cmd), CheckReply)  # type: ignore[return-value]
+
+    def fixes(self) -> list[tuple[str, FixRecord]]:
+        """Every player's trail as geo-verify keeps it: (player, fix), a player's fixes in the order received."""
+        return [(pid, f) for pid, trail in self.trails.trails.items() for f in trail]
 
     def owner(self, territory: str) -> str | None:
         return self.store.state.territories[territory].owner_id

@@ -96,6 +96,7 @@ class ClaimOut(BaseModel):
     owner_id: str
     progress: int = Field(ge=1, le=3)
     fortified: bool
+    claims_left_today: int = Field(ge=0, description="the caller's allowance after this claim (R6)")
 
 
 class Trade(BaseModel):

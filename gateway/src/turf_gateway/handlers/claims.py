@@ -1,14 +1,22 @@
-"""Claims as use cases (R6–R10): ask the claims service, which decides (it has geo-verify judge where the fix lies,
-R7, and what the player's trail shows, R7.1, once per batch of claims)."""
+"""Claims as use cases (R6–R10): ask the claim path, whose first stage, geo-verify, judges where the fix lies (R7)
+and what the player's trail shows (R7.1) and hands the claim on to the claims service, which decides and answers
+after its commit (DESIGN.md, "The claim path is a pipeline")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from turf_common.bus import BusError
 from turf_common.contracts import subjects
+from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, Home, SubmitClaim
+from turf_gateway.errors import ApiError
 from turf_gateway.ports import Caller, IdempotencyKeys, Limiter, Services
+
+M = TypeVar("M", bound=Message)
+#: nobody answers the claim path's first stage: geo-verify is down (as geo-verify says when claims is)
+LOCATION_DOWN = "The location service is not answering; try again shortly."
 
 
 @dataclass
@@ -26,7 +34,7 @@ class Claims:
         """Would a claim at ``fix`` succeed now (changes no game state; the fix joins the trail, R7.1)? Raises
         ApiError 429 over ``checks_player``/``checks_ip``."""
         await self.limiter.hit("checks_player", caller.id, ("checks_ip", ip))
-        return await self.services.ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply, 10)
+        return await self._ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply)
 
     async def submit(self, caller: Caller, fix: Fix, ip: str, key: str | None, body: Any) -> ClaimAcceptedReply:
         """Claim the territory at ``fix``. ``body``: the request's JSON, which a repeated ``key`` must repeat
@@ -34,5 +42,10 @@ class Claims:
         await self.limiter.hit("claims_player", caller.id, ("claims_ip", ip))
         if key is not None:
             await self.keys.same_body_or_refuse("claims", caller.id, key, body)
-        return await self.services.ask(subjects.CLAIMS_SUBMIT, self._command(caller, fix, key), ClaimAcceptedReply,
-                                       10)
+        return await self._ask(subjects.CLAIMS_SUBMIT, self._command(caller, fix, key), ClaimAcceptedReply)
+
+    async def _ask(self, subject: str, cmd: SubmitClaim, reply: type[M]) -> M:
+        try:
+            return await self.services.ask(subject, cmd, reply, 10)
+        except BusError as e:
+            raise ApiError("unavailable", LOCATION_DOWN, 503) from e

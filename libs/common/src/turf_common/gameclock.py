@@ -13,6 +13,7 @@ from typing import Any
 import structlog
 
 from turf_common.contracts.clock import ClockState
+from turf_common.txguard import no_transaction
 
 log = structlog.get_logger(__name__)
 
@@ -76,6 +77,7 @@ class WatchedGameClock(GameClockReader):
     async def fresh_now(self) -> datetime:
         """:meth:`now` after reading the entry from NATS KV at this moment (the watch may be behind: its consumer
         lost with a NATS node, the poll not yet round); the state kept moves to the entry when it is newer."""
+        no_transaction("clock read")
         self._apply(await (await self.bucket()).get(STATE_KEY))
         return await self.now()
 

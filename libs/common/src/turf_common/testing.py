@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from turf_common.contracts.base import Event
+from turf_common.txguard import no_transaction
 
 #: what an outbox fake hands the publisher when it flushes: the (subject, event) pairs committed since the last
 #: flush, in commit order
@@ -29,6 +30,7 @@ class FakeClock:
         return self.at
 
     async def fresh_now(self) -> datetime:
+        no_transaction("clock read")   # NATS KV in production
         self.fresh_reads += 1
         return self.at
 
@@ -53,12 +55,14 @@ class RecordingPublisher:
         self.flushes = 0
 
     async def flush(self) -> int:
+        no_transaction("outbox flush")   # JetStream in production
         self.flushes += 1
         fresh = list(self.drain()) if self.drain is not None else []
         self.sent.extend(fresh)
         return len(fresh)
 
     async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> None:
+        no_transaction(subject)
         self.raw.append((subject, json.loads(data), msg_id))
 
     def events(self, prefix: str = "") -> list[tuple[str, Event]]:

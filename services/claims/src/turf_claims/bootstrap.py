@@ -10,14 +10,14 @@ from faststream.nats import NatsBroker
 
 from turf_claims import entrypoints
 from turf_claims.adapters import tables
-from turf_claims.adapters.geo import NatsGeo
 from turf_claims.adapters.store import SqlClaimsStore
 from turf_claims.corrections import Corrections
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects
 from turf_claims.handlers import ClaimsService, Handlers
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import ClaimsStore, Clock, Geo, Publisher
+from turf_claims.ports import ClaimsStore, Clock, Publisher
 from turf_common.board import load_board
 from turf_common.bus import EventPublisher, clock_kv
 from turf_common.db import make_engine, run_migrations
@@ -31,17 +31,18 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside t
 
 
 def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gametime.SeasonConfig,
-             names: dict[str, str], geo: Geo, graph: nx.Graph | None = None) -> Handlers:
-    """The use cases over the given adapters. ``names``: the board's territory names by id; ``geo``: geo-verify,
-    which judges R7 and screens R7.1 (with the season's limits, R1); ``graph``: the board's adjacency (R20)."""
+             names: dict[str, str], graph: nx.Graph | None = None) -> Handlers:
+    """The use cases over the given adapters. ``names``: the board's territory names by id; ``graph``: the board's
+    adjacency (R20). R7 and R7.1 are geo-verify's, the claim path's stage before this service."""
     days = GameDays(store=store, publisher=publisher)
+    memory = DayMemory(store.day_snapshot)
     g = graph if graph is not None else nx.Graph()
     return Handlers(
         claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days,
-                             geo=geo, limits=season.limits, max_travel_kmh=season.limits.max_travel_kmh),
+                             memory=memory),
         effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
-                            days=days),
-        corrections=Corrections(store=store, clock=clock, publisher=publisher),
+                            days=days, memory=memory),
+        corrections=Corrections(store=store, clock=clock, publisher=publisher, memory=memory, season=season),
         days=days,
         outlook=Outlooks(store=store, clock=clock, season=season, names=names))
 
@@ -62,7 +63,7 @@ def wire(settings: Settings) -> Wire:
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         board = load_board(settings.board_dir)
         h = handlers(SqlClaimsStore(engine), clock, relay, gametime.load_season(settings.season_file),
-                     {tid: ter.name for tid, ter in board.territories.items()}, NatsGeo(broker), board.graph)
+                     {tid: ter.name for tid, ter in board.territories.items()}, board.graph)
         await h.claims.seed_territories()
 
         async def close() -> None:

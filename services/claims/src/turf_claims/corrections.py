@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
 from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
@@ -23,6 +24,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.rules import gametime
 
 
 @dataclass
@@ -30,6 +32,13 @@ class Corrections:
     store: ClaimsStore
     clock: Clock
     publisher: Publisher
+    #: the claims' memory of the day's growing facts, tainted before a correction or disqualification applies
+    memory: DayMemory | None = None
+    season: gametime.SeasonConfig | None = None
+
+    async def _changing(self) -> None:
+        if self.memory is not None and self.season is not None:
+            self.memory.taint(gametime.game_day_at(self.season, await self.clock.now()))
 
     async def player_disqualified(self, ev: PlayerDisqualified) -> list[str]:
         """R16: remember the player is out; R28: every territory they own becomes unclaimed, their open War
@@ -38,6 +47,7 @@ class Corrections:
         amended: the store's R10 facts leave out excluded players), as does any later return of a territory to them
         (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
+        await self._changing()
         async with self.store.begin() as tx:
             # a set_owner naming the player waits, or is waited for (issue 28: the gateway holds no lock for it)
             await tx.locks.lock("player:" + ev.player_id)
@@ -62,6 +72,7 @@ class Corrections:
         disqualified player, R28 amended; that the player is verified is the gateway's check: claims knows only
         who is excluded). A reversal that would return the territory to a disqualified player leaves it unclaimed
         (R28, amended)."""
+        await self._changing()
         now = await self.clock.now()
         async with self.store.begin() as tx:
             prev = await tx.replies.command_reply(cmd.command_id)

@@ -16,6 +16,7 @@ from datetime import date, datetime
 import networkx as nx
 import structlog
 
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, Publisher, TerritoryChange
 from turf_common.contracts.base import Refusal, decode_reply
@@ -76,6 +77,8 @@ class CardEffects:
     graph: nx.Graph
     publisher: Publisher
     days: GameDays
+    #: the claims' memory of the day's growing facts: an effect may raise an allowance or undo a claim
+    memory: DayMemory | None = None
 
     # ---- the frame every command runs in ----------------------------------------------------------------
     async def _run(self, cmd: EffectCommand, kind: str, body: Body, players: Iterable[str] = (),
@@ -84,6 +87,8 @@ class CardEffects:
         command is refused ``game_closed``/``season_closed`` outside open hours (R3)."""
         now = await self.clock.now()
         day = gametime.game_day_at(self.season, now)
+        if self.memory is not None:   # before it applies: no refusal from memory that it may make wrong
+            self.memory.taint(day)
         if day is not None and gametime.is_open(self.season, now) and not await self.days.wait_started(day):
             # R5: never before the day's start work. Not stored under the command id: ``unavailable`` is transient,
             # the saga asks again.

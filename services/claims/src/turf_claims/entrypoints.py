@@ -24,7 +24,6 @@ from turf_common.contracts.claims import (
     PlayerRequest,
     StateReply,
     StateRequest,
-    SubmitClaim,
     TerritoryChanged,
 )
 from turf_common.contracts.effects import (
@@ -40,6 +39,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.contracts.geo import VerifiedClaim
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.contracts.players import PlayerApplied, PlayerDisqualified
 
@@ -66,13 +66,16 @@ PUBLISHED: dict[str, type[Event]] = {
 def router(h: Handlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
-    @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
-    async def submit(cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
-        return await h.claims.submit(cmd)
+    # the claim path's second stage: only geo-verify may publish these (NATS permissions, turfwar.natsauth)
+    @r.subscriber(subjects.CLAIMS_VERIFIED_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS,
+                  title=subjects.CLAIMS_VERIFIED_SUBMIT)
+    async def submit(v: VerifiedClaim) -> ClaimAcceptedReply | Refusal:
+        return await h.claims.submit(v)
 
-    @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
-    async def check(cmd: SubmitClaim) -> CheckReply | Refusal:
-        return await h.claims.check(cmd)
+    @r.subscriber(subjects.CLAIMS_VERIFIED_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS,
+                  title=subjects.CLAIMS_VERIFIED_CHECK)
+    async def check(v: VerifiedClaim) -> CheckReply | Refusal:
+        return await h.claims.check(v)
 
     @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)
     async def state(q: StateRequest) -> StateReply:
@@ -105,6 +108,7 @@ def router(h: Handlers, stream: str) -> NatsRouter:
         return PlayerApplied(player_id=ev.player_id, freed=await h.corrections.player_disqualified(ev))
 
     _effects(r, h)
+    _memory(r, h)
 
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[ClaimsEvent], batch: Batch) -> None:
@@ -156,3 +160,25 @@ def _effects(r: NatsRouter, h: Handlers) -> None:
     @r.subscriber(subjects.CLAIMS_TRADE_CHECK, queue=QUEUE, title=subjects.CLAIMS_TRADE_CHECK)
     async def trade_check(q: TradeCheck) -> TradeFacts:
         return await h.effects.trade_check(q)
+
+
+def _memory(r: NatsRouter, h: Handlers) -> None:
+    """Refusals from memory (:mod:`turf_claims.daymemory`): every replica hears every claim and territory change
+    (no queue group), and what taints a day's facts wherever it happened (card plays, corrections,
+    disqualifications). A plain subscription: a claim missed while reconnecting only means a refusal decided under
+    the lock instead (memory holds lower bounds); a tainting event missed so leaves that replica's memory of the
+    day refusing as before the change (the known limit of this design: a reconnect could reload the day)."""
+    @r.subscriber(subjects.CLAIM_ACCEPTED, title="claims-memory-claims")
+    async def claimed(ev: ClaimAccepted) -> None:
+        h.claims.memory.claimed(ev.game_day, ev.claim_id, ev.player_id, ev.territory_id, ev.kind != "war_reclaim")
+
+    @r.subscriber(subjects.TERRITORY_CHANGED, title="claims-memory-owners")
+    async def changed(ev: TerritoryChanged) -> None:
+        if ev.cause not in ("claim", "war_reclaim"):   # an undo, a correction, a Joker, a trade…
+            await h.changing()
+        h.claims.memory.territory_changed(ev.territory_id, ev.owner_id, ev.version)
+
+    for subject in (subjects.CARD_PLAYED, subjects.CORRECTION_APPLIED, subjects.PLAYER_DISQUALIFIED):
+        @r.subscriber(subject, title=f"claims-memory-{subject.replace('.', '-')}")
+        async def tainting(ev: Event) -> None:
+            await h.changing()

@@ -16,11 +16,12 @@ from opentelemetry.context import Context
 from pydantic import Field
 
 from turf_claims.corrections import Corrections
+from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Geo, GeoUnavailable, Publisher, TerritoryChange
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -41,23 +42,13 @@ from turf_common.contracts.claims import (
     TerritoryRef,
 )
 from turf_common.contracts.clock import DayStarted
-from turf_common.contracts.geo import FixToVerify, FlagFound, Verdict
+from turf_common.contracts.geo import FlagFound, Verdict, VerifiedClaim
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
 from turf_common.rules import gametime
-from turf_common.rules.antispoof import (
-    MAX_TRAIL,
-    FixRecord,
-    Flag,
-    day_start_jump,
-    merge_since,
-    places,
-    repeats,
-    trail_since,
-)
+from turf_common.rules.antispoof import Flag, merge_since, places, repeats
 from turf_common.rules.claims import (
     ClaimantFacts,
-    ClaimLimits,
     ClaimOutcome,
     TerritoryFacts,
     allowance,
@@ -77,22 +68,25 @@ ClaimsEvent = Annotated[DayStarted | PlayerDisqualified, Field(discriminator="ty
 
 @dataclass(frozen=True)
 class Pending:
-    """A claim waiting for its transaction: the command, the game clock's instant it arrived at, its trace, and the
-    id it gets if accepted (its fix joins the trail with it before the decision; ``None`` for a check)."""
+    """A claim waiting for its transaction: the command, geo-verify's verdict on its fix (R7, R7.1), the game
+    clock's instant geo-verify received it at, its trace, and the id it gets if accepted (``None`` for a check)."""
 
     cmd: SubmitClaim
+    verdict: Verdict
     now: datetime
     trace: Context
     claim_id: str | None = field(default_factory=lambda: uuid.uuid4().hex)
 
-
-#: the answer when geo-verify does not: nothing was decided or recorded (the transaction is rolled back)
-GEO_DOWN = Refusal(reason="unavailable", message="The location service is not answering; try again shortly.")
+    @classmethod
+    def of(cls, v: VerifiedClaim, check: bool = False) -> Pending:
+        return cls(v.claim, v.verdict, v.received_at, tracing.current_context(), None if check else uuid.uuid4().hex)
 
 
 @dataclass
 class ClaimsService:
-    """``claims.submit`` / ``check`` / ``state`` / ``player`` / ``flags``."""
+    """``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
+    each claim with its verdict, R7 and R7.1) and ``claims.state`` / ``player`` / ``flags`` / ``list``. No network
+    round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
 
     store: ClaimsStore
     publisher: Publisher
@@ -100,9 +94,7 @@ class ClaimsService:
     season: gametime.SeasonConfig
     names: dict[str, str]
     days: GameDays
-    geo: Geo
-    limits: ClaimLimits = field(default_factory=ClaimLimits)
-    max_travel_kmh: float = 200.0
+    memory: DayMemory
     # claims committed concurrently share one outbox flush (see _publish_committed)
     _flush_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _flush_ticket: int = 0
@@ -132,74 +124,37 @@ class ClaimsService:
         return claimant, terr, locked_by_other, row.version
 
     async def _decide(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime,
-                      lock: bool) -> tuple[Refused | ClaimOutcome, int]:
-        """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), and the version of the territory's
-        row it was read from (0 when refused before)."""
+                      lock: bool) -> tuple[Refused | ClaimOutcome, int, int]:
+        """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), the version of the territory's
+        row it was read from, and the claimant's claims left today before it (R6; both 0 when refused before)."""
         tid = v.located.territory_id if v.located.territory_id in self.names else None
         early = check_open(self.season, now) or _location_refusal(v, tid)
         if early is not None:
-            return early, 0
+            return early, 0, 0
         assert tid is not None
         day = gametime.game_day_at(self.season, now)
         assert day is not None
         claimant, terr, locked, version = await self._facts(
             tx, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
-        return decide_claimable(self.season, now, claimant, terr, locked), version
-
-    async def _verdicts(self, tx: ClaimsTx, ps: Sequence[Pending], screened: Sequence[bool]) -> list[Verdict]:
-        """R7 and R7.1 for every claim of ``ps``, asked of geo-verify in one request. Each fix whose ``screened``
-        is true first joins its player's trail (in order, under the player's lock, with the id its claim gets if
-        accepted), and geo-verify screens it against the trail as it was before (R7.1); the day's first fix is
-        screened here against the player's last fix and home (:meth:`_day_start_jump`). Raises GeoUnavailable."""
-        asks, jumps = [], []
-        for p, screen_it in zip(ps, screened, strict=True):
-            f, trail, jump = p.cmd.fix, None, None
-            if screen_it:
-                fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, p.now)
-                since = trail_since(p.now, self.max_travel_kmh)
-                rows = await tx.trail.join_trail(p.cmd.player_id, fix, p.claim_id, since, MAX_TRAIL)
-                trail = [(r.lat, r.lon, r.accuracy_m, r.fix_time, r.received_at) for r in rows]
-                jump = await self._day_start_jump(tx, p.cmd, fix, rows, since)
-            jumps.append(jump)
-            # built from validated parts (the command, the trail we stored): no second validation
-            asks.append(FixToVerify.model_construct(fix=f, received_at=p.now, trail=trail))
-        verdicts = await self.geo.verify(asks)
-        return [v if j is None else v.model_copy(update={"flags": [*v.flags, j]})
-                for v, j in zip(verdicts, jumps, strict=True)]
-
-    async def _day_start_jump(self, tx: ClaimsTx, cmd: SubmitClaim, fix: FixRecord, trail: Sequence[FixRecord],
-                              since: datetime) -> FlagFound | None:
-        """Issue 29, R7.1 (evidence, never a refusal): the day's first fix against where the player was last seen
-        and their geocoded home (a patient spoofer, one claim a day, escapes the trail's game hours). Screened
-        here rather than in geo-verify: the last fix before the trail and the home are the claims service's."""
-        if cmd.home is None:
-            return None   # no evidence without a home (day_start_jump), so no read of the last fix (issue 30)
-        last = trail[-1] if trail else await tx.trail.latest_fix(cmd.player_id, since)
-        jump = day_start_jump(fix, last, (cmd.home.lat, cmd.home.lon), self.season.tz)
-        return None if jump is None else FlagFound(kind=jump.kind, evidence=jump.evidence)
-
-    async def _now_for(self, fix_time: datetime) -> datetime:
-        """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
-        watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
-        round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
-        now = await self.clock.now()
-        if (fix_time - now).total_seconds() > self.limits.max_fix_future_s:
-            try:
-                now = await self.clock.fresh_now()
-            except Exception as e:   # NATS unreachable: judge on the clock this process has
-                log.warning("clock_fresh_read_failed", error=f"{type(e).__name__}: {e}")
-        return now
+        left = max(claimant.allowance_today - claimant.normal_claims_today, 0)
+        return decide_claimable(self.season, now, claimant, terr, locked), version, left
 
     # ---- claims.check -------------------------------------------------------------------------------------
-    async def check(self, cmd: SubmitClaim) -> CheckReply | Refusal:
-        """Same decision as :meth:`submit`, without territory locks, and it changes no game state; its fix joins the
-        player's trail like a claim's (R7.1: any flag it raises goes to the organizer, the answer stays the rule's).
+    async def check(self, v: VerifiedClaim) -> CheckReply | Refusal:
+        """Same decision as :meth:`submit`, without territory locks, and it changes no game state; the flags
+        geo-verify found on its fix are recorded (R7.1: they go to the organizer, the answer stays the rule's).
         Like a claim, a check at or after a game day's opening instant waits for that day's start work (R5:
         Freezes and Blockades active); ``unavailable`` when it is not done within the wait."""
-        now = await self._now_for(cmd.fix.fix_time)
-        if not await self._day_started(now):
+        if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.checks.submit(Pending(cmd, now, tracing.current_context(), None))
+        p = Pending.of(v, check=True)
+        refused = await self._certain_refusal(p)
+        if refused is not None:   # answered from memory: no transaction
+            tid = p.verdict.located.territory_id
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=self.memory.owner_of(tid)) \
+                if tid is not None and tid in self.names else None
+            return CheckReply(territory=ref, allowed=False, reason=refused.reason, message=refused.message)
+        return await self.checks.submit(p)
 
     async def _check_one(self, p: Pending) -> CheckReply | Refusal:
         [reply] = await self._check_many([p])
@@ -207,24 +162,14 @@ class ClaimsService:
 
     async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
         """Checks in one transaction (checks that arrive while others are being answered wait and go together,
-        as claims do), with one ``geo.verify`` request for all of them; ``unavailable`` when geo-verify does not
-        answer. The players' fixes join their trails one at a time, claims and checks alike (see submit)."""
-        try:
-            async with self.store.begin() as tx:
-                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-                # issue 29: only a verified player's fixes join a trail (R7.1 screens players of the game); twelve
-                # pending accounts' checks flooded the flag triage
-                verdicts = await self._verdicts(tx, ps, [p.cmd.player_status == "verified" for p in ps])
-                replies: list[CheckReply | Refusal] = []
-                flagged = False
-                for p, v in zip(ps, verdicts, strict=True):
-                    with tracing.continued(p.trace):
-                        replies.append(await self._check_decided(tx, p, v))
-                        flagged = bool(v.flags) or flagged
-        except GeoUnavailable as e:
-            log.warning("geo_verify_unavailable", checks=len(ps), error=str(e))
-            return [GEO_DOWN for _ in ps]
-        if flagged:
+        as claims do), under their players' locks (a player's R7.1 flags merge one at a time)."""
+        async with self.store.begin() as tx:
+            await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            replies: list[CheckReply | Refusal] = []
+            for p in ps:
+                with tracing.continued(p.trace):
+                    replies.append(await self._check_decided(tx, p, p.verdict))
+        if any(p.verdict.flags for p in ps):
             try:
                 await self._publish_committed()
             except Exception as e:   # the flags wait in the outbox for the relay's sweep (see submit)
@@ -237,49 +182,89 @@ class ClaimsService:
         tid, ref = v.located.territory_id, None
         if tid is not None and tid in self.names:
             ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
-        decision, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
+        decision, _, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
         await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
             return CheckReply(territory=ref, allowed=False, reason=decision.reason, message=decision.message)
         return CheckReply(territory=ref, allowed=True, reason=None, message=None)
 
     # ---- claims.submit ------------------------------------------------------------------------------------
-    async def submit(self, cmd: SubmitClaim) -> ClaimAcceptedReply | Refusal:
-        """Decide and record one GPS claim. Decisions are serialised per player (advisory lock) and per
-        territory (row lock), always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal`
-        (codes of R3, R7, R8). With an idempotency key, a repeat returns the first answer verbatim. Claims that
-        arrive while others are being decided share their transaction (issue 21, :mod:`turf_claims.group`); the
-        answer is the same either way."""
-        now = await self._now_for(cmd.fix.fix_time)
-        if not await self._day_started(now):
+    async def submit(self, v: VerifiedClaim) -> ClaimAcceptedReply | Refusal:
+        """Decide and record one GPS claim, geo-verify's verdict on its fix in hand (R7, R7.1), at the instant
+        geo-verify received it. Decisions are serialised per player (advisory lock) and per territory (row lock),
+        always in that order. Returns :class:`ClaimAcceptedReply` or :class:`Refusal` (codes of R3, R7, R8). With
+        an idempotency key, a repeat returns the first answer verbatim. Claims that arrive while others are being
+        decided share their transaction (:mod:`turf_claims.group`); the answer is the same either way."""
+        if not await self._day_started(v.received_at):
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        return await self.group.submit(Pending(cmd, now, tracing.current_context()))
+        p = Pending.of(v)
+        refused = await self._certain_refusal(p)
+        if refused is not None:
+            return await self._refused_from_memory(p, refused)
+        return await self.group.submit(p)
+
+    async def _certain_refusal(self, p: Pending) -> Refused | None:
+        """The refusal certain without a transaction (R3, geo-verify's R7, and R8's from the day's growing facts
+        in memory, :mod:`turf_claims.daymemory`), or None: decide under the locks. A fix with R7.1 flags goes
+        under the locks (its R7.1 flags merge with the player's earlier ones). A memory that cannot load (the
+        store not answering) answers nothing: the locked path says what it says."""
+        day = gametime.game_day_at(self.season, p.now)
+        if day is None or p.verdict.flags:
+            return None
+        try:
+            if not await self.memory.ready(day, p.now):
+                return None
+        except Exception as e:
+            log.warning("day_memory_load_failed", error=f"{type(e).__name__}: {e}")
+            return None
+        v = p.verdict
+        tid = v.located.territory_id if v.located.territory_id in self.names else None
+        early = check_open(self.season, p.now) or _location_refusal(v, tid)
+        if early is not None or tid is None:
+            return early
+        return await self.memory.refusal(p.cmd.player_id, p.cmd.player_status == "verified", tid, day, p.now)
+
+    async def _refused_from_memory(self, p: Pending, refused: Refused) -> ClaimAcceptedReply | Refusal:
+        """Keep a refusal decided from memory as the locked path would (its claim.rejected through the outbox,
+        its reply under its idempotency key) in one statement, outside any transaction (no lock: it changes no game
+        state); a key used before answers its first reply."""
+        cmd = p.cmd
+        reply = Refusal(reason=refused.reason, message=refused.message)
+        with tracing.continued(p.trace):
+            prev = await self.store.refuse(cmd.player_id, cmd.idempotency_key, reply, subjects.CLAIM_REJECTED,
+                                           ClaimRejected(occurred_at=p.now, player_id=cmd.player_id,
+                                                         territory_id=p.verdict.located.territory_id,
+                                                         reason=refused.reason, message=refused.message),
+                                           datetime.now(UTC))
+        if prev is not None:
+            return cast(ClaimAcceptedReply | Refusal, decode_reply(prev, ClaimAcceptedReply))
+        metrics.CLAIMS.labels("refused", refused.reason).inc()
+        await self._after_commit()   # its claim.rejected published now, as the locked path does
+        return reply
 
     async def _submit_one(self, p: Pending) -> ClaimAcceptedReply | Refusal:
         [reply] = await self._submit_many([p])
         return reply
 
     async def _submit_many(self, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
-        """Claims in one transaction, each decided as if alone, in arrival order, with one ``geo.verify`` request
-        for all of them (R7, R7.1). Every lock is taken first, in the one order every writer uses (players sorted,
-        then territory rows sorted), so concurrent batches and single claims queue for each other but never
-        deadlock. When geo-verify does not answer, every claim is answered ``unavailable`` and nothing is kept."""
-        try:
-            async with self.store.begin() as tx:
-                if len(ps) == 1:
-                    await tx.locks.lock("player:" + ps[0].cmd.player_id)
-                else:
-                    await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
-                replies = await self._decide_all(tx, ps)
-        except GeoUnavailable as e:
-            log.warning("geo_verify_unavailable", claims=len(ps), error=str(e))
-            return [GEO_DOWN for _ in ps]
+        """Claims in one transaction, each decided as if alone, in arrival order. Every lock is taken first, in the
+        one order every writer uses (players sorted, then territory rows sorted), so concurrent batches and single
+        claims queue for each other but never deadlock."""
+        async with self.store.begin() as tx:
+            if len(ps) == 1:
+                await tx.locks.lock("player:" + ps[0].cmd.player_id)
+            else:
+                await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
+            replies = await self._decide_all(tx, ps)
+        for p, r in zip(ps, replies, strict=True):   # committed: the next claim here knows them (daymemory)
+            if isinstance(r, ClaimAcceptedReply) and (day := gametime.game_day_at(self.season, p.now)) is not None:
+                self.memory.claimed(day, r.claim_id, r.owner_id, r.territory_id, r.kind != "war_reclaim")
         await self._after_commit()
         return replies
 
     async def _decide_all(self, tx: ClaimsTx, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
-        """The players' locks held: a repeated idempotency key gets its first answer; the other claims are verified
-        by geo-verify in one request, then decided and recorded one by one."""
+        """The players' locks held: a repeated idempotency key gets its first answer; the other claims are decided
+        and recorded one by one, their territories' rows locked first (sorted) when there are several."""
         replies: list[ClaimAcceptedReply | Refusal | None] = [None] * len(ps)
         first: dict[tuple[str, str], int] = {}   # a key repeated within the batch: the index of its first claim
         fresh: list[int] = []
@@ -294,16 +279,11 @@ class ClaimsService:
                     continue
                 first[(p.cmd.player_id, key)] = i
             fresh.append(i)
-        verdicts = await self._verdicts(tx, [ps[i] for i in fresh], [True] * len(fresh))
         if len(fresh) > 1:
-            await tx.locks.lock_territories(sorted({tid for v in verdicts
-                                                    if (tid := v.located.territory_id) in self.names}))
-        for i, v in zip(fresh, verdicts, strict=True):
-            replies[i] = await self._decide_and_record(tx, ps[i], v)
-        refused = [i for i in fresh if isinstance(replies[i], Refusal)]
-        if refused:
-            await tx.trail.unlink_fixes(sorted({ps[i].cmd.player_id for i in refused}),
-                                        [cid for i in refused if (cid := ps[i].claim_id)])
+            await tx.locks.lock_territories(sorted({tid for i in fresh
+                                                    if (tid := ps[i].verdict.located.territory_id) in self.names}))
+        for i in fresh:
+            replies[i] = await self._decide_and_record(tx, ps[i], ps[i].verdict)
         for i, p in enumerate(ps):
             if replies[i] is None:   # the same key as an earlier claim of the batch: that claim's answer
                 replies[i] = replies[first[(p.cmd.player_id, p.cmd.idempotency_key or "")]]
@@ -324,7 +304,7 @@ class ClaimsService:
         its events carry its own trace."""
         cmd, now = p.cmd, p.now
         with tracing.continued(p.trace):
-            decision, version = await self._decide(tx, cmd, v, now, lock=True)
+            decision, version, left = await self._decide(tx, cmd, v, now, lock=True)
             claim_id = None if isinstance(decision, Refused) else p.claim_id
             flags = await self._flag(tx, cmd, now, claim_id, v.flags)
             reply: ClaimAcceptedReply | Refusal
@@ -336,7 +316,9 @@ class ClaimsService:
                     reason=decision.reason, message=decision.message))
             else:
                 assert claim_id is not None
-                reply = await self._record(tx, cmd, v, now, decision, claim_id, flags, version)
+                # R6: a normal claim spends one of the day's claims; a War reclaim (R14) none
+                left_after = max(left - 1, 0) if decision.normal else left
+                reply = await self._record(tx, cmd, v, now, decision, claim_id, flags, version, left_after)
                 metrics.CLAIMS.labels("accepted", decision.kind).inc()
             if cmd.idempotency_key:
                 await tx.replies.store_idempotent_reply(cmd.player_id, cmd.idempotency_key, reply, datetime.now(UTC))
@@ -384,7 +366,7 @@ class ClaimsService:
         return repeats(Flag(fl.kind, fl.evidence), [(e.id, Flag(e.kind, e.evidence)) for e in earlier])
 
     async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime, o: ClaimOutcome,
-                      claim_id: str, flags: list[str], version_read: int) -> ClaimAcceptedReply:
+                      claim_id: str, flags: list[str], version_read: int, left: int) -> ClaimAcceptedReply:
         day = gametime.game_day_at(self.season, now)
         assert day is not None and v.located.territory_id is not None
         tid, border_m = v.located.territory_id, v.located.border_distance_m
@@ -407,7 +389,8 @@ class ClaimsService:
             await tx.cards.mark_reclaimed(tid, cmd.player_id, claim_id)  # R14
         log.info("claim_accepted", claim_id=claim_id, player_id=cmd.player_id, territory_id=tid, kind=o.kind)
         return ClaimAcceptedReply(claim_id=claim_id, territory_id=tid, kind=o.kind, owner_id=o.owner_id,
-                                  progress=o.fort_after.progress, fortified=o.fort_after.fortified)
+                                  progress=o.fort_after.progress, fortified=o.fort_after.fortified,
+                                  claims_left_today=left)
 
     # ---- reads --------------------------------------------------------------------------------------------
     async def state(self, territory_id: str | None) -> StateReply:
@@ -467,6 +450,12 @@ class Handlers:
     corrections: Corrections
     days: GameDays
     outlook: Outlooks
+
+    async def changing(self) -> None:
+        """A card effect, a correction or a disqualification was applied by another replica (its event): today's
+        facts in memory may have shrunk or an allowance grown, so memory refuses nothing more today
+        (:mod:`turf_claims.daymemory`)."""
+        self.claims.memory.taint(gametime.game_day_at(self.claims.season, await self.claims.clock.now()))
 
     async def on_event(self, ev: DayStarted | PlayerDisqualified) -> None:
         """The durable consumer's events, in stream order: a day start (R5, R15, R16) or a disqualification

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal, Protocol
 
+from turf_claims.daymemory import DaySnapshot
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged, TerritoryStateOut
-from turf_common.contracts.geo import FixToVerify, Verdict
-from turf_common.rules.antispoof import FixRecord
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
 
@@ -286,23 +285,7 @@ class ClaimLog(Protocol):
 
 
 class Trail(Protocol):
-    """R7.1: each player's trail of fixes and the anti-spoofing flags it raises."""
-
-    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
-                         limit: int) -> list[FixRecord]:
-        """R7.1: record ``fix`` (received at ``fix.received_at``; with its claim, if accepted) in the player's trail
-        and return the trail as it was before it: the player's fixes received at or after ``since``, the most
-        recent ``limit`` of them, oldest first (in the order they were received)."""
-        ...
-
-    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
-        """The player's most recent fix received before ``before`` (where the player was last seen), or None."""
-        ...
-
-    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
-        """The fixes of ``player_ids`` joined with one of ``claim_ids`` (claims then refused) lose their claim id:
-        a fix joins the trail before its claim is decided (R7.1 is screened by geo-verify, once per batch)."""
-        ...
+    """R7.1: the anti-spoofing flags geo-verify found on players' fixes (it keeps the trails)."""
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
@@ -473,6 +456,18 @@ class ClaimsStore(Protocol):
         """Unowned rows for the board's territories that have none yet."""
         ...
 
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        """The growing facts of ``day`` and the territories' owners, read at once outside any transaction (see
+        :class:`turf_claims.daymemory.DaySnapshot`)."""
+        ...
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        """A refusal decided from memory, kept in one statement outside any transaction (no lock is needed: it
+        changes no game state): the reply under ``key`` and ``event`` staged in the outbox. With a ``key`` already
+        used, nothing is kept and that first reply (JSON) is returned."""
+        ...
+
 
 class Clock(Protocol):
     """The game clock."""
@@ -482,19 +477,6 @@ class Clock(Protocol):
     async def fresh_now(self) -> datetime:
         """:meth:`now` read afresh from the clock's source (a watched clock may be behind); raises when the source
         cannot be reached."""
-        ...
-
-
-class GeoUnavailable(Exception):
-    """geo-verify did not answer a ``geo.verify`` request (or answered it with a refusal)."""
-
-
-class Geo(Protocol):
-    """geo-verify: R7 (board, border, accuracy, staleness) and R7.1 (the trail's flags) for fixes."""
-
-    async def verify(self, fixes: Sequence[FixToVerify]) -> list[Verdict]:
-        """One verdict per fix, in order, asked in one request (a batch larger than one message holds is asked in a
-        few). Raises :class:`GeoUnavailable`."""
         ...
 
 

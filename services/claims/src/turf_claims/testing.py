@@ -5,7 +5,6 @@ and a unit of work that raises leaves the state as it found it. The clock and pu
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -13,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
+from turf_claims.daymemory import DaySnapshot
 from turf_claims.ports import (
     CardFacts,
     Claim,
     DayFacts,
-    GeoUnavailable,
     HeldWindow,
     OutlookFacts,
     OwnedFacts,
@@ -27,14 +26,11 @@ from turf_claims.ports import (
     Territory,
     TerritoryChange,
 )
+from turf_common import txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
-from turf_common.contracts.geo import FixToVerify, FlagFound, Located, Verdict
 from turf_common.rules import cards as rules
-from turf_common.rules.antispoof import FixRecord
-from turf_common.rules.claims import ClaimLimits
-from turf_common.rules.location import verify_fix
 
 
 class DuplicateKey(Exception):
@@ -80,7 +76,6 @@ class State:
     commands: dict[str, str] = field(default_factory=dict)
     inbox: set[str] = field(default_factory=set)
     outbox: list[tuple[str, Event]] = field(default_factory=list)   # (subject, event), in commit order
-    fixes: list[tuple[str, FixRecord]] = field(default_factory=list)
     flags: list[FlagOut] = field(default_factory=list)
     wars: list[WarWindow] = field(default_factory=list)
     protections: dict[str, Protection] = field(default_factory=dict)
@@ -187,18 +182,6 @@ class MemoryClaimsTx:
         return CardFacts(wars[0].holder_id if wars else None,
                          any(p.kind == "freeze" and p.territory_id == territory_id for p in active),
                          any(p.kind == "blockade" and p.rival_id == player_id for p in active))
-
-    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
-                         limit: int) -> list[FixRecord]:
-        mine = [f for p, f in self.s.fixes if p == player_id and f.received_at >= since][-limit:]
-        self.s.fixes.append((player_id, fix))
-        return mine
-
-    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
-        return next((f for p, f in reversed(self.s.fixes) if p == player_id and f.received_at < before), None)
-
-    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
-        pass   # the trail here keeps no claim ids (no port reads a fix's claim id back)
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
@@ -373,7 +356,8 @@ class MemoryClaimsStore:
     async def begin(self) -> AsyncIterator[MemoryClaimsTx]:
         before = copy.deepcopy(self.state)
         try:
-            yield MemoryClaimsTx(self.state)
+            with txguard.transaction("claims"):   # as the SQL store's (txguard)
+                yield MemoryClaimsTx(self.state)
         except BaseException:
             self.state.__dict__.update(before.__dict__)
             raise
@@ -381,6 +365,24 @@ class MemoryClaimsStore:
     @asynccontextmanager
     async def connect(self) -> AsyncIterator[MemoryClaimsTx]:
         yield MemoryClaimsTx(self.state)
+
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        s = self.state
+        windows = [w.until for w in s.wars if w.state == "open" and w.until > now]
+        return DaySnapshot(
+            [(c.id, c.player_id, c.territory_id) for c in s.claims.values()
+             if c.game_day == day and c.normal and c.player_id not in s.excluded],
+            {pid: ed for (pid, d), ed in s.player_days.items() if d == day}, max(windows, default=None),
+            {tid: (ter.owner_id, ter.version) for tid, ter in s.territories.items()})
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        if key is not None and (prev := self.state.idempotency.get((player_id, key))) is not None:
+            return prev
+        if key is not None:
+            self.state.idempotency[(player_id, key)] = reply.model_dump_json()
+        self.state.outbox.append((subject, event))
+        return None
 
     async def seed_territories(self, territory_ids: list[str]) -> None:
         for tid in territory_ids:
@@ -391,37 +393,3 @@ class MemoryClaimsStore:
         :class:`turf_common.testing.RecordingPublisher` calls it on flush)."""
         staged, self.state.outbox = self.state.outbox, []
         return staged
-
-
-@dataclass
-class PointsGeo:
-    r"""geo-verify in memory (:class:`turf_claims.ports.Geo`): a point :meth:`place`\ d lies in its territory, any
-    other off the board; R7 and R7.1 by the same pure rule as geo-verify (:func:`turf_common.rules.location
-    .verify_fix`). ``batches``: the size of each request asked, in order; ``delay``: seconds each request takes;
-    ``down``: every request raises :class:`GeoUnavailable`, as when geo-verify does not answer."""
-
-    limits: ClaimLimits = field(default_factory=ClaimLimits)
-    points: dict[tuple[float, float], tuple[str, float | None]] = field(default_factory=dict)
-    batches: list[int] = field(default_factory=list)
-    delay: float = 0.0
-    down: bool = False
-
-    def place(self, lat: float, lon: float, territory_id: str, border_distance_m: float | None = 250.0) -> None:
-        self.points[(lat, lon)] = (territory_id, border_distance_m)
-
-    async def verify(self, fixes: Sequence[FixToVerify]) -> list[Verdict]:
-        if self.down:
-            raise GeoUnavailable("geo.verify: NoRespondersError")
-        self.batches.append(len(fixes))
-        if self.delay:
-            await asyncio.sleep(self.delay)
-        return [self._verdict(f) for f in fixes]
-
-    def _verdict(self, f: FixToVerify) -> Verdict:
-        tid, border = self.points.get((f.fix.lat, f.fix.lon), (None, None))
-        fix = FixRecord(f.fix.lat, f.fix.lon, f.fix.accuracy_m, f.fix.fix_time, f.received_at)
-        trail = None if f.trail is None else [FixRecord(*t) for t in f.trail]
-        refused, flags = verify_fix(fix, tid, border, trail, self.limits)
-        return Verdict(located=Located(territory_id=tid, border_distance_m=border),
-                       reason=refused.reason if refused else None, message=refused.message if refused else None,
-                       flags=[FlagFound(kind=fl.kind, evidence=fl.evidence) for fl in flags])

@@ -13,9 +13,16 @@ from sqlalchemy.exc import IntegrityError
 
 from turf_claims.ports import Claim, ClaimsTx, Protection, Territory, TerritoryChange
 from turf_claims.testing import DuplicateKey
+from turf_common import txguard
 from turf_common.contracts import subjects
-from turf_common.contracts.claims import ClaimAccepted, ClaimAcceptedReply, FlagOut, TerritoryChanged
-from turf_common.rules.antispoof import FixRecord
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import (
+    ClaimAccepted,
+    ClaimAcceptedReply,
+    ClaimRejected,
+    FlagOut,
+    TerritoryChanged,
+)
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
 
@@ -238,27 +245,61 @@ async def test_day_facts_and_card_facts(backend: Backend) -> None:
 
 # ---- trail ---------------------------------------------------------------------------------------------------------
 
-async def test_trail_joins_and_answers_the_fixes_before_it(backend: Backend) -> None:
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i) - timedelta(seconds=2),
-                       T0 + timedelta(minutes=i)) for i in range(4)]
+async def test_a_days_snapshot_holds_its_growing_facts_and_the_owners(backend: Backend) -> None:
+    """Refusals from memory load a day once: its normal claims (R6, R10) of players not excluded (R28), its
+    allowances above the standard, the last open War window's end (R8.2) and every owner with its version."""
+    await seeded(backend, "a", "b")
     async with backend.store.begin() as tx:
-        assert await tx.trail.join_trail("ann", fixes[0], None, T0, 5) == []
-        assert await tx.trail.join_trail("ann", fixes[1], "c1", T0, 5) == fixes[:1]
-        assert await tx.trail.join_trail("bob", fixes[1], None, T0, 5) == []
-        assert await tx.trail.join_trail("ann", fixes[2], None, T0, 5) == fixes[:2]
-        assert await tx.trail.join_trail("ann", fixes[3], None, T0 + timedelta(seconds=30), 1) == fixes[2:3]
+        await record(tx, claim("c1", "ann", "a"))
+        await record(tx, claim("c2", "cat", "b", at=T0 + timedelta(minutes=1)))
+        await record(tx, claim("c3", "ann", "b", "war_reclaim", normal=False, at=T0 + timedelta(minutes=2)))
+        await record(tx, claim("c4", "bob", "a", day=DAY2, at=T0 + timedelta(days=1)))
+        await tx.allowances.grant_extra_claim("ann", DAY)
+        await tx.exclusions.exclude_player("cat", T0)
+        await tx.cards.open_war_window("w1", "a", "dan", "eve", "c0", T0 - timedelta(hours=2), T0 + timedelta(hours=5))
+        await tx.cards.open_war_window("w2", "b", "fay", "eve", "c0", T0 - timedelta(hours=2), T0 - timedelta(hours=1))
+    snap = await backend.store.day_snapshot(DAY, T0)
+    assert snap.claims == [("c1", "ann", "a")]
+    assert snap.allowances == {"ann": (1, 0)}
+    assert snap.windows_until == T0 + timedelta(hours=5)
+    assert snap.owners["a"][0] == "bob" and snap.owners["b"] == ("ann", 2)
+    assert (await backend.store.day_snapshot(DAY, T0 + timedelta(hours=6))).windows_until is None
 
 
-async def test_unlinking_a_refused_claims_fixes_keeps_the_trail(backend: Backend) -> None:
-    """R7.1: a fix joins the trail with the id its claim would get, before geo-verify's verdict; a refused claim's
-    fix loses the id and stays in the trail."""
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i), T0 + timedelta(minutes=i))
-             for i in range(3)]
+async def test_a_refusal_from_memory_is_kept_in_one_step_and_a_used_key_answers_its_first_reply(
+        backend: Backend) -> None:
+    first = ClaimAcceptedReply(claim_id="c1", territory_id="a", kind="take", owner_id="ann", progress=1,
+                               fortified=False, claims_left_today=0)
     async with backend.store.begin() as tx:
-        await tx.trail.join_trail("ann", fixes[0], "c1", T0, 5)
-        await tx.trail.join_trail("ann", fixes[1], "c2", T0, 5)
-        await tx.trail.unlink_fixes(["ann", "bob"], ["c1", "c9"])
-        assert await tx.trail.join_trail("ann", fixes[2], None, T0, 5) == fixes[:2]
+        await tx.replies.store_idempotent_reply("ann", "k1", first, T0)
+    refused = Refusal(reason="no_claims_left", message="You have no claims left today.")
+
+    def rejected() -> ClaimRejected:
+        return ClaimRejected(occurred_at=T0, player_id="ann", territory_id="a", reason="no_claims_left",
+                             message="You have no claims left today.")
+
+    assert await backend.store.refuse("ann", "k1", refused, subjects.CLAIM_REJECTED, rejected(), T0) == \
+        first.model_dump_json()
+    assert await backend.staged() == []                      # a repeat: nothing staged
+    event = rejected()
+    assert await backend.store.refuse("ann", "k2", refused, subjects.CLAIM_REJECTED, event, T0) is None
+    assert await backend.staged() == [(subjects.CLAIM_REJECTED, event.event_id)]
+    assert await backend.store.refuse("ann", "k2", refused, subjects.CLAIM_REJECTED, rejected(), T0) == \
+        refused.model_dump_json()
+    assert await backend.store.refuse("ann", None, refused, subjects.CLAIM_REJECTED, rejected(), T0) is None
+    assert len(await backend.staged()) == 2
+
+
+async def test_the_unit_of_work_marks_its_transaction_open_and_a_read_connection_not(backend: Backend) -> None:
+    """No network round trip inside a transaction (txguard): the bus and the outbox refuse to go out while the
+    claims unit of work holds one open; a read-only connection holds no lock."""
+    async with backend.store.begin():
+        assert txguard.open_transaction() == "claims"
+        with pytest.raises(txguard.NetworkInTransaction):
+            txguard.no_transaction("claims.verified.submit")
+    assert txguard.open_transaction() is None
+    async with backend.store.connect():
+        assert txguard.open_transaction() is None
 
 
 async def test_trail_flags_oldest_first(backend: Backend) -> None:
@@ -298,19 +339,6 @@ async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find
         (f1,) = [f for f in await tx.trail.flags() if f.id == "f1"]
         assert (f1.at, f1.count, f1.last_at, f1.evidence) == (T0, 3, T0 + timedelta(minutes=6), {"n": 1})
         assert len(await tx.trail.flags()) == 5
-
-
-async def test_issue29_latest_fix_before_a_time(backend: Backend) -> None:
-    fixes = [FixRecord(40.0 + i / 100, -74.0, 10.0, T0 + timedelta(hours=i), T0 + timedelta(hours=i))
-             for i in range(3)]
-    async with backend.store.begin() as tx:
-        for f in fixes:
-            await tx.trail.join_trail("ann", f, None, T0, 5)
-        assert await tx.trail.latest_fix("ann", T0) is None
-        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=2)) == fixes[1]
-        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=9)) == fixes[2]
-        assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=9)) is None
-
 
 
 async def test_trail_flags_a_page_after_a_cursor(backend: Backend) -> None:

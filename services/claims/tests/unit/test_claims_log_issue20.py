@@ -25,9 +25,9 @@ T0 = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
 
 
 async def test_the_log_lists_claims_oldest_first_narrowed_by_day_and_player_and_cut_at_the_limit(w: World) -> None:
-    first = await w.h.claims.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
+    first = await w.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     w.clock.at += timedelta(hours=1)
-    second = await w.h.claims.submit(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
+    second = await w.submit(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(first, ClaimAcceptedReply) and isinstance(second, ClaimAcceptedReply)
 
     log = await w.h.claims.log(ClaimsListRequest())

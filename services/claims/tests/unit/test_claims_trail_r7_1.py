@@ -29,11 +29,11 @@ def flags(w: World) -> list[FlagRaised]:
 
 async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused(
         w: World) -> None:
-    check = await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
+    check = await w.check_cmd(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     assert isinstance(check, CheckReply) and check.allowed
-    assert [(f.lat, f.received_at) for _, f in w.store.state.fixes] == [(HOBOKEN[0], w.clock.at)]
+    assert [(f.lat, f.received_at) for _, f in w.fixes()] == [(HOBOKEN[0], w.clock.at)]
     w.clock.at += timedelta(minutes=1)
-    reply = await w.h.claims.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
+    reply = await w.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(reply, ClaimAcceptedReply) and reply.owner_id == "ann"   # R7.1: a flag never refuses
     (flag,) = flags(w)
     assert (flag.kind, flag.player_id, flag.claim_id) == ("impossible_travel", "ann", reply.claim_id)
@@ -45,40 +45,40 @@ async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_late
 
 
 async def test_r7_1_a_check_that_jumps_is_flagged_with_no_claim_and_still_answers_the_rule(w: World) -> None:
-    await w.h.claims.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
+    await w.submit(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
     w.clock.at += timedelta(seconds=30)
-    check = await w.h.claims.check(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
+    check = await w.check_cmd(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     assert isinstance(check, CheckReply) and check.allowed is False and check.reason == "no_claims_left"
     (flag,) = flags(w)
     assert (flag.kind, flag.claim_id) == ("impossible_travel", None)
-    assert len(w.store.state.fixes) == 2
+    assert len(w.fixes()) == 2
 
 
 async def test_r7_1_an_honest_player_retrying_a_claim_with_the_same_fix_is_not_flagged(w: World) -> None:
     # the code before the amendment flagged the retry repeated_fix
     first = w.cmd("ann", "hoboken", where=HOBOKEN, key="k1", accuracy_m=8.0)
-    await w.h.claims.check(first)
-    assert isinstance(await w.h.claims.submit(first), ClaimAcceptedReply)
+    await w.check_cmd(first)
+    assert isinstance(await w.submit(first), ClaimAcceptedReply)
     w.clock.at += timedelta(seconds=20)
-    again = await w.h.claims.submit(first.model_copy(update={"idempotency_key": "k2"}))
+    again = await w.submit(first.model_copy(update={"idempotency_key": "k2"}))
     assert isinstance(again, Refusal) and again.reason == "no_claims_left"
     assert flags(w) == [] and (await w.h.claims.flags(FlagsRequest())).flags == []
 
 
 async def test_r7_1_the_same_fix_from_a_player_who_went_far_away_meanwhile_is_a_replay(w: World) -> None:
     hob = w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0)
-    await w.h.claims.check(hob)
+    await w.check_cmd(hob)
     w.clock.at += timedelta(minutes=40)   # a drive to Newark (~18 km/h) and back: no impossible travel
-    await w.h.claims.check(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
+    await w.check_cmd(w.cmd("ann", "newark", where=NEWARK, accuracy_m=8.0))
     w.clock.at += timedelta(minutes=40)
-    await w.h.claims.check(hob)
+    await w.check_cmd(hob)
     assert [f.kind for f in flags(w)] == ["repeated_fix"]
     assert flags(w)[0].evidence["away"]["lat"] == NEWARK[0]
 
 
 async def test_r7_1_trails_are_per_player(w: World) -> None:
-    await w.h.claims.check(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
-    await w.h.claims.check(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
+    await w.check_cmd(w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0))
+    await w.check_cmd(w.cmd("bob", "newark", where=NEWARK, accuracy_m=8.0))
     assert flags(w) == []
 
 
@@ -114,10 +114,10 @@ async def test_issue29_r7_1_a_pending_or_disqualified_players_checks_join_no_tra
     for status in ("pending", "disqualified", "rejected"):
         for where in (HOBOKEN, NEWARK, HOBOKEN):
             cmd = w.cmd("eve", "hoboken", where=where, accuracy_m=8.0).model_copy(update={"player_status": status})
-            check = await w.h.claims.check(cmd)
+            check = await w.check_cmd(cmd)
             assert isinstance(check, CheckReply) and check.reason == "not_eligible"
             w.clock.at += timedelta(seconds=30)
-    assert w.store.state.fixes == [] and flags(w) == []
+    assert w.fixes() == [] and flags(w) == []
 
 
 async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with_a_count(w: World) -> None:
@@ -125,7 +125,7 @@ async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with
     replays): now one flag per kind and leg (Hoboken → Newark and back), counted, first and last seen; flag.raised
     is published once per flag."""
     for i in range(25):
-        await w.h.claims.check(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0))
+        await w.check_cmd(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0))
         w.clock.at += timedelta(seconds=10)
     page = await w.h.claims.flags(FlagsRequest())
     assert isinstance(page, FlagsReply)
@@ -140,14 +140,14 @@ async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with
 
 async def test_issue29_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_its_own(w: World) -> None:
     for where in (HOBOKEN, NEWARK):
-        await w.h.claims.check(w.cmd("ann", "hoboken", where=where, accuracy_m=8.0))
+        await w.check_cmd(w.cmd("ann", "hoboken", where=where, accuracy_m=8.0))
         w.clock.at += timedelta(seconds=10)
     w.clock.at += timedelta(hours=1, minutes=1)                    # a quiet spell: MERGE_WINDOW
     for where in (HOBOKEN, NEWARK, HOBOKEN):
-        await w.h.claims.check(w.cmd("ann", "hoboken", where=where, accuracy_m=9.0))
+        await w.check_cmd(w.cmd("ann", "hoboken", where=where, accuracy_m=9.0))
         w.clock.at += timedelta(seconds=10)
     # Hoboken → Newark again at once, on a claim: its own flag, the one the organizer may reverse (R28)
-    reply = await w.h.claims.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=7.0))
+    reply = await w.submit(w.cmd("ann", "newark", where=NEWARK, accuracy_m=7.0))
     assert isinstance(reply, ClaimAcceptedReply)                   # a flag never refuses (R7.1)
     page = await w.h.claims.flags(FlagsRequest())
     assert isinstance(page, FlagsReply)
@@ -160,7 +160,7 @@ async def test_issue29_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World
     """A flag takes the repeats of the hour after it was first raised, then a new one is raised: a flood the organizer
     cleared comes back to the queue within the hour."""
     for i in range(26):                                            # 2 h 10 min, a jump every 5 minutes
-        await w.h.claims.check(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0 + i / 10))
+        await w.check_cmd(w.cmd("ann", "hoboken", where=(HOBOKEN, NEWARK)[i % 2], accuracy_m=8.0 + i / 10))
         w.clock.at += timedelta(seconds=10) if i % 2 == 0 else timedelta(minutes=9, seconds=50)
     page = await w.h.claims.flags(FlagsRequest())
     assert isinstance(page, FlagsReply)
@@ -173,11 +173,11 @@ async def test_issue29_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_fl
     cannot see it (the trail reaches back 2.5 h); the first fix of the day is evidence, the answer the rule's."""
     home = Home(lat=HOBOKEN[0], lon=HOBOKEN[1])
     cmd = w.cmd("ann", "hoboken", where=HOBOKEN, accuracy_m=8.0).model_copy(update={"home": home})
-    await w.h.claims.check(cmd)
+    await w.check_cmd(cmd)
     assert flags(w) == []                                          # at home
     await w.start(DAY2)
     far = w.cmd("ann", "newark", where=POUGHKEEPSIE, accuracy_m=10.0).model_copy(update={"home": home})
-    reply = await w.h.claims.submit(far)
+    reply = await w.submit(far)
     assert isinstance(reply, ClaimAcceptedReply)                   # never a refusal (R7.1)
     (flag,) = flags(w)
     assert (flag.kind, flag.claim_id) == ("day_start_jump", reply.claim_id)
@@ -185,6 +185,6 @@ async def test_issue29_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_fl
                                                                                      "lon": HOBOKEN[1]}
     assert flag.evidence["last_km"] > 100 and flag.evidence["home_km"] > 100
     w.clock.at += timedelta(hours=3)                               # the day's second fix: R7.1's trail's business
-    await w.h.claims.check(far.model_copy(update={"fix": far.fix.model_copy(update={
+    await w.check_cmd(far.model_copy(update={"fix": far.fix.model_copy(update={
         "fix_time": w.clock.at - timedelta(seconds=3)})}))
     assert len(flags(w)) == 1

@@ -70,3 +70,15 @@ async def test_r16_r28_a_disqualified_player_is_excluded_and_loses_every_territo
     assert w.store.state.territories["hoboken"].owner_id is None
     freed = [e for e in w.sent(subjects.TERRITORY_CHANGED) if e.cause == "disqualification"]
     assert [(e.territory_id, e.previous_owner_id, e.version) for e in freed] == [("hoboken", "ann", 2)]
+
+
+async def test_r6_an_accepted_claim_answers_the_claims_left_today_after_it(w: World) -> None:
+    """R6, R17: the answer carries the allowance after the claim, so a page need not ask GET /me again."""
+    first = await w.claim("ann", "hoboken")
+    assert isinstance(first, ClaimAcceptedReply) and first.claims_left_today == 0
+    await w.h.effects.double_trouble(DoubleTroubleEffect(command_id="saga-1", player_id="bob"))
+    second = await w.claim("bob", "newark")        # one of Double Trouble's two
+    assert isinstance(second, ClaimAcceptedReply) and second.claims_left_today == 1
+    third = await w.claim("bob", "jersey")
+    assert isinstance(third, ClaimAcceptedReply) and third.claims_left_today == 0
+    assert (await w.h.claims.player("bob")).claims_left_today == 0   # the same figure GET /me shows

@@ -1,17 +1,24 @@
-"""The one place where geo-verify's adapters are wired: the real board, or any :class:`BoardIndex` in tests."""
+"""The one place where geo-verify's adapters are wired: the real board, the trails in Redis, the game clock watched
+in NATS KV and the claims service over NATS; any :class:`BoardIndex` and the fakes in tests."""
 
 from __future__ import annotations
 
 from faststream.nats import NatsBroker
 
+from turf_common import redisconn
+from turf_common.bus import clock_kv
+from turf_common.gameclock import WatchedGameClock
 from turf_common.rules import gametime
 from turf_common.rules.claims import ClaimLimits
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 from turf_geo import entrypoints
 from turf_geo.adapters.board import LoadedBoard
+from turf_geo.adapters.claims import NatsClaims
+from turf_geo.adapters.trail import RedisTrails
+from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
-from turf_geo.ports import BoardIndex
+from turf_geo.ports import BoardIndex, Claims, Clock, Trails
 
 
 def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandlers:
@@ -19,11 +26,27 @@ def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandler
     return GeoHandlers(board=board, limits=limits or ClaimLimits())
 
 
+def claim_path(geo: GeoHandlers, trails: Trails, clock: Clock, claims: Claims,
+               season: gametime.SeasonConfig) -> ClaimPath:
+    """The claim path's first stage over the given adapters (``season``: its zone, for the day's first fix)."""
+    return ClaimPath(geo=geo, trails=trails, clock=clock, claims=claims, season=season)
+
+
 def wire(settings: Settings) -> Wire:
-    """The app's start-up: load the board (a few seconds), then the subscribers."""
+    """The app's start-up: load the board (a few seconds), watch the clock, then the subscribers."""
     async def build(broker: NatsBroker) -> Wired:
-        limits = gametime.load_season(settings.season_file).limits
-        h = handlers(LoadedBoard.load(settings.board_dir), limits)
-        return Wired(router=entrypoints.router(h, settings.stream))
+        assert settings.redis_url, "TURF_REDIS_URL is not set"
+        season = gametime.load_season(settings.season_file)
+        h = handlers(LoadedBoard.load(settings.board_dir), season.limits)
+        clock = WatchedGameClock(lambda: clock_kv(broker, settings.stream))
+        await clock.start()
+        redis = redisconn.connect(settings.redis_url)
+        path = claim_path(h, RedisTrails(redis, settings.redis_prefix), clock, NatsClaims(broker), season)
+
+        async def close() -> None:
+            await clock.close()
+            await redis.aclose()
+
+        return Wired(router=entrypoints.router(h, settings.stream, path), close=close)
 
     return build

@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from faststream.nats import NatsRouter
+from pydantic import ValidatorFunctionWrapHandler, WrapValidator
 
 from turf_common.contracts import subjects
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint, Verified, VerifyFixes
+from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
 
 QUEUE = "geo-verify"
+#: claims and checks awaiting the trail's store and then the claims service, at a time (as many as the claims
+#: service takes at once, CLAIM_WORKERS, plus those whose trail is being joined meanwhile)
+CLAIM_WORKERS = 64
 
 
-def router(h: GeoHandlers, stream: str) -> NatsRouter:
-    """``stream`` is unused: geo-verify consumes and publishes no events (kept for the one shape)."""
+def _as_sent(reply: Any, validate: ValidatorFunctionWrapHandler) -> Any:
+    """The claims service's reply relayed as the bytes it sent (FastStream validates a handler's return against
+    its annotation, which documents the reply in the AsyncAPI document: the bytes pass as they are)."""
+    return reply if isinstance(reply, bytes) else validate(reply)
+
+
+ClaimReply = Annotated[ClaimAcceptedReply | Refusal, WrapValidator(_as_sent)]
+CheckAnswer = Annotated[CheckReply | Refusal, WrapValidator(_as_sent)]
+
+
+def router(h: GeoHandlers, stream: str, path: ClaimPath | None = None) -> NatsRouter:
+    """``stream`` is unused: geo-verify consumes and publishes no events (kept for the one shape). ``path``: the
+    claim path's first stage (``claims.submit``, ``claims.check``); None serves only ``geo.locate``/``geo.verify``."""
     r = NatsRouter()
 
     # the lookup is pure CPU and never awaits: one worker answers each request before taking the next
@@ -20,9 +40,23 @@ def router(h: GeoHandlers, stream: str) -> NatsRouter:
     async def locate(q: LocatePoint) -> Located:
         return h.locate(q)
 
-    # R7 and R7.1 for a batch of claims (the claims service asks once per batch): pure CPU as well
+    # R7 and R7.1 for a batch of fixes whose trails the asker carries: pure CPU as well
     @r.subscriber(subjects.GEO_VERIFY, queue=QUEUE, title=subjects.GEO_VERIFY)
     async def verify(q: VerifyFixes) -> Verified:
         return h.verify(q)
 
+    if path is not None:
+        _claim_path(r, path)
     return r
+
+
+def _claim_path(r: NatsRouter, path: ClaimPath) -> None:
+    """The claim path's first stage: the claims service's answer is relayed as its bytes (no second decode)."""
+
+    @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
+    async def submit(cmd: SubmitClaim) -> ClaimReply:
+        return await path.submit(cmd)   # type: ignore[return-value]  # the bytes pass (_as_sent)
+
+    @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
+    async def check(cmd: SubmitClaim) -> CheckAnswer:
+        return await path.check(cmd)   # type: ignore[return-value]  # the bytes pass (_as_sent)

@@ -10,6 +10,7 @@ from faststream.nats import NatsBroker
 from turf_common import tracing
 from turf_common.bus.broker import BusError
 from turf_common.contracts.base import Message, Refusal, decode_reply
+from turf_common.txguard import no_transaction
 
 M = TypeVar("M", bound=Message)
 
@@ -23,6 +24,7 @@ async def ask(broker: NatsBroker, subject: str, msg: Message, reply: type[M],
 
 async def ask_raw(broker: NatsBroker, subject: str, msg: Message | bytes, timeout: float = 5.0) -> bytes:
     """As :func:`ask`, the reply's JSON undecoded (the gateway forwards most replies as they are)."""
+    no_transaction(subject)
     body = msg if isinstance(msg, bytes) else msg.model_dump_json().encode()
     try:
         resp = await broker.request(body, subject, timeout=timeout, headers=tracing.outgoing_headers())

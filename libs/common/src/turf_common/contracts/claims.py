@@ -48,9 +48,10 @@ class Home(Message):
 
 
 class SubmitClaim(Message):
-    """``claims.submit`` / ``claims.check``. The gateway owns players, so it states the claimant's status; where the
-    fix lies (R7) and what its trail shows (R7.1) the claims service asks of geo-verify (``geo.verify``, once per
-    batch of claims). A ``located`` an older gateway still sends is ignored (unknown fields are)."""
+    """``claims.submit`` / ``claims.check``, served by geo-verify, the claim path's first stage: it judges where the
+    fix lies (R7) and what the player's trail shows (R7.1), then hands the claim on to the claims service
+    (:class:`turf_common.contracts.geo.VerifiedClaim`). The gateway owns players, so it states the claimant's
+    status. A ``located`` an older gateway still sends is ignored (unknown fields are)."""
 
     player_id: str
     player_status: PlayerStatus
@@ -68,6 +69,9 @@ class ClaimAcceptedReply(Message):
     owner_id: str
     progress: int
     fortified: bool
+    #: R6: the claimant's claims left today after this claim (a page need not ask again); 0 in a reply recorded
+    #: before the field existed (a repeated idempotency key answers the first reply verbatim)
+    claims_left_today: int = Field(0, ge=0)
 
 
 class TerritoryRef(Message):

@@ -5,7 +5,7 @@ from typing import Any
 from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Message
-from turf_common.contracts.claims import Fix
+from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.rules.refusals import RefusalCode
 
 
@@ -70,3 +70,13 @@ class Verified(Message):
     """``geo.verify`` reply: one :class:`Verdict` per fix of the request, in its order."""
 
     verdicts: list[Verdict]
+
+
+class VerifiedClaim(Message):
+    """``claims.verified.submit`` / ``claims.verified.check``: a claim or check as the gateway sent it, the game
+    clock's instant geo-verify received it at (the claim's instant: R3, R5, R8 are judged at it, as R7 was) and
+    geo-verify's verdict on its fix (R7; R7.1's flags against the player's trail). Only geo-verify publishes it."""
+
+    claim: SubmitClaim
+    received_at: AwareDatetime
+    verdict: Verdict

@@ -2,9 +2,14 @@
 
 # commands (request/reply)
 GEO_LOCATE = "geo.locate"
-GEO_VERIFY = "geo.verify"            # R7 and R7.1 for a batch of fixes (asked by the claims service)
+GEO_VERIFY = "geo.verify"            # R7 and R7.1 for a batch of fixes whose trails the asker carries
+# The claim path is a pipeline (DESIGN.md): the gateway asks claims.submit / claims.check, which geo-verify serves
+# (R7, R7.1 against the trail it keeps), and geo-verify hands the verified claim on to the claims service on the
+# subjects below, which only geo-verify may publish (NATS permissions, turfwar.natsauth)
 CLAIMS_SUBMIT = "claims.submit"
 CLAIMS_CHECK = "claims.check"
+CLAIMS_VERIFIED_SUBMIT = "claims.verified.submit"
+CLAIMS_VERIFIED_CHECK = "claims.verified.check"
 CLAIMS_STATE = "claims.state"          # read model for the gateway: territory ownership
 CLAIMS_PLAYER = "claims.player"        # claims_left_today for GET /me
 CLAIMS_FLAGS = "claims.flags"          # anti-spoofing flags for the organizer

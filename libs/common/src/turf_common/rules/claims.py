@@ -184,3 +184,21 @@ def decide_claimable(cfg: gametime.SeasonConfig, now: datetime, claimant: Claima
     game_day = gametime.game_day_at(cfg, now)
     assert game_day is not None  # open implies a game day
     return claim_effect(cfg, game_day, claimant.player_id, territory)
+
+
+def certain_refusal(eligible: bool, normal_claims_today: int, allowance_today: int, locked_by_other_today: bool,
+                    war_window_open: bool) -> Refused | None:
+    """R8's first rules, in the ruling's order (``not_eligible``, ``no_claims_left``, ``locked_today``), from facts
+    that only grow within a game day (claims made, R6; towns locked, R10): a refusal the full decision
+    (:func:`check_claimability`) would give as well, or None when these facts cannot tell (decide under the lock).
+    While any War reclaim window is open (R8.2, R14) nothing is certain: its holder is exempt from R6 and R10 and
+    anyone else is refused ``war_reclaim_window`` before ``locked_today``. Never an acceptance."""
+    if not eligible:
+        return refuse("not_eligible")
+    if war_window_open:
+        return None
+    if normal_claims_today >= allowance_today:
+        return refuse("no_claims_left")
+    if locked_by_other_today:
+        return refuse("locked_today")
+    return None

@@ -12,8 +12,6 @@ from typing import Any
 from sqlalchemy import (
     Date,
     DateTime,
-    Float,
-    Integer,
     String,
     Text,
     and_,
@@ -30,6 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_claims.adapters import tables as t
+from turf_claims.daymemory import DaySnapshot
 from turf_claims.ports import (
     CardFacts,
     Claim,
@@ -43,13 +42,12 @@ from turf_claims.ports import (
     Territory,
     TerritoryChange,
 )
-from turf_common import tracing
+from turf_common import tracing, txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
 from turf_common.outbox import first_time, stage
 from turf_common.rules import cards as rules
-from turf_common.rules.antispoof import FixRecord
 from turf_common.rules.claims import Fortification
 
 # ---- R8's card facts -------------------------------------------------------------------------------------------
@@ -97,21 +95,15 @@ _DAY_FACTS = select(
     ).scalar_subquery().label("on_it"),
     WAR_HOLDER, FROZEN, BLOCKADED, _TOOK_IT,
 )
-#: R7.1: the player's trail, the most recent fixes received since :since, newest first
-_TRAIL = (select(t.fixes.c.lat, t.fixes.c.lon, t.fixes.c.accuracy_m, t.fixes.c.fix_time, t.fixes.c.at)
-          .where(t.fixes.c.player_id == bindparam("pid", type_=String),
-                 t.fixes.c.at >= bindparam("since", type_=DateTime(timezone=True)))
-          .order_by(t.fixes.c.id.desc()).limit(bindparam("limit", type_=Integer)))
-#: the new fix, inserted by the same statement that reads the earlier ones (every part of a statement sees the
-#: snapshot taken when it starts, so the read does not see this insert)
-_NEW_FIX = t.fixes.insert().values(
-    player_id=bindparam("pid", type_=String), lat=bindparam("lat", type_=Float), lon=bindparam("lon", type_=Float),
-    accuracy_m=bindparam("acc", type_=Float), fix_time=bindparam("fix_time", type_=DateTime(timezone=True)),
-    at=bindparam("at", type_=DateTime(timezone=True)), claim_id=bindparam("claim_id", type_=String)).cte("new_fix")
-_SCREEN = _TRAIL.add_cte(_NEW_FIX)
-#: fixes joined with the id their claim would have had, the claim then refused (the player's index narrows it)
-_UNLINK_FIXES = text("UPDATE claims.fixes SET claim_id = NULL WHERE player_id = ANY(CAST(:pids AS text[])) "
-                     "AND claim_id = ANY(CAST(:cids AS text[]))")
+#: a refusal decided from memory, in one statement: the first reply when its key was used before; else the reply
+#: kept under its key (when it has one) and its claim.rejected staged in the outbox
+_REFUSE = text(
+    "WITH prev AS (SELECT response FROM claims.idempotency WHERE player_id = :pid AND key = :key), "
+    "kept AS (INSERT INTO claims.idempotency (player_id, key, response, at) SELECT :pid, :key, :resp, :at "
+    "WHERE CAST(:key AS text) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM prev) ON CONFLICT DO NOTHING), "
+    "staged AS (INSERT INTO claims.outbox (event_id, subject, payload, created_at) "
+    "SELECT :eid, :subject, :payload, :now WHERE NOT EXISTS (SELECT 1 FROM prev)) "
+    "SELECT response FROM prev")
 _TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
 _TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
 _CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
@@ -269,23 +261,6 @@ class SqlClaimsTx:
         row = (await self.conn.execute(_CARD_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
                                                      "day": day, "now": now})).one()
         return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
-
-    async def join_trail(self, player_id: str, fix: FixRecord, claim_id: str | None, since: datetime,
-                         limit: int) -> list[FixRecord]:
-        # the trail is read and this fix recorded in one round trip (see _SCREEN)
-        rows = (await self.conn.execute(_SCREEN, {
-            "pid": player_id, "lat": fix.lat, "lon": fix.lon, "acc": fix.accuracy_m, "fix_time": fix.fix_time,
-            "at": fix.received_at, "claim_id": claim_id, "since": since, "limit": limit})).all()
-        return [FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at) for r in reversed(rows)]
-
-    async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
-        x = t.fixes.c
-        r = (await self.conn.execute(select(t.fixes).where(x.player_id == player_id, x.at < before)
-                                     .order_by(x.id.desc()).limit(1))).first()
-        return None if r is None else FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at)
-
-    async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
-        await self.conn.execute(_UNLINK_FIXES, {"pids": list(player_ids), "cids": list(claim_ids)})
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
@@ -515,12 +490,35 @@ class SqlClaimsStore:
     @asynccontextmanager
     async def begin(self) -> AsyncIterator[SqlClaimsTx]:
         async with self.engine.begin() as conn:
-            yield SqlClaimsTx(conn)
+            with txguard.transaction("claims"):   # no network round trip until it ends (txguard)
+                yield SqlClaimsTx(conn)
 
     @asynccontextmanager
     async def connect(self) -> AsyncIterator[SqlClaimsTx]:
         async with self.engine.connect() as conn:
             yield SqlClaimsTx(conn)
+
+    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+        c, pd, w, ter = t.claims.c, t.player_days.c, t.war_windows.c, t.territories.c
+        async with self.engine.connect() as conn:
+            claims = (await conn.execute(select(c.id, c.player_id, c.territory_id).where(
+                c.game_day == day, c.normal.is_(True), _not_excluded))).all()
+            days = (await conn.execute(select(pd.player_id, pd.extra_claims, pd.replacement_claims)
+                                       .where(pd.game_day == day))).all()
+            until = (await conn.execute(select(func.max(w.until)).where(w.state == "open", w.until > now))).scalar()
+            owners = (await conn.execute(select(ter.id, ter.owner_id, ter.version))).all()
+        return DaySnapshot([(r.id, r.player_id, r.territory_id) for r in claims],
+                           {r.player_id: (r.extra_claims, r.replacement_claims) for r in days}, until,
+                           {r.id: (r.owner_id, r.version) for r in owners})
+
+    async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
+                     at: datetime) -> str | None:
+        async with self.engine.connect() as conn:
+            prev = (await conn.execute(_REFUSE, {
+                "pid": player_id, "key": key, "resp": reply.model_dump_json(), "at": at, "eid": event.event_id,
+                "subject": subject, "payload": event.model_dump_json(), "now": datetime.now(UTC)})).scalar()
+            await conn.commit()
+        return prev  # type: ignore[no-any-return]
 
     async def seed_territories(self, territory_ids: list[str]) -> None:
         async with self.engine.begin() as conn:

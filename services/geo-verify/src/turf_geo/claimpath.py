@@ -1,0 +1,88 @@
+"""The claim path's first stage (DESIGN.md, "The claim path is a pipeline"): a claim or check from the gateway is
+judged here on where its fix lies (R7) and what the player's trail shows (R7.1, the trail kept here), then handed on
+to the claims service, whose answer (sent after its commit) goes back to the gateway as it came. Nothing here holds
+a database transaction: the trail is joined in one Redis step before the claims service is asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import structlog
+
+from turf_common.contracts import subjects
+from turf_common.contracts.base import Refusal
+from turf_common.contracts.claims import SubmitClaim
+from turf_common.contracts.geo import FlagFound, LocatePoint, Verdict, VerifiedClaim
+from turf_common.rules import gametime
+from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
+from turf_common.rules.location import verify_fix
+from turf_geo.handlers import GeoHandlers
+from turf_geo.ports import Claims, Clock, Trails, Unavailable
+
+log = structlog.get_logger(__name__)
+
+#: the answer when the trail's store or the claims service does not answer: nothing was decided
+UNAVAILABLE = Refusal(reason="unavailable", message="The location service is not answering; try again shortly.")
+
+
+@dataclass
+class ClaimPath:
+    """``claims.submit`` / ``claims.check`` (served here), handed on as ``claims.verified.submit`` / ``.check``."""
+
+    geo: GeoHandlers
+    trails: Trails
+    clock: Clock
+    claims: Claims
+    season: gametime.SeasonConfig
+
+    async def submit(self, cmd: SubmitClaim) -> bytes:
+        """A claim: every claim's fix joins its player's trail (R7.1)."""
+        return await self._pass_on(subjects.CLAIMS_VERIFIED_SUBMIT, cmd, screen=True)
+
+    async def check(self, cmd: SubmitClaim) -> bytes:
+        """A check: only a verified player's fix joins a trail (R7.1 screens the players of the game; pending
+        accounts' checks flooded the flag triage)."""
+        return await self._pass_on(subjects.CLAIMS_VERIFIED_CHECK, cmd, screen=cmd.player_status == "verified")
+
+    async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes:
+        try:
+            return await self.claims.ask(subject, await self.verified(cmd, screen))
+        except Unavailable as e:
+            log.warning("claim_path_unavailable", subject=subject, error=str(e))
+            return UNAVAILABLE.model_dump_json().encode()
+
+    async def verified(self, cmd: SubmitClaim, screen: bool) -> VerifiedClaim:
+        """The claim with the instant it is judged at and the verdict on its fix: R7 first refusal, R7.1's flags
+        (against the trail as it was before the fix, which joins it when ``screen``), and the day's first fix
+        against where the player was last seen and their home (:func:`day_start_jump`). Raises Unavailable."""
+        now = await self._now_for(cmd)
+        f = cmd.fix
+        fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, now)
+        located = self.geo.locate(LocatePoint.model_construct(lat=f.lat, lon=f.lon))
+        trail = None
+        flags: list[FlagFound] = []
+        if screen:
+            before = await self.trails.join(cmd.player_id, fix, trail_since(now, self.geo.limits.max_travel_kmh),
+                                            MAX_TRAIL)
+            trail = before.fixes
+            home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
+            if (jump := day_start_jump(fix, before.last, home, self.season.tz)) is not None:
+                flags.append(FlagFound(kind=jump.kind, evidence=jump.evidence))
+        refused, found = verify_fix(fix, located.territory_id, located.border_distance_m, trail, self.geo.limits)
+        verdict = Verdict(located=located, reason=refused.reason if refused else None,
+                          message=refused.message if refused else None,
+                          flags=[*(FlagFound(kind=fl.kind, evidence=fl.evidence) for fl in found), *flags])
+        return VerifiedClaim(claim=cmd, received_at=now, verdict=verdict)
+
+    async def _now_for(self, cmd: SubmitClaim) -> datetime:
+        """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
+        watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
+        round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
+        now = await self.clock.now()
+        if (cmd.fix.fix_time - now).total_seconds() > self.geo.limits.max_fix_future_s:
+            try:
+                now = await self.clock.fresh_now()
+            except Exception as e:   # NATS unreachable: judge on the clock this process has
+                log.warning("clock_fresh_read_failed", error=f"{type(e).__name__}: {e}")
+        return now
