@@ -43,7 +43,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     none: Any = cast(Any, None)
     out = [("geo-verify", geo.router(none, STREAM)), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
-           ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
+           ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "", none)),
            ("modes", modes.router(none)),
            ("gateway", relay.feed_router(none, feed_stream(STREAM))),   # issue 29: the feed stream
            ("gateway history", feed_log.history_router(none, feed_stream(STREAM)))]

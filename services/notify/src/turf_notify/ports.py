@@ -211,3 +211,72 @@ class PushSender(Protocol):
 class DiscordSender(Protocol):
     async def send(self, content: str) -> None:
         """Post ``content`` to the league's channel, waiting out rate limits; raises when it cannot."""
+
+
+@dataclass(frozen=True)
+class QueuedMail:
+    """A message of the mail queue (R30), as rendered when it was queued; ``attempts`` counts this one."""
+
+    id: int
+    key: str          # idempotency key of what queued it; also the Message-ID's left part
+    to: str
+    kind: str
+    subject: str
+    text: str
+    html: str
+    attempts: int
+    at: datetime      # when it was queued (wall time)
+
+
+@dataclass(frozen=True)
+class MailRecord:
+    """A message as the organizer's list shows it (its text only while it is kept)."""
+
+    id: int
+    at: datetime
+    to: str
+    kind: str
+    subject: str
+    status: str       # queued | sent | failed
+    attempts: int
+    error: str | None
+    text: str
+
+
+class MailQueue(Protocol):
+    """The mail queue (the mail channel's outbox): a message is committed here before anyone is told it was asked,
+    taken under a lease by one sender at a time, and marked sent once the relay took it."""
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        """Queue a message once per ``key`` (the same key again changes nothing)."""
+
+    async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
+        """Up to ``limit`` messages due at ``now``, oldest first, leased until ``lease_until`` (another sender, or
+        this one after a crash, takes them again only then) with their attempt counted."""
+
+    async def mail_sent(self, mail_id: int, now: datetime, keep_text: bool) -> None:
+        """The relay took it; its bodies are dropped unless ``keep_text`` (their links are single-use secrets)."""
+
+    async def mail_retry(self, mail_id: int, at: datetime, error: str) -> None: ...
+
+    async def mail_failed(self, mail_id: int, error: str) -> None: ...
+
+    async def mail_list(self, limit: int) -> list[MailRecord]:
+        """The latest messages, newest first."""
+
+
+class MailError(Exception):
+    """The relay did not take a message; ``temporary`` (a 4xx, a connection lost) means try again later."""
+
+    def __init__(self, message: str, temporary: bool) -> None:
+        super().__init__(message)
+        self.temporary = temporary
+
+
+class MailSender(Protocol):
+    #: True when every message stays readable where it was delivered (the .eml directory of a rehearsal)
+    keeps_copies: bool
+
+    async def send(self, msg: Any) -> None:
+        """Deliver ``msg`` (an :class:`email.message.EmailMessage`); raises :class:`MailError`."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
-from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
+from turf_notify.ports import MAX_SUBSCRIPTIONS, MailRecord, PendingPush, Post, QueuedMail, Reminder, Subscription
 from turf_notify.rules import Draft
 
 
@@ -184,3 +184,54 @@ class RecordingDiscord:
         if self.fail:
             raise RuntimeError("discord down")
         self.sent.append(content)
+
+
+@dataclass
+class MemoryMailQueue:
+    """:class:`turf_notify.ports.MailQueue` in memory, the same lease semantics as the SQL queue."""
+
+    rows: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        if any(r["key"] == key for r in self.rows.values()):
+            return
+        i = len(self.rows) + 1
+        self.rows[i] = {"id": i, "key": key, "to": to, "kind": kind, "subject": subject, "text": text, "html": html,
+                        "status": "queued", "attempts": 0, "next_at": now, "error": None, "at": now}
+
+    async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
+        due = [r for r in self.rows.values() if r["status"] == "queued" and r["next_at"] <= now][:limit]
+        for r in due:
+            r["next_at"], r["attempts"] = lease_until, r["attempts"] + 1
+        return [QueuedMail(r["id"], r["key"], r["to"], r["kind"], r["subject"], r["text"], r["html"],
+                           r["attempts"], r["at"]) for r in due]
+
+    async def mail_sent(self, mail_id: int, now: datetime, keep_text: bool) -> None:
+        self.rows[mail_id].update(status="sent", error=None)
+        if not keep_text:
+            self.rows[mail_id].update(text="", html="")
+
+    async def mail_retry(self, mail_id: int, at: datetime, error: str) -> None:
+        self.rows[mail_id].update(next_at=at, error=error)
+
+    async def mail_failed(self, mail_id: int, error: str) -> None:
+        self.rows[mail_id].update(status="failed", error=error, text="", html="")
+
+    async def mail_list(self, limit: int) -> list[MailRecord]:
+        return [MailRecord(r["id"], r["at"], r["to"], r["kind"], r["subject"], r["status"], r["attempts"],
+                           r["error"], r["text"]) for r in sorted(self.rows.values(), key=lambda r: -r["id"])][:limit]
+
+
+@dataclass
+class RecordingMailer:
+    """Keeps every message; fails with ``errors`` (each a MailError) first, in order."""
+
+    keeps_copies: bool = False
+    errors: list[Exception] = field(default_factory=list)
+    sent: list[Any] = field(default_factory=list)
+
+    async def send(self, msg: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        self.sent.append(msg)

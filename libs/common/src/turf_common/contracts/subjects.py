@@ -95,6 +95,8 @@ NOTIFY_PUSH_SAVE = "notify.push_save"
 NOTIFY_PUSH_DROP = "notify.push_drop"
 NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
+NOTIFY_MAIL = "notify.mail"
+NOTIFY_MAIL_LIST = "notify.mail_list"
 # events
 ANNOUNCEMENT_PUBLISHED = "announcement.published"
 
