@@ -37,9 +37,11 @@ from turf_gateway.adapters.feed_stream import NatsFeedStream
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -55,6 +57,7 @@ from turf_gateway.handlers.public import Public
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
+    AccountTokens,
     CorrectionLog,
     FeedLog,
     FeedStream,
@@ -92,6 +95,7 @@ class Adapters:
     idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
     feed_log: FeedLog
     feed_stream: FeedStream
+    tokens: AccountTokens   # R30: the mailed links' tokens
     #: GET /ready's checks, by server (readiness.checks for the real connections)
     checks: dict[str, Check] = field(default_factory=dict)
 
@@ -100,12 +104,14 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
          cache: SessionCache[Any]) -> AppState:
     """The gateway's state: the use cases over ``a``."""
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
+    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url())
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours))
+                      a.relay, timedelta(hours=settings.session_ttl_hours), accounts)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
-        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache),
+        claims=Claims(a.services, a.limiter, a.keys), players=players, accounts=accounts,
+        sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
@@ -159,6 +165,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
+        tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),
         feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
     state = wire(settings, board, season, adapters, cache)

@@ -98,6 +98,7 @@ class PlayerRow:
     created_at: datetime
     address_norm: str | None
     home: Point | None
+    email_confirmed: bool = False   # R30: by the link mailed to ``email``
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,30 @@ class PlayerStore(Protocol):
                                same_password: Callable[[str], Awaitable[bool]]) -> str | None:
         """The organizer account exists with ``password_hash`` (one gateway at a time); its id when its stored
         password was another (``same_password(stored_hash)`` false: its sessions are deleted), else None."""
+        ...
+
+
+class AccountTokens(Protocol):
+    """R30: the single-use links sent by mail, by the SHA-256 of their token (the token is never stored). A token is
+    usable until used, voided (a newer one of its player and purpose) or expired."""
+
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+        """Store a token of ``purpose`` (``email_confirmation`` for ``email``, ``password_reset``); the player's
+        earlier tokens of that purpose are void from now on."""
+        ...
+
+    async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
+        """The player whose token of ``purpose`` is usable at ``now``, else None; changes nothing."""
+        ...
+
+    async def confirm_email(self, token_hash: str, now: datetime) -> str | None:
+        """Use a confirmation token: its player's email is confirmed when it is still the address the link went
+        to. The player's id, None for a token not usable (nothing changed)."""
+        ...
+
+    async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:
+        """Use a reset token: the new password hash stored and every session of the player deleted, in one
+        transaction. The player's id, None for a token not usable (nothing changed)."""
         ...
 
 

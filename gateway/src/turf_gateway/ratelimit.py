@@ -43,6 +43,10 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     # issue 29: WS /ws/scores?since= resends per client address per minute (each may read back
     # TURF_WS_RESEND_MAX stream entries); over it the socket gets a snapshot instead, which costs nothing to read
     "resends_ip": Limit(30, 60),
+    # R30: password reset requests per address asked about (registered or not: the same 429 either way) and per
+    # client address, per hour; a flood of reset mail to one inbox stops at the first
+    "resets_email": Limit(3, 3600),
+    "resets_ip": Limit(30, 3600),
 }
 #: seconds an address stays known to an account after a sign-in from it (spared the account's slow-down)
 KNOWN_FOR_S = 30 * 86400

@@ -10,6 +10,7 @@ from typing import Any
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.feed.hub import Hub
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -53,6 +54,7 @@ class AppState:
     feed_stream: FeedStream   # the feed stream read back for a spectator resuming (WS /ws/scores?since=)
     claims: Claims
     players: Players
+    accounts: Accounts
     sessions: Sessions
     corrections: Corrections
     flags: Flags

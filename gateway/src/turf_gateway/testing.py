@@ -154,12 +154,13 @@ class _Player:
     status_reason: str | None = None
     address_norm: str | None = None
     home: Point | None = None
+    email_confirmed: bool = False
 
     def row(self) -> PlayerRow:
         return PlayerRow(id=self.id, name=self.name, email=self.email, discord=self.discord,
                          home_address=self.home_address, role=self.role, status=self.status,
                          status_reason=self.status_reason, created_at=self.created_at, address_norm=self.address_norm,
-                         home=self.home)
+                         home=self.home, email_confirmed=self.email_confirmed)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ class MemoryTables:
     keys: dict[tuple[str, str], str] = field(default_factory=dict)            # (by, Idempotency-Key) → command id
     feed: dict[int, FeedRow] = field(default_factory=dict)                    # by stream sequence
     outbox: list[tuple[str, Event]] = field(default_factory=list)             # (subject, event), in commit order
+    # R30: token hash → (player id, purpose, email, expires_at, used_at)
+    tokens: dict[str, tuple[str, str, str, datetime, datetime | None]] = field(default_factory=dict)
     # the SQL's locks, as every adapter on one database shares them: the organizer's start (an advisory lock), each
     # correction request being settled (its row lock)
     organizer_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -330,6 +333,46 @@ class MemoryPlayers:
                 revoked = p.id
             p.role, p.status, p.password_hash = "organizer", "verified", password_hash
             return revoked
+
+
+class MemoryAccountTokens:
+    """:class:`~turf_gateway.ports.AccountTokens` in memory (as :class:`~turf_gateway.adapters.tokens.SqlAccountTokens`
+    does it)."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+        self.t.tokens = {h: v for h, v in self.t.tokens.items() if (v[0], v[1]) != (player_id, purpose)}
+        self.t.tokens[token_hash] = (player_id, purpose, email, _utc(expires_at), None)
+
+    async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
+        v = self.t.tokens.get(token_hash)
+        return v[0] if v is not None and v[1] == purpose and v[4] is None and v[3] > now else None
+
+    def _use(self, token_hash: str, purpose: str, now: datetime) -> tuple[str, str] | None:
+        v = self.t.tokens.get(token_hash)
+        if v is None or v[1] != purpose or v[4] is not None or v[3] <= now:
+            return None
+        self.t.tokens[token_hash] = (*v[:4], now)
+        return v[0], v[2]
+
+    async def confirm_email(self, token_hash: str, now: datetime) -> str | None:
+        used = self._use(token_hash, "email_confirmation", now)
+        if used is None:
+            return None
+        p = self.t.players.get(used[0])
+        if p is not None and p.email.lower() == used[1].lower():
+            p.email_confirmed = True
+        return used[0]
+
+    async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:
+        used = self._use(token_hash, "password_reset", now)
+        if used is None:
+            return None
+        self.t.players[used[0]].password_hash = password_hash
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != used[0]}
+        return used[0]
 
 
 class MemorySessions:

@@ -27,7 +27,8 @@ def _row(r: Any) -> PlayerRow:
     return PlayerRow(id=r.id, name=r.name, email=r.email, discord=r.discord, home_address=r.home_address,
                      role=r.role, status=r.status, status_reason=r.status_reason, created_at=r.created_at,
                      address_norm=r.address_norm,
-                     home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None)
+                     home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None,
+                     email_confirmed=bool(r.email_confirmed))
 
 
 class SqlPlayers:

@@ -44,6 +44,7 @@ class PrivateProfile(BaseModel):
     email: str
     discord: str
     home_address: str | None
+    email_confirmed: bool = Field(description="the email address was confirmed by the link mailed to it (R30)")
 
 
 class Me(PrivateProfile):
@@ -326,3 +327,33 @@ class LoggedClaim(BaseModel):
 class ClaimLog(BaseModel):
     claims: list[LoggedClaim]
     truncated: bool = Field(description="true when more claims matched than the limit")
+
+
+class EmailConfirmed(BaseModel):
+    """R30: the email address is confirmed."""
+
+    email_confirmed: bool
+
+
+class ResetRequested(BaseModel):
+    """R30: the same answer whether or not the address is registered."""
+
+    message: str = Field(description="a sentence for the person who asked")
+
+
+class MailItem(BaseModel):
+    """One message the product sent or tried to (R30), as the organizer page lists it."""
+
+    id: int
+    at: str
+    to: str
+    kind: str = Field(description="email_confirmation, password_reset, announcement or final_results")
+    subject: str
+    status: str = Field(description="queued, sent or failed")
+    attempts: int
+    error: str | None
+    links: list[str] = Field(description="the message's links, only when mail is written as .eml files (rehearsal)")
+
+
+class MailList(BaseModel):
+    mail: list[MailItem]

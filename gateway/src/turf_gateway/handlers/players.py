@@ -11,7 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -43,6 +43,9 @@ from turf_gateway.ports import (
 )
 from turf_gateway.ratelimit import KNOWN_FOR_S
 from turf_gateway.session_cache import SessionCache
+
+if TYPE_CHECKING:
+    from turf_gateway.handlers.accounts import Accounts
 
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
 PURGE_EVERY_S = 60.0
@@ -115,6 +118,7 @@ class Players:
     season: gametime.SeasonConfig
     relay: Flusher
     session_ttl: timedelta
+    accounts: Accounts | None = None   # R30: the email confirmation mailed at registration
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
@@ -139,6 +143,8 @@ class Players:
                                  await self.clock.now() if verified else None)
         if verified:
             await self.relay.flush()
+        if self.accounts is not None:
+            await self.accounts.send_confirmation(pid, reg.email, reg.name)
         return S.Registered(id=pid, status="verified" if verified else "pending")
 
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
@@ -199,7 +205,8 @@ class Players:
         left = await self.services.ask(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
-                    status_reason=row.status_reason, claims_left_today=left.claims_left_today)
+                    status_reason=row.status_reason, claims_left_today=left.claims_left_today,
+                    email_confirmed=row.email_confirmed)
 
     async def profile(self, player_id: str) -> S.PublicProfile:
         row = await self.players.get(player_id)
@@ -244,7 +251,8 @@ class Players:
         return S.AdminPlayers(players=[S.AdminPlayer(
             id=r.id, name=r.name, display_name=r.discord, email=r.email, discord=r.discord,
             home_address=r.home_address, status=r.status, status_reason=r.status_reason,
-            created_at=r.created_at.isoformat(), home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
+            email_confirmed=r.email_confirmed, created_at=r.created_at.isoformat(),
+            home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
             same_address_as=shared[r.id]) for r in rows])
 
     async def ensure_organizer(self, email: str, password: str) -> None:
