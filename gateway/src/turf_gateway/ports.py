@@ -131,6 +131,22 @@ class NewPlayer:
 
 
 @dataclass(frozen=True)
+class ProfileChange:
+    """R30: what a player changes of their profile (None: unchanged). A new home address comes with its
+    normalised form, its geocoded point (None: not found or no geocoder) and the reason it is not verified yet;
+    ``verify_at`` (game time) when the geocoder verifies it at once."""
+
+    name: str | None = None
+    discord: str | None = None
+    email: str | None = None
+    home_address: str | None = None
+    address_norm: str | None = None
+    home: Point | None = None
+    status_reason: str | None = None
+    verify_at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class StatusChange:
     """An organizer's (or the geocoder's) status change (R27, R28): ``at`` game time; ``note`` private."""
 
@@ -176,6 +192,16 @@ class PlayerStore(Protocol):
     async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,
                     verify_at: datetime | None) -> None:
         """Store the geocoded home; with ``verify_at`` (game time) also verify, in one transaction."""
+        ...
+
+    async def update_profile(self, player_id: str, change: ProfileChange) -> None:
+        """R30: apply ``change`` in one transaction. A new email is unconfirmed; a new home address makes a verified
+        player ``pending`` (logged) until verified again (R27), then verified at once with ``verify_at``. ApiError
+        ``email_taken`` or ``discord_taken`` (nothing changed)."""
+        ...
+
+    async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
+        """R30: the new password hash; every session of the player but ``keep_session`` (a token hash) ends."""
         ...
 
     async def change_status(self, change: StatusChange) -> str:

@@ -19,6 +19,7 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.myaccount import MyAccount
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
@@ -55,6 +56,7 @@ class AppState:
     claims: Claims
     players: Players
     accounts: Accounts
+    myaccount: MyAccount
     sessions: Sessions
     corrections: Corrections
     flags: Flags

@@ -29,6 +29,7 @@ from turf_gateway.ports import (
     NewPlayer,
     PlayerRow,
     Point,
+    ProfileChange,
     Record,
     RosterRow,
     Settling,
@@ -300,6 +301,34 @@ class MemoryPlayers:
         if verify_at is not None:
             self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
                                  game_now=verify_at)
+
+    async def update_profile(self, player_id: str, change: ProfileChange) -> None:
+        c, p = change, self.t.players[player_id]
+        others = [q for q in self.t.players.values() if q.id != player_id]
+        if c.email is not None and any(q.email.lower() == c.email.lower() for q in others):
+            raise ApiError("email_taken", "An account with this email already exists.")
+        if c.discord is not None and any(q.discord.lower() == c.discord.lower() for q in others):
+            raise ApiError("discord_taken", "An account with this Discord username already exists.")
+        if c.name is not None:
+            p.name = c.name
+        if c.discord is not None:
+            p.discord = c.discord
+        if c.email is not None:
+            p.email, p.email_confirmed = c.email, False
+        if c.home_address is not None:
+            p.home_address, p.address_norm, p.home = c.home_address, c.address_norm, c.home
+            p.status_reason = c.status_reason
+            if p.status == "verified":   # R30, R27: pending until verified
+                p.status = "pending"
+                self.t.log_action(player_id, "player_pending", player_id, "new home address",
+                                  {"before": "verified", "after": "pending"})
+            if c.verify_at is not None and p.status == "pending":
+                self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
+                                     game_now=c.verify_at)
+
+    async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
+        self.t.players[player_id].password_hash = password_hash
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id or h == keep_session}
 
     async def change_status(self, change: StatusChange) -> str:
         c = change

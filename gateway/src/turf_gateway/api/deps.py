@@ -20,6 +20,7 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.myaccount import MyAccount
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players
@@ -126,6 +127,14 @@ async def get_accounts(state: State) -> Accounts:
 
 #: R30's mailed links: email confirmation, password resets, the organizer's list of mail
 AccountsCase = Annotated[Accounts, Depends(get_accounts)]
+
+
+async def get_myaccount(state: State) -> MyAccount:
+    return state.myaccount
+
+
+#: R30: the caller's own profile and password changes
+MyAccountCase = Annotated[MyAccount, Depends(get_myaccount)]
 
 
 async def get_flags(state: State) -> Flags:

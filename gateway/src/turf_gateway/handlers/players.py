@@ -127,17 +127,7 @@ class Players:
         await self.limiter.hit("players_ip", ip)
         pid = await self.players.create(NewPlayer(reg.name, reg.email, reg.discord, reg.home_address,
                                                   await hash_password(reg.password)))   # off the loop (issue 15)
-        reason: str | None = None
-        home = None
-        try:
-            point = await self.geocoder.geocode(reg.home_address)
-            if point is None and not isinstance(self.geocoder, NoGeocoder):
-                reason = "address_not_found"
-            home = Point(point.lat, point.lon) if point is not None else None
-        except GeocoderUnavailable:
-            reason = "geocoder_unavailable"
-        if home is not None and self.board.locate(home.lat, home.lon).territory_id is None:
-            reason = "not_in_board"
+        home, reason = await self.judge_home(reg.home_address)
         verified = home is not None and reason is None
         await self.players.place(pid, normalise_address(reg.home_address), home, reason,
                                  await self.clock.now() if verified else None)
@@ -146,6 +136,22 @@ class Players:
         if self.accounts is not None:
             await self.accounts.send_confirmation(pid, reg.email, reg.name)
         return S.Registered(id=pid, status="verified" if verified else "pending")
+
+    async def judge_home(self, address: str) -> tuple[Point | None, str | None]:
+        """R27: the geocoded home and why it does not verify the player (None: inside the board):
+        ``address_not_found``, ``geocoder_unavailable``, ``not_in_board``. No geocoder: no point, no reason."""
+        reason: str | None = None
+        home = None
+        try:
+            point = await self.geocoder.geocode(address)
+            if point is None and not isinstance(self.geocoder, NoGeocoder):
+                reason = "address_not_found"
+            home = Point(point.lat, point.lon) if point is not None else None
+        except GeocoderUnavailable:
+            reason = "geocoder_unavailable"
+        if home is not None and self.board.locate(home.lat, home.lon).territory_id is None:
+            reason = "not_in_board"
+        return home, reason
 
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
         """A new session; 401 for a wrong email or password; 403 ``not_eligible`` for a disqualified or rejected

@@ -9,7 +9,8 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import AccountsCase, Organizer
+from turf_gateway.api.deps import AccountsCase, CurrentPlayer, MyAccountCase, Organizer, bearer_token
+from turf_gateway.handlers.myaccount import PasswordChange, ProfilePatch
 from turf_gateway.password_policy import MAX_LENGTH
 from turf_gateway.ratelimit import client_ip
 
@@ -32,6 +33,24 @@ class ResetComplete(BaseModel):
     model_config = ConfigDict(extra="forbid")
     token: Token
     new_password: Annotated[str, Field(min_length=1, max_length=MAX_LENGTH)]
+
+
+@router.patch("/me", response_model=S.Me)
+async def update_me(patch: ProfilePatch, caller: CurrentPlayer, mine: MyAccountCase) -> S.Me:
+    """Change any of name, Discord name, email, home address (R30): 200 the profile as ``GET /me``. A new email is
+    unconfirmed until the link mailed to it is used; a new home address makes the player ``pending`` until verified
+    again (R27), territories and cards untouched. 409 ``email_taken`` / ``discord_taken``; 409 ``not_in_board``
+    for an address outside the board (nothing changed)."""
+    return await mine.update(caller, patch)
+
+
+@router.put("/me/password", status_code=204)
+async def change_password(body: PasswordChange, caller: CurrentPlayer, mine: MyAccountCase,
+                          request: Request) -> Response:
+    """Change the password (R30): 204, the caller's other sessions ended. 401 ``unauthenticated`` for a wrong
+    current password; 422 ``weak_password``; 429 past ``password_player``."""
+    await mine.change_password(caller, body, bearer_token(request))
+    return Response(status_code=204)
 
 
 @router.post("/me/email/confirm", response_model=S.EmailConfirmed)
