@@ -131,3 +131,28 @@ def test_r30_the_organizer_page_lists_the_mail_sent(org: Player, ada: dict[str, 
     mine = [(m["kind"], m["status"], m["links"]) for m in mail if m["to"] == ada["email"]]
     # one confirmation, the reset asked and the two the flood let through; SMTP mail keeps no links
     assert sorted(mine) == [("email_confirmation", "sent", [])] + [("password_reset", "sent", [])] * 3
+
+
+def test_r30_an_announcement_reaches_every_verified_players_mailbox_once(
+        http: httpx.Client, inbox: Inbox, org: Player, ada: dict[str, str]) -> None:
+    players = []
+    for name in ("Bo", "Cy"):
+        pid, email, password = register(http, name)
+        assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
+        players.append((email, sign_in(http, email, password)))
+    (bo, bo_session), (cy, _) = players
+    r = bo_session.http.patch(API + "/me", json={"announcements_by_mail": False}, headers=bo_session.auth)
+    assert r.status_code == 200 and r.json()["announcements_by_mail"] is False
+    rule = {"title": "Bridges count as land", "body": "From Tuesday the GWB joins Fort Lee and Manhattan."}
+    for _ in range(2):   # a repeated Idempotency-Key: one announcement, one message each
+        made = org.post("/admin/announcements", rule, headers={"Idempotency-Key": "bridges-1"})
+        assert made.status_code == 201, made.text
+    news = org.post("/admin/announcements", {"title": "Pizza night", "body": "Friday, Hoboken.", "rule_change": False})
+    assert news.status_code == 201
+    titled = lambda to, title: [m for m in inbox.to(to) if m["Subject"] == title]  # noqa: E731
+    until(lambda: titled(cy, "Pizza night"), lambda ms: len(ms) == 1, timeout=20)
+    until(lambda: titled(bo, "Bridges count as land"), lambda ms: len(ms) == 1, timeout=20)
+    assert [len(titled(cy, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 1]
+    assert [len(titled(bo, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 0]   # opted out: optional
+    assert titled(ada["email"], "Bridges count as land") == []   # pending since the address change (R27)
+    assert "GWB joins Fort Lee" in text_of(titled(cy, "Bridges count as land")[0])

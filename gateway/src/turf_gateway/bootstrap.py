@@ -118,7 +118,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
         exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
-        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
+        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
+                                    players=a.players),
         outlook=Outlook(a.services), feed=feed)
 
 

@@ -99,6 +99,7 @@ class PlayerRow:
     address_norm: str | None
     home: Point | None
     email_confirmed: bool = False   # R30: by the link mailed to ``email``
+    announcements_by_mail: bool = True   # R30: optional announcements mailed (rule changes always are)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class ProfileChange:
     home: Point | None = None
     status_reason: str | None = None
     verify_at: datetime | None = None
+    announcements_by_mail: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ players = Table(
     Column("home_lon", Float, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("email_confirmed", Boolean, nullable=False, server_default="false"),   # R30: by a mailed link
+    # R30: the organizer's optional announcements by mail (rule changes always go)
+    Column("announcements_by_mail", Boolean, nullable=False, server_default="true"),
 )
 
 # R30: single-use links sent by mail, by the SHA-256 of their token (the token itself is never stored): an email

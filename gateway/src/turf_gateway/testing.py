@@ -156,12 +156,14 @@ class _Player:
     address_norm: str | None = None
     home: Point | None = None
     email_confirmed: bool = False
+    announcements_by_mail: bool = True
 
     def row(self) -> PlayerRow:
         return PlayerRow(id=self.id, name=self.name, email=self.email, discord=self.discord,
                          home_address=self.home_address, role=self.role, status=self.status,
                          status_reason=self.status_reason, created_at=self.created_at, address_norm=self.address_norm,
-                         home=self.home, email_confirmed=self.email_confirmed)
+                         home=self.home, email_confirmed=self.email_confirmed,
+                         announcements_by_mail=self.announcements_by_mail)
 
 
 @dataclass(frozen=True)
@@ -311,6 +313,8 @@ class MemoryPlayers:
             raise ApiError("discord_taken", "An account with this Discord username already exists.")
         if c.name is not None:
             p.name = c.name
+        if c.announcements_by_mail is not None:
+            p.announcements_by_mail = c.announcements_by_mail
         if c.discord is not None:
             p.discord = c.discord
         if c.email is not None:

@@ -28,7 +28,7 @@ def _row(r: Any) -> PlayerRow:
                      role=r.role, status=r.status, status_reason=r.status_reason, created_at=r.created_at,
                      address_norm=r.address_norm,
                      home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None,
-                     email_confirmed=bool(r.email_confirmed))
+                     email_confirmed=bool(r.email_confirmed), announcements_by_mail=bool(r.announcements_by_mail))
 
 
 class SqlPlayers:
@@ -122,6 +122,8 @@ class SqlPlayers:
         values: dict[str, Any] = {}
         if c.name is not None:
             values["name"] = c.name
+        if c.announcements_by_mail is not None:
+            values["announcements_by_mail"] = c.announcements_by_mail
         if c.discord is not None:
             values |= {"discord": c.discord, "discord_norm": c.discord.lower()}
         if c.email is not None:

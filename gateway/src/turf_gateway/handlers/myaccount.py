@@ -28,6 +28,7 @@ class ProfilePatch(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)] | None = None
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)] | None = None
     home_address: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
+    announcements_by_mail: bool | None = None   # R30: the optional announcements by mail (never rule changes)
 
     @field_validator("email")
     @classmethod
@@ -46,7 +47,7 @@ class ProfilePatch(BaseModel):
     @model_validator(mode="after")
     def _something(self) -> ProfilePatch:
         if not self.model_fields_set:
-            raise ValueError("give at least one of name, email, discord, home_address")
+            raise ValueError("give at least one of name, email, discord, home_address, announcements_by_mail")
         return self
 
 
@@ -69,7 +70,8 @@ class MyAccount:
         row = await self.players.players.get(caller.id)
         assert row is not None
         change = ProfileChange(name=patch.name, discord=patch.discord,
-                               email=patch.email if patch.email and patch.email != row.email else None)
+                               email=patch.email if patch.email and patch.email != row.email else None,
+                               announcements_by_mail=patch.announcements_by_mail)
         if patch.home_address is not None:
             home, reason = await self.players.judge_home(patch.home_address)
             if reason == "not_in_board":
@@ -77,7 +79,8 @@ class MyAccount:
                                                "unchanged (R27).")
             verified = home is not None and reason is None
             change = ProfileChange(
-                name=change.name, discord=change.discord, email=change.email, home_address=patch.home_address,
+                name=change.name, discord=change.discord, email=change.email,
+                announcements_by_mail=change.announcements_by_mail, home_address=patch.home_address,
                 address_norm=normalise_address(patch.home_address), home=home, status_reason=reason,
                 verify_at=await self.players.clock.now() if verified else None)
         await self.players.players.update_profile(caller.id, change)

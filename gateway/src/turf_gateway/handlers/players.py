@@ -212,7 +212,7 @@ class Players:
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
                     status_reason=row.status_reason, claims_left_today=left.claims_left_today,
-                    email_confirmed=row.email_confirmed)
+                    email_confirmed=row.email_confirmed, announcements_by_mail=row.announcements_by_mail)
 
     async def profile(self, player_id: str) -> S.PublicProfile:
         row = await self.players.get(player_id)

@@ -141,6 +141,14 @@ class Announcements(Protocol):
     async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None: ...
 
 
+class MailBox(Protocol):
+    """R30: the mail queue within the store's transaction (an announcement's messages commit with it)."""
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        """Queue a message once per ``key``."""
+
+
 class NotifyTx(Protocol):
     """One transaction of the store. It exposes the store's roles (issue 28: each use case names the ones it
     needs), all over the one transaction."""
@@ -165,6 +173,9 @@ class NotifyTx(Protocol):
 
     @property
     def announcements(self) -> Announcements: ...
+
+    @property
+    def mail(self) -> MailBox: ...
 
 
 class NotifyStore(Protocol):

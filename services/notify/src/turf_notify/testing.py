@@ -32,6 +32,8 @@ class State:
     reads: dict[str, int] = field(default_factory=dict)
     subscriptions: dict[tuple[str, str], Subscription] = field(default_factory=dict)   # in saving order
     keys: dict[str, str] = field(default_factory=dict)
+    # R30: the mail queued in transactions, key → (to, kind, subject, text, html)
+    mails: dict[str, tuple[str, str, str, str, str]] = field(default_factory=dict)
 
 
 class MemoryTx:
@@ -39,7 +41,7 @@ class MemoryTx:
         self.s = s
         # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
-        self.standings = self.announcements = self
+        self.standings = self.announcements = self.mail = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox
@@ -64,6 +66,10 @@ class MemoryTx:
 
     async def stage(self, subject: str, event: Event) -> None:
         self.s.staged.append((subject, event))
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        self.s.mails.setdefault(key, (to, kind, subject, text, html))
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:

@@ -17,6 +17,8 @@ S = "gateway"
 def upgrade() -> None:
     op.add_column("players", sa.Column("email_confirmed", sa.Boolean, nullable=False, server_default="false"),
                   schema=S)
+    op.add_column("players", sa.Column("announcements_by_mail", sa.Boolean, nullable=False, server_default="true"),
+                  schema=S)
     op.create_table(
         "account_tokens",
         sa.Column("token_hash", sa.String(64), primary_key=True),
@@ -31,4 +33,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("account_tokens", schema=S)
+    op.drop_column("players", "announcements_by_mail", schema=S)
     op.drop_column("players", "email_confirmed", schema=S)

@@ -107,14 +107,24 @@ class AnnouncementsReply(Message):
     announcements: list[AnnouncementOut]
 
 
+class MailRecipient(Message):
+    """R30: a verified player an announcement is mailed to (the gateway owns the addresses)."""
+
+    player_id: str
+    to: str = Field(min_length=3, max_length=320)
+
+
 class PublishAnnouncement(Message):
     """``notify.announce`` (rule 11: rule changes are communicated to all players): idempotent by ``command_id``;
-    ``at`` the game instant the organizer made it."""
+    ``at`` the game instant the organizer made it. R30: also mailed to ``recipients`` (every verified player, less
+    those who turned optional announcements off unless ``rule_change``), queued with the announcement."""
 
     command_id: str = Field(min_length=1, max_length=64)
     at: AwareDatetime
     title: str = Field(min_length=1, max_length=200)
     body: str = Field(min_length=1, max_length=4000)
+    rule_change: bool = True
+    recipients: list[MailRecipient] = Field(default_factory=list)
 
 
 class AnnouncementReply(Message):
