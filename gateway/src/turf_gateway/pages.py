@@ -24,7 +24,8 @@ from starlette.types import Scope
 from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html"}   # /modes: issue 32
+# /modes: issue 32; /account: R30's mailed links (email confirmation, password reset) and "forgot password"
+PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html", "/account": "account.html"}
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
 
 
