@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import psycopg
 import pytest
 
 from tests.support.cards import claim
@@ -21,7 +22,7 @@ from tests.support.smtp import Inbox, smtp_server, text_of
 from tests.support.stackfix import running_stack
 from turfwar.stack import Stack
 
-HOBOKEN = "3401732250"
+HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
 MONDAY = datetime.fromisoformat("2026-10-05T09:00:00-04:00")
 NEW_PASSWORD = "violet lantern over the river"
 
@@ -156,3 +157,43 @@ def test_r30_an_announcement_reaches_every_verified_players_mailbox_once(
     assert [len(titled(bo, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 0]   # opted out: optional
     assert titled(ada["email"], "Bridges count as land") == []   # pending since the address change (R27)
     assert "GWB joins Fort Lee" in text_of(titled(cy, "Bridges count as land")[0])
+
+
+def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_personal_behind(
+        stack: Stack, http: httpx.Client, org: Player) -> None:
+    pid, email, password = register(http, "Wes")
+    assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
+    wes = sign_in(http, email, password)
+    assert claim(wes, JERSEY_CITY, MONDAY).status_code == 201
+    until(lambda: http.get(API + "/leaderboard").json()["standings"],
+          lambda st: any(s["player_id"] == pid and s["total"] > 0 for s in st))
+    data = until(lambda: wes.get("/me/export").json(), lambda d: len(d["history"]) >= 1)
+    assert (data["profile"]["id"], data["profile"]["email"], data["profile"]["home_address"]) == (
+        pid, email, "1 Main St, Hoboken, NJ")
+    assert [(h["kind"], h["territory_id"]) for h in data["history"]] == [("take", JERSEY_CITY)]
+    assert isinstance(data["notifications"], list) and isinstance(data["cards"], list)
+
+    with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:   # what the withdrawal must erase is there
+        assert conn.execute("SELECT count(*) FROM claims.fixes WHERE player_id = %s", (pid,)).fetchone() != (0,)
+    wrong = wes.http.request("DELETE", API + "/me", json={"password": "not my password"}, headers=wes.auth)
+    assert (wrong.status_code, wrong.json()["reason"]) == (401, "unauthenticated")
+    assert wes.get("/me").status_code == 200   # nothing changed
+    gone = wes.http.request("DELETE", API + "/me", json={"password": password}, headers=wes.auth)
+    assert gone.status_code == 204, gone.text
+    # as a disqualification (R28): the town is free and the standings no longer hold the player
+    assert http.get(API + f"/territories/{JERSEY_CITY}").json()["owner_id"] is None
+    assert pid not in {s["player_id"] for s in http.get(API + "/leaderboard").json()["standings"]}
+    assert wes.get("/me").status_code == 401
+    assert http.post(API + "/sessions", json={"email": email, "password": password}).status_code == 401
+    assert http.get(API + f"/players/{pid}").json()["display_name"] == "a withdrawn player"
+    # personal data gone from every schema; the claim log keeps the move
+    with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:
+        row = conn.execute("SELECT email, discord, home_address, home_lat FROM gateway.players WHERE id = %s",
+                           (pid,)).fetchone()
+        assert row is not None and email not in row[0] and row[1] == "a withdrawn player" and row[2:] == ("", None)
+        assert conn.execute("SELECT count(*) FROM claims.fixes WHERE player_id = %s", (pid,)).fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM notify.notifications WHERE player_id = %s",
+                            (pid,)).fetchone() == (0,)
+        named = conn.execute("SELECT display_name FROM notify.players WHERE player_id = %s", (pid,)).fetchone()
+        assert named in (None, (None,))
+        assert conn.execute("SELECT count(*) FROM claims.claims WHERE player_id = %s", (pid,)).fetchone() == (1,)

@@ -51,6 +51,7 @@ from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
@@ -109,17 +110,20 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours), accounts)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
+    notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
+                                  players=a.players)
+    history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
+    mydata = MyData(players, notifications, cards, history)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
         claims=Claims(a.services, a.limiter, a.keys), players=players, accounts=accounts,
-        myaccount=MyAccount(players, accounts),
+        myaccount=MyAccount(players, accounts), mydata=mydata,
         sessions=Sessions(a.sessions, cache),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys), public=public,
-        exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
-        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
-                                    players=a.players),
+        history=history, modes=Modes(a.services, a.keys), public=public,
+        exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
+        notifications=notifications,
         outlook=Outlook(a.services), feed=feed)
 
 

@@ -202,6 +202,13 @@ class PlayerStore(Protocol):
         ``email_taken`` or ``discord_taken`` (nothing changed)."""
         ...
 
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        """R30: the player withdraws, in one transaction: status ``withdrawn``, their personal data erased (name and
+        display name "a withdrawn player", email, Discord name, home address, password), their sessions and
+        tokens deleted, logged as a disqualification (R28) with ``player.disqualified`` (``withdrawn``) staged.
+        ApiError ``conflict`` for a player already disqualified or withdrawn."""
+        ...
+
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         """R30: the new password hash; every session of the player but ``keep_session`` (a token hash) ends."""
         ...

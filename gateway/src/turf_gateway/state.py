@@ -20,6 +20,7 @@ from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
@@ -57,6 +58,7 @@ class AppState:
     players: Players
     accounts: Accounts
     myaccount: MyAccount
+    mydata: MyData
     sessions: Sessions
     corrections: Corrections
     flags: Flags

@@ -330,6 +330,23 @@ class MemoryPlayers:
                 self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
                                      game_now=c.verify_at)
 
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        p = self.t.players[player_id]
+        if p.status in ("disqualified", "withdrawn"):
+            raise ApiError("conflict", f"This account is {p.status} already.")
+        before, e = p.status, accounts.erased(player_id)
+        p.status, p.status_reason, p.name, p.discord = "withdrawn", None, e["name"], e["discord"]
+        p.email, p.email_confirmed, p.announcements_by_mail = e["email"], False, False
+        p.home_address, p.address_norm, p.home, p.password_hash = "", None, None, e["password_hash"]
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id}
+        self.t.tokens = {h: v for h, v in self.t.tokens.items() if v[0] != player_id}
+        self.t.log_action(player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
+                          {"before": before, "after": "withdrawn"})
+        self.t.append_correction(Record(
+            uuid.uuid4().hex, _utc(at), "disqualify", player_id, "the player withdrew (R30)",
+            {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
+        self.t.outbox.append((accounts.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
+
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         self.t.players[player_id].password_hash = password_hash
         self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id or h == keep_session}

@@ -57,3 +57,26 @@ async def test_r30_a_password_change_keeps_only_the_session_named(backend: Backe
     await backend.players.set_password(ada, "new-hash", keep_session="mine")
     assert (await backend.players.account("ada@example.org")).password_hash == "new-hash"  # type: ignore[union-attr]
     assert [await backend.sessions.lookup(h) is not None for h in ("mine", "phone", "bos")] == [True, False, True]
+
+
+async def test_r30_a_withdrawal_erases_the_personal_data_ends_sessions_and_stages_the_disqualification(
+        backend: Backend) -> None:
+    ada, _ = await two(backend)
+    await backend.sessions.create("mine", ada, NOW + timedelta(days=1))
+    await backend.tokens.issue("t1", ada, "password_reset", "ada@example.org", NOW + timedelta(hours=1))
+    await backend.players.withdraw(ada, NOW, post_season=False)
+    row = await backend.players.get(ada)
+    assert row is not None
+    assert (row.status, row.name, row.discord, row.home_address, row.home, row.email_confirmed) == (
+        "withdrawn", "a withdrawn player", "a withdrawn player", "", None, False)
+    assert "example.org" not in row.email and await backend.players.account("ada@example.org") is None
+    assert await backend.sessions.lookup("mine") is None
+    assert await backend.tokens.holder("t1", "password_reset", NOW) is None
+    assert await backend.players.display_names([ada]) == {ada: "a withdrawn player"}
+    [event] = [e for s, e in await backend.staged() if s == "player.disqualified"]
+    assert (event["player_id"], event["withdrawn"]) == (ada, True)
+    with pytest.raises(ApiError) as again:
+        await backend.players.withdraw(ada, NOW, post_season=False)
+    assert again.value.reason == "conflict"
+    # the address is free for a new registration (the erased row holds none of it)
+    assert await backend.players.create(NewPlayer("Ada", "ada@example.org", "ada", "-", "h")) != ada

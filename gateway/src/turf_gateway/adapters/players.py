@@ -13,10 +13,12 @@ from sqlalchemy import String, bindparam, delete, func, insert, select, text, up
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from turf_common.outbox import stage
 from turf_gateway import tables as t
 from turf_gateway.adapters import corrections as correction_log
-from turf_gateway.adapters.accounts import change_status, log_action
+from turf_gateway.adapters.accounts import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
 from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification
 from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, ProfileChange, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
@@ -147,6 +149,24 @@ class SqlPlayers:
                                     reason="home address inside the board", game_now=c.verify_at)
         if c.discord is not None:
             self._names[player_id] = c.discord
+
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        p = t.players.c
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            if row.status in ("disqualified", "withdrawn"):
+                raise ApiError("conflict", f"This account is {row.status} already.")
+            await conn.execute(update(t.players).where(p.id == player_id).values(**erased(player_id)))
+            await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
+            await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))
+            await log_action(conn, player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
+                             {"before": row.status, "after": "withdrawn"})
+            await correction_log.append(
+                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="disqualify",
+                reason="the player withdrew (R30)", post_season=post_season, request={"player_id": player_id},
+                before={"status": row.status}, after={"status": "withdrawn"}, player_id=player_id)
+            await stage(conn, t.outbox, SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True))
+        self._names[player_id] = WITHDRAWN_NAME
 
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         async with self.engine.begin() as conn:

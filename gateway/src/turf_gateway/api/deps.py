@@ -21,6 +21,7 @@ from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players
@@ -135,6 +136,14 @@ async def get_myaccount(state: State) -> MyAccount:
 
 #: R30: the caller's own profile and password changes
 MyAccountCase = Annotated[MyAccount, Depends(get_myaccount)]
+
+
+async def get_mydata(state: State) -> MyData:
+    return state.mydata
+
+
+#: R30: the caller's data export
+MyDataCase = Annotated[MyData, Depends(get_mydata)]
 
 
 async def get_flags(state: State) -> Flags:

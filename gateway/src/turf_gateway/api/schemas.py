@@ -330,6 +330,17 @@ class ClaimLog(BaseModel):
     truncated: bool = Field(description="true when more claims matched than the limit")
 
 
+class MyData(BaseModel):
+    """R30: everything the game holds about the caller (``GET /me/export``)."""
+
+    exported_at: str
+    profile: Me
+    notifications: list[dict[str, Any]]
+    cards: list[dict[str, Any]] = Field(description="the cards in hand (R12)")
+    trades: list[dict[str, Any]] = Field(description="open trade proposals, both directions")
+    history: list[dict[str, Any]] = Field(description="the public season record")
+
+
 class EmailConfirmed(BaseModel):
     """R30: the email address is confirmed."""
 

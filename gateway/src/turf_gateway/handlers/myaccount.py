@@ -5,19 +5,24 @@ the board is refused and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from turf_common.contracts import subjects
+from turf_common.contracts.players import PlayerApplied
+from turf_common.rules import gametime
 from turf_gateway import password_policy
 from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
+from turf_gateway.events import disqualification
 from turf_gateway.geocoding import normalise_address
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.players import DISCORD, EMAIL, Players, token_hash
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
-from turf_gateway.ports import Caller, ProfileChange
+from turf_gateway.ports import Caller, PlayerRow, ProfileChange
 
 
 class ProfilePatch(BaseModel):
@@ -49,6 +54,11 @@ class ProfilePatch(BaseModel):
         if not self.model_fields_set:
             raise ValueError("give at least one of name, email, discord, home_address, announcements_by_mail")
         return self
+
+
+class Withdrawal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    password: Annotated[str, Field(min_length=1, max_length=password_policy.MAX_LENGTH)]
 
 
 class PasswordChange(BaseModel):
@@ -90,17 +100,38 @@ class MyAccount:
             await self.accounts.send_confirmation(caller.id, change.email, patch.name or row.name)
         return await self.players.me(caller)
 
+    async def _check_password(self, caller: Caller, password: str) -> PlayerRow:
+        """The caller's row when ``password`` is theirs; 401 ``unauthenticated`` otherwise (``password_player``
+        counts each try: 429 past it)."""
+        await self.players.limiter.hit("password_player", caller.id)
+        row = await self.players.players.get(caller.id)
+        stored = await self.players.players.account(row.email) if row is not None else None
+        ok = await verify_password(stored.password_hash if stored is not None else dummy_hash(), password)
+        if row is None or stored is None or not ok:
+            raise ApiError("unauthenticated", "Your password is not right; nothing was changed.")
+        return row
+
+    async def withdraw(self, caller: Caller, password: str) -> None:
+        """R30: the player leaves for good, their password required (401 otherwise): as a disqualification (R28:
+        towns unclaimed, windows, schedules and trades ended, out of the standings, answered once claims and
+        scoring applied it), no more sign-in, personal data erased here and in every service (the event's
+        ``withdrawn``). 403 for the organizer."""
+        if caller.role == "organizer":
+            raise ApiError("forbidden", "The organizer is not a player and cannot withdraw (R27).")
+        await self._check_password(caller, password)
+        p = self.players
+        now = await p.clock.now()
+        await p.players.withdraw(caller.id, now, gametime.season_state(p.season, now) == "closed")
+        await p.revocations.revoke(player_id=caller.id)
+        await p.relay.flush()
+        ev = disqualification(caller.id, now, withdrawn=True)
+        await asyncio.gather(*(p.services.ask(subject, ev, PlayerApplied, 15)
+                               for subject in (subjects.CLAIMS_DISQUALIFY, subjects.SCORING_DISQUALIFY)))
+
     async def change_password(self, caller: Caller, body: PasswordChange, token: str) -> None:
         """R30: 401 ``unauthenticated`` for a wrong current password, 422 ``weak_password``; the caller's other
         sessions end (this one stays). Wrong guesses count against ``password_player`` (429 past it)."""
-        limiter = self.players.limiter
-        await limiter.hit("password_player", caller.id)
-        acc = await self.players.players.get(caller.id)
-        stored = await self.players.players.account(acc.email) if acc is not None else None
-        ok = await verify_password(stored.password_hash if stored is not None else dummy_hash(),
-                                   body.current_password)
-        if acc is None or stored is None or not ok:
-            raise ApiError("unauthenticated", "Your current password is not right; nothing was changed.")
+        acc = await self._check_password(caller, body.current_password)
         if refused := password_policy.refusal(body.new_password, acc.email, (acc.name, acc.discord)):
             raise ApiError(refused.reason, refused.message, 422)
         await self.players.players.set_password(caller.id, await hash_password(body.new_password),

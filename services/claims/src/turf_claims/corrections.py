@@ -45,6 +45,8 @@ class Corrections:
             # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox
             # row is there, its exclusion may not be)
             await tx.exclusions.exclude_player(ev.player_id, ev.at)
+            if ev.withdrawn:   # R30: their location fixes go (idempotent, so on every delivery)
+                await tx.trail.erase_fixes(ev.player_id)
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16

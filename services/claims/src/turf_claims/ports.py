@@ -299,6 +299,10 @@ class Trail(Protocol):
         """The player's most recent fix received before ``before`` (where the player was last seen), or None."""
         ...
 
+    async def erase_fixes(self, player_id: str) -> None:
+        """R30: the player withdrew: every fix of theirs is deleted."""
+        ...
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         """The fixes of ``player_ids`` joined with one of ``claim_ids`` (claims then refused) lose their claim id:
         a fix joins the trail before its claim is decided (R7.1 is screened by geo-verify, once per batch)."""

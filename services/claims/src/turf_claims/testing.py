@@ -197,6 +197,9 @@ class MemoryClaimsTx:
     async def latest_fix(self, player_id: str, before: datetime) -> FixRecord | None:
         return next((f for p, f in reversed(self.s.fixes) if p == player_id and f.received_at < before), None)
 
+    async def erase_fixes(self, player_id: str) -> None:
+        self.s.fixes = [(p, f) for p, f in self.s.fixes if p != player_id]
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         pass   # the trail here keeps no claim ids (no port reads a fix's claim id back)
 

@@ -249,6 +249,17 @@ async def test_trail_joins_and_answers_the_fixes_before_it(backend: Backend) -> 
         assert await tx.trail.join_trail("ann", fixes[3], None, T0 + timedelta(seconds=30), 1) == fixes[2:3]
 
 
+async def test_r30_erasing_a_withdrawn_players_fixes_leaves_the_others(backend: Backend) -> None:
+    fixes = [FixRecord(40.0 + i / 100, -74.0, 8.0, T0 + timedelta(minutes=i), T0 + timedelta(minutes=i))
+             for i in range(3)]
+    async with backend.store.begin() as tx:
+        await tx.trail.join_trail("ann", fixes[0], "c1", T0, 5)
+        await tx.trail.join_trail("bob", fixes[1], None, T0, 5)
+        await tx.trail.erase_fixes("ann")
+        assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=1)) is None
+        assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=1)) == fixes[1]
+
+
 async def test_unlinking_a_refused_claims_fixes_keeps_the_trail(backend: Backend) -> None:
     """R7.1: a fix joins the trail with the id its claim would get, before geo-verify's verdict; a refused claim's
     fix loses the id and stays in the trail."""

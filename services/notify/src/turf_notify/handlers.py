@@ -147,6 +147,9 @@ class NotifyHandlers:
                 b.names.players[ev.player_id] = ev.display_name
         elif isinstance(ev, PlayerDisqualified):
             await tx.roster.save_player(ev.player_id, None, "disqualified")
+            if ev.withdrawn:   # R30: what notify holds of them goes; texts name them "another player" from now on
+                await tx.roster.erase_player(ev.player_id)
+                b.names.players.pop(ev.player_id, None)
         elif isinstance(ev, ScoreUpdated):
             await tx.standings.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
         standings = await tx.standings.scores() if isinstance(ev, DayClosed) else None

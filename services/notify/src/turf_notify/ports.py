@@ -85,6 +85,10 @@ class Roster(Protocol):
     async def players(self) -> list[str]:
         """Every verified (not disqualified) player."""
 
+    async def erase_player(self, player_id: str) -> None:
+        """R30: the player withdrew: their name, notifications, read mark, push subscriptions, pending pushes and
+        reminders are deleted (the roster keeps the id, disqualified)."""
+
 
 class Notifications(Protocol):
     """The players' notifications, in id order."""

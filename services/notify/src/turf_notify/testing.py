@@ -52,6 +52,15 @@ class MemoryTx:
         old = self.s.players.get(player_id, (None, status))[0]
         self.s.players[player_id] = (display_name if display_name is not None else old, status)
 
+    async def erase_player(self, player_id: str) -> None:
+        s = self.s
+        s.notifications = [(p, n) for p, n in s.notifications if p != player_id]
+        s.reads.pop(player_id, None)
+        s.subscriptions = {k: v for k, v in s.subscriptions.items() if k[0] != player_id}
+        s.pushes = [p for p in s.pushes if p.player_id != player_id]
+        s.reminders = {k: r for k, r in s.reminders.items() if r.player_id != player_id}
+        s.players[player_id] = (None, s.players.get(player_id, (None, "disqualified"))[1])
+
     async def player_names(self, player_ids: set[str]) -> dict[str, str]:
         return {p: n for p in player_ids if (n := self.s.players.get(p, (None, ""))[0])}
 

@@ -9,8 +9,8 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_gateway.api import schemas as S
-from turf_gateway.api.deps import AccountsCase, CurrentPlayer, MyAccountCase, Organizer, bearer_token
-from turf_gateway.handlers.myaccount import PasswordChange, ProfilePatch
+from turf_gateway.api.deps import AccountsCase, CurrentPlayer, MyAccountCase, MyDataCase, Organizer, bearer_token
+from turf_gateway.handlers.myaccount import PasswordChange, ProfilePatch, Withdrawal
 from turf_gateway.password_policy import MAX_LENGTH
 from turf_gateway.ratelimit import client_ip
 
@@ -50,6 +50,23 @@ async def change_password(body: PasswordChange, caller: CurrentPlayer, mine: MyA
     """Change the password (R30): 204, the caller's other sessions ended. 401 ``unauthenticated`` for a wrong
     current password; 422 ``weak_password``; 429 past ``password_player``."""
     await mine.change_password(caller, body, bearer_token(request))
+    return Response(status_code=204)
+
+
+@router.get("/me/export", response_model=S.MyData)
+async def export(caller: CurrentPlayer, mine: MyDataCase) -> S.MyData:
+    """Everything the game holds about the caller, as JSON (R30): profile, notifications, cards, trades and the
+    season record."""
+    return await mine.export(caller)
+
+
+@router.delete("/me", status_code=204)
+async def withdraw(body: Withdrawal, caller: CurrentPlayer, mine: MyAccountCase) -> Response:
+    """Withdraw for good (R30), the password required: 204 once it holds. It takes effect as a disqualification
+    (R28: towns unclaimed, out of the standings); sign-in is refused from then on; email, Discord name, home
+    address, location fixes, push subscriptions and notifications are erased; public history keeps the moves under
+    "a withdrawn player". 401 ``unauthenticated`` for a wrong password; 403 for the organizer."""
+    await mine.withdraw(caller, body.password)
     return Response(status_code=204)
 
 

@@ -26,6 +26,9 @@ class PlayerDisqualified(Event):
     type: Literal["player.disqualified"] = "player.disqualified"
     player_id: str
     at: AwareDatetime
+    # R30: the player withdrew: it takes effect as a disqualification, and every service erases the personal data
+    # it holds of them (claims their location fixes; notify their notifications, push subscriptions, name)
+    withdrawn: bool = False
 
 
 class CorrectionApplied(Event):

@@ -284,6 +284,9 @@ class SqlClaimsTx:
                                      .order_by(x.id.desc()).limit(1))).first()
         return None if r is None else FixRecord(r.lat, r.lon, r.accuracy_m, r.fix_time, r.at)
 
+    async def erase_fixes(self, player_id: str) -> None:
+        await self.conn.execute(t.fixes.delete().where(t.fixes.c.player_id == player_id))
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         await self.conn.execute(_UNLINK_FIXES, {"pids": list(player_ids), "cids": list(claim_ids)})
 

@@ -54,6 +54,12 @@ class SqlTx:
                                                              status=status)
                                 .on_conflict_do_update(index_elements=["player_id"], set_=values))
 
+    async def erase_player(self, player_id: str) -> None:
+        for table in (t.notifications, t.reads, t.subscriptions, t.pushes, t.reminders):
+            await self.conn.execute(delete(table).where(table.c.player_id == player_id))
+        await self.conn.execute(update(t.players).where(t.players.c.player_id == player_id)
+                                .values(display_name=None))
+
     async def player_names(self, player_ids: set[str]) -> dict[str, str]:
         if not player_ids:
             return {}
