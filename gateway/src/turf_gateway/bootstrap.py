@@ -56,6 +56,7 @@ from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.retention import Retention
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
@@ -177,6 +178,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
     state = wire(settings, board, season, adapters, cache)
     sweeper = asyncio.create_task(adapters.relay.run())
+    # R30: home addresses and location fixes erased TURF_ERASE_AFTER_DAYS after the season's close
+    keeper = asyncio.create_task(Retention(adapters.players, adapters.services, adapters.clock, season,
+                                           settings.erase_after_days).run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await _start_feed(state, broker, board, cache)
@@ -185,7 +189,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
         # feed stops and the connection drains, and only then the pool closes
         sweeper.cancel()
-        await asyncio.gather(sweeper, return_exceptions=True)
+        keeper.cancel()
+        await asyncio.gather(sweeper, keeper, return_exceptions=True)
         with contextlib.suppress(Exception):
             await adapters.relay.flush()
         await broker.stop()

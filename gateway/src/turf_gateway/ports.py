@@ -209,6 +209,10 @@ class PlayerStore(Protocol):
         ApiError ``conflict`` for a player already disqualified or withdrawn."""
         ...
 
+    async def erase_homes(self) -> int:
+        """R30: every player's home address (text, normalised form, point) erased; how many were still held."""
+        ...
+
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         """R30: the new password hash; every session of the player but ``keep_session`` (a token hash) ends."""
         ...

@@ -347,6 +347,12 @@ class MemoryPlayers:
             {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
         self.t.outbox.append((accounts.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
 
+    async def erase_homes(self) -> int:
+        held = [p for p in self.t.players.values() if p.role == "player" and p.home_address != ""]
+        for p in held:
+            p.home_address, p.address_norm, p.home = "", None, None
+        return len(held)
+
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         self.t.players[player_id].password_hash = password_hash
         self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id or h == keep_session}

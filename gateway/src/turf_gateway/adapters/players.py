@@ -168,6 +168,13 @@ class SqlPlayers:
             await stage(conn, t.outbox, SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True))
         self._names[player_id] = WITHDRAWN_NAME
 
+    async def erase_homes(self) -> int:
+        p = t.players.c
+        async with self.engine.begin() as conn:
+            done = await conn.execute(update(t.players).where(p.role == "player", p.home_address != "")
+                                      .values(home_address="", address_norm=None, home_lat=None, home_lon=None))
+            return int(done.rowcount or 0)
+
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(update(t.players).where(t.players.c.id == player_id)

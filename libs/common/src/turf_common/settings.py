@@ -95,6 +95,8 @@ class Settings(BaseSettings):
     mail_from: str = "Turf War <turfwar@localhost>"
     # at least this many seconds between two messages to the relay (pacing: relays throttle bursts)
     mail_interval_s: float = Field(default=0.2, ge=0)
+    # R30: home addresses and location fixes of every player are erased this many days after the season's close
+    erase_after_days: int = Field(default=30, ge=0)
     # the address players open the pages at, for the links in mail (unset: http://<http_host>:<http_port>)
     public_url: str = ""
 

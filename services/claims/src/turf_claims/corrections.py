@@ -57,6 +57,12 @@ class Corrections:
         await self.publisher.flush()
         return freed
 
+    async def erase_trails(self) -> int:
+        """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks);
+        how many were deleted now."""
+        async with self.store.begin() as tx:
+            return await tx.trail.erase_all_fixes()
+
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:
         ``not_found`` (unknown claim or territory), ``conflict`` (claim already undone, or not the territory's

@@ -303,6 +303,10 @@ class Trail(Protocol):
         """R30: the player withdrew: every fix of theirs is deleted."""
         ...
 
+    async def erase_all_fixes(self) -> int:
+        """R30: the season is long closed: every fix of every player is deleted; how many."""
+        ...
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         """The fixes of ``player_ids`` joined with one of ``claim_ids`` (claims then refused) lose their claim id:
         a fix joins the trail before its claim is decided (R7.1 is screened by geo-verify, once per batch)."""

@@ -200,6 +200,10 @@ class MemoryClaimsTx:
     async def erase_fixes(self, player_id: str) -> None:
         self.s.fixes = [(p, f) for p, f in self.s.fixes if p != player_id]
 
+    async def erase_all_fixes(self) -> int:
+        n, self.s.fixes = len(self.s.fixes), []
+        return n
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         pass   # the trail here keeps no claim ids (no port reads a fix's claim id back)
 

@@ -258,6 +258,9 @@ async def test_r30_erasing_a_withdrawn_players_fixes_leaves_the_others(backend: 
         await tx.trail.erase_fixes("ann")
         assert await tx.trail.latest_fix("ann", T0 + timedelta(hours=1)) is None
         assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=1)) == fixes[1]
+        await tx.trail.join_trail("cy", fixes[2], None, T0, 5)
+        assert await tx.trail.erase_all_fixes() == 2   # R30: after the season, everyone's
+        assert await tx.trail.latest_fix("bob", T0 + timedelta(hours=1)) is None
 
 
 async def test_unlinking_a_refused_claims_fixes_keeps_the_trail(backend: Backend) -> None:

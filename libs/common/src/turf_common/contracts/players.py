@@ -62,3 +62,12 @@ class PlayerApplied(Message):
     ok: Literal[True] = True
     player_id: str
     freed: list[str] = Field(default_factory=list)
+
+
+class EraseTrails(Message):
+    """``claims.erase_trails`` (R30): the season closed long enough ago; every player's location fixes go."""
+
+
+class TrailsErased(Message):
+    ok: Literal[True] = True
+    erased: int   # fixes deleted now (0 when an earlier request did it)

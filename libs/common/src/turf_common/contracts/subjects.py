@@ -19,6 +19,7 @@ CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28
 # R28: a disqualification applied by claims before the organizer's answer (the player.disqualified event, as a
 # request with the same event id: applied once, whichever comes first)
 CLAIMS_DISQUALIFY = "claims.disqualify"
+CLAIMS_ERASE_TRAILS = "claims.erase_trails"   # R30: every location fix, after the season
 SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
 SCORING_VERIFY = "scoring.verify"   # R25: a verification applied by scoring (the player enters the standings) likewise
 CORRECTION_APPLIED = "correction.applied"

@@ -287,6 +287,9 @@ class SqlClaimsTx:
     async def erase_fixes(self, player_id: str) -> None:
         await self.conn.execute(t.fixes.delete().where(t.fixes.c.player_id == player_id))
 
+    async def erase_all_fixes(self) -> int:
+        return int((await self.conn.execute(t.fixes.delete())).rowcount or 0)
+
     async def unlink_fixes(self, player_ids: Sequence[str], claim_ids: Sequence[str]) -> None:
         await self.conn.execute(_UNLINK_FIXES, {"pids": list(player_ids), "cids": list(claim_ids)})
 
