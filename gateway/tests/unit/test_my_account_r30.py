@@ -141,3 +141,8 @@ async def test_r30_a_password_change_needs_the_current_one_obeys_the_policy_and_
     assert await verify_password(w.tables.players[w.ada.id].password_hash, "correct horse battery")
     assert await w.sessions.lookup(token_hash("here")) is not None
     assert await w.sessions.lookup(token_hash("phone")) is None
+
+
+async def test_r30_the_same_home_address_again_is_no_change(w: World) -> None:
+    me = await w.mine.update(w.ada, ProfilePatch(name="Ada", home_address="1 Hoboken St"))
+    assert (me.status, me.home_address) == ("verified", "1 Hoboken St")

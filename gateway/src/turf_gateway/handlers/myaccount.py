@@ -82,7 +82,7 @@ class MyAccount:
         change = ProfileChange(name=patch.name, discord=patch.discord,
                                email=patch.email if patch.email and patch.email != row.email else None,
                                announcements_by_mail=patch.announcements_by_mail)
-        if patch.home_address is not None:
+        if patch.home_address is not None and patch.home_address != row.home_address:   # the same: no change
             home, reason = await self.players.judge_home(patch.home_address)
             if reason == "not_in_board":
                 raise ApiError("not_in_board", "That home address is outside the game's board; your address is "

@@ -2,7 +2,10 @@
 // by mail and the password; download everything the game holds about me; withdraw. Every form answers in a sentence.
 import { $, act, api, clearSession, formData } from "./api.js";
 
+let current = null;   // the profile as last read: only what the player changed is sent
+
 export function fillAccount(me) {
+  current = me;
   const f = $("#profile-form");
   for (const k of ["name", "discord", "email", "home_address"]) f.elements[k].value = me[k] || "";
   f.elements.announcements_by_mail.checked = Boolean(me.announcements_by_mail);
@@ -15,13 +18,15 @@ export function installAccount(onChanged, onGone) {
     ev.preventDefault();
     const form = ev.currentTarget;
     const f = formData(form);
+    const body = { announcements_by_mail: form.elements.announcements_by_mail.checked };
+    for (const k of ["name", "discord", "email", "home_address"]) {
+      if (!current || f[k] !== (current[k] || "")) body[k] = f[k];
+    }
     await act(ev.submitter, msg, async () => {
-      const me = await api("/me", { method: "PATCH", body: {
-        name: f.name, discord: f.discord, email: f.email, home_address: f.home_address,
-        announcements_by_mail: form.elements.announcements_by_mail.checked } });
+      const me = await api("/me", { method: "PATCH", body });
       fillAccount(me);
       await onChanged(me);
-      return me.status === "pending"
+      return "home_address" in body && me.status === "pending"
         ? "Saved. Your new address is checked again; until then you cannot claim (your towns stay yours)."
         : me.email_confirmed ? "Saved." : "Saved. Confirm your email address with the link we mailed to it.";
     });
