@@ -175,6 +175,7 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
 
     with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:   # what the withdrawal must erase is there
         assert conn.execute("SELECT count(*) FROM claims.fixes WHERE player_id = %s", (pid,)).fetchone() != (0,)
+        assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() != (0,)
     wrong = wes.http.request("DELETE", API + "/me", json={"password": "not my password"}, headers=wes.auth)
     assert (wrong.status_code, wrong.json()["reason"]) == (401, "unauthenticated")
     assert wes.get("/me").status_code == 200   # nothing changed
@@ -196,4 +197,5 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
                             (pid,)).fetchone() == (0,)
         named = conn.execute("SELECT display_name FROM notify.players WHERE player_id = %s", (pid,)).fetchone()
         assert named in (None, (None,))
+        assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM claims.claims WHERE player_id = %s", (pid,)).fetchone() == (1,)

@@ -9,9 +9,12 @@ import asyncio
 from dataclasses import dataclass
 from typing import Annotated
 
+import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from turf_common.bus import BusError
 from turf_common.contracts import subjects
+from turf_common.contracts.notify import Done, ForgetMail
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_gateway import password_policy
@@ -23,6 +26,8 @@ from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.players import DISCORD, EMAIL, Players, token_hash
 from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import Caller, PlayerRow, ProfileChange
+
+log = structlog.get_logger(__name__)
 
 
 class ProfilePatch(BaseModel):
@@ -118,7 +123,7 @@ class MyAccount:
         ``withdrawn``). 403 for the organizer."""
         if caller.role == "organizer":
             raise ApiError("forbidden", "The organizer is not a player and cannot withdraw (R27).")
-        await self._check_password(caller, password)
+        row = await self._check_password(caller, password)
         p = self.players
         now = await p.clock.now()
         await p.players.withdraw(caller.id, now, gametime.season_state(p.season, now) == "closed")
@@ -127,6 +132,10 @@ class MyAccount:
         ev = disqualification(caller.id, now, withdrawn=True)
         await asyncio.gather(*(p.services.ask(subject, ev, PlayerApplied, 15)
                                for subject in (subjects.CLAIMS_DISQUALIFY, subjects.SCORING_DISQUALIFY)))
+        try:   # the mail queue's copies of their address (a bus that does not answer: logged, kept)
+            await p.services.ask(subjects.NOTIFY_MAIL_FORGET, ForgetMail(to=row.email), Done)
+        except BusError:
+            log.warning("mail_not_forgotten")
 
     async def change_password(self, caller: Caller, body: PasswordChange, token: str) -> None:
         """R30: 401 ``unauthenticated`` for a wrong current password, 422 ``weak_password``; the caller's other

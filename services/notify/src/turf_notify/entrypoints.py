@@ -15,6 +15,7 @@ from turf_common.contracts.notify import (
     AnnouncementsRequest,
     Done,
     DropPush,
+    ForgetMail,
     MailListReply,
     MailListRequest,
     MarkRead,
@@ -94,6 +95,11 @@ def _mail(r: NatsRouter, mailing: Mailing) -> None:
     @r.subscriber(subjects.NOTIFY_MAIL, queue=QUEUE, title=subjects.NOTIFY_MAIL)
     async def mail(cmd: QueueMail) -> Done:
         await mailing.queue_mail(cmd)   # committed to the queue; sent by the mail loop, never in this request
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_MAIL_FORGET, queue=QUEUE, title=subjects.NOTIFY_MAIL_FORGET)
+    async def mail_forget(cmd: ForgetMail) -> Done:
+        await mailing.queue.forget(cmd.to)   # R30: a withdrawn player's address leaves the queue
         return Done()
 
     @r.subscriber(subjects.NOTIFY_MAIL_LIST, queue=QUEUE, title=subjects.NOTIFY_MAIL_LIST)

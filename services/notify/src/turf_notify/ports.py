@@ -280,6 +280,9 @@ class MailQueue(Protocol):
     async def mail_list(self, limit: int) -> list[MailRecord]:
         """The latest messages, newest first."""
 
+    async def forget(self, to: str) -> int:
+        """R30: every message to ``to`` deleted (a withdrawn player's address); how many."""
+
 
 class MailError(Exception):
     """The relay did not take a message; ``temporary`` (a 4xx, a connection lost) means try again later."""

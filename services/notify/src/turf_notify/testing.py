@@ -233,6 +233,12 @@ class MemoryMailQueue:
     async def mail_failed(self, mail_id: int, error: str) -> None:
         self.rows[mail_id].update(status="failed", error=error, text="", html="")
 
+    async def forget(self, to: str) -> int:
+        gone = [i for i, r in self.rows.items() if r["to"] == to]
+        for i in gone:
+            del self.rows[i]
+        return len(gone)
+
     async def mail_list(self, limit: int) -> list[MailRecord]:
         return [MailRecord(r["id"], r["at"], r["to"], r["kind"], r["subject"], r["status"], r["attempts"],
                            r["error"], r["text"]) for r in sorted(self.rows.values(), key=lambda r: -r["id"])][:limit]

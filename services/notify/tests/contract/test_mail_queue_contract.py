@@ -47,3 +47,10 @@ async def test_a_sent_message_loses_its_bodies_unless_kept_and_leaves_the_queue(
     assert (listed["b@example.org"].status, listed["b@example.org"].error) == ("queued", "451 later")
     [retried] = await queue.take_mails(NOW + timedelta(hours=1), NOW + timedelta(hours=2), 10)
     assert retried.key == "k2"   # the sent one is never taken again
+
+
+async def test_r30_forgetting_an_address_deletes_every_message_to_it(queue: MailQueue) -> None:
+    for key, to in (("k1", "a@example.org"), ("k2", "b@example.org"), ("k3", "a@example.org")):
+        await queue.queue_mail(key, to, "announcement", "S", "t", "h", NOW)
+    assert await queue.forget("a@example.org") == 2
+    assert [r.to for r in await queue.mail_list(10)] == ["b@example.org"]

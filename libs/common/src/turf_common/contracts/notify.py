@@ -182,3 +182,9 @@ class MailListRequest(Message):
 class MailListReply(Message):
     ok: Literal[True] = True
     mail: list[MailOut]
+
+
+class ForgetMail(Message):
+    """``notify.mail_forget`` (R30): a player withdrew; every message to their address leaves the mail queue."""
+
+    to: str = Field(min_length=3, max_length=320)

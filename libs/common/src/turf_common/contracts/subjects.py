@@ -98,6 +98,7 @@ NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
 NOTIFY_MAIL = "notify.mail"
 NOTIFY_MAIL_LIST = "notify.mail_list"
+NOTIFY_MAIL_FORGET = "notify.mail_forget"
 # events
 ANNOUNCEMENT_PUBLISHED = "announcement.published"
 

@@ -63,6 +63,10 @@ class SqlMailQueue:
         async with self.engine.begin() as conn:
             await conn.execute(update(t.mails).where(m.id == mail_id).values(**values))
 
+    async def forget(self, to: str) -> int:
+        async with self.engine.begin() as conn:
+            return int((await conn.execute(t.mails.delete().where(m.to_addr == to))).rowcount or 0)
+
     async def mail_list(self, limit: int) -> list[MailRecord]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(t.mails).order_by(m.id.desc()).limit(limit))
