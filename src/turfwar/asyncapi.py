@@ -44,7 +44,7 @@ def routers() -> list[tuple[str, NatsRouter]]:
     # geo-verify's claim path (claims.submit, claims.check) is served only when one is given: any object will do
     out = [("geo-verify", geo.router(none, STREAM, cast(Any, object()))), ("claims", claims.router(none, STREAM)),
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
-           ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "")),
+           ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "", none)),
            ("modes", modes.router(none, STREAM)),
            ("gateway", relay.feed_router(none, feed_stream(STREAM))),   # issue 29: the feed stream
            ("gateway history", feed_log.history_router(none, feed_stream(STREAM)))]

@@ -36,7 +36,7 @@ JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.
 PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
         "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
-                    "claims.list", "claims.correct", "claims.disqualify",
+                    "claims.list", "claims.correct", "claims.disqualify", "claims.erase_trails", "geo.erase_trails",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>"],

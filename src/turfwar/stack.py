@@ -95,6 +95,7 @@ class Stack:
         seed = env.get("TURF_SEED") or self.season_seed()
         self._mark_season(seed, "TURF_SEED" if env.get("TURF_SEED") else "season-seed")
         self.env["TURF_SEED"] = seed
+        self.env["TURF_DATA_DIR"] = str(self.data_dir)   # R30: the notify service writes mail there (.eml)
         self.env["TURF_ORGANIZER_PASSWORD"] = env.get("TURF_ORGANIZER_PASSWORD") or self.organizer_password()
         self.env["TURF_VAPID_PRIVATE_KEY"] = env.get("TURF_VAPID_PRIVATE_KEY") or self.vapid_key()
         self.prepared = True

@@ -37,9 +37,11 @@ from turf_gateway.adapters.feed_stream import NatsFeedStream
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
 from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -48,13 +50,17 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.retention import Retention
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
 from turf_gateway.ports import (
+    AccountTokens,
     CorrectionLog,
     FeedLog,
     FeedStream,
@@ -93,6 +99,7 @@ class Adapters:
     idle: Callable[[], Awaitable[None]]   # every event handled by every consumer (the manual clock's moves)
     feed_log: FeedLog
     feed_stream: FeedStream
+    tokens: AccountTokens   # R30: the mailed links' tokens
     #: GET /ready's checks, by server (readiness.checks for the real connections)
     checks: dict[str, Check] = field(default_factory=dict)
 
@@ -103,18 +110,24 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
+    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url())
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
-                      a.relay, timedelta(hours=settings.session_ttl_hours), idle=idle, profiles=cache)
+                      a.relay, timedelta(hours=settings.session_ttl_hours), accounts, idle=idle, profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
+    notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
+                                  players=a.players)
+    history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
+    mydata = MyData(players, notifications, cards, history)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
-        claims=Claims(a.services, a.limiter, a.keys), players=players, sessions=Sessions(a.sessions, cache, idle),
+        claims=Claims(a.services, a.limiter, a.keys), players=players, accounts=accounts,
+        myaccount=MyAccount(players, accounts), mydata=mydata,
+        sessions=Sessions(a.sessions, cache, idle),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=History(a.feed_log, a.players, board, season), modes=Modes(a.services, a.keys, a.limiter),
-        public=public,
-        exports=Exports(a.services, a.players, board, season, public, players), cards=Cards(a.services, a.players),
-        notifications=Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual"),
+        history=history, modes=Modes(a.services, a.keys, a.limiter), public=public,
+        exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
+        notifications=notifications,
         outlook=Outlook(a.services), feed=feed)
 
 
@@ -165,10 +178,14 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
         relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
+        tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),
         feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
     state = wire(settings, board, season, adapters, cache)
     sweeper = asyncio.create_task(adapters.relay.run())
+    # R30: home addresses and location fixes erased TURF_ERASE_AFTER_DAYS after the season's close
+    keeper = asyncio.create_task(Retention(adapters.players, adapters.services, adapters.clock, season,
+                                           settings.erase_after_days).run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await common
@@ -178,7 +195,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
         # feed stops and the connection drains, and only then the pool closes
         sweeper.cancel()
-        await asyncio.gather(sweeper, return_exceptions=True)
+        keeper.cancel()
+        await asyncio.gather(sweeper, keeper, return_exceptions=True)
         with contextlib.suppress(Exception):
             await adapters.relay.flush()
         await broker.stop()

@@ -11,6 +11,7 @@ from turf_common.logs import configure
 from turf_common.settings import Settings, get_settings
 from turf_gateway import bootstrap, docs, errors, pages, security, server
 from turf_gateway.api.routes import (
+    accounts,
     adjacency,
     admin,
     cards,
@@ -59,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               exports.router, season.router, spectators.router, notifications.router, outlook.router,
-              history.router, adjacency.router, roster.router, modes.router, yard.router):
+              history.router, adjacency.router, roster.router, modes.router, yard.router, accounts.router):
         api.include_router(r)
     app.include_router(api)
     app.include_router(ops.router)   # /metrics, /health, /ready, /

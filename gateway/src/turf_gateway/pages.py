@@ -23,8 +23,10 @@ from starlette.types import Scope
 from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html",   # /modes: issue 32
-         "/yard": "yard.html"}   # the yard card game (docs/rules/yard-cards.md)
+# /modes: the turn-based modes; /yard: the yard card game (docs/rules/yard-cards.md); /account: R30's mailed links
+# (email confirmation, password reset) and "forgot password"
+PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html", "/yard": "yard.html",
+         "/account": "account.html"}
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
 
 

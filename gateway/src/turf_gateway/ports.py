@@ -98,6 +98,8 @@ class PlayerRow:
     created_at: datetime
     address_norm: str | None
     home: Point | None
+    email_confirmed: bool = False   # R30: by the link mailed to ``email``
+    announcements_by_mail: bool = True   # R30: optional announcements mailed (rule changes always are)
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,23 @@ class NewPlayer:
     discord: str
     home_address: str
     password_hash: str
+
+
+@dataclass(frozen=True)
+class ProfileChange:
+    """R30: what a player changes of their profile (None: unchanged). A new home address comes with its
+    normalised form, its geocoded point (None: not found or no geocoder) and the reason it is not verified yet;
+    ``verify_at`` (game time) when the geocoder verifies it at once."""
+
+    name: str | None = None
+    discord: str | None = None
+    email: str | None = None
+    home_address: str | None = None
+    address_norm: str | None = None
+    home: Point | None = None
+    status_reason: str | None = None
+    verify_at: datetime | None = None
+    announcements_by_mail: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +196,27 @@ class PlayerStore(Protocol):
         """Store the geocoded home; with ``verify_at`` (game time) also verify, in one transaction."""
         ...
 
+    async def update_profile(self, player_id: str, change: ProfileChange) -> None:
+        """R30: apply ``change`` in one transaction. A new email is unconfirmed; a new home address makes a verified
+        player ``pending`` (logged) until verified again (R27), then verified at once with ``verify_at``. ApiError
+        ``email_taken`` or ``discord_taken`` (nothing changed)."""
+        ...
+
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        """R30: the player withdraws, in one transaction: status ``withdrawn``, their personal data erased (name and
+        display name "a withdrawn player", email, Discord name, home address, password), their sessions and
+        tokens deleted, logged as a disqualification (R28) with ``player.disqualified`` (``withdrawn``) staged.
+        ApiError ``conflict`` for a player already disqualified or withdrawn."""
+        ...
+
+    async def erase_homes(self) -> int:
+        """R30: every player's home address (text, normalised form, point) erased; how many were still held."""
+        ...
+
+    async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
+        """R30: the new password hash; every session of the player but ``keep_session`` (a token hash) ends."""
+        ...
+
     async def change_status(self, change: StatusChange) -> str:
         """Apply ``change`` with its admin-log entry and event (and, for a disqualification, its correction
         record); the status before. ApiError ``not_found``, ``conflict`` for a transition R27 does not allow."""
@@ -193,6 +233,30 @@ class PlayerStore(Protocol):
         were deleted: its own when its stored password was another (``same_password(stored_hash)`` false), and
         every other organizer account's (``TURF_ORGANIZER_EMAIL`` changed: the old account is demoted to
         ``former_organizer``, with no usable password)."""
+        ...
+
+
+class AccountTokens(Protocol):
+    """R30: the single-use links sent by mail, by the SHA-256 of their token (the token is never stored). A token is
+    usable until used, voided (a newer one of its player and purpose) or expired."""
+
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+        """Store a token of ``purpose`` (``email_confirmation`` for ``email``, ``password_reset``); the player's
+        earlier tokens of that purpose are void from now on."""
+        ...
+
+    async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
+        """The player whose token of ``purpose`` is usable at ``now``, else None; changes nothing."""
+        ...
+
+    async def confirm_email(self, token_hash: str, now: datetime) -> str | None:
+        """Use a confirmation token: its player's email is confirmed when it is still the address the link went
+        to. The player's id, None for a token not usable (nothing changed)."""
+        ...
+
+    async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:
+        """Use a reset token: the new password hash stored and every session of the player deleted, in one
+        transaction. The player's id, None for a token not usable (nothing changed)."""
         ...
 
 

@@ -52,6 +52,11 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     "modes_open_player": Limit(10, 3600),
     "modes_seat_player": Limit(12, 60),
     "modes_move_player": Limit(120, 60),
+    # R30: password reset requests per address asked about (registered or not: the same 429 either way) and per
+    # client address, per hour; a flood of reset mail to one inbox stops at the first
+    "resets_email": Limit(3, 3600),
+    "resets_ip": Limit(30, 3600),
+    "password_player": Limit(10, 3600),   # R30: PUT /me/password per player per hour (a stolen session guessing)
 }
 #: seconds an address stays known to an account after a sign-in from it (spared the account's slow-down)
 KNOWN_FOR_S = 30 * 86400

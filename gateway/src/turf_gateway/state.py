@@ -10,6 +10,7 @@ from typing import Any
 from turf_common.settings import Settings
 from turf_gateway.board_cache import BoardCache
 from turf_gateway.feed.hub import Hub
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -18,6 +19,8 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
@@ -53,6 +56,9 @@ class AppState:
     feed_stream: FeedStream   # the feed stream read back for a spectator resuming (WS /ws/scores?since=)
     claims: Claims
     players: Players
+    accounts: Accounts
+    myaccount: MyAccount
+    mydata: MyData
     sessions: Sessions
     corrections: Corrections
     flags: Flags

@@ -42,6 +42,22 @@ players = Table(
     Column("home_lat", Float, nullable=True),
     Column("home_lon", Float, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("email_confirmed", Boolean, nullable=False, server_default="false"),   # R30: by a mailed link
+    # R30: the organizer's optional announcements by mail (rule changes always go)
+    Column("announcements_by_mail", Boolean, nullable=False, server_default="true"),
+)
+
+# R30: single-use links sent by mail, by the SHA-256 of their token (the token itself is never stored): an email
+# confirmation (for ``email``, valid 24 hours) or a password reset (valid one hour). Issuing one deletes the player's
+# earlier ones of the same purpose (a newer link voids the older); using one sets ``used_at``
+account_tokens = Table(
+    "account_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("purpose", String(32), nullable=False),              # email_confirmation | password_reset
+    Column("email", String(320), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True), nullable=True),
 )
 
 sessions = Table(

@@ -29,6 +29,7 @@ from turf_gateway.ports import (
     NewPlayer,
     PlayerRow,
     Point,
+    ProfileChange,
     Record,
     RosterRow,
     Settling,
@@ -154,12 +155,15 @@ class _Player:
     status_reason: str | None = None
     address_norm: str | None = None
     home: Point | None = None
+    email_confirmed: bool = False
+    announcements_by_mail: bool = True
 
     def row(self) -> PlayerRow:
         return PlayerRow(id=self.id, name=self.name, email=self.email, discord=self.discord,
                          home_address=self.home_address, role=self.role, status=self.status,
                          status_reason=self.status_reason, created_at=self.created_at, address_norm=self.address_norm,
-                         home=self.home)
+                         home=self.home, email_confirmed=self.email_confirmed,
+                         announcements_by_mail=self.announcements_by_mail)
 
 
 @dataclass(frozen=True)
@@ -198,6 +202,8 @@ class MemoryTables:
     keys: dict[tuple[str, str], str] = field(default_factory=dict)            # (by, Idempotency-Key) → command id
     feed: dict[int, FeedRow] = field(default_factory=dict)                    # by stream sequence
     outbox: list[tuple[str, Event]] = field(default_factory=list)             # (subject, event), in commit order
+    # R30: token hash → (player id, purpose, email, expires_at, used_at)
+    tokens: dict[str, tuple[str, str, str, datetime, datetime | None]] = field(default_factory=dict)
     # the SQL's locks, as every adapter on one database shares them: the organizer's start (an advisory lock), each
     # correction request being settled (its row lock)
     organizer_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -299,6 +305,59 @@ class MemoryPlayers:
             self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
                                  game_now=verify_at)
 
+    async def update_profile(self, player_id: str, change: ProfileChange) -> None:
+        c, p = change, self.t.players[player_id]
+        others = [q for q in self.t.players.values() if q.id != player_id]
+        if c.email is not None and any(q.email.lower() == c.email.lower() for q in others):
+            raise ApiError("email_taken", "An account with this email already exists.")
+        if c.discord is not None and any(q.discord.lower() == c.discord.lower() for q in others):
+            raise ApiError("discord_taken", "An account with this Discord username already exists.")
+        if c.name is not None:
+            p.name = c.name
+        if c.announcements_by_mail is not None:
+            p.announcements_by_mail = c.announcements_by_mail
+        if c.discord is not None:
+            p.discord = c.discord
+        if c.email is not None:
+            p.email, p.email_confirmed = c.email, False
+        if c.home_address is not None:
+            p.home_address, p.address_norm, p.home = c.home_address, c.address_norm, c.home
+            p.status_reason = c.status_reason
+            if p.status == "verified":   # R30, R27: pending until verified
+                p.status = "pending"
+                self.t.log_action(player_id, "player_pending", player_id, "new home address",
+                                  {"before": "verified", "after": "pending"})
+            if c.verify_at is not None and p.status == "pending":
+                self.t.change_status(player_id, "verified", by="geocoder", reason="home address inside the board",
+                                     game_now=c.verify_at)
+
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        p = self.t.players[player_id]
+        if p.status in ("disqualified", "withdrawn"):
+            raise ApiError("conflict", f"This account is {p.status} already.")
+        before, e = p.status, accounts.erased(player_id)
+        p.status, p.status_reason, p.name, p.discord = "withdrawn", None, e["name"], e["discord"]
+        p.email, p.email_confirmed, p.announcements_by_mail = e["email"], False, False
+        p.home_address, p.address_norm, p.home, p.password_hash = "", None, None, e["password_hash"]
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id}
+        self.t.tokens = {h: v for h, v in self.t.tokens.items() if v[0] != player_id}
+        self.t.log_action(player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
+                          {"before": before, "after": "withdrawn"})
+        self.t.append_correction(Record(
+            uuid.uuid4().hex, _utc(at), "disqualify", player_id, "the player withdrew (R30)",
+            {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
+        self.t.outbox.append((accounts.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
+
+    async def erase_homes(self) -> int:
+        held = [p for p in self.t.players.values() if p.role == "player" and p.home_address != ""]
+        for p in held:
+            p.home_address, p.address_norm, p.home = "", None, None
+        return len(held)
+
+    async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
+        self.t.players[player_id].password_hash = password_hash
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != player_id or h == keep_session}
+
     async def change_status(self, change: StatusChange) -> str:
         c = change
         before = self.t.change_status(c.player_id, c.new, by=c.by, reason=c.reason or None, game_now=c.at,
@@ -337,6 +396,46 @@ class MemoryPlayers:
                 revoked.append(p.id)
             p.role, p.status, p.password_hash = "organizer", "verified", password_hash
             return revoked
+
+
+class MemoryAccountTokens:
+    """:class:`~turf_gateway.ports.AccountTokens` in memory (as :class:`~turf_gateway.adapters.tokens.SqlAccountTokens`
+    does it)."""
+
+    def __init__(self, tables: MemoryTables | None = None) -> None:
+        self.t = tables or MemoryTables()
+
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+        self.t.tokens = {h: v for h, v in self.t.tokens.items() if (v[0], v[1]) != (player_id, purpose)}
+        self.t.tokens[token_hash] = (player_id, purpose, email, _utc(expires_at), None)
+
+    async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
+        v = self.t.tokens.get(token_hash)
+        return v[0] if v is not None and v[1] == purpose and v[4] is None and v[3] > now else None
+
+    def _use(self, token_hash: str, purpose: str, now: datetime) -> tuple[str, str] | None:
+        v = self.t.tokens.get(token_hash)
+        if v is None or v[1] != purpose or v[4] is not None or v[3] <= now:
+            return None
+        self.t.tokens[token_hash] = (*v[:4], now)
+        return v[0], v[2]
+
+    async def confirm_email(self, token_hash: str, now: datetime) -> str | None:
+        used = self._use(token_hash, "email_confirmation", now)
+        if used is None:
+            return None
+        p = self.t.players.get(used[0])
+        if p is not None and p.email.lower() == used[1].lower():
+            p.email_confirmed = True
+        return used[0]
+
+    async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:
+        used = self._use(token_hash, "password_reset", now)
+        if used is None:
+            return None
+        self.t.players[used[0]].password_hash = password_hash
+        self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != used[0]}
+        return used[0]
 
 
 class MemorySessions:

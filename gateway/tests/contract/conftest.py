@@ -21,9 +21,11 @@ from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.flags import SqlFlagClearances
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
+from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.bootstrap import MIGRATIONS
-from turf_gateway.ports import CorrectionLog, FeedLog, FlagClearances, PlayerStore, SessionStore
+from turf_gateway.ports import AccountTokens, CorrectionLog, FeedLog, FlagClearances, PlayerStore, SessionStore
 from turf_gateway.testing import (
+    MemoryAccountTokens,
     MemoryCorrectionLog,
     MemoryFeedLog,
     MemoryFlagClearances,
@@ -49,7 +51,7 @@ def memory() -> Backend:
         return [(s, json.loads(e.model_dump_json())) for s, e in m.outbox]
 
     return Backend("memory", MemoryPlayers(m), MemorySessions(m), MemoryFlagClearances(m), MemoryFeedLog(m),
-                   MemoryCorrectionLog(m, TZ), admin_log, staged)
+                   MemoryCorrectionLog(m, TZ), admin_log, staged, MemoryAccountTokens(m))
 
 
 def postgres(engine: AsyncEngine) -> Backend:
@@ -67,7 +69,7 @@ def postgres(engine: AsyncEngine) -> Backend:
         return [(r.subject, json.loads(r.payload)) for r in rows]
 
     return Backend("postgres", SqlPlayers(engine), SqlSessions(engine), SqlFlagClearances(engine),
-                   SqlFeedLog(engine), SqlCorrectionLog(engine, TZ), admin_log, staged)
+                   SqlFeedLog(engine), SqlCorrectionLog(engine, TZ), admin_log, staged, SqlAccountTokens(engine))
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -100,3 +102,8 @@ def feed_log(backend: Backend) -> FeedLog:
 @pytest.fixture
 def corrections(backend: Backend) -> CorrectionLog:
     return backend.corrections
+
+
+@pytest.fixture
+def tokens(backend: Backend) -> AccountTokens:
+    return backend.tokens

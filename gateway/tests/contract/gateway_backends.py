@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from turf_gateway.ports import CorrectionLog, FeedLog, FlagClearances, PlayerStore, SessionStore
+from turf_gateway.ports import AccountTokens, CorrectionLog, FeedLog, FlagClearances, PlayerStore, SessionStore
 
 #: the season's zone, in which a correction record is answered
 TZ = ZoneInfo("America/New_York")
@@ -30,3 +30,4 @@ class Backend:
     corrections: CorrectionLog
     admin_log: Callable[[], Awaitable[list[Entry]]]
     staged: Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
+    tokens: AccountTokens   # R30: on the same tables (a reset changes the player and ends sessions)

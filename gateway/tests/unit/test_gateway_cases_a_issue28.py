@@ -359,7 +359,7 @@ def test_issue29_wire_lets_loopback_push_receivers_in_a_manual_clock_rehearsal_o
     state = wire(Settings(clock=clock), none, gametime.load_season(), Adapters(
         services=services, players=players, sessions=none, corrections=none, clearances=none, revocations=none,
         keys=none, limiter=NoLimits(), geocoder=none, clock=FakeClock(NOW), relay=none, idle=none, feed_log=none,
-        feed_stream=NoFeedStream()), SessionCache())
+        feed_stream=NoFeedStream(), tokens=none), SessionCache())
     assert state.notifications.rehearsal is rehearsal
     assert state.cards.services is services and state.cards.players is players
     assert state.outlook.services is services and state.notifications.services is services

@@ -84,7 +84,7 @@ async def gateway(
         services=NatsServices(broker), players=NoPlayers(), sessions=None, corrections=log,  # type: ignore[arg-type]
         clearances=None, revocations=None, keys=NoKeys(), limiter=NoLimits(), geocoder=None,  # type: ignore[arg-type]
         clock=FixedClock(), relay=Relay(), idle=lambda: turf_common.bus.wait_idle(broker, "TURF"),
-        feed_log=None, feed_stream=NoFeedStream()), SessionCache())  # type: ignore[arg-type]
+        feed_log=None, feed_stream=NoFeedStream(), tokens=None), SessionCache())  # type: ignore[arg-type]
     app.dependency_overrides[deps.organizer] = lambda: ORG
     async with TestNatsBroker(broker):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:

@@ -71,7 +71,7 @@ async def edge() -> AsyncIterator[tuple[httpx.AsyncClient, dict[str, str], dict[
         services=CannedServices({subjects.CLAIMS_PLAYER: PlayerReply(player_id=ids[0], claims_left_today=1)}),
         players=players, sessions=sessions, corrections=None, clearances=None,  # type: ignore[arg-type]
         revocations=n, keys=NoKeys(), limiter=NoLimits(), geocoder=None, clock=None,  # type: ignore[arg-type]
-        relay=n, idle=None, feed_log=None, feed_stream=NoFeedStream()), SessionCache())  # type: ignore[arg-type]
+        relay=n, idle=None, feed_log=None, feed_stream=NoFeedStream(), tokens=None), SessionCache())  # type: ignore[arg-type]
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
         yield http, {"Authorization": f"Bearer {tokens['player']}"}, {"Authorization": f"Bearer {tokens['org']}"}
 

@@ -9,7 +9,8 @@ from turf_common.contracts.players import PlayerVerified
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock, RecordingPublisher
 from turf_notify.handlers import NotifyHandlers
-from turf_notify.testing import MemoryNotifyStore, RecordingDiscord, RecordingPush
+from turf_notify.mailing import Mailing
+from turf_notify.testing import MemoryMailQueue, MemoryNotifyStore, RecordingDiscord, RecordingMailer, RecordingPush
 
 SEASON = gametime.load_season()
 HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
@@ -28,6 +29,8 @@ class World:
     push: RecordingPush
     discord: RecordingDiscord
     wall: list[datetime]
+    mailing: Mailing
+    mailer: RecordingMailer
 
     async def player(self, pid: str, name: str) -> None:
         await self.h.on_event(PlayerVerified(occurred_at=at("2026-10-05T06:00:00-04:00"), player_id=pid,
@@ -43,4 +46,6 @@ def world(game_now: str = "2026-10-05T12:00:00-04:00") -> World:
     wall = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
     h = NotifyHandlers(store=store, clock=clock, publisher=RecordingPublisher(), season=SEASON, towns=TOWNS,
                        push=push, discord=discord, group_seconds=60.0, wall=lambda: wall[0])
-    return World(h, store, clock, push, discord, wall)
+    mailer = RecordingMailer()
+    mailing = Mailing(MemoryMailQueue(), mailer, "league@example.org", interval_s=0, wall=lambda: wall[0])
+    return World(h, store, clock, push, discord, wall, mailing, mailer)

@@ -57,6 +57,18 @@ async def log_action(conn: AsyncConnection, by: str, action: str, target: str | 
                                                   target=target, reason=reason, detail=detail))
 
 
+WITHDRAWN_NAME = "a withdrawn player"   # R30: how public history names a player who left
+
+
+def erased(player_id: str) -> dict[str, Any]:
+    """R30: a withdrawn player's row: the personal data replaced (unique columns by values no one can register)."""
+    return {"status": "withdrawn", "status_reason": None, "name": WITHDRAWN_NAME, "discord": WITHDRAWN_NAME,
+            "discord_norm": f"withdrawn:{player_id}", "email": f"withdrawn:{player_id}",
+            "email_norm": f"withdrawn:{player_id}", "email_confirmed": False, "announcements_by_mail": False,
+            "home_address": "", "address_norm": None, "home_lat": None, "home_lon": None,
+            "password_hash": "!withdrawn"}   # no password verifies against it
+
+
 async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: str, reason: str | None,
                         game_now: datetime, status_reason: str | None = None, note: str | None = None) -> str:
     """Move a player to ``new`` (verified | rejected | disqualified). Returns the previous status.

@@ -13,12 +13,14 @@ from sqlalchemy import String, bindparam, delete, func, insert, or_, select, tex
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from turf_common.outbox import stage
 from turf_gateway import tables as t
 from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
-from turf_gateway.adapters.accounts import change_status, log_action
+from turf_gateway.adapters.accounts import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, RosterRow, StatusChange
+from turf_gateway.events import disqualification
+from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, ProfileChange, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
 ORGANIZER_LOCK = 724502
@@ -28,13 +30,16 @@ def _row(r: Any) -> PlayerRow:
     return PlayerRow(id=r.id, name=r.name, email=r.email, discord=r.discord, home_address=r.home_address,
                      role=r.role, status=r.status, status_reason=r.status_reason, created_at=r.created_at,
                      address_norm=r.address_norm,
-                     home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None)
+                     home=Point(r.home_lat, r.home_lon) if r.home_lat is not None else None,
+                     email_confirmed=bool(r.email_confirmed), announcements_by_mail=bool(r.announcements_by_mail))
 
 
 class SqlPlayers:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self._names: dict[str, str] = {}   # display names never change: kept for the process's life
+        # display names, kept for the process's life; R30: a player's own rename updates this gateway's copy, another
+        # replica's shows the new name after its restart
+        self._names: dict[str, str] = {}
 
     async def standing(self, player_id: str) -> tuple[str, str] | None:
         async with self.engine.connect() as conn:
@@ -115,6 +120,69 @@ class SqlPlayers:
                 await change_status(conn, player_id, "verified", by="geocoder",
                                     reason="home address inside the board", game_now=verify_at)
 
+    async def update_profile(self, player_id: str, change: ProfileChange) -> None:
+        c, p = change, t.players.c
+        values: dict[str, Any] = {}
+        if c.name is not None:
+            values["name"] = c.name
+        if c.announcements_by_mail is not None:
+            values["announcements_by_mail"] = c.announcements_by_mail
+        if c.discord is not None:
+            values |= {"discord": c.discord, "discord_norm": c.discord.lower()}
+        if c.email is not None:
+            values |= {"email": c.email, "email_norm": c.email.lower(), "email_confirmed": False}
+        if c.home_address is not None:
+            values |= {"home_address": c.home_address, "address_norm": c.address_norm, "status_reason": c.status_reason,
+                       "home_lat": c.home.lat if c.home else None, "home_lon": c.home.lon if c.home else None}
+        async with self.engine.begin() as conn:
+            await _refuse_taken(conn, player_id, c.email, c.discord)
+            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            if c.home_address is not None and row.status == "verified":   # R30, R27: pending until verified
+                values["status"] = "pending"
+                await log_action(conn, player_id, "player_pending", player_id, "new home address",
+                                 {"before": "verified", "after": "pending"})
+            try:
+                await conn.execute(update(t.players).where(p.id == player_id).values(**values))
+            except IntegrityError:
+                raise ApiError("conflict", "That email or Discord username was just taken.") from None
+            if c.verify_at is not None and values.get("status", row.status) == "pending":
+                await change_status(conn, player_id, "verified", by="geocoder",
+                                    reason="home address inside the board", game_now=c.verify_at)
+        if c.discord is not None:
+            self._names[player_id] = c.discord
+
+    async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
+        p = t.players.c
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            if row.status in ("disqualified", "withdrawn"):
+                raise ApiError("conflict", f"This account is {row.status} already.")
+            await conn.execute(update(t.players).where(p.id == player_id).values(**erased(player_id)))
+            await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
+            await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))
+            await log_action(conn, player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
+                             {"before": row.status, "after": "withdrawn"})
+            await correction_log.append(
+                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="disqualify",
+                reason="the player withdrew (R30)", post_season=post_season, request={"player_id": player_id},
+                before={"status": row.status}, after={"status": "withdrawn"}, player_id=player_id)
+            await stage(conn, t.outbox, SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True))
+        self._names[player_id] = WITHDRAWN_NAME
+
+    async def erase_homes(self) -> int:
+        p = t.players.c
+        async with self.engine.begin() as conn:
+            done = await conn.execute(update(t.players).where(p.role == "player", p.home_address != "")
+                                      .values(home_address="", address_norm=None, home_lat=None, home_lon=None))
+            return int(done.rowcount or 0)
+
+    async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(t.players).where(t.players.c.id == player_id)
+                               .values(password_hash=password_hash))
+            await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id,
+                                                        t.sessions.c.token_hash != (keep_session or "")))
+
     async def change_status(self, change: StatusChange) -> str:
         c = change
         async with self.engine.begin() as conn:
@@ -165,6 +233,17 @@ class SqlPlayers:
                     discord="organizer", discord_norm="organizer", home_address="-", password_hash=password_hash,
                     status="verified", role="organizer", created_at=datetime.now(UTC)))
         return revoked
+
+
+async def _refuse_taken(conn: Any, player_id: str, email: str | None, discord: str | None) -> None:
+    """409 ``email_taken`` / ``discord_taken`` when another player has the address or name (R27, R30)."""
+    p = t.players.c
+    if email is not None and (await conn.execute(select(p.id).where(
+            p.email_norm == email.lower(), p.id != player_id))).first() is not None:
+        raise ApiError("email_taken", "An account with this email already exists.")
+    if discord is not None and (await conn.execute(select(p.id).where(
+            p.discord_norm == discord.lower(), p.id != player_id))).first() is not None:
+        raise ApiError("discord_taken", "An account with this Discord username already exists.")
 
 
 # built once: the lookup runs on every authenticated request

@@ -1,6 +1,7 @@
 """Annotated dependencies: the app state, use cases a route depends on alone (``ClaimsCase``, ``CorrectionsCase``,
 ``ModesCase``, ``PublicCase``, ``ExportsCase``, ``ClockMoves``, ``CardsCase``, ``NotificationsCase``,
-``OutlookCase``, ``PlayersCase``, ``FlagsCase``, ``HistoryCase``), the calling player, the organizer."""
+``OutlookCase``, ``PlayersCase``, ``AccountsCase``, ``FlagsCase``, ``HistoryCase``), the calling player, the
+organizer."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turf_gateway.errors import ApiError
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
 from turf_gateway.handlers.clock import ManualClock
@@ -18,6 +20,8 @@ from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.flags import Flags
 from turf_gateway.handlers.history import History
 from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.myaccount import MyAccount
+from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players
@@ -116,6 +120,30 @@ async def get_players(state: State) -> Players:
 
 #: players: registration, sign-in, profiles, the roster, status changes (R27)
 PlayersCase = Annotated[Players, Depends(get_players)]
+
+
+async def get_accounts(state: State) -> Accounts:
+    return state.accounts
+
+
+#: R30's mailed links: email confirmation, password resets, the organizer's list of mail
+AccountsCase = Annotated[Accounts, Depends(get_accounts)]
+
+
+async def get_myaccount(state: State) -> MyAccount:
+    return state.myaccount
+
+
+#: R30: the caller's own profile and password changes
+MyAccountCase = Annotated[MyAccount, Depends(get_myaccount)]
+
+
+async def get_mydata(state: State) -> MyData:
+    return state.mydata
+
+
+#: R30: the caller's data export
+MyDataCase = Annotated[MyData, Depends(get_mydata)]
 
 
 async def get_flags(state: State) -> Flags:

@@ -44,6 +44,7 @@ class PrivateProfile(BaseModel):
     email: str
     discord: str
     home_address: str | None
+    email_confirmed: bool = Field(description="the email address was confirmed by the link mailed to it (R30)")
 
 
 class Me(PrivateProfile):
@@ -53,6 +54,7 @@ class Me(PrivateProfile):
     status: str = Field(description="pending, verified, rejected or disqualified (R27, R28)")
     status_reason: str | None = Field(description="null or a code such as not_in_board")
     claims_left_today: int
+    announcements_by_mail: bool = Field(description="optional announcements are mailed (rule changes always are)")
 
 
 class Card(BaseModel):
@@ -327,3 +329,44 @@ class LoggedClaim(BaseModel):
 class ClaimLog(BaseModel):
     claims: list[LoggedClaim]
     truncated: bool = Field(description="true when more claims matched than the limit")
+
+
+class MyData(BaseModel):
+    """R30: everything the game holds about the caller (``GET /me/export``)."""
+
+    exported_at: str
+    profile: Me
+    notifications: list[dict[str, Any]]
+    cards: list[dict[str, Any]] = Field(description="the cards in hand (R12)")
+    trades: list[dict[str, Any]] = Field(description="open trade proposals, both directions")
+    history: list[dict[str, Any]] = Field(description="the public season record")
+
+
+class EmailConfirmed(BaseModel):
+    """R30: the email address is confirmed."""
+
+    email_confirmed: bool
+
+
+class ResetRequested(BaseModel):
+    """R30: the same answer whether or not the address is registered."""
+
+    message: str = Field(description="a sentence for the person who asked")
+
+
+class MailItem(BaseModel):
+    """One message the product sent or tried to (R30), as the organizer page lists it."""
+
+    id: int
+    at: str
+    to: str
+    kind: str = Field(description="email_confirmation, password_reset, announcement or final_results")
+    subject: str
+    status: str = Field(description="queued, sent or failed")
+    attempts: int
+    error: str | None
+    links: list[str] = Field(description="the message's links, only when mail is written as .eml files (rehearsal)")
+
+
+class MailList(BaseModel):
+    mail: list[MailItem]

@@ -15,6 +15,7 @@ from turf_common.contracts.notify import (
     AnnouncementsRequest,
     Done,
     DropPush,
+    MailRecipient,
     MarkRead,
     NotificationsReply,
     NotificationsRequest,
@@ -26,7 +27,7 @@ from turf_common.contracts.notify import (
 )
 from turf_common.pushpolicy import allowed_push_endpoint
 from turf_gateway.errors import ApiError
-from turf_gateway.ports import Caller, GameClock, Limiter, Services
+from turf_gateway.ports import Caller, GameClock, Limiter, PlayerStore, Services
 
 #: seconds to wait for an announcement: notify fans it out to every player's notifications before it answers
 ANNOUNCE_TIMEOUT = 15.0
@@ -38,6 +39,7 @@ class Notifications:
     limiter: Limiter
     clock: GameClock
     rehearsal: bool   # a manual-clock rehearsal: a loopback push receiver is allowed too (issue 29)
+    players: PlayerStore | None = None   # R30: whom announcements are mailed to
 
     async def inbox(self, player_id: str, after: int | None) -> NotificationsReply:
         """The player's notifications, oldest first, those after id ``after`` when given (notify pages them), and
@@ -74,10 +76,14 @@ class Notifications:
         out = await self.services.ask(subjects.NOTIFY_ANNOUNCEMENTS, AnnouncementsRequest(), AnnouncementsReply)
         return out.announcements
 
-    async def announce(self, title: str, body: str, key: str | None) -> AnnouncementOut:
+    async def announce(self, title: str, body: str, key: str | None, rule_change: bool = True) -> AnnouncementOut:
         """Rule 11: announce to everyone at the game clock's now. The ``Idempotency-Key`` ``key`` is the command's
-        id, so notify answers a repeat with the first announcement; without one, each is new."""
+        id, so notify answers a repeat with the first announcement; without one, each is new. R30: mailed to every
+        verified player, less those who turned optional announcements off when it is not a ``rule_change``."""
+        rows = await self.players.players() if self.players is not None else []
+        to = [MailRecipient(player_id=r.id, to=r.email) for r in rows
+              if r.status == "verified" and (rule_change or r.announcements_by_mail)]
         cmd = PublishAnnouncement(command_id=key or uuid.uuid4().hex, at=await self.clock.now(), title=title,
-                                  body=body)
+                                  body=body, rule_change=rule_change, recipients=to)
         out = await self.services.ask(subjects.NOTIFY_ANNOUNCE, cmd, AnnouncementReply, timeout=ANNOUNCE_TIMEOUT)
         return out.announcement

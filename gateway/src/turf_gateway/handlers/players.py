@@ -11,7 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -45,6 +45,9 @@ from turf_gateway.ports import (
 from turf_gateway.ratelimit import KNOWN_FOR_S
 from turf_gateway.session_cache import SessionCache
 from turf_gateway.session_idle import IdlePolicy
+
+if TYPE_CHECKING:
+    from turf_gateway.handlers.accounts import Accounts
 
 #: expired sessions are deleted at a sign-in at most this often (seconds) per gateway process
 PURGE_EVERY_S = 60.0
@@ -125,6 +128,7 @@ class Players:
     season: gametime.SeasonConfig
     relay: Flusher
     session_ttl: timedelta
+    accounts: Accounts | None = None   # R30: the email confirmation mailed at registration
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
     idle: IdlePolicy = field(default_factory=IdlePolicy)
     profiles: SessionCache[Caller] | None = None   # GET /me's profiles kept with the sessions, dropped with them
@@ -140,10 +144,23 @@ class Players:
         await self.limiter.hit("players_ip", ip)
         pid = await self.players.create(NewPlayer(reg.name, reg.email, reg.discord, reg.home_address,
                                                   await hash_password(reg.password, client=ip)))   # off the loop
+        home, reason = await self.judge_home(reg.home_address)
+        verified = home is not None and reason is None
+        await self.players.place(pid, normalise_address(reg.home_address), home, reason,
+                                 await self.clock.now() if verified else None)
+        if verified:
+            await self.relay.flush()
+        if self.accounts is not None:
+            await self.accounts.send_confirmation(pid, reg.email, reg.name)
+        return S.Registered(id=pid, status="verified" if verified else "pending")
+
+    async def judge_home(self, address: str) -> tuple[Point | None, str | None]:
+        """R27: the geocoded home and why it does not verify the player (None: inside the board):
+        ``address_not_found``, ``geocoder_unavailable``, ``not_in_board``. No geocoder: no point, no reason."""
         reason: str | None = None
         home = None
         try:
-            point = await self.geocoder.geocode(reg.home_address)
+            point = await self.geocoder.geocode(address)
             if point is None and not isinstance(self.geocoder, NoGeocoder):
                 reason = "address_not_found"
             home = Point(point.lat, point.lon) if point is not None else None
@@ -151,12 +168,7 @@ class Players:
             reason = "geocoder_unavailable"
         if home is not None and self.board.locate(home.lat, home.lon).territory_id is None:
             reason = "not_in_board"
-        verified = home is not None and reason is None
-        await self.players.place(pid, normalise_address(reg.home_address), home, reason,
-                                 await self.clock.now() if verified else None)
-        if verified:
-            await self.relay.flush()
-        return S.Registered(id=pid, status="verified" if verified else "pending")
+        return home, reason
 
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
         """A new session; 401 for a wrong email or password; 403 ``not_eligible`` for a disqualified or rejected
@@ -233,7 +245,8 @@ class Players:
         left = await self.services.ask(subjects.CLAIMS_PLAYER, PlayerRequest(player_id=caller.id), PlayerReply)
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
-                    status_reason=row.status_reason, claims_left_today=left.claims_left_today)
+                    status_reason=row.status_reason, claims_left_today=left.claims_left_today,
+                    email_confirmed=row.email_confirmed, announcements_by_mail=row.announcements_by_mail)
 
     async def profile(self, player_id: str) -> S.PublicProfile:
         row = await self.players.get(player_id)
@@ -278,7 +291,8 @@ class Players:
         return S.AdminPlayers(players=[S.AdminPlayer(
             id=r.id, name=r.name, display_name=r.discord, email=r.email, discord=r.discord,
             home_address=r.home_address, status=r.status, status_reason=r.status_reason,
-            created_at=r.created_at.isoformat(), home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
+            email_confirmed=r.email_confirmed, created_at=r.created_at.isoformat(),
+            home=S.Point(lat=r.home.lat, lon=r.home.lon) if r.home else None,
             same_address_as=shared[r.id]) for r in rows])
 
     async def ensure_organizer(self, email: str, password: str) -> None:

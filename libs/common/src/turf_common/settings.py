@@ -107,6 +107,22 @@ class Settings(BaseSettings):
     vapid_private_key: str | None = None
     # steals of one player within this many seconds make one push (issue 18)
     push_group_seconds: float = 60.0
+    # R30: where mail goes. ``smtp://host:port`` (plain, for a loopback server), ``smtp+starttls://user:pw@host:587``
+    # or ``smtps://user:pw@host:465`` for a real relay; unset, each message is written as an .eml file under
+    # ``<data dir>/mail/`` (a rehearsal follows the links from there or from the organizer page). Secret (credentials)
+    smtp_url: str | None = None
+    mail_from: str = "Turf War <turfwar@localhost>"
+    # at least this many seconds between two messages to the relay (pacing: relays throttle bursts)
+    mail_interval_s: float = Field(default=0.2, ge=0)
+    # R30: home addresses and location fixes of every player are erased this many days after the season's close
+    erase_after_days: int = Field(default=30, ge=0)
+    # the address players open the pages at, for the links in mail (unset: http://<http_host>:<http_port>)
+    public_url: str = ""
+
+    def base_url(self) -> str:
+        """The pages' address for links in mail: ``TURF_PUBLIC_URL``, else the gateway's own."""
+        host = f"[{self.http_host}]" if ":" in self.http_host else self.http_host
+        return (self.public_url or f"http://{host}:{self.http_port}").rstrip("/")
 
     @field_validator("clock")
     @classmethod

@@ -55,6 +55,8 @@ class Corrections:
             # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox
             # row is there, its exclusion may not be)
             await tx.exclusions.exclude_player(ev.player_id, ev.at)
+            if ev.withdrawn:   # R30: their location fixes go (idempotent, so on every delivery)
+                await tx.trail.erase_fixes(ev.player_id)
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
@@ -64,6 +66,12 @@ class Corrections:
                     freed.append(terr.id)
         await self.publisher.flush()
         return freed
+
+    async def erase_trails(self) -> int:
+        """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks);
+        how many were deleted now."""
+        async with self.store.begin() as tx:
+            return await tx.trail.erase_all_fixes()
 
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:

@@ -41,7 +41,7 @@ from turf_common.contracts.effects import (
 )
 from turf_common.contracts.geo import VerifiedClaim
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
-from turf_common.contracts.players import PlayerApplied, PlayerDisqualified
+from turf_common.contracts.players import EraseTrails, PlayerApplied, PlayerDisqualified, TrailsErased
 
 QUEUE = "claims"
 DURABLE = "claims"
@@ -106,6 +106,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     async def disqualify(ev: PlayerDisqualified) -> PlayerApplied:
         # R28: the organizer's answer waits for this; the durable consumer's copy of the event is then a no-op
         return PlayerApplied(player_id=ev.player_id, freed=await h.corrections.player_disqualified(ev))
+
+    @r.subscriber(subjects.CLAIMS_ERASE_TRAILS, queue=QUEUE, title=subjects.CLAIMS_ERASE_TRAILS)
+    async def erase_trails(_: EraseTrails) -> TrailsErased:
+        return TrailsErased(erased=await h.corrections.erase_trails())
 
     _effects(r, h)
     _memory(r, h)

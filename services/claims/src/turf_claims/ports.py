@@ -287,6 +287,15 @@ class ClaimLog(Protocol):
 class Trail(Protocol):
     """R7.1: the anti-spoofing flags geo-verify found on players' fixes (it keeps the trails)."""
 
+    async def erase_fixes(self, player_id: str) -> None:
+        """R30: the player withdrew: every fix of theirs kept here before geo-verify kept the trails is deleted
+        (geo-verify erases its own trail of them)."""
+        ...
+
+    async def erase_all_fixes(self) -> int:
+        """R30: the season is long closed: every fix kept here is deleted; how many."""
+        ...
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         """A new flag raised at ``at``: count 1, last seen ``at``."""

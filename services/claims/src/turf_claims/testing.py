@@ -183,6 +183,12 @@ class MemoryClaimsTx:
                          any(p.kind == "freeze" and p.territory_id == territory_id for p in active),
                          any(p.kind == "blockade" and p.rival_id == player_id for p in active))
 
+    async def erase_fixes(self, player_id: str) -> None:
+        pass   # the memory store never kept fixes: geo-verify keeps the trails (turf_geo.testing.MemoryTrails)
+
+    async def erase_all_fixes(self) -> int:
+        return 0
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         self.s.flags.append(FlagOut(id=flag_id, at=at, player_id=player_id, claim_id=claim_id, kind=kind,

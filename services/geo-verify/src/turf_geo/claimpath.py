@@ -14,6 +14,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import SubmitClaim
 from turf_common.contracts.geo import FlagFound, LocatePoint, Verdict, VerifiedClaim
+from turf_common.contracts.players import EraseTrails, TrailsErased
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
 from turf_common.rules.location import verify_fix
@@ -44,6 +45,16 @@ class ClaimPath:
         """A check: only a verified player's fix joins a trail (R7.1 screens the players of the game; pending
         accounts' checks flooded the flag triage)."""
         return await self._pass_on(subjects.CLAIMS_VERIFIED_CHECK, cmd, screen=cmd.player_status == "verified")
+
+    async def erase_trails(self, q: EraseTrails) -> TrailsErased | Refusal:
+        """R30: one player's trail (a withdrawal) or every player's (the season long closed) erased here."""
+        try:
+            erased = await self.trails.erase(q.player_id)
+        except Unavailable as e:
+            log.warning("trails_not_erased", error=str(e))
+            return UNAVAILABLE
+        log.info("trails_erased", player_id=q.player_id, fixes=erased)
+        return TrailsErased(erased=erased)
 
     async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes:
         try:

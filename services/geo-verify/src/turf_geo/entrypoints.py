@@ -11,6 +11,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint, Verified, VerifyFixes
+from turf_common.contracts.players import EraseTrails, TrailsErased
 from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
 
@@ -56,6 +57,11 @@ def _claim_path(r: NatsRouter, path: ClaimPath) -> None:
     @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
     async def submit(cmd: SubmitClaim) -> ClaimReply:
         return await path.submit(cmd)   # type: ignore[return-value]  # the bytes pass (_as_sent)
+
+    # R30: a withdrawn player's trail, or every trail once the season is long closed (the gateway asks)
+    @r.subscriber(subjects.GEO_ERASE_TRAILS, queue=QUEUE, title=subjects.GEO_ERASE_TRAILS)
+    async def erase_trails(q: EraseTrails) -> TrailsErased | Refusal:
+        return await path.erase_trails(q)
 
     @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
     async def check(cmd: SubmitClaim) -> CheckAnswer:

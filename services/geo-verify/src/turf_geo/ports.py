@@ -42,6 +42,11 @@ class Trails(Protocol):
         one player, however concurrent, each see the other or are seen by it. Raises :class:`Unavailable`."""
         ...
 
+    async def erase(self, player_id: str | None) -> int:
+        """R30: the trail of ``player_id`` (they withdrew), or every trail (None: the season is long closed),
+        deleted; how many fixes went. Raises :class:`Unavailable`."""
+        ...
+
 
 class Clock(Protocol):
     """The game clock: :meth:`now` as watched in memory, :meth:`fresh_now` read from its store at this moment."""

@@ -49,6 +49,12 @@ class MemoryTrails:
         del trail[:-limit]
         return before
 
+    async def erase(self, player_id: str | None) -> int:
+        if self.down:
+            raise Unavailable("trail: ConnectionError")
+        gone = [p for p in self.trails if player_id is None or p == player_id]
+        return sum(len(self.trails.pop(p)) for p in gone)
+
 
 @dataclass
 class FunctionClaims:

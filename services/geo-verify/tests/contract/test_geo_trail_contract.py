@@ -73,3 +73,15 @@ async def test_r7_1_a_trail_keeps_the_asked_length_of_most_recent_fixes(trails: 
     for i in range(6):
         await trails.join("ann", fix(i), T0, 3)
     assert (await trails.join("ann", fix(6), T0, 10)).fixes == [fix(3), fix(4), fix(5)]
+
+
+async def test_r30_a_withdrawn_players_trail_is_erased_and_later_every_trail(trails: Trails) -> None:
+    fixes = [fix(i) for i in range(3)]
+    await trails.join("ann", fixes[0], T0, 5)
+    await trails.join("ann", fixes[1], T0, 5)
+    await trails.join("bob", fixes[2], T0, 5)
+    assert await trails.erase("ann") == 2
+    assert (await trails.join("ann", fixes[2], T0, 5)).last is None          # nothing of theirs left
+    assert (await trails.join("bob", fixes[0], T0, 5)).fixes == [fixes[2]]   # the others' kept
+    assert await trails.erase(None) == 3                                     # the season long closed: all
+    assert (await trails.join("bob", fixes[1], T0, 5)).last is None

@@ -1,5 +1,6 @@
 """The one place where the notify service's adapters are wired: PostgreSQL, the game clock in NATS KV, the outbox
-relay, Web Push (pywebpush) and the Discord webhook; any fakes of the same ports in tests."""
+relay, Web Push (pywebpush), the Discord webhook and mail (SMTP or .eml files, R30); any fakes of the same ports
+in tests."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ from turf_common.settings import Settings
 from turf_notify import entrypoints
 from turf_notify.adapters import tables
 from turf_notify.adapters.discord import DiscordWebhook
+from turf_notify.adapters.mailers import mailer
+from turf_notify.adapters.mailqueue import SqlMailQueue
 from turf_notify.adapters.store import SqlNotifyStore
 from turf_notify.adapters.towns import town_names
 from turf_notify.adapters.webpush import WebPushSender, new_private_key, public_key
 from turf_notify.handlers import NotifyHandlers
+from turf_notify.mailing import Mailing
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 TICK_S = 1.0   # seconds between rounds of the timers (reminders, pushes, Discord)
@@ -45,6 +49,8 @@ def wire(settings: Settings) -> Wire:
             towns=town_names(settings.board_dir),
             push=push, discord=discord,
             group_seconds=settings.push_group_seconds)
+        mailing = Mailing(SqlMailQueue(engine), mailer(settings.smtp_url, settings.data_dir), settings.mail_from,
+                          settings.mail_interval_s)
         await relay.flush()   # anything a crash left behind
 
         async def close() -> None:
@@ -53,7 +59,7 @@ def wire(settings: Settings) -> Wire:
                 await discord.close()
             await engine.dispose()
 
-        return Wired(router=entrypoints.router(h, settings.stream, public_key(private)),
-                     loops=[relay.run, lambda: h.run_timers(TICK_S)], close=close)
+        return Wired(router=entrypoints.router(h, settings.stream, public_key(private), mailing),
+                     loops=[relay.run, lambda: h.run_timers(TICK_S), lambda: mailing.run(TICK_S)], close=close)
 
     return build

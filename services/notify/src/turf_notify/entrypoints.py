@@ -15,15 +15,20 @@ from turf_common.contracts.notify import (
     AnnouncementsRequest,
     Done,
     DropPush,
+    ForgetMail,
+    MailListReply,
+    MailListRequest,
     MarkRead,
     NotificationsReply,
     NotificationsRequest,
     PublishAnnouncement,
     PushKeyReply,
     PushKeyRequest,
+    QueueMail,
     SavePush,
 )
 from turf_notify.handlers import NotifyEvent, NotifyHandlers
+from turf_notify.mailing import Mailing
 from turf_notify.ports import Subscription
 
 QUEUE = "notify"
@@ -40,9 +45,11 @@ CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_
 PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
 
 
-def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
-    """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``)."""
+def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing) -> NatsRouter:
+    """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``); ``mailing``: the mail
+    channel (R30)."""
     r = NatsRouter()
+    _mail(r, mailing)
 
     @r.subscriber(subjects.NOTIFY_LIST, queue=QUEUE, title=subjects.NOTIFY_LIST)
     async def notifications(q: NotificationsRequest) -> NotificationsReply:
@@ -82,3 +89,19 @@ def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)
     return r
+
+
+def _mail(r: NatsRouter, mailing: Mailing) -> None:
+    @r.subscriber(subjects.NOTIFY_MAIL, queue=QUEUE, title=subjects.NOTIFY_MAIL)
+    async def mail(cmd: QueueMail) -> Done:
+        await mailing.queue_mail(cmd)   # committed to the queue; sent by the mail loop, never in this request
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_MAIL_FORGET, queue=QUEUE, title=subjects.NOTIFY_MAIL_FORGET)
+    async def mail_forget(cmd: ForgetMail) -> Done:
+        await mailing.queue.forget(cmd.to)   # R30: a withdrawn player's address leaves the queue
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_MAIL_LIST, queue=QUEUE, title=subjects.NOTIFY_MAIL_LIST)
+    async def mail_list(q: MailListRequest) -> MailListReply:
+        return MailListReply(mail=await mailing.listing(q.limit))

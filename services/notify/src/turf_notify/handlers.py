@@ -5,6 +5,7 @@ pushes, grouped steals) and the Discord queue."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -31,7 +32,7 @@ from turf_common.contracts.notify import (
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.rules import gametime
-from turf_notify import rules
+from turf_notify import mailtext, rules
 from turf_notify.ports import (
     Clock,
     DiscordSender,
@@ -146,6 +147,9 @@ class NotifyHandlers:
                 b.names.players[ev.player_id] = ev.display_name
         elif isinstance(ev, PlayerDisqualified):
             await tx.roster.save_player(ev.player_id, None, "disqualified")
+            if ev.withdrawn:   # R30: what notify holds of them goes; texts name them "another player" from now on
+                await tx.roster.erase_player(ev.player_id)
+                b.names.players.pop(ev.player_id, None)
         elif isinstance(ev, ScoreUpdated):
             await tx.standings.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
         standings = await tx.standings.scores() if isinstance(ev, DayClosed) else None
@@ -202,10 +206,21 @@ class NotifyHandlers:
             await tx.messages.stage(subjects.ANNOUNCEMENT_PUBLISHED, ev)
             for pid in await tx.roster.players():
                 await self._notify(tx, rules.announcement(pid, ev))
+            await self._mail_announcement(tx, cmd)
             if self.discord is not None and (line := rules.commentary(ev, TableNames({}, self.towns))):
                 await tx.deliveries.queue_post(line)
         await self.publisher.flush()
         return AnnouncementReply(announcement=a)
+
+    async def _mail_announcement(self, tx: NotifyTx, cmd: PublishAnnouncement) -> None:
+        """R30: the announcement by mail to each recipient, queued in the announcement's transaction, once each."""
+        if not cmd.recipients:
+            return
+        m = mailtext.render("announcement", subject=cmd.title, title=cmd.title, body=cmd.body,
+                            optional=not cmd.rule_change)
+        for r in cmd.recipients:
+            key = hashlib.sha256(f"{cmd.command_id}|{r.player_id}".encode()).hexdigest()
+            await tx.mail.queue_mail(key, r.to, "announcement", m.subject, m.text, m.html, self.wall())
 
     async def announcements(self, limit: int) -> AnnouncementsReply:
         tz = self.season.tz

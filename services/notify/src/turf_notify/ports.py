@@ -85,6 +85,10 @@ class Roster(Protocol):
     async def players(self) -> list[str]:
         """Every verified (not disqualified) player."""
 
+    async def erase_player(self, player_id: str) -> None:
+        """R30: the player withdrew: their name, notifications, read mark, push subscriptions, pending pushes and
+        reminders are deleted (the roster keeps the id, disqualified)."""
+
 
 class Notifications(Protocol):
     """The players' notifications, in id order."""
@@ -141,6 +145,14 @@ class Announcements(Protocol):
     async def add_announcement(self, command_id: str, a: AnnouncementOut) -> None: ...
 
 
+class MailBox(Protocol):
+    """R30: the mail queue within the store's transaction (an announcement's messages commit with it)."""
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        """Queue a message once per ``key``."""
+
+
 class NotifyTx(Protocol):
     """One transaction of the store. It exposes the store's roles (issue 28: each use case names the ones it
     needs), all over the one transaction."""
@@ -165,6 +177,9 @@ class NotifyTx(Protocol):
 
     @property
     def announcements(self) -> Announcements: ...
+
+    @property
+    def mail(self) -> MailBox: ...
 
 
 class NotifyStore(Protocol):
@@ -211,3 +226,75 @@ class PushSender(Protocol):
 class DiscordSender(Protocol):
     async def send(self, content: str) -> None:
         """Post ``content`` to the league's channel, waiting out rate limits; raises when it cannot."""
+
+
+@dataclass(frozen=True)
+class QueuedMail:
+    """A message of the mail queue (R30), as rendered when it was queued; ``attempts`` counts this one."""
+
+    id: int
+    key: str          # idempotency key of what queued it; also the Message-ID's left part
+    to: str
+    kind: str
+    subject: str
+    text: str
+    html: str
+    attempts: int
+    at: datetime      # when it was queued (wall time)
+
+
+@dataclass(frozen=True)
+class MailRecord:
+    """A message as the organizer's list shows it (its text only while it is kept)."""
+
+    id: int
+    at: datetime
+    to: str
+    kind: str
+    subject: str
+    status: str       # queued | sent | failed
+    attempts: int
+    error: str | None
+    text: str
+
+
+class MailQueue(Protocol):
+    """The mail queue (the mail channel's outbox): a message is committed here before anyone is told it was asked,
+    taken under a lease by one sender at a time, and marked sent once the relay took it."""
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        """Queue a message once per ``key`` (the same key again changes nothing)."""
+
+    async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
+        """Up to ``limit`` messages due at ``now``, oldest first, leased until ``lease_until`` (another sender, or
+        this one after a crash, takes them again only then) with their attempt counted."""
+
+    async def mail_sent(self, mail_id: int, now: datetime, keep_text: bool) -> None:
+        """The relay took it; its bodies are dropped unless ``keep_text`` (their links are single-use secrets)."""
+
+    async def mail_retry(self, mail_id: int, at: datetime, error: str) -> None: ...
+
+    async def mail_failed(self, mail_id: int, error: str) -> None: ...
+
+    async def mail_list(self, limit: int) -> list[MailRecord]:
+        """The latest messages, newest first."""
+
+    async def forget(self, to: str) -> int:
+        """R30: every message to ``to`` deleted (a withdrawn player's address); how many."""
+
+
+class MailError(Exception):
+    """The relay did not take a message; ``temporary`` (a 4xx, a connection lost) means try again later."""
+
+    def __init__(self, message: str, temporary: bool) -> None:
+        super().__init__(message)
+        self.temporary = temporary
+
+
+class MailSender(Protocol):
+    #: True when every message stays readable where it was delivered (the .eml directory of a rehearsal)
+    keeps_copies: bool
+
+    async def send(self, msg: Any) -> None:
+        """Deliver ``msg`` (an :class:`email.message.EmailMessage`); raises :class:`MailError`."""

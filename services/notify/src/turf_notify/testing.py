@@ -12,7 +12,7 @@ from typing import Any
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
-from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
+from turf_notify.ports import MAX_SUBSCRIPTIONS, MailRecord, PendingPush, Post, QueuedMail, Reminder, Subscription
 from turf_notify.rules import Draft
 
 
@@ -32,6 +32,8 @@ class State:
     reads: dict[str, int] = field(default_factory=dict)
     subscriptions: dict[tuple[str, str], Subscription] = field(default_factory=dict)   # in saving order
     keys: dict[str, str] = field(default_factory=dict)
+    # R30: the mail queued in transactions, key → (to, kind, subject, text, html)
+    mails: dict[str, tuple[str, str, str, str, str]] = field(default_factory=dict)
 
 
 class MemoryTx:
@@ -39,7 +41,7 @@ class MemoryTx:
         self.s = s
         # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
-        self.standings = self.announcements = self
+        self.standings = self.announcements = self.mail = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox
@@ -49,6 +51,15 @@ class MemoryTx:
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None:
         old = self.s.players.get(player_id, (None, status))[0]
         self.s.players[player_id] = (display_name if display_name is not None else old, status)
+
+    async def erase_player(self, player_id: str) -> None:
+        s = self.s
+        s.notifications = [(p, n) for p, n in s.notifications if p != player_id]
+        s.reads.pop(player_id, None)
+        s.subscriptions = {k: v for k, v in s.subscriptions.items() if k[0] != player_id}
+        s.pushes = [p for p in s.pushes if p.player_id != player_id]
+        s.reminders = {k: r for k, r in s.reminders.items() if r.player_id != player_id}
+        s.players[player_id] = (None, s.players.get(player_id, (None, "disqualified"))[1])
 
     async def player_names(self, player_ids: set[str]) -> dict[str, str]:
         return {p: n for p in player_ids if (n := self.s.players.get(p, (None, ""))[0])}
@@ -64,6 +75,10 @@ class MemoryTx:
 
     async def stage(self, subject: str, event: Event) -> None:
         self.s.staged.append((subject, event))
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        self.s.mails.setdefault(key, (to, kind, subject, text, html))
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:
@@ -184,3 +199,60 @@ class RecordingDiscord:
         if self.fail:
             raise RuntimeError("discord down")
         self.sent.append(content)
+
+
+@dataclass
+class MemoryMailQueue:
+    """:class:`turf_notify.ports.MailQueue` in memory, the same lease semantics as the SQL queue."""
+
+    rows: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        if any(r["key"] == key for r in self.rows.values()):
+            return
+        i = len(self.rows) + 1
+        self.rows[i] = {"id": i, "key": key, "to": to, "kind": kind, "subject": subject, "text": text, "html": html,
+                        "status": "queued", "attempts": 0, "next_at": now, "error": None, "at": now}
+
+    async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
+        due = [r for r in self.rows.values() if r["status"] == "queued" and r["next_at"] <= now][:limit]
+        for r in due:
+            r["next_at"], r["attempts"] = lease_until, r["attempts"] + 1
+        return [QueuedMail(r["id"], r["key"], r["to"], r["kind"], r["subject"], r["text"], r["html"],
+                           r["attempts"], r["at"]) for r in due]
+
+    async def mail_sent(self, mail_id: int, now: datetime, keep_text: bool) -> None:
+        self.rows[mail_id].update(status="sent", error=None)
+        if not keep_text:
+            self.rows[mail_id].update(text="", html="")
+
+    async def mail_retry(self, mail_id: int, at: datetime, error: str) -> None:
+        self.rows[mail_id].update(next_at=at, error=error)
+
+    async def mail_failed(self, mail_id: int, error: str) -> None:
+        self.rows[mail_id].update(status="failed", error=error, text="", html="")
+
+    async def forget(self, to: str) -> int:
+        gone = [i for i, r in self.rows.items() if r["to"] == to]
+        for i in gone:
+            del self.rows[i]
+        return len(gone)
+
+    async def mail_list(self, limit: int) -> list[MailRecord]:
+        return [MailRecord(r["id"], r["at"], r["to"], r["kind"], r["subject"], r["status"], r["attempts"],
+                           r["error"], r["text"]) for r in sorted(self.rows.values(), key=lambda r: -r["id"])][:limit]
+
+
+@dataclass
+class RecordingMailer:
+    """Keeps every message; fails with ``errors`` (each a MailError) first, in order."""
+
+    keeps_copies: bool = False
+    errors: list[Exception] = field(default_factory=list)
+    sent: list[Any] = field(default_factory=list)
+
+    async def send(self, msg: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        self.sent.append(msg)

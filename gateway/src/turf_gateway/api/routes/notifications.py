@@ -72,6 +72,9 @@ class AnnouncementBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: Annotated[Text, StringConstraints(max_length=200)]
     body: Annotated[Text, StringConstraints(max_length=4000)]
+    # R30: a rule change (rule 11) is mailed to every verified player; an optional one not to those who turned
+    # announcements by mail off
+    rule_change: bool = True
 
 
 @router.get("/me/notifications", response_model=Notifications)
@@ -128,5 +131,5 @@ async def announce(body: AnnouncementBody, org: Organizer, notes: NotificationsC
     ``GET /announcements``, on the spectator feed (``announcement.published``), in every player's notifications
     (and pushes) and on Discord. ``at`` is the game clock's now. A repeated ``Idempotency-Key`` answers the first
     announcement, made once."""
-    out = await notes.announce(body.title, body.body, idempotency_key)
+    out = await notes.announce(body.title, body.body, idempotency_key, body.rule_change)
     return Announcement(**out.model_dump())

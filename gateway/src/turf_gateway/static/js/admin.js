@@ -33,7 +33,8 @@ $("#signout").addEventListener("click", async () => {
 async function showConsole() {
   $("#auth").hidden = true;
   $("#console").hidden = false;
-  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock(), loadTowns()]);
+  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock(), loadTowns(),
+    refreshMail()]);
   await refreshClaims();
 }
 
@@ -565,11 +566,38 @@ $("#announce-form").addEventListener("submit", async (ev) => {
   const form = ev.currentTarget;
   const f = formData(form);
   await act(ev.submitter, $("#announce-msg"), async () => {
-    const a = await api("/admin/announcements", { method: "POST", body: { title: f.title, body: f.body } });
+    const body = { title: f.title, body: f.body, rule_change: Boolean(f.rule_change) };
+    const a = await api("/admin/announcements", { method: "POST", body });
     form.reset();
     return `Announced at ${gameTime(a.at)}: “${a.title}”.`;
   });
 });
+
+// ---------- mail (R30) ----------
+async function refreshMail() {
+  const list = $("#mail-list");
+  let out;
+  try {
+    out = await optional("/admin/mail");
+  } catch (e) {
+    say($("#mail-msg"), "error", errorText(e));
+    return;
+  }
+  if (out === null) {
+    list.replaceChildren(h("li", { class: "muted" }, "This server has no mail list."));
+    return;
+  }
+  const sent = out.mail.filter((m) => m.status === "sent").length;
+  const failed = out.mail.filter((m) => m.status === "failed").length;
+  say($("#mail-msg"), failed ? "error" : "info",
+      `${plural(sent, "message")} sent, ${failed} failed, ${out.mail.length - sent - failed} waiting.`);
+  list.replaceChildren(...out.mail.map((m) => h("li", {},
+    `${gameTime(m.at)} · ${m.status} · ${m.kind.replaceAll("_", " ")} to ${m.to}: “${m.subject}”`
+      + (m.attempts > 1 ? ` (${m.attempts} tries)` : "") + (m.error ? ` — ${m.error}` : ""),
+    ...m.links.map((link) => h("a", { href: link, class: "small", rel: "noreferrer" }, " open link")))));
+}
+
+$("#mail-refresh").addEventListener("click", refreshMail);
 
 // ---------- clock ----------
 async function refreshClock() {

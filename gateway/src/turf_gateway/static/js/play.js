@@ -9,6 +9,7 @@ import {
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
 import { Bell } from "./bell.js";
 import { Announcement } from "./announcements.js";
+import { fillAccount, installAccount } from "./accountpanel.js";
 import { CardForms, groupCards } from "./cardforms.js";
 import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
@@ -210,8 +211,16 @@ async function refreshMe() {
   $("#me-note").textContent = note;
   $("#me-note").hidden = !note;
   $("#claims-left").textContent = String(m.claims_left_today ?? "—");
+  fillAccount(m);
   return true;
 }
+
+// R30: my account (profile, password, my data, withdrawal)
+installAccount(async () => { await refreshMe(); }, () => {
+  state.me = null;
+  showSignedOut();
+  say($("#auth-msg"), "ok", "You have withdrawn; your personal data is erased. Thank you for playing.");
+});
 
 // "My season" (issue 19): my public record's daily totals, read again at most every 5 s as my towns change
 let seasonTimer = null;

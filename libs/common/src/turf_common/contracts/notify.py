@@ -107,14 +107,24 @@ class AnnouncementsReply(Message):
     announcements: list[AnnouncementOut]
 
 
+class MailRecipient(Message):
+    """R30: a verified player an announcement is mailed to (the gateway owns the addresses)."""
+
+    player_id: str
+    to: str = Field(min_length=3, max_length=320)
+
+
 class PublishAnnouncement(Message):
     """``notify.announce`` (rule 11: rule changes are communicated to all players): idempotent by ``command_id``;
-    ``at`` the game instant the organizer made it."""
+    ``at`` the game instant the organizer made it. R30: also mailed to ``recipients`` (every verified player, less
+    those who turned optional announcements off unless ``rule_change``), queued with the announcement."""
 
     command_id: str = Field(min_length=1, max_length=64)
     at: AwareDatetime
     title: str = Field(min_length=1, max_length=200)
     body: str = Field(min_length=1, max_length=4000)
+    rule_change: bool = True
+    recipients: list[MailRecipient] = Field(default_factory=list)
 
 
 class AnnouncementReply(Message):
@@ -130,3 +140,51 @@ class AnnouncementPublished(Event):
     at: AwareDatetime
     title: str
     body: str
+
+
+#: R30: what the product mails (the gateway asks for the first two; announcements and results are notify's own)
+MailKind = Literal["email_confirmation", "password_reset", "announcement", "final_results"]
+
+
+class QueueMail(Message):
+    """``notify.mail``: queue one message for ``to``, rendered from the ``kind``'s template with ``name`` and
+    ``link`` (the link carries its token as ``token=``). Idempotent by ``command_id``: asked twice, it is queued and
+    sent once. Answered once the message is committed to the mail queue; it is sent after, never in the request."""
+
+    command_id: str = Field(min_length=1, max_length=64)
+    to: str = Field(min_length=3, max_length=320)
+    kind: Literal["email_confirmation", "password_reset"]
+    name: str = Field(max_length=200)
+    link: str = Field(min_length=1, max_length=2000)
+
+
+class MailOut(Message):
+    """One queued message as the organizer page lists it: ``status`` ``queued``, ``sent`` or ``failed``; ``links``
+    only when mail is written as .eml files (a rehearsal follows them), never for mail that left by SMTP."""
+
+    id: int
+    at: AwareDatetime
+    to: str
+    kind: MailKind
+    subject: str
+    status: Literal["queued", "sent", "failed"]
+    attempts: int
+    error: str | None = None
+    links: list[str] = Field(default_factory=list)
+
+
+class MailListRequest(Message):
+    """``notify.mail_list``: the latest messages, newest first."""
+
+    limit: int = Field(default=200, ge=1, le=1000)
+
+
+class MailListReply(Message):
+    ok: Literal[True] = True
+    mail: list[MailOut]
+
+
+class ForgetMail(Message):
+    """``notify.mail_forget`` (R30): a player withdrew; every message to their address leaves the mail queue."""
+
+    to: str = Field(min_length=3, max_length=320)

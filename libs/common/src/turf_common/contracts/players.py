@@ -26,6 +26,9 @@ class PlayerDisqualified(Event):
     type: Literal["player.disqualified"] = "player.disqualified"
     player_id: str
     at: AwareDatetime
+    # R30: the player withdrew: it takes effect as a disqualification, and every service erases the personal data
+    # it holds of them (claims their location fixes; notify their notifications, push subscriptions, name)
+    withdrawn: bool = False
 
 
 class CorrectionApplied(Event):
@@ -59,3 +62,15 @@ class PlayerApplied(Message):
     ok: Literal[True] = True
     player_id: str
     freed: list[str] = Field(default_factory=list)
+
+
+class EraseTrails(Message):
+    """``claims.erase_trails`` and ``geo.erase_trails`` (R30): one player's location fixes go (``player_id``: they
+    withdrew), or every player's (None: the season closed long enough ago)."""
+
+    player_id: str | None = None
+
+
+class TrailsErased(Message):
+    ok: Literal[True] = True
+    erased: int   # fixes deleted now (0 when an earlier request did it)

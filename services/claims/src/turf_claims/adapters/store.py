@@ -262,6 +262,12 @@ class SqlClaimsTx:
                                                      "day": day, "now": now})).one()
         return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
 
+    async def erase_fixes(self, player_id: str) -> None:
+        await self.conn.execute(t.fixes.delete().where(t.fixes.c.player_id == player_id))
+
+    async def erase_all_fixes(self) -> int:
+        return int((await self.conn.execute(t.fixes.delete())).rowcount or 0)
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         await self.conn.execute(t.flags.insert().values(id=flag_id, at=at, player_id=player_id, claim_id=claim_id,

@@ -3,7 +3,9 @@ keeps it across restarts (its append-only file) and every geo-verify replica see
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -44,6 +46,37 @@ class RedisTrails:
         newest_first = [_decode(r) for r in raw]
         fixes = [f for f in reversed(newest_first) if f.received_at >= since]
         return TrailBefore(fixes, newest_first[0] if newest_first else None)
+
+    async def erase(self, player_id: str | None) -> int:
+        try:
+            if player_id is not None:
+                return await self._erase([f"{self.prefix}trail:{player_id}"])
+            erased = 0
+            async for keys in _batches(self.redis.scan_iter(match=f"{self.prefix}trail:*", count=500)):
+                erased += await self._erase(keys)
+            return erased
+        except (RedisError, OSError) as e:
+            raise Unavailable(f"trail: {type(e).__name__}: {e}") from e
+
+    async def _erase(self, keys: list[str]) -> int:
+        """The fixes of ``keys`` counted and deleted in one round trip."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for k in keys:
+                pipe.llen(k)
+            pipe.delete(*keys)
+            *lengths, _ = await pipe.execute()
+        return sum(int(n) for n in lengths)
+
+
+async def _batches(keys: AsyncIterator[Any], size: int = 500) -> AsyncIterator[list[str]]:
+    batch: list[str] = []
+    async for k in keys:
+        batch.append(k.decode() if isinstance(k, bytes) else k)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _encode(f: FixRecord) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
 from turf_common.outbox import first_times, stage
+from turf_notify.adapters import mailqueue
 from turf_notify.adapters import tables as t
 from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
@@ -40,7 +41,7 @@ class SqlTx:
         self.conn = conn
         # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
-        self.standings = self.announcements = self
+        self.standings = self.announcements = self.mail = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         return await first_times(self.conn, t.inbox, events)
@@ -52,6 +53,12 @@ class SqlTx:
         await self.conn.execute(pg_insert(t.players).values(player_id=player_id, display_name=display_name,
                                                              status=status)
                                 .on_conflict_do_update(index_elements=["player_id"], set_=values))
+
+    async def erase_player(self, player_id: str) -> None:
+        for table in (t.notifications, t.reads, t.subscriptions, t.pushes, t.reminders):
+            await self.conn.execute(delete(table).where(table.c.player_id == player_id))
+        await self.conn.execute(update(t.players).where(t.players.c.player_id == player_id)
+                                .values(display_name=None))
 
     async def player_names(self, player_ids: set[str]) -> dict[str, str]:
         if not player_ids:
@@ -73,6 +80,10 @@ class SqlTx:
 
     async def stage(self, subject: str, event: Event) -> None:
         await stage(self.conn, t.outbox, subject, event)
+
+    async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
+                         now: datetime) -> None:
+        await mailqueue.queue_mail(self.conn, key, to, kind, subject, text, html, now)
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:

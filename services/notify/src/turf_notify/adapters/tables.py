@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Identity, Index, MetaData, String, Table, Text
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Identity, Index, Integer, MetaData, String, Table, Text
 
 from turf_common.outbox import inbox_table, outbox_table
 
@@ -95,6 +95,25 @@ keys = Table(
     "keys", metadata,
     Column("name", String(32), primary_key=True),
     Column("value", Text, nullable=False),
+)
+
+# R30: the mail queue, the mail channel's outbox: committed before the asker is answered, sent after under a lease
+mails = Table(
+    "mails", metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("key", String(64), nullable=False, unique=True),     # the asker's idempotency key
+    Column("to_addr", String(320), nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("text", Text, nullable=False),                       # emptied once sent by SMTP (links are secrets)
+    Column("html", Text, nullable=False),
+    Column("status", String(8), nullable=False),                # queued | sent | failed
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", DateTime(timezone=True), nullable=False),  # wall time: due, or leased until
+    Column("error", Text, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=True),
+    Index("ix_mails_due", "status", "next_at"),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

@@ -1,0 +1,116 @@
+"""R30's mailed links as use cases: the email confirmation (at registration and after an email change), the
+forgotten password (asked by email, the same answer whether or not it is registered, throttled per address and per
+client; a single-use link valid one hour, a newer one voiding the older; its use ends every session), and the
+organizer's list of mail. Tokens are random (256 bits) and stored only as their SHA-256; the mail is asked of the
+notify service, which commits it to its queue and sends it later: no request waits for a mail server."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+from urllib.parse import urlencode
+
+import structlog
+
+from turf_common.bus import BusError
+from turf_common.contracts import subjects
+from turf_common.contracts.notify import Done, MailListReply, MailListRequest, QueueMail
+from turf_gateway import password_policy
+from turf_gateway.api import schemas as S
+from turf_gateway.errors import ApiError
+from turf_gateway.handlers.players import token_hash
+from turf_gateway.passwords import hash_password
+from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
+
+log = structlog.get_logger(__name__)
+
+CONFIRM_FOR = timedelta(hours=24)   # R30: an email confirmation link
+RESET_FOR = timedelta(hours=1)      # R30: a password reset link
+EXPIRED = ("token_expired", "This link was already used, replaced by a newer one, or has expired; ask for a new one.")
+RESET_ASKED = ("If this address belongs to a player, a link to choose a new password is on its way; it works once, "
+               "for one hour.")
+
+
+def _wall() -> datetime:
+    """Wall time: links expire in real hours, whatever the game clock does."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class Accounts:
+    players: PlayerStore
+    tokens: AccountTokens
+    revocations: Revocations
+    services: Services
+    limiter: Limiter
+    base_url: str   # the pages' address, for the links (TURF_PUBLIC_URL)
+    wall: Callable[[], datetime] = _wall
+
+    def _link(self, action: str, token: str) -> str:
+        return f"{self.base_url}/account?{urlencode({'action': action, 'token': token})}"
+
+    async def _mail(self, kind: Literal["email_confirmation", "password_reset"], to: str, name: str,
+                    link: str) -> None:
+        """Ask notify to queue the message; a bus that does not answer loses it (logged), never the request."""
+        try:
+            await self.services.ask(subjects.NOTIFY_MAIL, QueueMail(command_id=uuid.uuid4().hex, to=to, kind=kind,
+                                                                    name=name, link=link), Done)
+        except (BusError, ApiError) as e:
+            log.warning("mail_not_queued", kind=kind, error=type(e).__name__)
+
+    async def send_confirmation(self, player_id: str, email: str, name: str) -> None:
+        """R30: a confirmation link for ``email`` (registration, an email change); an older one is void."""
+        token = secrets.token_urlsafe(32)
+        await self.tokens.issue(token_hash(token), player_id, "email_confirmation", email, self.wall() + CONFIRM_FOR)
+        await self._mail("email_confirmation", email, name, self._link("confirm", token))
+
+    async def confirm_email(self, token: str) -> S.EmailConfirmed:
+        """410 ``token_expired`` for a used, voided, expired or unknown token (nothing changes)."""
+        if await self.tokens.confirm_email(token_hash(token), self.wall()) is None:
+            raise ApiError(*EXPIRED, 410)
+        return S.EmailConfirmed(email_confirmed=True)
+
+    async def request_reset(self, email: str, ip: str) -> S.ResetRequested:
+        """Count the request against its limits (per address asked, registered or not, and per client: 429 alike
+        for both, so a limit tells nothing either); the caller sends the link after answering
+        (:meth:`send_reset`), so the answer takes the same time whoever asks."""
+        # the address by its hash: the limiter's keys never hold who was asked about
+        await self.limiter.hit("resets_ip", ip, ("resets_email", token_hash(email.strip().lower())))
+        return S.ResetRequested(message=RESET_ASKED)
+
+    async def send_reset(self, email: str) -> None:
+        """The reset link, to a player who may sign in (not the organizer, whose password is the deployment's;
+        not a disqualified, rejected or withdrawn player); nothing for anyone else."""
+        acc = await self.players.account(email.strip())
+        if acc is None or acc.role != "player" or acc.status in ("disqualified", "rejected", "withdrawn"):
+            return
+        row = await self.players.get(acc.id)
+        assert row is not None
+        token = secrets.token_urlsafe(32)
+        await self.tokens.issue(token_hash(token), acc.id, "password_reset", row.email, self.wall() + RESET_FOR)
+        await self._mail("password_reset", row.email, row.name, self._link("reset", token))
+
+    async def complete_reset(self, token: str, new_password: str) -> None:
+        """A new password through a reset link: 410 ``token_expired`` (nothing changed), 422 ``weak_password``
+        (the password policy; the link stays usable); every session of the player ends."""
+        h = token_hash(token)
+        pid = await self.tokens.holder(h, "password_reset", self.wall())
+        row = None if pid is None else await self.players.get(pid)
+        if row is None:
+            raise ApiError(*EXPIRED, 410)
+        if refused := password_policy.refusal(new_password, row.email, (row.name, row.discord)):
+            raise ApiError(refused.reason, refused.message, 422)
+        if await self.tokens.reset_password(h, await hash_password(new_password), self.wall()) is None:
+            raise ApiError(*EXPIRED, 410)   # used by a concurrent request meanwhile
+        await self.revocations.revoke(player_id=row.id)   # no gateway answers an ended session from its cache
+
+    async def mail(self, limit: int = 200) -> S.MailList:
+        """The latest messages for the organizer page (R30), newest first."""
+        reply = await self.services.ask(subjects.NOTIFY_MAIL_LIST, MailListRequest(limit=limit), MailListReply)
+        return S.MailList(mail=[S.MailItem(id=m.id, at=m.at.isoformat(), to=m.to, kind=m.kind, subject=m.subject,
+                                           status=m.status, attempts=m.attempts, error=m.error, links=m.links)
+                                for m in reply.mail])

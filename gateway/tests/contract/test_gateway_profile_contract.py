@@ -1,0 +1,82 @@
+"""R30's profile changes on the memory fake and PostgreSQL alike: taken names refused with nothing changed, a new
+email unconfirmed, a new home address making a verified player pending (logged), a password change ending every
+session but the one kept."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from gateway_backends import Backend
+
+from turf_gateway.errors import ApiError
+from turf_gateway.ports import NewPlayer, Point, ProfileChange, StatusChange
+
+NOW = datetime(2026, 10, 6, 13, tzinfo=UTC)
+
+
+async def two(b: Backend) -> tuple[str, str]:
+    ada = await b.players.create(NewPlayer("Ada", "ada@example.org", "ada", "1 Main St", "h"))
+    bo = await b.players.create(NewPlayer("Bo", "bo@example.org", "bo", "2 Main St", "h"))
+    await b.players.change_status(StatusChange(ada, "verified", "org", "", None, NOW, False))
+    return ada, bo
+
+
+async def test_r30_a_taken_email_or_discord_changes_nothing(backend: Backend) -> None:
+    ada, _ = await two(backend)
+    for change, reason in ((ProfileChange(name="X", email="BO@example.org"), "email_taken"),
+                           (ProfileChange(name="X", discord="BO"), "discord_taken")):
+        with pytest.raises(ApiError) as e:
+            await backend.players.update_profile(ada, change)
+        assert e.value.reason == reason
+    row = await backend.players.get(ada)
+    assert row is not None and (row.name, row.email, row.discord) == ("Ada", "ada@example.org", "ada")
+
+
+async def test_r30_a_new_email_is_unconfirmed_and_a_new_home_makes_a_verified_player_pending(
+        backend: Backend) -> None:
+    ada, _ = await two(backend)
+    await backend.players.update_profile(ada, ProfileChange(name="Ada L.", discord="ada.l", email="a@new.example"))
+    await backend.players.update_profile(ada, ProfileChange(home_address="9 Elm St", address_norm="9 elm st",
+                                                            home=Point(40.744, -74.0324)))
+    row = await backend.players.get(ada)
+    assert row is not None
+    assert (row.name, row.discord, row.email, row.email_confirmed) == ("Ada L.", "ada.l", "a@new.example", False)
+    assert (row.status, row.home_address, row.address_norm, row.home) == (
+        "pending", "9 Elm St", "9 elm st", Point(40.744, -74.0324))
+    assert (await backend.admin_log())[-1][1:] == ("player_pending", ada, "new home address",
+                                                   {"before": "verified", "after": "pending"})
+    assert await backend.players.display_names([ada]) == {ada: "ada.l"}
+
+
+async def test_r30_a_password_change_keeps_only_the_session_named(backend: Backend) -> None:
+    ada, bo = await two(backend)
+    until = NOW + timedelta(days=1)
+    for h, pid in (("mine", ada), ("phone", ada), ("bos", bo)):
+        await backend.sessions.create(h, pid, until)
+    await backend.players.set_password(ada, "new-hash", keep_session="mine")
+    assert (await backend.players.account("ada@example.org")).password_hash == "new-hash"  # type: ignore[union-attr]
+    assert [await backend.sessions.lookup(h) is not None for h in ("mine", "phone", "bos")] == [True, False, True]
+
+
+async def test_r30_a_withdrawal_erases_the_personal_data_ends_sessions_and_stages_the_disqualification(
+        backend: Backend) -> None:
+    ada, _ = await two(backend)
+    await backend.sessions.create("mine", ada, NOW + timedelta(days=1))
+    await backend.tokens.issue("t1", ada, "password_reset", "ada@example.org", NOW + timedelta(hours=1))
+    await backend.players.withdraw(ada, NOW, post_season=False)
+    row = await backend.players.get(ada)
+    assert row is not None
+    assert (row.status, row.name, row.discord, row.home_address, row.home, row.email_confirmed) == (
+        "withdrawn", "a withdrawn player", "a withdrawn player", "", None, False)
+    assert "example.org" not in row.email and await backend.players.account("ada@example.org") is None
+    assert await backend.sessions.lookup("mine") is None
+    assert await backend.tokens.holder("t1", "password_reset", NOW) is None
+    assert await backend.players.display_names([ada]) == {ada: "a withdrawn player"}
+    [event] = [e for s, e in await backend.staged() if s == "player.disqualified"]
+    assert (event["player_id"], event["withdrawn"]) == (ada, True)
+    with pytest.raises(ApiError) as again:
+        await backend.players.withdraw(ada, NOW, post_season=False)
+    assert again.value.reason == "conflict"
+    # the address is free for a new registration (the erased row holds none of it)
+    assert await backend.players.create(NewPlayer("Ada", "ada@example.org", "ada", "-", "h")) != ada

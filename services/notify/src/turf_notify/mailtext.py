@@ -1,0 +1,39 @@
+"""The texts of the product's mail (R30), rendered with Jinja2 from ``templates/mail/``: a plain-text part and an
+HTML part (autoescaped: a display name or an announcement cannot inject markup) for each kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+SUBJECTS = {
+    "email_confirmation": "Turf War: confirm your email address",
+    "password_reset": "Turf War: choose a new password",
+}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+@cache
+def _env() -> Environment:
+    # StrictUndefined: a template naming a value the caller did not give fails in the tests, not in a player's inbox
+    return Environment(loader=PackageLoader("turf_notify", "templates/mail"), undefined=StrictUndefined,
+                       autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
+
+
+def render(kind: str, subject: str | None = None, **values: Any) -> Rendered:
+    """The ``kind``'s message with ``values``; ``subject`` when the kind has no fixed one (an announcement's
+    title)."""
+    subject = subject or SUBJECTS[kind]
+    env = _env()
+    text = env.get_template(f"{kind}.txt").render(subject=subject, **values)
+    html = env.get_template(f"{kind}.html").render(subject=subject, **values)
+    return Rendered(subject, text, html)
