@@ -1,35 +1,14 @@
 """Medals recomputed from the public history (turf_common.rules.medals): each medal's count, the tier and the
-instant it was earned, on a small board of five towns in a row (a–b–c in Hudson, d–e in Bergen)."""
+instant it was earned, on the small board of medals_support."""
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
-from pathlib import Path
 
-import networkx as nx
 import pytest
+from medals_support import BOARD, SEASON, SMALL, ch, ny
 
-from turf_common.rules import gametime
-from turf_common.rules.medals import TIERS, Award, BoardFacts, Change, MedalSet, change_of, compute
-
-SEASON = gametime.load_season()
-TOWNS = ("a", "b", "c", "d", "e")
-BOARD = BoardFacts({"a": "Hudson, NJ", "b": "Hudson, NJ", "c": "Hudson, NJ", "d": "Bergen, NJ", "e": "Bergen, NJ"},
-                   nx.path_graph(TOWNS))
-#: low thresholds, so a few changes reach every tier
-SMALL = MedalSet.parse({"version": 9, "medals": [
-    {"id": m, "name": m, "counts": m, "thresholds": [1, 2, 3, 4]}
-    for m in ("explorer", "cartographer", "raider", "builder", "landlord", "avenger", "early_bird", "empire")]})
-
-
-def ny(s: str) -> datetime:
-    return datetime.fromisoformat(s).replace(tzinfo=SEASON.tz)
-
-
-def ch(at: str, town: str, owner: str | None, before: str | None, cause: str = "claim",
-       fortified: bool = False) -> Change:
-    return Change(ny(at), town, owner, before, fortified, cause)
+from turf_common.rules.medals import TIERS, Award, Change, MedalSet, change_of, compute
 
 
 def values(changes: list[Change], until: str = "2026-10-24 23:00") -> dict[str, dict[str, int]]:
@@ -137,7 +116,7 @@ def test_a_change_after_the_instant_read_up_to_is_not_counted() -> None:
     assert got["p"]["explorer"] == 1
 
 
-def test_change_of_reads_the_stream_body_and_the_feed_message_alike(tmp_path: Path) -> None:
+def test_change_of_reads_the_stream_body_and_the_feed_message_alike() -> None:
     body = {"type": "territory.changed", "occurred_at": "2026-10-05T07:00:00-04:00", "territory_id": "a",
             "owner_id": "p", "previous_owner_id": None, "fortified": False, "cause": "claim", "progress": 1}
     feed = {k: v for k, v in body.items() if k != "occurred_at"} | {"at": "2026-10-05T07:00:00-04:00", "seq": 3}
