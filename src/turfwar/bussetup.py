@@ -50,6 +50,7 @@ def durables() -> list[Durable]:
             Durable(cards.DURABLE, "cards", cards.CONSUMED),
             Durable(scoring.DURABLE, "scoring", scoring.CONSUMED),
             Durable(notify.DURABLE, "notify", notify.CONSUMED),
+            Durable(notify.MEDALS_DURABLE, "notify", notify.MEDALS_CONSUMED),
             Durable(feed_log.DURABLE, "gateway", relay.feed_subjects(), feed=True)]
 
 

@@ -16,6 +16,7 @@ from turf_common.contracts.notify import (
     Done,
     DropPush,
     MarkRead,
+    MedalEarned,
     NotificationsReply,
     NotificationsRequest,
     PublishAnnouncement,
@@ -24,6 +25,7 @@ from turf_common.contracts.notify import (
     SavePush,
 )
 from turf_notify.handlers import NotifyEvent, NotifyHandlers
+from turf_notify.medals import MedalEvent, MedalHandlers
 from turf_notify.ports import Subscription
 
 QUEUE = "notify"
@@ -37,11 +39,16 @@ CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_
 #: the events the service publishes (from its outbox), for the AsyncAPI document
 #: (issue 30: a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
 #: was a third write per steal)
-PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
+PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished,
+                                     subjects.MEDAL_EARNED: MedalEarned}
+#: the medals' own durable consumer (turf_notify.medals), so the main one keeps passing plain takes over
+MEDALS_DURABLE = "notify-medals"
+MEDALS_CONSUMED = [subjects.TERRITORY_CHANGED, subjects.CLOCK_DAY_CLOSED]
 
 
-def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
-    """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``)."""
+def router(h: NotifyHandlers, stream: str, public_key: str, medals: MedalHandlers | None = None) -> NatsRouter:
+    """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``); ``medals``: the medals'
+    consumer (None: no medals awarded live)."""
     r = NatsRouter()
 
     @r.subscriber(subjects.NOTIFY_LIST, queue=QUEUE, title=subjects.NOTIFY_LIST)
@@ -78,6 +85,11 @@ def router(h: NotifyHandlers, stream: str, public_key: str) -> NatsRouter:
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[NotifyEvent], batch: Batch) -> None:
         await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)   # issue 21: a transaction a batch
+
+    if medals is not None:
+        @r.subscriber(**durable(stream, MEDALS_DURABLE, MEDALS_CONSUMED), title=MEDALS_DURABLE)
+        async def on_medal_events(events: list[MedalEvent], batch: Batch) -> None:
+            await settle_batch(batch, events, medals.on_events, medals.on_event, MEDALS_DURABLE)
 
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)
