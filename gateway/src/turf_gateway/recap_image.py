@@ -113,3 +113,30 @@ def _hours(ax: Any, r: dict[str, Any]) -> None:
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
+
+
+def stats(recap: dict[str, Any]) -> bytes:
+    """The statistics plot, 1000×420: claims by hour of the day; steals given and taken with each of the players
+    fought most (the rival first)."""
+    fig = Figure(figsize=(10, 4.2), dpi=DPI)
+    FigureCanvasAgg(fig)
+    fig.suptitle(f"{recap['display_name']}: the season in numbers", x=0.02, ha="left", fontsize=13, weight="bold")
+    _hours(fig.add_axes((0.06, 0.12, 0.4, 0.7)), recap)
+    ax = fig.add_axes((0.62, 0.12, 0.35, 0.7))
+    rivals = recap["stats"]["rivals"][::-1]
+    y = np.arange(len(rivals))
+    ax.barh(y + 0.2, [r["given"] for r in rivals], height=0.4, color=COLOURS["held"], label="steals given")
+    ax.barh(y - 0.2, [r["taken"] for r in rivals], height=0.4, color=COLOURS["lost"], label="steals taken")
+    ax.set_yticks(y, [r["display_name"] or "a player" for r in rivals], fontsize=9)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(f"steals: {recap['stats']['steals_given']} given, {recap['stats']['steals_taken']} taken",
+                 fontsize=10, loc="left")
+    if rivals:
+        ax.legend(fontsize=8, frameon=False, loc="lower right")
+    else:
+        ax.text(0.5, 0.5, "no steals yet", ha="center", va="center", transform=ax.transAxes, color="#666666")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Title": f"{recap['display_name']}: statistics"})
+    return buf.getvalue()

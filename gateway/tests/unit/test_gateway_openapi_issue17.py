@@ -60,5 +60,5 @@ def test_issue28_only_routes_that_answer_no_json_go_without_a_response_model() -
     assert untyped(create_app(Settings()).routes) == {
         "page", "index", "swagger_ui",   # HTML
         "service_worker", "prometheus", "board", "export",   # a script, metrics, GeoJSON, CSV
-        "player_recap_png",   # a PNG
+        "player_recap_png", "player_stats_png",   # PNGs
         "mark_read", "save_push", "drop_push", "sign_out"}   # 204

@@ -121,3 +121,13 @@ async def test_the_recap_png_is_1200_by_630_and_names_the_player_and_place(board
     assert img.format == "PNG" and img.size == (WIDTH, HEIGHT) == (1200, 630)
     assert img.text["Title"] == "ada_l: Turf War 2026 recap"   # type: ignore[attr-defined]
     assert img.text["Description"].startswith("ada_l, final place 2, 1 towns held")   # type: ignore[attr-defined]
+
+
+async def test_the_statistics_plot_names_the_rival_fought_most(board: Board) -> None:
+    profiles, ada, bob, _ = await world(board)
+    stats = (await profiles.recap(ada))["stats"]
+    assert stats["rivals"] == [{"player_id": bob, "display_name": "bobby", "given": 1, "taken": 1}]
+    assert (stats["rival_name"], stats["claims_by_hour"]) == ("bobby", {"6": 1, "10": 1})
+    img = Image.open(io.BytesIO(await profiles.stats_png(ada)))
+    assert img.format == "PNG" and img.size == (1000, 420)
+    assert img.text["Title"] == "ada_l: statistics"   # type: ignore[attr-defined]

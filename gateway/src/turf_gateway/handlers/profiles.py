@@ -20,6 +20,9 @@ from turf_gateway.api import schemas as S
 from turf_gateway.errors import ApiError
 from turf_gateway.ports import HISTORY_PAGE, FeedLog, GameClock, PlayerStore
 
+#: the players fought most, shown in the statistics
+RIVALS_SHOWN = 5
+
 
 class Places(Protocol):
     """Where the place comes from (:class:`turf_gateway.handlers.public.Public`)."""
@@ -108,11 +111,25 @@ class Profiles:
                 "from_id": best.victim_id, "held_days": best.held_days},
             "medals": [m for m in self._medals(player_id, changes, until) if m["tier"] is not None],
             "footprint": self._footprint(s),
-            "stats": {"claims_by_hour": {str(h): n for h, n in sorted(s.claims_by_hour.items())},
-                      "steals_given": sum(s.steals_given.values()), "steals_taken": sum(s.steals_taken.values()),
-                      "rival_id": s.rival,
-                      "rival_steals": (s.steals_given + s.steals_taken)[s.rival] if s.rival else 0},
+            "stats": await self._stats(s),
         }
+
+    async def _stats(self, s: Season) -> dict[str, Any]:
+        """Claims by hour, steals given and taken (in all and with the five players fought most), the rival."""
+        fought = s.steals_given + s.steals_taken
+        top = sorted(fought, key=lambda p: (-fought[p], p))[:RIVALS_SHOWN]
+        names = await self.players.display_names(top)
+        return {"claims_by_hour": {str(h): n for h, n in sorted(s.claims_by_hour.items())},
+                "steals_given": sum(s.steals_given.values()), "steals_taken": sum(s.steals_taken.values()),
+                "rival_id": s.rival, "rival_name": names.get(s.rival or "", "") or None,
+                "rival_steals": fought[s.rival] if s.rival else 0,
+                "rivals": [{"player_id": p, "display_name": names.get(p, ""), "given": s.steals_given[p],
+                            "taken": s.steals_taken[p]} for p in top]}
+
+    async def stats_png(self, player_id: str) -> bytes:
+        """The statistics as a plot (:func:`turf_gateway.recap_image.stats`), drawn in a worker thread."""
+        recap = await self.recap(player_id)
+        return await asyncio.to_thread(recap_image.stats, recap)
 
     async def recap_png(self, player_id: str) -> bytes:
         """The recap as a PNG (:mod:`turf_gateway.recap_image`), drawn in a worker thread."""

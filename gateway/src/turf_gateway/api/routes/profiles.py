@@ -71,12 +71,21 @@ class BestSteal(BaseModel):
     held_days: int
 
 
+class Rival(BaseModel):
+    player_id: str
+    display_name: str
+    given: int                       # steals of the rival's towns
+    taken: int                       # steals of the player's towns by the rival
+
+
 class Stats(BaseModel):
     claims_by_hour: dict[str, int]   # local hour (R1) → GPS claims
     steals_given: int
     steals_taken: int
     rival_id: str | None             # the player with the most steals between the two, either way
+    rival_name: str | None
     rival_steals: int
+    rivals: list[Rival]              # the five players fought most
 
 
 class Recap(BaseModel):
@@ -122,4 +131,12 @@ async def player_recap_png(player_id: str, profiles: ProfilesCase) -> Response:
     """The recap as a shareable PNG (made on the server with matplotlib): name, place, towns, medals, the
     footprint map and the claims by hour; 404 ``not_found``."""
     return Response(await profiles.recap_png(player_id), media_type="image/png",
+                    headers={"Cache-Control": "public, max-age=60"})
+
+
+@router.get("/players/{player_id}/stats.png", response_class=Response, responses=PNG)  # type: ignore[arg-type]
+async def player_stats_png(player_id: str, profiles: ProfilesCase) -> Response:
+    """The player's statistics as a plot: claims by hour of the day, steals given and taken with the players fought
+    most; 404 ``not_found``."""
+    return Response(await profiles.stats_png(player_id), media_type="image/png",
                     headers={"Cache-Control": "public, max-age=60"})
