@@ -74,12 +74,17 @@ def test_short_season(stack: Stack, tmp_path: Path) -> None:
 
 def assert_medals_recomputed(events: list[dict[str, Any]], served: dict[str, dict[str, int]],
                              bots: list[str]) -> None:
-    """The medals the server's public route gave each bot are the rule's, recomputed from the stream's log up to the
-    season's close (docs/medals.md), and the season earned some."""
+    """The medals the server's public route gave each bot, and those the notify service awarded live, are the
+    rule's, recomputed from the stream's log up to the season's close (docs/medals.md); the season earned some."""
     season = gametime.load_season()
     again = compute(changes_of(e["data"] for e in events if isinstance(e["data"], dict)), MedalSet.load(),
                     BoardFacts.of(load_board()), season, gametime.season_closes_at(season))
     assert set(served) == set(bots)
     assert served == {b: again.player(b) for b in bots}
     assert any(v["explorer"] > 0 for v in served.values()) and set(MEDALS) == set(next(iter(served.values())))
-    assert any(a.player_id in served for a in again.awards)
+    # the notify service awarded live, as medal.earned, exactly the tiers the rule finds, each once
+    live = [(e["data"]["player_id"], e["data"]["medal"], e["data"]["tier"]) for e in events
+            if e["subject"] == "medal.earned"]
+    assert len(live) == len(set(live))
+    assert set(live) == {(a.player_id, a.medal, a.tier) for a in again.awards}
+    assert live

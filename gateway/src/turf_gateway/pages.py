@@ -24,7 +24,8 @@ from starlette.types import Scope
 from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html"}   # /modes: issue 32
+PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html",   # /modes: issue 32
+         "/profile": "profile.html"}   # a player's public profile and season recap (?player=<id>)
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
 
 
