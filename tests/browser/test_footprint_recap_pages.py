@@ -1,8 +1,8 @@
 """A player's footprint and season recap in a real browser, under the gateway's CSP (the phone fixture fails on a
 page error or a CSP violation): the play page's "My season" draws every town I held, coloured by what happened
 there; the public profile page shows the place, towns, best steal, medals, the footprint, the recap image and the
-statistics plot, and nothing private (email, name, address); after the close the podium leads to each player's
-recap with their final place."""
+statistics plot, and nothing private (email, name, address); medals earned are stories on the watch page's feed;
+after the close the podium leads to each player's recap with their final place."""
 
 from __future__ import annotations
 
@@ -36,12 +36,17 @@ def player(http: httpx.Client, org: Player, name: str) -> tuple[Player, str, str
 def test_my_footprint_and_recap_on_the_play_profile_and_watch_pages(
         stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     (ada, ada_mail, ada_pw), (bo, _, _) = player(http, org, "Ada Realname"), player(http, org, "Bo Realname")
+    watch = phone()
+    open_page(watch, stack.base_url + "/watch")
     move_clock(org, D1)
     assert claim(ada, HOBOKEN, D1).status_code == 201          # in the opening minute: Early bird
     move_clock(org, D2)
     assert claim(bo, HOBOKEN, D2).json()["kind"] == "steal"    # Bo: Raider
     move_clock(org, D2_LATER)
     assert claim(ada, JERSEY_CITY, D2_LATER).status_code == 201
+    # the medals earned are stories on the spectators' feed
+    until(watch, "document.querySelector('#feed').textContent.includes('earned Early bird (bronze)')")
+    until(watch, "document.querySelector('#feed').textContent.includes('earned Raider (bronze)')")
 
     # --- the play page: my footprint, Hoboken lost and Jersey City held ---
     play = phone()
@@ -72,7 +77,6 @@ def test_my_footprint_and_recap_on_the_play_profile_and_watch_pages(
 
     # --- after the close the podium leads to each player's recap, with the final place ---
     move_clock(org, AFTER_CLOSE)
-    watch = phone()
     open_page(watch, stack.base_url + "/watch")
     watch.wait_for_selector(f"#podium a.recap[href='/profile?player={bo.id}']")
     watch.click(f"#results a.recap[href='/profile?player={ada.id}']")
