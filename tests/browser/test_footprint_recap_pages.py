@@ -1,8 +1,9 @@
 """A player's footprint and season recap in a real browser, under the gateway's CSP (the phone fixture fails on a
 page error or a CSP violation): the play page's "My season" draws every town I held, coloured by what happened
 there; the public profile page shows the place, towns, best steal, medals, the footprint, the recap image and the
-statistics plot, and nothing private (email, name, address); medals earned are stories on the watch page's feed;
-after the close the podium leads to each player's recap with their final place."""
+statistics plot, without a serious accessibility violation, and nothing private (email, name, address); medals
+earned are stories on the watch page's feed; after the close the podium leads to each player's recap with their
+final place."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.a11y import serious_violations
 from tests.browser.test_pages import open_page, show_tab, sign_in_page, until
 from tests.support.cards import claim
 from tests.support.client import Player, move_clock, register, sign_in
@@ -73,6 +75,7 @@ def test_my_footprint_and_recap_on_the_play_profile_and_watch_pages(
     text = page.content()
     for private in (ada_mail, "Ada Realname", "1 Main St"):
         assert private not in text
+    assert serious_violations(page) == []
     shot(page, "profile-recap", at="#recap-h")
 
     # --- after the close the podium leads to each player's recap, with the final place ---

@@ -150,6 +150,7 @@ class _Walk:
     board: BoardFacts
     season: gametime.SeasonConfig
     owner: dict[str, str | None] = field(default_factory=dict)
+    owned: dict[str, set[str]] = field(default_factory=dict)          # player → the towns they own now
     fortified: dict[str, bool] = field(default_factory=dict)
     hold_days: Counter[str] = field(default_factory=Counter)          # town → closes its owner held it through
     wars: list[tuple[datetime, str, str, str]] = field(default_factory=list)   # (window end, town, V, A)
@@ -191,9 +192,7 @@ class _Walk:
     def apply(self, c: Change) -> None:
         self.advance(c.at)
         was_fortified = self.fortified.get(c.territory_id, False)
-        if self.owner.get(c.territory_id) != c.owner_id:
-            self.hold_days[c.territory_id] = 0   # a new hold starts (a reinforce keeps the hold)
-        self.owner[c.territory_id] = c.owner_id
+        self.own(c)
         self.fortified[c.territory_id] = c.fortified
         if c.cause == "war_reclaim":   # R14: the attacker reclaimed in time: the victim's War is lost
             self.wars = [w for w in self.wars if w[1] != c.territory_id]
@@ -201,6 +200,18 @@ class _Walk:
             self.empire(str(p), c.at)
         if c.owner_id is not None:
             self.credit(c.owner_id, c, was_fortified)
+
+    def own(self, c: Change) -> None:
+        """The town's owner after ``c``; a new owner starts a new hold (a reinforce keeps the hold)."""
+        before = self.owner.get(c.territory_id)
+        if before == c.owner_id:
+            return
+        self.hold_days[c.territory_id] = 0
+        if before is not None:
+            self.owned.get(before, set()).discard(c.territory_id)
+        if c.owner_id is not None:
+            self.owned.setdefault(c.owner_id, set()).add(c.territory_id)
+        self.owner[c.territory_id] = c.owner_id
 
     def credit(self, p: str, c: Change, was_fortified: bool) -> None:
         """What one change counts for its new owner ``p``."""
@@ -234,8 +245,7 @@ class _Walk:
 
     def empire(self, p: str, at: datetime) -> None:
         """R22, R23: the largest connected cluster ``p`` holds now."""
-        owned = [t for t, o in self.owner.items() if o == p]
-        cl = clusters(self.board.graph, owned)
+        cl = clusters(self.board.graph, self.owned.get(p, set()))
         self.reach(p, "empire", len(cl[0]) if cl else 0, at)
 
 
