@@ -52,6 +52,7 @@ def durables() -> list[Durable]:
             Durable(scoring.DURABLE, "scoring", scoring.CONSUMED),
             Durable(notify.DURABLE, "notify", notify.CONSUMED),
             Durable(modes.DURABLE, "modes", modes.CONSUMED),
+            Durable(notify.MEDALS_DURABLE, "notify", notify.MEDALS_CONSUMED),
             Durable(feed_log.DURABLE, "gateway", relay.feed_subjects(), feed=True)]
 
 

@@ -17,7 +17,7 @@ from turf_common.bus.streams import feed_stream
 #: issue 29: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
 #: lists the same names; a test checks). Its user may ask their info, pull from them and ack them, nothing else.
 CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["claims"], "cards": ["cards"],
-                                   "scoring": ["scoring"], "notify": ["notify"], "modes": ["modes"]}
+                                   "scoring": ["scoring"], "notify": ["notify", "notify-medals"], "modes": ["modes"]}
 #: issue 29: the durables on the feed stream (``<stream>_FEED``, :func:`turf_common.bus.streams.feed_stream`: the
 #: public feed's subjects alone, sourced from the event stream); the others are on the event stream
 ON_FEED = {"gateway-history"}
@@ -41,7 +41,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>", "gateway.sessions.revoked", "mode.>"],
+                      "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>"],
     },
     # the claim path is a pipeline (DESIGN.md): geo-verify serves the gateway's claims and checks (R7, R7.1 against
     # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*
@@ -56,7 +56,8 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
     # issue 18: announcements are the organizer's, so only the notify service says announcement.> (a notification
     # is no event: issue 30)
-    "notify": {"publish": ["announcement.>"], "subscribe": ["notify.>"]},
+    # medals: the notify service awards them (medal.earned, a feed story)
+    "notify": {"publish": ["announcement.>", "medal.>"], "subscribe": ["notify.>"]},
     # issue 32: Team Turf and King of the Hill; reads the game clock from KV (JetStream API)
     "modes": {"publish": ["mode.>"], "subscribe": ["modes.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from tests.support.stackfix import ORGANIZER
+from turf_common.board import load_board
+from turf_common.rules import gametime
+from turf_common.rules.medals import MEDALS, BoardFacts, MedalSet, changes_of, compute
 from turf_common.rules.prizes import PrizeTable, final_places
 from turfwar.cli import app
 from turfwar.stack import Stack
@@ -64,4 +68,23 @@ def test_short_season(stack: Stack, tmp_path: Path) -> None:
     assert {"claim.accepted", "territory.changed", "card.drawn", "clock.season_ended"} <= subjects
     assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
     assert "Final results" in (out / "results.txt").read_text()
+    assert_medals_recomputed(events, body["medals"], [r["player_id"] for r in rows])
     assert (out / "actions.jsonl").stat().st_size > 0
+
+
+def assert_medals_recomputed(events: list[dict[str, Any]], served: dict[str, dict[str, int]],
+                             bots: list[str]) -> None:
+    """The medals the server's public route gave each bot, and those the notify service awarded live, are the
+    rule's, recomputed from the stream's log up to the season's close (docs/medals.md); the season earned some."""
+    season = gametime.load_season()
+    again = compute(changes_of(e["data"] for e in events if isinstance(e["data"], dict)), MedalSet.load(),
+                    BoardFacts.of(load_board()), season, gametime.season_closes_at(season))
+    assert set(served) == set(bots)
+    assert served == {b: again.player(b) for b in bots}
+    assert any(v["explorer"] > 0 for v in served.values()) and set(MEDALS) == set(next(iter(served.values())))
+    # the notify service awarded live, as medal.earned, exactly the tiers the rule finds, each once
+    live = [(e["data"]["player_id"], e["data"]["medal"], e["data"]["tier"]) for e in events
+            if e["subject"] == "medal.earned"]
+    assert len(live) == len(set(live))
+    assert set(live) == {(a.player_id, a.medal, a.tier) for a in again.awards}
+    assert live

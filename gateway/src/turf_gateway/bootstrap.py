@@ -29,6 +29,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
+from turf_common.rules.medals import MedalSet
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
 from turf_gateway import password_policy, passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.corrections import SqlCorrectionLog
@@ -55,6 +56,7 @@ from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.retention import Retention
 from turf_gateway.idempotency import RedisIdempotencyKeys
@@ -128,7 +130,9 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         history=history, modes=Modes(a.services, a.keys, a.limiter), public=public,
         exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
         notifications=notifications,
-        outlook=Outlook(a.services), feed=feed)
+        outlook=Outlook(a.services), feed=feed,
+        profiles=Profiles(a.feed_log, a.players, board, season, a.clock, MedalSet.load(settings.medals_file),
+                          public))
 
 
 def _refuse_unsafe(settings: Settings) -> None:

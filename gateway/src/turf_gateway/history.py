@@ -41,7 +41,7 @@ def players_of(msg: dict[str, Any]) -> list[str]:
         keys = ("player_id",)
     elif msg["type"].startswith("trade."):
         keys = ("proposer_id", "partner_id")
-    elif msg["type"] == subjects.CORRECTION_APPLIED:
+    elif msg["type"] in (subjects.CORRECTION_APPLIED, subjects.MEDAL_EARNED):
         keys = ("player_id",)
     else:
         keys = ()

@@ -24,6 +24,7 @@ from turf_gateway.api.routes import (
     ops,
     outlook,
     players,
+    profiles,
     public,
     roster,
     season,
@@ -60,7 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api = APIRouter(prefix="/api/v1", responses=errors.ERROR_RESPONSES)
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               exports.router, season.router, spectators.router, notifications.router, outlook.router,
-              history.router, adjacency.router, roster.router, modes.router, yard.router, accounts.router):
+              history.router, adjacency.router, roster.router, modes.router, yard.router, accounts.router,
+              profiles.router):
         api.include_router(r)
     app.include_router(api)
     app.include_router(ops.router)   # /metrics, /health, /ready, /

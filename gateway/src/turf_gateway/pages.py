@@ -24,9 +24,10 @@ from turf_common.settings import Settings, parse_clock_mode
 
 STATIC = Path(__file__).parent / "static"
 # /modes: the turn-based modes; /yard: the yard card game (docs/rules/yard-cards.md); /account: R30's mailed links
-# (email confirmation, password reset) and "forgot password"
+# (email confirmation, password reset) and "forgot password"; /profile: a player's public profile and season recap
+# (?player=<id>)
 PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html", "/yard": "yard.html",
-         "/account": "account.html"}
+         "/account": "account.html", "/profile": "profile.html"}
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
 
 

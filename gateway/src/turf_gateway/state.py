@@ -24,6 +24,7 @@ from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import FeedStream
 from turf_gateway.ratelimit import RateLimiter
@@ -70,4 +71,5 @@ class AppState:
     cards: Cards
     notifications: Notifications
     outlook: Outlook
+    profiles: Profiles
     feed: FeedState = field(default_factory=FeedState)

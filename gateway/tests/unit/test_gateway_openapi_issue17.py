@@ -45,7 +45,7 @@ def test_issue17_the_board_is_declared_as_geojson_with_its_feature_properties() 
 def test_issue28_only_routes_that_answer_no_json_go_without_a_response_model() -> None:
     """Issue 28: every JSON route has a typed response model, those outside the OpenAPI document included
     (``/health``, ``/ready``, ``/pages/config.json``: the test above cannot see them). The only routes without one
-    answer HTML, a script, Prometheus text, GeoJSON (declared by its ``responses``), CSV, or no body (204)."""
+    answer HTML, a script, Prometheus text, GeoJSON (declared by its ``responses``), CSV, a PNG, or no body (204)."""
     from fastapi.routing import APIRoute
 
     def untyped(routes: list[Any]) -> set[str]:
@@ -60,4 +60,5 @@ def test_issue28_only_routes_that_answer_no_json_go_without_a_response_model() -
     assert untyped(create_app(Settings()).routes) == {
         "page", "index", "swagger_ui",   # HTML
         "service_worker", "prometheus", "board", "export",   # a script, metrics, GeoJSON, CSV
+        "player_recap_png", "player_stats_png",   # PNGs
         "mark_read", "save_push", "drop_push", "sign_out", "complete_reset", "change_password", "withdraw"}   # 204

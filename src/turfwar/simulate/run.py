@@ -136,6 +136,7 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
             h = await api.call("GET", "/me/hand", b.label, b.token)
             if h.ok:
                 hands[b.id] = [c["id"] for c in h.json().get("cards", [])]
+        medals = await _medals(api, s)
         events = await read_stream(nats_url, stream) if nats_url else []
         dump(events, files["events"])
     finally:
@@ -152,6 +153,7 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
                           target.logs_dir is not None),
     ]
     summary = _summary(cfg, s, results, flag_list, checks, api, wall, events)
+    summary["medals"] = medals
     rows = summary["standings"]
     names = {b.id: b.name for b in s.bots}
     order = [r["player_id"] for r in rows]
@@ -172,6 +174,16 @@ async def _season(cfg: SimConfig, target: Target, board: Board, console: Console
             rec.print(f"      {d}")
     files["results_txt"].write_text(rec.export_text())
     return Outcome(all(c.ok for c in checks), checks, files, time.perf_counter() - t0, summary)
+
+
+async def _medals(api: Api, s: Season) -> dict[str, dict[str, int]]:
+    """Each bot's medal values as the server's public route tells them (a test recomputes them from the log)."""
+    out = {}
+    for b in s.bots:
+        r = await api.call("GET", f"/players/{b.id}/medals", "public")
+        if r.ok:
+            out[b.id] = {m["id"]: m["value"] for m in r.json()["medals"]}
+    return out
 
 
 def _summary(cfg: SimConfig, s: Season, results: dict[str, Any] | None, flag_list: list[dict[str, Any]],

@@ -25,6 +25,7 @@ from turf_gateway.handlers.mydata import MyData
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players
+from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import Caller
 from turf_gateway.state import AppState
@@ -160,6 +161,14 @@ async def get_history(state: State) -> History:
 
 #: towns' histories, players' journals and the replay (issue 19)
 HistoryCase = Annotated[History, Depends(get_history)]
+
+
+async def get_profiles(state: State) -> Profiles:
+    return state.profiles
+
+
+#: a player's public season: medals, footprint, recap
+ProfilesCase = Annotated[Profiles, Depends(get_profiles)]
 
 
 def bearer_token(request: Request) -> str:

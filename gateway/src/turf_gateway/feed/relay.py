@@ -22,7 +22,7 @@ from turf_common.contracts import cards as card_events
 from turf_common.contracts import modes as mode_events
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import TerritoryChanged
-from turf_common.contracts.notify import AnnouncementPublished
+from turf_common.contracts.notify import AnnouncementPublished, MedalEarned
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.contracts.yard import YardMoved
@@ -33,7 +33,7 @@ log = structlog.get_logger(__name__)
 
 #: the core feed (card and trade events, private fields left out, are ``cards.FEED``)
 FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_APPLIED,
-        subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED]
+        subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED, subjects.MEDAL_EARNED]
 #: issue 32: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
 #: choices are revealed in its mode.round_resolved, the seed in mode.game_ended)
 MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.MODE_PLAYER_LEFT,
@@ -46,7 +46,7 @@ MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.M
 MODELS: dict[str, type[BaseModel]] = {
     subjects.SCORE_UPDATED: ScoreUpdated, subjects.TERRITORY_CHANGED: TerritoryChanged,
     subjects.CORRECTION_APPLIED: CorrectionApplied, subjects.SEASON_FINAL_RESULTS: SeasonFinalResults,
-    subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished,
+    subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished, subjects.MEDAL_EARNED: MedalEarned,
     subjects.CARD_DRAWN: card_events.CardDrawn, subjects.CARD_PLAYED: card_events.CardPlayed,
     subjects.CARD_CONSUMED: card_events.CardConsumed, subjects.CARD_RETURNED: card_events.CardReturned,
     subjects.CARD_SEED_COMMITTED: card_events.SeedCommitted, subjects.CARD_SEED_REVEALED: card_events.SeedRevealed,

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     organizer_password: str = DEFAULT_ORGANIZER_PASSWORD
     board_dir: Path | None = None
     season_file: Path | None = None   # the season configuration (R1): calendar and rule limits
+    medals_file: Path | None = None   # the season's medals and thresholds (docs/medals.md); None: medals-2026.json
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
     # issue 29: the event stream's byte limit (NATS reserves it on every node's disk). 8 GiB holds a season of about

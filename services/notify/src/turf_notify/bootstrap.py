@@ -13,6 +13,7 @@ from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
+from turf_common.rules.medals import MedalSet
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 from turf_notify import entrypoints
@@ -21,10 +22,11 @@ from turf_notify.adapters.discord import DiscordWebhook
 from turf_notify.adapters.mailers import mailer
 from turf_notify.adapters.mailqueue import SqlMailQueue
 from turf_notify.adapters.store import SqlNotifyStore
-from turf_notify.adapters.towns import town_names
+from turf_notify.adapters.towns import board_facts, town_names
 from turf_notify.adapters.webpush import WebPushSender, new_private_key, public_key
 from turf_notify.handlers import NotifyHandlers
 from turf_notify.mailing import Mailing
+from turf_notify.medals import MedalHandlers
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 TICK_S = 1.0   # seconds between rounds of the timers (reminders, pushes, Discord)
@@ -51,6 +53,8 @@ def wire(settings: Settings) -> Wire:
             group_seconds=settings.push_group_seconds)
         mailing = Mailing(SqlMailQueue(engine), mailer(settings.smtp_url, settings.data_dir), settings.mail_from,
                           settings.mail_interval_s)
+        medals = MedalHandlers(store, relay, h.season, board_facts(settings.board_dir),
+                               MedalSet.load(settings.medals_file), h.deliver)
         await relay.flush()   # anything a crash left behind
 
         async def close() -> None:
@@ -59,7 +63,7 @@ def wire(settings: Settings) -> Wire:
                 await discord.close()
             await engine.dispose()
 
-        return Wired(router=entrypoints.router(h, settings.stream, public_key(private), mailing),
+        return Wired(router=entrypoints.router(h, settings.stream, public_key(private), mailing, medals),
                      loops=[relay.run, lambda: h.run_timers(TICK_S), lambda: mailing.run(TICK_S)], close=close)
 
     return build

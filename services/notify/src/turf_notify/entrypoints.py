@@ -19,6 +19,7 @@ from turf_common.contracts.notify import (
     MailListReply,
     MailListRequest,
     MarkRead,
+    MedalEarned,
     NotificationsReply,
     NotificationsRequest,
     PublishAnnouncement,
@@ -29,6 +30,7 @@ from turf_common.contracts.notify import (
 )
 from turf_notify.handlers import NotifyEvent, NotifyHandlers
 from turf_notify.mailing import Mailing
+from turf_notify.medals import MedalEvent, MedalHandlers
 from turf_notify.ports import Subscription
 
 QUEUE = "notify"
@@ -42,12 +44,17 @@ CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_
 #: the events the service publishes (from its outbox), for the AsyncAPI document
 #: (issue 30: a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
 #: was a third write per steal)
-PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished}
+PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished,
+                                     subjects.MEDAL_EARNED: MedalEarned}
+#: the medals' own durable consumer (turf_notify.medals), so the main one keeps passing plain takes over
+MEDALS_DURABLE = "notify-medals"
+MEDALS_CONSUMED = [subjects.TERRITORY_CHANGED, subjects.CLOCK_DAY_CLOSED]
 
 
-def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing) -> NatsRouter:
+def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing,
+           medals: MedalHandlers | None = None) -> NatsRouter:
     """``public_key``: the VAPID public key browsers subscribe with (``GET /push/key``); ``mailing``: the mail
-    channel (R30)."""
+    channel (R30); ``medals``: the medals' consumer (None: no medals awarded live)."""
     r = NatsRouter()
     _mail(r, mailing)
 
@@ -85,6 +92,11 @@ def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing) ->
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[NotifyEvent], batch: Batch) -> None:
         await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)   # issue 21: a transaction a batch
+
+    if medals is not None:
+        @r.subscriber(**durable(stream, MEDALS_DURABLE, MEDALS_CONSUMED), title=MEDALS_DURABLE)
+        async def on_medal_events(events: list[MedalEvent], batch: Batch) -> None:
+            await settle_batch(batch, events, medals.on_events, medals.on_event, MEDALS_DURABLE)
 
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)

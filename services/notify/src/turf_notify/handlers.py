@@ -168,6 +168,10 @@ class NotifyHandlers:
         if self.discord is not None and (line := rules.commentary(ev, b.names, standings)):
             await tx.deliveries.queue_post(line)
 
+    async def deliver(self, tx: NotifyTx, draft: rules.Draft) -> None:
+        """Store one notification and queue its push, in the caller's transaction (the medals' consumer)."""
+        await self._notify(tx, draft)
+
     async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
         n = await tx.notifications.add(draft)
         hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)

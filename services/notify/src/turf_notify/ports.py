@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_common.rules.medals import Award, Change
 from turf_notify.rules import Draft
 
 
@@ -151,6 +152,30 @@ class MailBox(Protocol):
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
                          now: datetime) -> None:
         """Queue a message once per ``key``."""
+        ...
+
+
+class MedalBook(Protocol):
+    """The public changes the medals are counted from (docs/medals.md), and the tiers awarded, each once."""
+
+    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
+        """Keep each ``(event_id, change)`` in stream order; the ids kept now (one kept before, a redelivery, is
+        not among them)."""
+        ...
+
+    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
+        """The kept changes whose new or previous owner is one of ``player_ids``, in stream order."""
+        ...
+
+    async def medal_players(self) -> set[str]:
+        """Every player a kept change names."""
+        ...
+
+    async def awarded(self, player_ids: set[str]) -> set[str]:
+        """The keys (:attr:`Award.key`) of the tiers awarded to ``player_ids``."""
+        ...
+
+    async def add_awards(self, awards: Sequence[Award]) -> None: ...
 
 
 class NotifyTx(Protocol):
@@ -180,6 +205,9 @@ class NotifyTx(Protocol):
 
     @property
     def mail(self) -> MailBox: ...
+
+    @property
+    def medals(self) -> MedalBook: ...
 
 
 class NotifyStore(Protocol):

@@ -19,7 +19,7 @@ from turf_common.contracts.cards import HandsDealt, TradeEvent
 from turf_common.contracts.claims import ClaimAccepted, TerritoryChanged
 from turf_common.contracts.clock import DayClosed
 from turf_common.contracts.effects import ProtectionResolved
-from turf_common.contracts.notify import AnnouncementPublished, NotificationKind
+from turf_common.contracts.notify import AnnouncementPublished, MedalEarned, NotificationKind
 from turf_common.contracts.players import CorrectionApplied
 from turf_common.contracts.scoring import SeasonFinalResults
 from turf_common.rules import gametime
@@ -195,6 +195,12 @@ def announcement(player_id: str, ev: AnnouncementPublished) -> Draft:
     return Draft(player_id, "announcement", ev.at, f"Announcement: {ev.title}", {"announcement_id": ev.announcement_id})
 
 
+def medal(ev: MedalEarned, counts: str) -> Draft:
+    """A tier of a medal earned (docs/medals.md): ``{medal, tier, value}``; ``counts`` says what the medal counts."""
+    return Draft(ev.player_id, "medal_earned", ev.at, f"Medal earned: {ev.name}, {ev.tier} ({counts}: {ev.value}).",
+                 {"medal": ev.medal, "tier": ev.tier, "value": ev.value})
+
+
 def push_not_before(cfg: gametime.SeasonConfig, kind: str, at: datetime) -> datetime:
     """Quiet hours follow the game: a notification made while the game is open is pushed at once (``at``); one made
     while it is closed waits for the next opening (R2/R3), unless its kind may matter before then
@@ -216,7 +222,7 @@ def push_text(kinds_messages: Iterable[tuple[str, str]]) -> tuple[str, str]:
              else steals) + rest
     title = "Turf War" if len(items) != 1 else {
         "territory_stolen": "Territory stolen", "war_declared": "War!", "reclaim_ending": "Reclaim window ending",
-        "announcement": "Announcement"}.get(items[0][0], "Turf War")
+        "announcement": "Announcement", "medal_earned": "Medal earned"}.get(items[0][0], "Turf War")
     return title, "\n".join(lines)
 
 

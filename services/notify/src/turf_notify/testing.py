@@ -12,6 +12,7 @@ from typing import Any
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_common.rules.medals import Award, Change
 from turf_notify.ports import MAX_SUBSCRIPTIONS, MailRecord, PendingPush, Post, QueuedMail, Reminder, Subscription
 from turf_notify.rules import Draft
 
@@ -34,6 +35,8 @@ class State:
     keys: dict[str, str] = field(default_factory=dict)
     # R30: the mail queued in transactions, key → (to, kind, subject, text, html)
     mails: dict[str, tuple[str, str, str, str, str]] = field(default_factory=dict)
+    medal_changes: dict[str, Change] = field(default_factory=dict)   # event id → change, in stream order
+    medal_awards: dict[str, Award] = field(default_factory=dict)     # award key → award
 
 
 class MemoryTx:
@@ -41,7 +44,28 @@ class MemoryTx:
         self.s = s
         # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
-        self.standings = self.announcements = self.mail = self
+        self.standings = self.announcements = self.mail = self.medals = self
+
+    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
+        kept = set()
+        for eid, c in changes:
+            if eid not in self.s.medal_changes:
+                self.s.medal_changes[eid] = c
+                kept.add(eid)
+        return kept
+
+    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
+        return [c for c in self.s.medal_changes.values() if {c.owner_id, c.previous_owner_id} & player_ids]
+
+    async def medal_players(self) -> set[str]:
+        return {p for c in self.s.medal_changes.values() for p in (c.owner_id, c.previous_owner_id) if p}
+
+    async def awarded(self, player_ids: set[str]) -> set[str]:
+        return {k for k, a in self.s.medal_awards.items() if a.player_id in player_ids}
+
+    async def add_awards(self, awards: Sequence[Award]) -> None:
+        for a in awards:
+            self.s.medal_awards.setdefault(a.key, a)
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox

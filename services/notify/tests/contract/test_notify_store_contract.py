@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
+from turf_common.rules.medals import Award, Change
 from turf_notify.ports import MAX_SUBSCRIPTIONS, NotifyStore, PendingPush, Post, Reminder, Subscription
 from turf_notify.rules import Draft
 
@@ -168,3 +169,24 @@ async def test_issue29_a_players_subscriptions_are_keyed_by_endpoint_and_capped(
                                    "https://push/new"])   # /1, the least recently saved, made room
     assert (mine["https://push/0"].p256dh, mine["https://push/0"].auth) == ("k0-new", "a0-new")
     assert [s.endpoint for s in await store.subscriptions("eve")] == ["https://push/e"]
+
+
+async def test_medal_book_keeps_changes_once_in_stream_order_and_awards_once(store: NotifyStore) -> None:
+    a = Change(T0, "t1", "ann", None, False, "claim")
+    b = Change(T0 + M, "t1", "bob", "ann", False, "claim")
+    c = Change(T0 + 2 * M, "t2", "cat", None, True, "joker")
+    async with store.tx() as tx:
+        assert await tx.medals.record_changes([("e1", a), ("e2", b)]) == {"e1", "e2"}
+        assert await tx.medals.record_changes([]) == set()
+    async with store.tx() as tx:
+        assert await tx.medals.record_changes([("e2", b), ("e3", c)]) == {"e3"}
+        assert await tx.medals.changes_naming({"ann"}) == [a, b]
+        assert await tx.medals.changes_naming({"cat", "bob"}) == [b, c]
+        assert await tx.medals.changes_naming(set()) == []
+        assert await tx.medals.medal_players() == {"ann", "bob", "cat"}
+        await tx.medals.add_awards([Award("ann", "explorer", "bronze", 3, T0), Award("bob", "raider", "bronze", 1, T0)])
+    async with store.tx() as tx:
+        await tx.medals.add_awards([Award("ann", "explorer", "bronze", 3, T0 + M)])   # once: the first stays
+        assert await tx.medals.awarded({"ann"}) == {"ann:explorer:bronze"}
+        assert await tx.medals.awarded({"ann", "bob", "dan"}) == {"ann:explorer:bronze", "bob:raider:bronze"}
+        assert await tx.medals.awarded(set()) == set()

@@ -432,6 +432,8 @@ export function describe(msg, nameOf, territory) {
       return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} proposed a trade to ${who(msg.partner_id)}` };
     case "trade.accepted":
       return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} and ${who(msg.partner_id)} traded territories` };
+    case "medal.earned": // a tier of a medal (docs/medals.md)
+      return { kind: "medal", text: `🏅 ${who(msg.player_id)} earned ${msg.name || "a medal"} (${msg.tier})` };
     case "announcement.published": // issue 18: the organizer's announcement (its body shows in the banner)
       return { kind: "admin", text: `Announcement: ${msg.title || (msg.announcement && msg.announcement.title) || "Announcement"}` };
     default:

@@ -20,6 +20,7 @@ import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
+import { showFootprint } from "./footprint.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
 import { BorderNearMe } from "./border.js";
@@ -228,8 +229,17 @@ function refreshSeason(me) {
   if (seasonTimer) return;
   seasonTimer = setTimeout(() => {
     seasonTimer = null;
-    if (session()?.player_id === me) showSeason($("#my-season"), me, "", "My season").catch(() => {});
+    if (session()?.player_id === me) showMySeason(me);
   }, 5000);
+}
+
+// my season's daily totals, my footprint (every town I held, coloured by what happened there) and the link to my
+// public profile with its medals and recap
+function showMySeason(me) {
+  showSeason($("#my-season"), me, "", "My season")
+    .then(() => showFootprint($("#my-footprint"), me))
+    .catch(() => {});
+  $("#my-profile").href = `/profile?player=${encodeURIComponent(me)}`;
 }
 
 // my towns from the board this page holds (at once), then My season and My turf's list from the server: after the
@@ -249,7 +259,7 @@ async function refreshMine({ now = false } = {}) {
 
 async function myReads(me) {
   if (session()?.player_id !== me) return;
-  if ($("#my-season").hidden) showSeason($("#my-season"), me, "", "My season").catch(() => {});
+  if ($("#my-season").hidden) showMySeason(me);
   else refreshSeason(me);
   await countdowns.refresh();
 }

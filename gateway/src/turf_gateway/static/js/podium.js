@@ -4,6 +4,8 @@
 import { api, ApiError, h } from "./api.js";
 
 const money = (s) => `$${s}`;
+// every player's public season recap (profile.html)
+const recapOf = (s) => `/profile?player=${encodeURIComponent(s.player_id)}`;
 
 // Shows the podium in `section` once the season is closed; false (section hidden) before (409 season_not_closed).
 export async function renderPodium(section) {
@@ -21,7 +23,8 @@ export async function renderPodium(section) {
   const step = (place) => {
     const who = rows.filter((s) => s.place === place);
     return h("li", { class: `step p${place}`, dataset: { place: String(place) } },
-      h("div", { class: "who" }, who.length ? who.map((s) => h("div", {}, h("b", {}, s.display_name || "a player"),
+      h("div", { class: "who" }, who.length ? who.map((s) => h("div", {}, h("a", { href: recapOf(s), class: "recap" },
+        h("b", {}, s.display_name || "a player")),
         h("span", { class: "small" }, ` ${s.total} pts · ${money(s.prize)}`))) : "—"),
       h("div", { class: "block" }, String(place)));
   };
@@ -34,7 +37,8 @@ export async function renderPodium(section) {
         h("th", { class: "n" }, "Base"), h("th", { class: "n" }, "Bonus"), h("th", { class: "n" }, "Adj."),
         h("th", { class: "n" }, "Total"), h("th", { class: "n" }, "Prize"))),
       h("tbody", {}, rows.map((s) => h("tr", { dataset: { playerId: s.player_id } },
-        h("td", { class: "n" }, s.place), h("td", { class: "name" }, s.display_name || "a player"),
+        h("td", { class: "n" }, s.place), h("td", { class: "name" },
+          h("a", { href: recapOf(s), class: "recap" }, s.display_name || "a player")),
         h("td", { class: "n" }, s.base), h("td", { class: "n" }, s.bonuses),
         h("td", { class: "n adj" }, adjustment(s) ? (adjustment(s) > 0 ? "+" : "") + adjustment(s) : ""),
         h("td", { class: "n" }, s.total), h("td", { class: "n" }, money(s.prize)))))),

@@ -17,7 +17,7 @@ from turf_common.contracts.base import Event, Message
 NotificationKind = Literal[
     "territory_stolen", "war_declared", "reclaim_ending", "trade_proposed", "trade_accepted", "trade_declined",
     "trade_cancelled", "protection_active", "protection_lapsed", "fortified", "cards_dealt", "correction",
-    "announcement",
+    "announcement", "medal_earned",
 ]
 
 
@@ -130,6 +130,20 @@ class PublishAnnouncement(Message):
 class AnnouncementReply(Message):
     ok: Literal[True] = True
     announcement: AnnouncementOut
+
+
+class MedalEarned(Event):
+    """``medal.earned``: ``player_id`` reached ``tier`` of ``medal`` (its threshold ``value``) at ``at``, as the
+    pure rule recomputes it from the public history (turf_common.rules.medals); public (spectator feed). The
+    event id is fixed per player, medal and tier, so the stream takes each award once. Never changes a score."""
+
+    type: Literal["medal.earned"] = "medal.earned"
+    player_id: str
+    medal: str
+    name: str
+    tier: Literal["bronze", "silver", "gold", "platinum"]
+    value: int
+    at: AwareDatetime
 
 
 class AnnouncementPublished(Event):

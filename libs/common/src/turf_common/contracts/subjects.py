@@ -107,6 +107,7 @@ NOTIFY_MAIL_LIST = "notify.mail_list"
 NOTIFY_MAIL_FORGET = "notify.mail_forget"
 # events
 ANNOUNCEMENT_PUBLISHED = "announcement.published"
+MEDAL_EARNED = "medal.earned"   # a tier of a medal earned (docs/medals.md): a story on the spectator feed
 
 # ---- turn-based modes: Team Turf and King of the Hill (issue 32) --------------------------------
 # commands served by the modes service (the gateway asks)

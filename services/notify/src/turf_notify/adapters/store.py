@@ -8,13 +8,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, insert, literal, select, update
+from sqlalchemy import delete, exists, func, insert, literal, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common.contracts.base import Event
 from turf_common.contracts.notify import AnnouncementOut, NotificationOut
 from turf_common.outbox import first_times, stage
+from turf_common.rules.medals import Award, Change
 from turf_notify.adapters import mailqueue
 from turf_notify.adapters import tables as t
 from turf_notify.ports import MAX_SUBSCRIPTIONS, PendingPush, Post, Reminder, Subscription
@@ -41,7 +42,7 @@ class SqlTx:
         self.conn = conn
         # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
-        self.standings = self.announcements = self.mail = self
+        self.standings = self.announcements = self.mail = self.medals = self
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         return await first_times(self.conn, t.inbox, events)
@@ -154,6 +155,45 @@ class SqlTx:
 
     async def post_sent(self, post_id: int) -> None:
         await self.conn.execute(update(t.posts).where(t.posts.c.id == post_id).values(sent_at=_wall()))
+
+    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
+        if not changes:
+            return set()
+        rows = [{"event_id": eid, "at": c.at, "territory_id": c.territory_id, "owner_id": c.owner_id,
+                 "previous_owner_id": c.previous_owner_id, "fortified": c.fortified, "cause": c.cause}
+                for eid, c in changes]
+        kept = set()
+        for row in rows:   # one at a time: the identity numbers them in stream order
+            r = await self.conn.execute(pg_insert(t.medal_changes).values(row).on_conflict_do_nothing()
+                                        .returning(t.medal_changes.c.event_id))
+            kept |= set(r.scalars())
+        return kept
+
+    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
+        if not player_ids:
+            return []
+        c = t.medal_changes.c
+        rows = await self.conn.execute(select(t.medal_changes).where(
+            or_(c.owner_id.in_(player_ids), c.previous_owner_id.in_(player_ids))).order_by(c.seq))
+        return [Change(r.at, r.territory_id, r.owner_id, r.previous_owner_id, r.fortified, r.cause) for r in rows]
+
+    async def medal_players(self) -> set[str]:
+        c = t.medal_changes.c
+        rows = await self.conn.execute(select(c.owner_id).union(select(c.previous_owner_id)))
+        return {r[0] for r in rows if r[0] is not None}
+
+    async def awarded(self, player_ids: set[str]) -> set[str]:
+        if not player_ids:
+            return set()
+        a = t.medal_awards.c
+        rows = await self.conn.execute(select(a.player_id, a.medal, a.tier).where(a.player_id.in_(player_ids)))
+        return {f"{r.player_id}:{r.medal}:{r.tier}" for r in rows}
+
+    async def add_awards(self, awards: Sequence[Award]) -> None:
+        if awards:
+            await self.conn.execute(pg_insert(t.medal_awards).values([
+                {"player_id": a.player_id, "medal": a.medal, "tier": a.tier, "value": a.value, "at": a.at}
+                for a in awards]).on_conflict_do_nothing())
 
 
 class SqlNotifyStore:

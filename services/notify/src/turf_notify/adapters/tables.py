@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Identity, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Identity,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 
 from turf_common.outbox import inbox_table, outbox_table
 
@@ -114,6 +127,30 @@ mails = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("sent_at", DateTime(timezone=True), nullable=True),
     Index("ix_mails_due", "status", "next_at"),
+)
+
+# medals (docs/medals.md): the public territory changes, in stream order (seq), and the tiers awarded, once each
+medal_changes = Table(
+    "medal_changes", metadata,
+    Column("seq", BigInteger, Identity(), primary_key=True),
+    Column("event_id", String(64), nullable=False, unique=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("territory_id", String(16), nullable=False),
+    Column("owner_id", String(64), nullable=True),
+    Column("previous_owner_id", String(64), nullable=True),
+    Column("fortified", Boolean, nullable=False),
+    Column("cause", String(32), nullable=False),
+    Index("ix_medal_changes_owner", "owner_id"),
+    Index("ix_medal_changes_previous_owner", "previous_owner_id"),
+)
+
+medal_awards = Table(
+    "medal_awards", metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("medal", String(32), primary_key=True),
+    Column("tier", String(16), primary_key=True),
+    Column("value", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 outbox = outbox_table(metadata, SCHEMA)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import networkx as nx
+
 from turf_common.board.loader import DEFAULT_BOARD_DIR
+from turf_common.rules.medals import BoardFacts
 
 
 def town_names(board_dir: Path | None = None) -> dict[str, str]:
@@ -15,3 +18,18 @@ def town_names(board_dir: Path | None = None) -> dict[str, str]:
     with open(path, encoding="utf-8") as fh:
         fc = json.load(fh)
     return {str(f["properties"]["id"]): str(f["properties"]["name"]) for f in fc["features"]}
+
+
+def board_facts(board_dir: Path | None = None) -> BoardFacts:
+    """What the medals read of the board (each town's county and state, R21; the adjacency, R22), from the
+    committed files without their geometry."""
+    d = Path(board_dir or DEFAULT_BOARD_DIR)
+    path = d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson"
+    with open(path, encoding="utf-8") as fh:
+        props = [f["properties"] for f in json.load(fh)["features"]]
+    with open(d / "adjacency.json", encoding="utf-8") as fh:
+        edges = json.load(fh)["edges"]
+    graph = nx.Graph()
+    graph.add_nodes_from(str(p["id"]) for p in props)
+    graph.add_edges_from((str(e["a"]), str(e["b"])) for e in edges)
+    return BoardFacts({str(p["id"]): f"{p['county']}, {p['state']}" for p in props}, graph)

@@ -1,0 +1,142 @@
+"""The shareable recap image: a 1200×630 PNG (the size link previews use) drawn with matplotlib's object API (no
+pyplot state, so it may run in a worker thread): the player's name and place, towns, longest hold, best steal and
+medals; the footprint map (held now, lost, the rest of the board); the claims by hour. The PNG's text chunks name
+the player and place too (``Title``, ``Description``), so a test or a crawler reads them without looking."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PatchCollection
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, PathPatch
+from matplotlib.path import Path as MPath
+from matplotlib.ticker import MaxNLocator
+
+from turf_common.board import Board
+
+WIDTH, HEIGHT, DPI = 1200, 630, 100
+COLOURS = {"held": "#1f77b4", "lost": "#f28e2b", None: "#e6e6e6"}
+TIER_COLOURS = {"bronze": "#b07030", "silver": "#8c8c8c", "gold": "#c9a000", "platinum": "#4a6f8a"}
+
+
+def _path(geom: Any) -> MPath | None:
+    verts: list[Any] = []
+    codes: list[Any] = []
+    for poly in getattr(geom, "geoms", [geom]):
+        if poly.geom_type != "Polygon" or poly.is_empty:
+            continue
+        for ring in [poly.exterior, *poly.interiors]:
+            xy = np.asarray(ring.coords)[:, :2]
+            if len(xy) >= 3:
+                verts.extend(xy.tolist())
+                codes += [MPath.MOVETO] + [MPath.LINETO] * (len(xy) - 2) + [MPath.CLOSEPOLY]
+    return MPath(verts, codes) if verts else None
+
+
+@lru_cache(maxsize=2)
+def _outlines(board: Board) -> tuple[tuple[str, MPath], ...]:
+    """The board's towns simplified for a small map (made once per board)."""
+    out = []
+    for tid, t in board.territories.items():
+        p = _path(t.geometry.simplify(0.001, preserve_topology=True))
+        if p is not None:
+            out.append((tid, p))
+    return tuple(out)
+
+
+def place_words(recap: dict[str, Any]) -> str:
+    place = recap.get("place")
+    if place is None:
+        return "not placed"
+    return f"{'final' if recap.get('final') else 'live'} place {place}"
+
+
+def render(recap: dict[str, Any], board: Board, season_name: str) -> bytes:
+    """The PNG of one :meth:`~turf_gateway.handlers.profiles.Profiles.recap`."""
+    fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI)
+    FigureCanvasAgg(fig)
+    _text(fig, recap, season_name)
+    _map(fig.add_axes((0.52, 0.03, 0.46, 0.94)), recap, board)
+    _hours(fig.add_axes((0.05, 0.07, 0.42, 0.2)), recap)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={
+        "Title": f"{recap['display_name']}: {season_name} recap",
+        "Description": f"{recap['display_name']}, {place_words(recap)}, {recap['towns_held']} towns held"})
+    return buf.getvalue()
+
+
+def _text(fig: Figure, r: dict[str, Any], season_name: str) -> None:
+    fig.text(0.04, 0.92, r["display_name"], fontsize=28, weight="bold")
+    fig.text(0.04, 0.86, f"{season_name} · {place_words(r)}", fontsize=15, color="#444444")
+    lines = [f"Towns held: {r['towns_held']} (of {r['towns_ever']} ever)"]
+    if (h := r.get("longest_hold")) is not None:
+        lines.append(f"Longest hold: {h['name']}, {h['days']} game day{'s' if h['days'] != 1 else ''}")
+    if (s := r.get("best_steal")) is not None:
+        lines.append(f"Best steal: {s['name']}, held {s['held_days']} game day{'s' if s['held_days'] != 1 else ''}")
+    st = r["stats"]
+    lines.append(f"Steals given {st['steals_given']}, taken {st['steals_taken']}")
+    for i, line in enumerate(lines):
+        fig.text(0.04, 0.77 - i * 0.055, line, fontsize=13)
+    for i, m in enumerate(r["medals"]):   # three badges a row, at most eight medals
+        fig.text(0.04 + (i % 3) * 0.16, 0.50 - (i // 3) * 0.06, f"{m['name']} · {m['tier']}", fontsize=10,
+                 color="white", weight="bold",
+                 bbox={"boxstyle": "round,pad=0.3", "facecolor": TIER_COLOURS.get(m["tier"], "#666666")})
+    if not r["medals"]:
+        fig.text(0.04, 0.50, "No medal yet", fontsize=11, color="#666666")
+
+
+def _map(ax: Any, r: dict[str, Any], board: Board) -> None:
+    status = {t["territory_id"]: t["status"] for t in r["footprint"]}
+    outlines = _outlines(board)
+    patches = [PathPatch(p) for _, p in outlines]
+    faces = [COLOURS[status.get(tid)] for tid, _ in outlines]
+    ax.add_collection(PatchCollection(patches, facecolors=faces, edgecolors="white", linewidths=0.3))
+    ax.autoscale_view()
+    ax.set_aspect(1.3)
+    ax.set_axis_off()
+    ax.legend(handles=[Patch(color=COLOURS["held"], label="held"), Patch(color=COLOURS["lost"], label="lost")],
+              loc="lower left", fontsize=10, frameon=False)
+
+
+def _hours(ax: Any, r: dict[str, Any]) -> None:
+    by_hour = {int(h): n for h, n in r["stats"]["claims_by_hour"].items()}
+    hours = list(range(6, 22))
+    ax.bar(hours, [by_hour.get(h, 0) for h in hours], color=COLOURS["held"])
+    ax.set_title("claims by hour", fontsize=10, loc="left")
+    ax.set_xticks(hours[::2])
+    ax.tick_params(labelsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+def stats(recap: dict[str, Any]) -> bytes:
+    """The statistics plot, 1000×420: claims by hour of the day; steals given and taken with each of the players
+    fought most (the rival first)."""
+    fig = Figure(figsize=(10, 4.2), dpi=DPI)
+    FigureCanvasAgg(fig)
+    fig.suptitle(f"{recap['display_name']}: the season in numbers", x=0.02, ha="left", fontsize=13, weight="bold")
+    _hours(fig.add_axes((0.06, 0.12, 0.4, 0.7)), recap)
+    ax = fig.add_axes((0.62, 0.12, 0.35, 0.7))
+    rivals = recap["stats"]["rivals"][::-1]
+    y = np.arange(len(rivals))
+    ax.barh(y + 0.2, [r["given"] for r in rivals], height=0.4, color=COLOURS["held"], label="steals given")
+    ax.barh(y - 0.2, [r["taken"] for r in rivals], height=0.4, color=COLOURS["lost"], label="steals taken")
+    ax.set_yticks(y, [r["display_name"] or "a player" for r in rivals], fontsize=9)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(f"steals: {recap['stats']['steals_given']} given, {recap['stats']['steals_taken']} taken",
+                 fontsize=10, loc="left")
+    if rivals:
+        ax.legend(fontsize=8, frameon=False, loc="lower right")
+    else:
+        ax.text(0.5, 0.5, "no steals yet", ha="center", va="center", transform=ax.transAxes, color="#666666")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Title": f"{recap['display_name']}: statistics"})
+    return buf.getvalue()
