@@ -20,6 +20,7 @@ import os
 import secrets
 import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,21 @@ def _wait(strategy: Any) -> Any:
 
 
 @contextlib.contextmanager
+def _started(*containers: Any) -> Iterator[None]:
+    """Start the containers side by side (PostgreSQL's first start, its initdb, is most of the wait); every one that
+    started is removed on the way out, also when another failed to start."""
+    with contextlib.ExitStack() as started, ThreadPoolExecutor(len(containers)) as pool:
+        futures = {pool.submit(c.start): c for c in containers}
+        wait(futures)
+        for future, c in futures.items():
+            if future.exception() is None:
+                started.callback(c.stop)
+        for future in futures:
+            future.result()   # the first failure, once every container that did start will be removed
+        yield
+
+
+@contextlib.contextmanager
 def containers() -> Iterator[tuple[dict[str, str], dict[str, ContainerControl]]]:
     """Three fresh containers: the ``TURF_*_URL`` variables pointing at them, and each one's control."""
     import docker
@@ -115,7 +131,7 @@ def containers() -> Iterator[tuple[dict[str, str], dict[str, ContainerControl]]]
     # JetStream's store in /data, the monitoring port for the restart's health check (inside the container)
     nats = NatsContainer(IMAGES["nats"], jetstream=True, labels=labels).with_bind_ports(4222, ports["nats"]) \
         .with_command("-js -sd /data -m 8222")
-    with pg, redis, nats:
+    with _started(pg, redis, nats):
         host = pg.get_container_host_ip()
         urls = {"TURF_DATABASE_URL": pg.get_connection_url(),
                 "TURF_REDIS_URL": f"redis://{host}:{ports['redis']}/0",

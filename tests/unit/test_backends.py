@@ -55,14 +55,16 @@ needs_docker = pytest.mark.skipif(not _docker_engine(),
                                   reason="no Docker engine on this machine (TURF_TEST_BACKEND=containers)")
 
 
-@pytest.fixture
-def containers(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """The containers backend's servers (their images built first when this engine lacks them)."""
-    monkeypatch.setenv("TURF_TEST_BACKEND", "containers")
-    for k in ("TURF_NATS_URL", "TURF_DATABASE_URL", "TURF_REDIS_URL"):
-        monkeypatch.delenv(k, raising=False)
-    with servers() as given:
-        yield given
+@pytest.fixture(scope="module")
+def containers():  # type: ignore[no-untyped-def]
+    """The containers backend's servers, one set for this module (their images built first when this engine lacks
+    them)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TURF_TEST_BACKEND", "containers")
+        for k in ("TURF_NATS_URL", "TURF_DATABASE_URL", "TURF_REDIS_URL"):
+            mp.delenv(k, raising=False)
+        with servers() as given:
+            yield given
 
 
 @pytest.mark.containers
