@@ -24,7 +24,11 @@ cleanup() {
     for _ in $(seq 1 40); do kill -0 "$TPID" 2>/dev/null || break; sleep 0.5; done
     kill -KILL "$TPID" 2>/dev/null || true
   fi
-  if [ -n "$(left)" ]; then left | xargs -r docker rm -f -v >/dev/null 2>&1 || true; fi
+  local stale; stale=$(left)
+  if [ -n "$stale" ]; then
+    echo "containers tests: removing $(echo "$stale" | wc -l) container(s) of run $RUN"
+    echo "$stale" | xargs -r docker rm -f -v >/dev/null 2>&1 || true
+  fi
   if [ -n "$DPID" ]; then kill "$DPID" 2>/dev/null || true; wait "$DPID" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
