@@ -41,7 +41,8 @@ if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
       >"$WORK/apt.log" 2>&1; } || { tail -5 "$WORK/apt.log"; skip "apt-get install failed"; }
 fi
 if ! docker info >/dev/null 2>&1; then
-  dockerd >"$WORK/dockerd.log" 2>&1 & DPID=$!
+  # in a session of its own: `timeout` signals its whole process group, and the clean-up still needs the daemon
+  setsid dockerd >"$WORK/dockerd.log" 2>&1 & DPID=$!
   for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; kill -0 "$DPID" 2>/dev/null || break; sleep 0.5; done
   docker info >/dev/null 2>&1 || { tail -20 "$WORK/dockerd.log"; DPID=""; skip "dockerd did not start"; }
 fi
