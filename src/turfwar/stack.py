@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 import httpx
 
@@ -40,12 +41,26 @@ class StackError(RuntimeError):
     """The stack cannot start, for a reason a person can fix."""
 
 
+class ServerControl(Protocol):
+    """A server the stack did not start (the tests' containers) but may stop and start again at the same address,
+    as the fault tests do with the embedded ones (:meth:`Stack.stop_server`, :meth:`Stack.start_server`)."""
+
+    def stop(self) -> int:
+        """Stop it (its data kept), returning its port."""
+        ...
+
+    def start(self) -> None:
+        """Start it again, returning once it serves."""
+        ...
+
+
 @dataclass
 class Stack:
     data_dir: Path
     env: dict[str, str] = field(default_factory=dict)   # TURF_* overrides for every child
     http_port: int = 8000
     servers: dict[str, embedded.Server] = field(default_factory=dict)
+    controls: dict[str, ServerControl] = field(default_factory=dict)   # servers started elsewhere (fault tests)
     proc_env: dict[str, dict[str, str]] = field(default_factory=dict)  # per-process extras (fault tests)
     metrics_ports: dict[str, int] = field(default_factory=dict)         # Prometheus port of each service process
     procs: dict[str, ServiceProcess] = field(default_factory=dict)
@@ -273,19 +288,24 @@ class Stack:
             raise RuntimeError(f"{name} exited with code {p.returncode}:\n{tail}")
 
     def restart_server(self, name: str, down_for: float = 0.0) -> None:
-        """Stop an embedded server (``nats``, ``postgres``, ``redis``) and start it again on the same port with the
-        same data, after ``down_for`` seconds: for fault tests."""
+        """Stop a server (``nats``, ``postgres``, ``redis``: embedded, or one of :attr:`controls`) and start it again
+        on the same port with the same data, after ``down_for`` seconds: for fault tests."""
         port = self.stop_server(name)
         time.sleep(down_for)
         self.start_server(name, port)
 
     def stop_server(self, name: str) -> int:
-        """Stop an embedded server, returning its port (start it again with :meth:`start_server`)."""
+        """Stop a server, returning its port (start it again with :meth:`start_server`)."""
+        if name in self.controls:
+            return self.controls[name].stop()
         srv = self.servers[name]
         srv.stop()
         return int(srv.url.rsplit(":", 1)[1].split("/")[0])
 
     def start_server(self, name: str, port: int) -> None:
+        if name in self.controls:   # it comes back where it was
+            self.controls[name].start()
+            return
         start = {"nats": self._start_nats, "postgres": embedded.start_postgres, "redis": embedded.start_redis}
         self.servers[name] = start[name](self.data_dir, port)
 

@@ -14,6 +14,9 @@ from tests.support.cards import claim, give, hand, play, ready
 from tests.support.client import Player, move_clock, verified_player
 from turfwar.stack import Stack
 
+# also run on the containers backend in CI (deploy/ci/containers-tests.sh)
+pytestmark = pytest.mark.containers
+
 HOBOKEN, JERSEY_CITY, NEWARK = "3401732250", "3401736000", "3401351000"
 ELIZABETH, BAYONNE, PATERSON = "3403921000", "3401703580", "3403157000"
 

@@ -8,10 +8,14 @@ from datetime import datetime
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.support.client import Player, move_clock, verified_player
 from tests.support.spectator import Spectator
 from turfwar.stack import Stack
+
+# also run on the containers backend in CI (deploy/ci/containers-tests.sh)
+pytestmark = pytest.mark.containers
 
 # issue 27: this stack's services start the plain way (python -m), as in a container, so that path stays tested
 STACK_ENV = {"TURF_LAUNCH": "exec"}

@@ -8,11 +8,15 @@ from datetime import datetime
 
 import httpx
 import psycopg
+import pytest
 
 from tests.support.client import Player, move_clock, register, verified_player
 from turf_common.board import load_board
 from turfwar.stack import Stack
 from turfwar.verify import differences
+
+# also run on the containers backend in CI (deploy/ci/containers-tests.sh)
+pytestmark = pytest.mark.containers
 
 T0 = datetime.fromisoformat("2026-10-05T08:00:00-04:00")
 

@@ -1,8 +1,10 @@
-"""Where the tests' servers come from, behind one interface: ``servers()`` yields the three URLs.
+"""Where the tests' servers come from, behind one interface: ``servers()`` yields their URLs and, for the servers a
+test may kill and start again that the stack does not start itself, their controls.
 
-* ``TURF_NATS_URL`` / ``TURF_DATABASE_URL`` / ``TURF_REDIS_URL`` set: those servers;
-* ``TURF_TEST_BACKEND=containers`` (where Docker runs): testcontainers starts PostgreSQL (psycopg driver), Redis and
-  NATS with JetStream;
+* ``TURF_NATS_URL`` / ``TURF_DATABASE_URL`` / ``TURF_REDIS_URL`` set: those servers (no controls);
+* ``TURF_TEST_BACKEND=containers`` (where Docker runs): PostgreSQL, Redis and NATS with JetStream in containers
+  (``tests/support/containers.py``), each with its control, so the fault tests' ``stack.stop_server`` /
+  ``start_server`` kill and restart a container as they do an embedded server;
 * otherwise (the default): nothing here — the stack starts its embedded servers itself.
 """
 
@@ -11,66 +13,28 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from turfwar.stack import ServerControl
+
+VARS = {"nats": "TURF_NATS_URL", "postgres": "TURF_DATABASE_URL", "redis": "TURF_REDIS_URL"}
+
+
+@dataclass
+class Servers:
+    urls: dict[str, str] = field(default_factory=dict)   # the TURF_*_URL variables (empty: embedded servers)
+    controls: dict[str, ServerControl] = field(default_factory=dict)   # by server name: nats, postgres, redis
 
 
 @contextlib.contextmanager
-def servers() -> Iterator[dict[str, str]]:
-    """The ``TURF_*_URL`` variables the stack should use (empty: embedded servers)."""
-    given = {k: os.environ[k] for k in ("TURF_NATS_URL", "TURF_DATABASE_URL", "TURF_REDIS_URL") if os.environ.get(k)}
+def servers() -> Iterator[Servers]:
+    """The servers the stack should use."""
+    given = {var: os.environ[var] for var in VARS.values() if os.environ.get(var)}
     if os.environ.get("TURF_TEST_BACKEND") != "containers":
-        yield given
+        yield Servers(given)
         return
-    with _containers() as urls:
-        yield urls | given
+    from tests.support.containers import containers
 
-
-#: the images of the containers backend; a machine without a registry names local equivalents (e.g. the ones
-#: deploy/ci builds on a Debian base) with these variables
-IMAGES = {"postgres": os.environ.get("TURF_TEST_IMAGE_POSTGRES", "postgres:16-alpine"),
-          "redis": os.environ.get("TURF_TEST_IMAGE_REDIS", "redis:7-alpine"),
-          "nats": os.environ.get("TURF_TEST_IMAGE_NATS", "nats:2.10-alpine")}
-RYUK = "testcontainers/ryuk:0.8.1"   # testcontainers' reaper, which removes the containers of a dead test run
-
-
-def missing_images() -> list[str]:
-    """The backend's images this Docker engine does not have. With no registry reachable, the backend cannot run
-    without them (a pull would only time out)."""
-    import docker  # type: ignore[import-untyped]
-
-    client = docker.from_env()
-    missing = []
-    for image in IMAGES.values():
-        try:
-            client.images.get(image)
-        except docker.errors.ImageNotFound:
-            missing.append(image)
-    return missing
-
-
-@contextlib.contextmanager
-def _containers() -> Iterator[dict[str, str]]:
-    try:
-        from testcontainers.community.nats import NatsContainer  # type: ignore[import-not-found]
-        from testcontainers.community.postgres import PostgresContainer  # type: ignore[import-not-found]
-        from testcontainers.community.redis import RedisContainer  # type: ignore[import-not-found]
-    except ImportError:  # older testcontainers layout
-        from testcontainers.nats import NatsContainer
-        from testcontainers.postgres import PostgresContainer
-        from testcontainers.redis import RedisContainer
-
-    import docker
-
-    try:
-        docker.from_env().images.get(RYUK)
-    except docker.errors.ImageNotFound:   # no reaper image and no registry: the fixtures stop what they start
-        os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
-    with PostgresContainer(IMAGES["postgres"], driver="psycopg", username="postgres", password="postgres",
-                           dbname="turfwar") as pg, \
-            RedisContainer(IMAGES["redis"]) as redis, \
-            NatsContainer(IMAGES["nats"], jetstream=True) as nats:
-        pg_url = pg.get_connection_url().replace("postgresql+psycopg://", "postgresql://")
-        yield {
-            "TURF_DATABASE_URL": pg_url,
-            "TURF_REDIS_URL": f"redis://{redis.get_container_host_ip()}:{redis.get_exposed_port(6379)}/0",
-            "TURF_NATS_URL": f"nats://{nats.get_container_host_ip()}:{nats.get_exposed_port(4222)}",
-        }
+    with containers() as (urls, controls):
+        # a server given by its URL replaces its container, and so is not the container's to kill
+        yield Servers(urls | given, {name: c for name, c in controls.items() if VARS[name] not in given})

@@ -46,12 +46,13 @@ def running_stack(data_dir: Path, **extra_env: str) -> Iterator[Stack]:
     } | extra_env
     if not env["TURF_CLOCK"].startswith("manual") and "TURF_PASSWORD_HASH" not in extra_env:
         env.pop("TURF_PASSWORD_HASH")
-    with servers() as urls:   # external or container servers; none means embedded
-        for k, v in urls.items():
+    with servers() as given:   # external or container servers; none means embedded
+        for k, v in given.urls.items():
             env.setdefault(k, v)
-        if "TURF_DATABASE_URL" in urls and "TURF_DATABASE_URL" not in extra_env:
-            env["TURF_DATABASE_URL"] = _fresh_database(urls["TURF_DATABASE_URL"])
-        stack = Stack(data_dir=data_dir, env=env, http_port=free_port())
+        if "TURF_DATABASE_URL" in given.urls and "TURF_DATABASE_URL" not in extra_env:
+            env["TURF_DATABASE_URL"] = _fresh_database(given.urls["TURF_DATABASE_URL"])
+        # a container's control: the fault tests' stop_server/start_server kill and restart it
+        stack = Stack(data_dir=data_dir, env=env, http_port=free_port(), controls=given.controls)
         try:
             stack.start_servers()
             stack.start_services()
