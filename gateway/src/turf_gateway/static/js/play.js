@@ -7,7 +7,7 @@ import {
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
-import { Bell } from "./bell.js";
+import { Bell, OPENING_JITTER_MS } from "./bell.js";
 import { Announcement } from "./announcements.js";
 import { CardForms, groupCards } from "./cardforms.js";
 import { Countdowns } from "./countdowns.js";
@@ -30,7 +30,9 @@ const state = {
   cluster: new Set(),
   standings: [],
   hand: null, // the ready card types in my hand (GET /me/hand), null until read
-  refused: false, // the last where-am-I answer says Claim is refused here (issue 31: the button says so too)
+  // Claim is refused here until a where-am-I answer allows it: never offered while "Loading…" or "Checking…", nor
+  // after a change to my town the check has not answered yet
+  refused: true,
 };
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
@@ -152,6 +154,8 @@ $("#signout").addEventListener("click", async () => {
   board.restyle();
   towns.changed(); // "Owner: you" no longer
   where?.clear();
+  state.refused = true;
+  syncClaim();
   border.clear();
   showSignedOut();
 });
@@ -254,6 +258,8 @@ async function signedIn() {
   $("#me").hidden = false;
   $("#where").hidden = false;
   if (!$("#where").dataset.territoryId) $("#where").textContent = "Checking where you stand…";
+  state.refused = true;   // signed in (perhaps as someone else): Claim waits for the check below
+  syncClaim();
   $("#my-turf").hidden = false;
   $("#claim").hidden = false;
   $("#countdowns").hidden = false;
@@ -331,19 +337,21 @@ function whereAmI() {
   where = new WhereAmI({ board, el: $("#where"), recentre,
     check: async () => api("/claims/check", { method: "POST", body: await fixBody() }),
     describe: whereText, onAnswer: (r) => {
-      state.refused = !r.allowed;
+      state.refused = !r?.allowed;   // null: the town changed, its check not answered yet
       syncClaim();
-      border.show(where.pos, r.territory?.id || null);
+      if (r) border.show(where.pos, r.territory?.id || null);
     } });
   return where;
 }
 
+async function ownerText(ownerId) {
+  if (!ownerId) return "nobody";
+  return ownerId === session()?.player_id ? "you" : playerName(ownerId);
+}
+
 async function whereText(r) {
   if (!r.territory) return r.message || "You are not inside any territory of the board.";
-  const owner = r.territory.owner_id
-    ? (r.territory.owner_id === session()?.player_id ? "you" : await playerName(r.territory.owner_id))
-    : "nobody";
-  const here = `You are in ${r.territory.name} (owner: ${owner}).`;
+  const here = `You are in ${r.territory.name} (owner: ${await ownerText(r.territory.owner_id)}).`;
   return r.allowed ? `${here} You can claim it now.` : `${here} You cannot claim it: ${r.message}`;
 }
 
@@ -421,13 +429,22 @@ $("#passenger-no").addEventListener("click", () => {
 // the bell when it rings (bell.js)
 let claiming = null;   // the claim on its way, if any (a feed message about it may come before its answer)
 const ownClaims = new Set();   // the ids of the claims this page made: their territory.changed needs no GET /me
-const claim = (button) => act(button, $("#claim-msg"), async () => {
+// the button is off until the answer, then Claim follows the sentence where I stand (syncClaim): never re-enabled
+// in between, as act() would, over a sentence that has just said "Checking…"
+const claim = (button) => { button.disabled = true; return act(null, $("#claim-msg"), async () => {
   say($("#claim-msg"), "info", "Claiming…");
   const body = await fixBody();
   claiming = api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
   let r;
   try {
     r = await claiming;
+  } catch (e) {
+    // refused (taken a moment ago, closed, …): the refusal is the sentence where I stand, Claim off until the
+    // check answers again (at once, or after the bell; the next fix asks it too)
+    if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401) {
+      where?.refused(e.message, () => bell.later("where", () => where?.refresh()));
+    }
+    throw e;
   } finally {
     claiming = null;
   }
@@ -440,8 +457,10 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
   } else {
     await refreshMe();   // a gateway from before 2026-12-06 answers no claims_left_today
   }
+  // the town I stand in is mine now: said at once, and whether I may claim again when the check answers
+  const recheck = () => bell.later("where", () => where?.refresh());
+  if (!where?.changed(r.territory_id, "you", recheck)) recheck();
   await refreshMine();
-  bell.later("where", () => where?.refresh());   // the town I stand in is mine now: say so
   bell.later("forms", refreshForms);   // a Mulligan may undo this claim (R19)
   const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
@@ -451,7 +470,10 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
     case "war_reclaim": return `You reclaimed ${name}.`;
     default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
   }
-}).then(syncClaim);
+}).then(() => {
+  if (button !== $("#claim-btn")) button.disabled = false;
+  syncClaim();
+}); };
 
 // ---------- cards ----------
 // each card's form offers only what the rules allow now (cardforms.js, issue 20)
@@ -647,6 +669,7 @@ function live(msg) {
   } else if (msg.type === "territory.changed") {
     board.apply(msg);
     towns.changed();
+    townChanged(msg.territory_id, msg.claim_id, msg.owner_id);
     if (me && msg.owner_id === me) {
       // a town came to me: by a claim of this page (which read what follows from its answer), or from elsewhere
       meFor.add(msg.claim_id || "");
@@ -663,6 +686,17 @@ function live(msg) {
   } else if (me && msg.type && msg.type.startsWith("trade.") && [msg.proposer_id, msg.partner_id].includes(me)) {
     schedule("trades");
   }
+}
+
+// a change to the town I stand in from elsewhere (someone's claim, a card, a correction): the sentence and Claim
+// follow at once (whereami.js); my own claim's change was said by its answer. At an opening many pages see changes
+// in the same seconds: their checks are spread over a few seconds (issue 39)
+async function townChanged(id, claimId, ownerId) {
+  if (!where?.here || id !== where.here) return;
+  if (claiming) await claiming.catch(() => {});
+  if (claimId && ownClaims.has(claimId)) return;
+  const spread = bell.quiet() ? Math.random() * OPENING_JITTER_MS : 0;
+  where.changed(id, await ownerText(ownerId), () => setTimeout(() => where.refresh(), spread));
 }
 
 // coalesce refreshes after a burst of events
@@ -724,6 +758,7 @@ async function start() {
     $("#claim").hidden = false;
     $("#where").hidden = false;
     $("#where").textContent = "Loading where you stand…";
+    syncClaim();   // off until the check answers
   } else {
     showSignedOut();
   }
