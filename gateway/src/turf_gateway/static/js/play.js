@@ -21,12 +21,14 @@ import { renderHowTo } from "./howto.js";
 import { showSeason } from "./journal.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
+import { ageText, keepFix, keptFix } from "./lastfix.js";
 import { BorderNearMe } from "./border.js";
 import { Tabs } from "./tabs.js";
 
 const state = {
   me: null, // GET /me
   pos: null, // last GeolocationPosition
+  fixError: null, // the last watchPosition error's code (1 denied, 2 unavailable, 3 timeout), null after a fix
   cluster: new Set(),
   standings: [],
   hand: null, // the ready card types in my hand (GET /me/hand), null until read
@@ -289,16 +291,46 @@ function startLocation() {
     $("#position").textContent = "This browser cannot share its location, so it cannot claim.";
     return;
   }
-  watchId = navigator.geolocation.watchPosition(onPosition, (err) => {
-    const why = err.code === 1 ? "Location access is blocked: allow it for this site to check and claim."
-      : "Your location is not available yet; try again outside or with GPS on.";
-    $("#position").textContent = why;
-  }, { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 });
+  watchId = navigator.geolocation.watchPosition(onPosition, onFixError,
+    { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 });
+}
+
+// only a refusal is about permission; a timeout or no signal is about where the phone is (and the last known
+// position stays shown, with its age)
+function onFixError(err) {
+  state.fixError = err.code;
+  if (err.code === 1) {
+    $("#position").textContent = "Location access is blocked: allow it for this site to check and claim.";
+    return;
+  }
+  const kept = !state.pos && keptFix();
+  $("#position").textContent = kept ? `No location signal now. ${keptText(kept)}`
+    : "No location signal yet; try again outside or with GPS on.";
+}
+
+function keptText(k) {
+  return `Last known position ${ageText(Date.now() - k.at)}: ${k.lat.toFixed(5)}, ${k.lon.toFixed(5)}.`;
+}
+
+// reloaded before the first fix (perhaps without signal): the last known position, greyed, with its age
+let keptMarker = null;
+function showKeptFix() {
+  const k = keptFix();
+  if (!k || state.pos) return;
+  keptMarker = L.circleMarker([k.lat, k.lon], { radius: 8, color: "#fff", weight: 3, fillColor: "#8a939b",
+    fillOpacity: 1, interactive: false }).addTo(board.map);
+  board.map.setView([k.lat, k.lon], 13);
+  $("#position").textContent = keptText(k);
+  $("#map").dataset.located = "kept";
 }
 
 function onPosition(pos) {
   const first = !state.pos;
   state.pos = pos;
+  state.fixError = null;
+  keepFix(pos);
+  keptMarker?.remove();
+  keptMarker = null;
   const { latitude: lat, longitude: lon, accuracy } = pos.coords;
   const ll = [lat, lon];
   if (!posMarker) {
@@ -369,7 +401,10 @@ function renderSafety() {
 // on (gameclock.js), so a check or a claim at the opening is one request, not two
 async function fixBody() {
   if (!state.pos) {
-    throw new ApiError(0, "no_fix", "Your location is not known yet: allow location access and wait a moment.");
+    const why = state.fixError === 1 ? "Location access is blocked: allow it for this site to check and claim."
+      : state.fixError ? "No location signal: the phone could not find where you are. Try again outside or with GPS on."
+        : "Your location is not known yet: wait a moment for the phone to find it.";
+    throw new ApiError(0, "no_fix", why);
   }
   const c = clock.fresh() ? clock.last : await refreshClock();
   const age = Math.max(0, Date.now() - state.pos.timestamp);
@@ -781,6 +816,7 @@ async function start() {
   announcement.start();
   try {
     await board.init();
+    if (session()) showKeptFix();
     names.schedule();
     towns.render();
   } catch (e) {
