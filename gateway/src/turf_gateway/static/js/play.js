@@ -42,7 +42,7 @@ const clock = new GameClock(); // its rate comes from /pages/config.json at star
 // issue 39: around an opening the page asks only the check where I stand (at the opening) and my claim
 const bell = new Bell(clock, () => opened());
 const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns,
-  (type) => !!state.hand?.has(type));
+  (type) => !!state.hand?.has(type), (id, button) => playWar(id, button));
 const names = new MapNames(board);
 const myTurf = new MyTurf($("#my-turf"), showOnMap);
 const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
@@ -69,7 +69,7 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
     tabs.select("tab-notes");
     $("#more-tabs").scrollIntoView({ block: "start" });
   },
-  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet() });
+  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, bell, motion, notifications, names }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
@@ -540,6 +540,38 @@ async function playCard(card, form, button) {
   });
 }
 
+// War from an alert (the steal banner, a steal's notification): one tap, as the card's own form plays it
+function playWar(territoryId, button) {
+  return act(button, $("#claim-msg"), async () => {
+    const r = await api("/cards/play", { method: "POST", body: { type: "war", territory_id: territoryId } });
+    await board.load();
+    await refreshMine();
+    where?.refresh();   // perhaps the town I stand in
+    await Promise.all([refreshCards(), refreshMe()]);
+    return describeEffect(r);
+  });
+}
+
+// the actions a notification carries while they can still be taken
+function noteActions(n) {
+  const d = n.data || {};
+  const me = session()?.player_id;
+  const button = (label, cls, fn) => {
+    const b = h("button", { type: "button", class: cls, dataset: { action: label } }, label);
+    b.addEventListener("click", () => fn(b));
+    return b;
+  };
+  if (n.kind === "territory_stolen" && d.territory_id && state.hand?.has("war") && clock.until(d.war_until) > 0
+    && board.props.get(d.territory_id)?.owner_id !== me) {
+    return [button("Play War", "war-now", (b) => playWar(d.territory_id, b))];
+  }
+  if (n.kind === "trade_proposed" && openOffers.has(d.trade_id)) {
+    return [button("Accept", "", (b) => tradeAnswer(b, d.trade_id, "accept", "Trade accepted: the territories swapped.",
+      $("#claim-msg")))];
+  }
+  return [];
+}
+
 function describeEffect(r) {
   const e = r.effect || {};
   const name = cardLabel(r.type);
@@ -591,7 +623,10 @@ async function showHand(hand) {
   const readyCards = cards.filter((c) => c.state !== "reserved");
   const hadWar = !!state.hand?.has("war");
   state.hand = new Set(readyCards.map((c) => c.type));
-  if (hadWar !== state.hand.has("war")) countdowns.refresh();   // the War advice follows the hand
+  if (hadWar !== state.hand.has("war")) {
+    countdowns.refresh();   // the War advice follows the hand, and a steal's notification its Play War
+    if (notifications.enabled) notifications.render();
+  }
   await forms.refresh(readyCards.map((c) => c.type));
   const ready = groupCards(readyCards).map((g) => forms.item(g));
   const scheduled = [];
@@ -617,6 +652,19 @@ async function showHand(hand) {
 }
 
 // ---------- trades ----------
+let openOffers = new Set();   // the ids of the trades offered to me still open (GET /trades)
+
+function tradeAnswer(b, id, path, done, out) {
+  return act(b, out, async () => {
+    await api(`/trades/${encodeURIComponent(id)}/${path}`, { method: "POST" });
+    await refreshTrades();
+    if (path === "accept") {
+      await board.load();
+      await Promise.all([refreshMine(), refreshCards()]);
+    }
+    return done;
+  });
+}
 async function refreshTrades() {
   if (!session()) return;
   let out;
@@ -637,17 +685,11 @@ async function refreshTrades() {
   }
   const button = (label, cls, path, done, id) => {
     const b = h("button", { type: "button", class: cls }, label);
-    b.addEventListener("click", () => act(b, $("#trades-msg"), async () => {
-      await api(`/trades/${encodeURIComponent(id)}/${path}`, { method: "POST" });
-      await refreshTrades();
-      if (path === "accept") {
-        await board.load();
-        await Promise.all([refreshMine(), refreshCards()]);
-      }
-      return done;
-    }));
+    b.addEventListener("click", () => tradeAnswer(b, id, path, done, $("#trades-msg")));
     return b;
   };
+  openOffers = new Set((out.trades || []).filter((t) => t.partner_id === me).map((t) => t.id));
+  if (notifications.enabled) notifications.render();   // a notification's Accept follows the offer
   const tin = [];
   const tout = [];
   for (const t of out.trades || []) {
@@ -725,7 +767,7 @@ function live(msg) {
 
 // a change to the town I stand in from elsewhere (someone's claim, a card, a correction): the sentence and Claim
 // follow at once (whereami.js); my own claim's change was said by its answer. At an opening many pages see changes
-// in the same seconds: their checks are spread over a few seconds (issue 39)
+// in the same seconds: their checks are spread over a few seconds (the bell)
 async function townChanged(id, claimId, ownerId) {
   if (!where?.here || id !== where.here) return;
   if (claiming) await claiming.catch(() => {});
