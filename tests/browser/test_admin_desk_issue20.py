@@ -80,6 +80,9 @@ def test_issue20_the_organizers_desk(stack: Stack, http: httpx.Client, org: Play
     confirm(admin, "Give Hoboken to Quinn Desk", "ok")
     assert "Correction recorded (set owner)." in message(admin, "#corrections-msg", "ok")
     assert owner(http, HOBOKEN_ID) == quinn.id
+    # the log names the town, not its id
+    until(admin, "document.querySelector('#correction-log li[data-correction-id]')?.textContent.includes('Hoboken')")
+    assert HOBOKEN_ID not in admin.inner_text("#correction-log")
 
     # reverse a claim picked from the log by town
     admin.select_option("#correction-action", "reverse_claim")

@@ -130,7 +130,8 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
     page.reload()
     until(page, f"document.querySelector(\"{war}\")?.textContent.includes('Play War')", timeout=40)
     assert text(page, war) == (f"Hoboken was stolen by {thief_name}. "
-                               "Play War before Wed 7 Oct, 09:00: in 13 h 00 min (5 game hours).")
+                               "Play War before Wed 7 Oct, 09:00: in 13 h 00 min (5 game hours). Play War")
+    assert page.locator(f"{war} button.war-now").is_visible()   # the banner carries its action
     until(page, f"!document.querySelector(\"{item}\")")   # no longer mine
     assert text(page, "#next-change") == "The game closes in 2 h 00 min (Tue 6 Oct, 22:00)."
     shot(page, "play-war-deadline", at="#deadlines-box")

@@ -48,6 +48,7 @@ def test_issue20_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     until(page, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
     # after the claim the sentence follows: mine, and the rule that stops a second claim today (R8.7)
     until(page, "document.querySelector('#where').textContent.startsWith('You are in Hoboken (owner: you).')")
+    until(page, "document.querySelector('#where').dataset.checking === 'false'")   # said at once, then checked
     assert "You cannot claim it:" in where(page) and page.evaluate("document.querySelector('#where').dataset.reason")
 
     # walking into Jersey City: told again, and the map follows

@@ -449,7 +449,8 @@ async function refreshCorrections() {
   const rows = [];
   for (const c of items.slice().reverse()) {
     const who = c.player_id ? await playerName(c.player_id) : null;
-    const target = [c.territory_id && `territory ${c.territory_id}`, who && `player ${who}`].filter(Boolean).join(" · ");
+    // names, not ids: the town as the board names it (its id only while the board is not read)
+    const target = [c.territory_id && townName(c.territory_id), who && `player ${who}`].filter(Boolean).join(" · ");
     const sum = full ? await summary(c) : null;
     rows.push(h("li", { dataset: { correctionId: c.id } },
       h("div", {}, h("b", {}, (c.action || "").replace(/_/g, " ")), h("span", { class: "badge" }, gameTime(c.at))),

@@ -73,8 +73,10 @@ export class Countdowns {
   // onDrift(): called when an answer's `now` is not the clock's (the organizer moved a manual clock, say): the
   // page reads GET /clock again; onData(answer): each GET /me/territories answer, for My turf (myturf.js)
   // hasCard(type): does my hand hold a ready card of this type (issue 31: War is advised only when it is there)
-  constructor(root, clock, onDrift = () => {}, onData = () => {}, hasCard = () => true) {
+  // onWar(territoryId, button): plays War on a stolen town from its banner (the alert carries its action)
+  constructor(root, clock, onDrift = () => {}, onData = () => {}, hasCard = () => true, onWar = null) {
     this.root = root;
+    this.onWar = onWar;
     this.hasCard = hasCard;
     this.clock = clock;
     this.onDrift = onDrift;
@@ -102,6 +104,14 @@ export class Countdowns {
       left(d.war_until, "too late"), hours];
   }
 
+  // the banner's action: "Play War" on this town, with a War card in the hand and the window open
+  warButton(d) {
+    if (!this.onWar || !this.hasCard("war") || !(this.clock.until(d.war_until) > 0)) return [];
+    const b = h("button", { type: "button", class: "war-now", dataset: { territoryId: d.territory_id } }, "Play War");
+    b.addEventListener("click", () => this.onWar(d.territory_id, b));
+    return [b];
+  }
+
   // GET /me/territories; null when this server has no such route (the panel keeps the clock only)
   async refresh() {
     if (!this.available) return;
@@ -121,7 +131,7 @@ export class Countdowns {
     const wars = await Promise.all((out.war_deadlines || []).map(async (d) => h("li",
       { class: "urgent", dataset: { territoryId: d.territory_id } },
       h("div", {}, h("b", {}, d.name), ` was stolen by ${await playerName(d.by)}.`),
-      h("div", { class: "small" }, ...this.warAdvice(d)))));
+      h("div", { class: "small" }, ...this.warAdvice(d)), ...this.warButton(d))));
     const reclaims = (out.reclaim_windows || []).map((w) => h("li",
       { class: "urgent", dataset: { territoryId: w.territory_id } },
       h("div", {}, `Reclaim `, h("b", {}, w.name), " by claiming it there, free (R14)."),

@@ -18,9 +18,11 @@ export class Notifications {
   // open(): shows the panel where the page keeps it (the play page: its Notifications tab), instead of toggling it
   // in place; onEnabled(bool): whether this server has notifications for me (the page offers the tab then)
   // quiet(): true while the page asks nothing of its own accord (bell.js)
+  // actions(n): the buttons a notification carries (Play War on a steal, Accept on a trade offer), if it can be acted
+  // on now; [] when not
   constructor({ button, count, panel, list, markRead, onRead = () => {}, open = null, onEnabled = () => {},
-    quiet = () => false }) {
-    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled, quiet });
+    quiet = () => false, actions = () => [] }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled, quiet, actions });
     this.items = []; // oldest first
     this.enabled = false;
     this.stopped = false;
@@ -116,8 +118,14 @@ export class Notifications {
     this.button.setAttribute("aria-label", n ? `Notifications, ${n} unread` : "Notifications");
     this.button.dataset.unread = String(n);
     const rows = this.items.map((x) => h("li", { class: this.isUnread(x) ? "unread" : "",
-      dataset: { kind: x.kind, id: x.id } }, h("span", { class: "when" }, gameTime(x.at)), " ", x.message)).reverse();
+      dataset: { kind: x.kind, id: x.id } }, h("span", { class: "when" }, gameTime(x.at)), " ", x.message,
+      ...this.actionRow(x))).reverse();
     this.list.replaceChildren(...(rows.length ? rows : [h("li", { class: "muted small" }, "Nothing yet.")]));
+  }
+
+  actionRow(x) {
+    const buttons = this.actions(x);
+    return buttons.length ? [h("div", { class: "row actions" }, ...buttons)] : [];
   }
 
   toggle() {

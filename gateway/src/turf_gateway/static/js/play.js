@@ -7,7 +7,7 @@ import {
   playerName, renderClock, saveSession, say, session, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, largestCluster } from "./board.js";
-import { Bell } from "./bell.js";
+import { Bell, OPENING_JITTER_MS } from "./bell.js";
 import { Announcement } from "./announcements.js";
 import { fillAccount, installAccount } from "./accountpanel.js";
 import { CardForms, groupCards } from "./cardforms.js";
@@ -23,16 +23,20 @@ import { showSeason } from "./journal.js";
 import { showFootprint } from "./footprint.js";
 import { TownList } from "./townlist.js";
 import { WhereAmI } from "./whereami.js";
+import { ageText, keepFix, keptFix } from "./lastfix.js";
 import { BorderNearMe } from "./border.js";
 import { Tabs } from "./tabs.js";
 
 const state = {
   me: null, // GET /me
   pos: null, // last GeolocationPosition
+  fixError: null, // the last watchPosition error's code (1 denied, 2 unavailable, 3 timeout), null after a fix
   cluster: new Set(),
   standings: [],
   hand: null, // the ready card types in my hand (GET /me/hand), null until read
-  refused: false, // the last where-am-I answer says Claim is refused here (issue 31: the button says so too)
+  // Claim is refused here until a where-am-I answer allows it: never offered while "Loading…" or "Checking…", nor
+  // after a change to my town the check has not answered yet
+  refused: true,
 };
 
 const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
@@ -40,7 +44,7 @@ const clock = new GameClock(); // its rate comes from /pages/config.json at star
 // around an opening the page asks only the check where I stand (at the opening) and my claim
 const bell = new Bell(clock, () => opened());
 const countdowns = new Countdowns($("#countdowns"), clock, () => refreshClock(), showMyTowns,
-  (type) => !!state.hand?.has(type));
+  (type) => !!state.hand?.has(type), (id, button) => playWar(id, button));
 const names = new MapNames(board);
 const myTurf = new MyTurf($("#my-turf"), showOnMap);
 const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
@@ -67,7 +71,7 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
     tabs.select("tab-notes");
     $("#more-tabs").scrollIntoView({ block: "start" });
   },
-  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet() });
+  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 window.turf = { board, state, clock, bell, motion, notifications, names }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
@@ -154,6 +158,8 @@ $("#signout").addEventListener("click", async () => {
   board.restyle();
   towns.changed(); // "Owner: you" no longer
   where?.clear();
+  state.refused = true;
+  syncClaim();
   border.clear();
   showSignedOut();
 });
@@ -273,6 +279,8 @@ async function signedIn() {
   $("#me").hidden = false;
   $("#where").hidden = false;
   if (!$("#where").dataset.territoryId) $("#where").textContent = "Checking where you stand…";
+  state.refused = true;   // signed in (perhaps as someone else): Claim waits for the check below
+  syncClaim();
   $("#my-turf").hidden = false;
   $("#claim").hidden = false;
   $("#countdowns").hidden = false;
@@ -302,16 +310,46 @@ function startLocation() {
     $("#position").textContent = "This browser cannot share its location, so it cannot claim.";
     return;
   }
-  watchId = navigator.geolocation.watchPosition(onPosition, (err) => {
-    const why = err.code === 1 ? "Location access is blocked: allow it for this site to check and claim."
-      : "Your location is not available yet; try again outside or with GPS on.";
-    $("#position").textContent = why;
-  }, { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 });
+  watchId = navigator.geolocation.watchPosition(onPosition, onFixError,
+    { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 });
+}
+
+// only a refusal is about permission; a timeout or no signal is about where the phone is (and the last known
+// position stays shown, with its age)
+function onFixError(err) {
+  state.fixError = err.code;
+  if (err.code === 1) {
+    $("#position").textContent = "Location access is blocked: allow it for this site to check and claim.";
+    return;
+  }
+  const kept = !state.pos && keptFix();
+  $("#position").textContent = kept ? `No location signal now. ${keptText(kept)}`
+    : "No location signal yet; try again outside or with GPS on.";
+}
+
+function keptText(k) {
+  return `Last known position ${ageText(Date.now() - k.at)}: ${k.lat.toFixed(5)}, ${k.lon.toFixed(5)}.`;
+}
+
+// reloaded before the first fix (perhaps without signal): the last known position, greyed, with its age
+let keptMarker = null;
+function showKeptFix() {
+  const k = keptFix();
+  if (!k || state.pos) return;
+  keptMarker = L.circleMarker([k.lat, k.lon], { radius: 8, color: "#fff", weight: 3, fillColor: "#8a939b",
+    fillOpacity: 1, interactive: false }).addTo(board.map);
+  board.map.setView([k.lat, k.lon], 13);
+  $("#position").textContent = keptText(k);
+  $("#map").dataset.located = "kept";
 }
 
 function onPosition(pos) {
   const first = !state.pos;
   state.pos = pos;
+  state.fixError = null;
+  keepFix(pos);
+  keptMarker?.remove();
+  keptMarker = null;
   const { latitude: lat, longitude: lon, accuracy } = pos.coords;
   const ll = [lat, lon];
   if (!posMarker) {
@@ -350,19 +388,21 @@ function whereAmI() {
   where = new WhereAmI({ board, el: $("#where"), recentre,
     check: async () => api("/claims/check", { method: "POST", body: await fixBody() }),
     describe: whereText, onAnswer: (r) => {
-      state.refused = !r.allowed;
+      state.refused = !r?.allowed;   // null: the town changed, its check not answered yet
       syncClaim();
-      border.show(where.pos, r.territory?.id || null);
+      if (r) border.show(where.pos, r.territory?.id || null);
     } });
   return where;
 }
 
+async function ownerText(ownerId) {
+  if (!ownerId) return "nobody";
+  return ownerId === session()?.player_id ? "you" : playerName(ownerId);
+}
+
 async function whereText(r) {
   if (!r.territory) return r.message || "You are not inside any territory of the board.";
-  const owner = r.territory.owner_id
-    ? (r.territory.owner_id === session()?.player_id ? "you" : await playerName(r.territory.owner_id))
-    : "nobody";
-  const here = `You are in ${r.territory.name} (owner: ${owner}).`;
+  const here = `You are in ${r.territory.name} (owner: ${await ownerText(r.territory.owner_id)}).`;
   return r.allowed ? `${here} You can claim it now.` : `${here} You cannot claim it: ${r.message}`;
 }
 
@@ -380,7 +420,10 @@ function renderSafety() {
 // on (gameclock.js), so a check or a claim at the opening is one request, not two
 async function fixBody() {
   if (!state.pos) {
-    throw new ApiError(0, "no_fix", "Your location is not known yet: allow location access and wait a moment.");
+    const why = state.fixError === 1 ? "Location access is blocked: allow it for this site to check and claim."
+      : state.fixError ? "No location signal: the phone could not find where you are. Try again outside or with GPS on."
+        : "Your location is not known yet: wait a moment for the phone to find it.";
+    throw new ApiError(0, "no_fix", why);
   }
   const c = clock.fresh() ? clock.last : await refreshClock();
   const age = Math.max(0, Date.now() - state.pos.timestamp);
@@ -440,13 +483,22 @@ $("#passenger-no").addEventListener("click", () => {
 // the bell when it rings (bell.js)
 let claiming = null;   // the claim on its way, if any (a feed message about it may come before its answer)
 const ownClaims = new Set();   // the ids of the claims this page made: their territory.changed needs no GET /me
-const claim = (button) => act(button, $("#claim-msg"), async () => {
+// the button is off until the answer, then Claim follows the sentence where I stand (syncClaim): never re-enabled
+// in between, as act() would, over a sentence that has just said "Checking…"
+const claim = (button) => { button.disabled = true; return act(null, $("#claim-msg"), async () => {
   say($("#claim-msg"), "info", "Claiming…");
   const body = await fixBody();
   claiming = api("/claims", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
   let r;
   try {
     r = await claiming;
+  } catch (e) {
+    // refused (taken a moment ago, closed, …): the refusal is the sentence where I stand, Claim off until the
+    // check answers again (at once, or after the bell; the next fix asks it too)
+    if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401) {
+      where?.refused(e.message, () => bell.later("where", () => where?.refresh()));
+    }
+    throw e;
   } finally {
     claiming = null;
   }
@@ -459,8 +511,10 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
   } else {
     await refreshMe();   // a gateway from before 2026-12-06 answers no claims_left_today
   }
+  // the town I stand in is mine now: said at once, and whether I may claim again when the check answers
+  const recheck = () => bell.later("where", () => where?.refresh());
+  if (!where?.changed(r.territory_id, "you", recheck)) recheck();
   await refreshMine();
-  bell.later("where", () => where?.refresh());   // the town I stand in is mine now: say so
   bell.later("forms", refreshForms);   // a Mulligan may undo this claim (R19)
   const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
@@ -470,7 +524,10 @@ const claim = (button) => act(button, $("#claim-msg"), async () => {
     case "war_reclaim": return `You reclaimed ${name}.`;
     default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
   }
-}).then(syncClaim);
+}).then(() => {
+  if (button !== $("#claim-btn")) button.disabled = false;
+  syncClaim();
+}); };
 
 // ---------- cards ----------
 // each card's form offers only what the rules allow now (cardforms.js, issue 20)
@@ -500,6 +557,38 @@ async function playCard(card, form, button) {
     await Promise.all([refreshCards(), refreshMe()]);   // after the board: the forms list the towns as they are now
     return describeEffect(r);
   });
+}
+
+// War from an alert (the steal banner, a steal's notification): one tap, as the card's own form plays it
+function playWar(territoryId, button) {
+  return act(button, $("#claim-msg"), async () => {
+    const r = await api("/cards/play", { method: "POST", body: { type: "war", territory_id: territoryId } });
+    await board.load();
+    await refreshMine();
+    where?.refresh();   // perhaps the town I stand in
+    await Promise.all([refreshCards(), refreshMe()]);
+    return describeEffect(r);
+  });
+}
+
+// the actions a notification carries while they can still be taken
+function noteActions(n) {
+  const d = n.data || {};
+  const me = session()?.player_id;
+  const button = (label, cls, fn) => {
+    const b = h("button", { type: "button", class: cls, dataset: { action: label } }, label);
+    b.addEventListener("click", () => fn(b));
+    return b;
+  };
+  if (n.kind === "territory_stolen" && d.territory_id && state.hand?.has("war") && clock.until(d.war_until) > 0
+    && board.props.get(d.territory_id)?.owner_id !== me) {
+    return [button("Play War", "war-now", (b) => playWar(d.territory_id, b))];
+  }
+  if (n.kind === "trade_proposed" && openOffers.has(d.trade_id)) {
+    return [button("Accept", "", (b) => tradeAnswer(b, d.trade_id, "accept", "Trade accepted: the territories swapped.",
+      $("#claim-msg")))];
+  }
+  return [];
 }
 
 function describeEffect(r) {
@@ -553,7 +642,10 @@ async function showHand(hand) {
   const readyCards = cards.filter((c) => c.state !== "reserved");
   const hadWar = !!state.hand?.has("war");
   state.hand = new Set(readyCards.map((c) => c.type));
-  if (hadWar !== state.hand.has("war")) countdowns.refresh();   // the War advice follows the hand
+  if (hadWar !== state.hand.has("war")) {
+    countdowns.refresh();   // the War advice follows the hand, and a steal's notification its Play War
+    if (notifications.enabled) notifications.render();
+  }
   await forms.refresh(readyCards.map((c) => c.type));
   const ready = groupCards(readyCards).map((g) => forms.item(g));
   const scheduled = [];
@@ -579,6 +671,19 @@ async function showHand(hand) {
 }
 
 // ---------- trades ----------
+let openOffers = new Set();   // the ids of the trades offered to me still open (GET /trades)
+
+function tradeAnswer(b, id, path, done, out) {
+  return act(b, out, async () => {
+    await api(`/trades/${encodeURIComponent(id)}/${path}`, { method: "POST" });
+    await refreshTrades();
+    if (path === "accept") {
+      await board.load();
+      await Promise.all([refreshMine(), refreshCards()]);
+    }
+    return done;
+  });
+}
 async function refreshTrades() {
   if (!session()) return;
   let out;
@@ -599,17 +704,11 @@ async function refreshTrades() {
   }
   const button = (label, cls, path, done, id) => {
     const b = h("button", { type: "button", class: cls }, label);
-    b.addEventListener("click", () => act(b, $("#trades-msg"), async () => {
-      await api(`/trades/${encodeURIComponent(id)}/${path}`, { method: "POST" });
-      await refreshTrades();
-      if (path === "accept") {
-        await board.load();
-        await Promise.all([refreshMine(), refreshCards()]);
-      }
-      return done;
-    }));
+    b.addEventListener("click", () => tradeAnswer(b, id, path, done, $("#trades-msg")));
     return b;
   };
+  openOffers = new Set((out.trades || []).filter((t) => t.partner_id === me).map((t) => t.id));
+  if (notifications.enabled) notifications.render();   // a notification's Accept follows the offer
   const tin = [];
   const tout = [];
   for (const t of out.trades || []) {
@@ -666,6 +765,7 @@ function live(msg) {
   } else if (msg.type === "territory.changed") {
     board.apply(msg);
     towns.changed();
+    townChanged(msg.territory_id, msg.claim_id, msg.owner_id);
     if (me && msg.owner_id === me) {
       // a town came to me: by a claim of this page (which read what follows from its answer), or from elsewhere
       meFor.add(msg.claim_id || "");
@@ -682,6 +782,17 @@ function live(msg) {
   } else if (me && msg.type && msg.type.startsWith("trade.") && [msg.proposer_id, msg.partner_id].includes(me)) {
     schedule("trades");
   }
+}
+
+// a change to the town I stand in from elsewhere (someone's claim, a card, a correction): the sentence and Claim
+// follow at once (whereami.js); my own claim's change was said by its answer. At an opening many pages see changes
+// in the same seconds: their checks are spread over a few seconds (the bell)
+async function townChanged(id, claimId, ownerId) {
+  if (!where?.here || id !== where.here) return;
+  if (claiming) await claiming.catch(() => {});
+  if (claimId && ownClaims.has(claimId)) return;
+  const spread = bell.quiet() ? Math.random() * OPENING_JITTER_MS : 0;
+  where.changed(id, await ownerText(ownerId), () => setTimeout(() => where.refresh(), spread));
 }
 
 // coalesce refreshes after a burst of events
@@ -743,6 +854,7 @@ async function start() {
     $("#claim").hidden = false;
     $("#where").hidden = false;
     $("#where").textContent = "Loading where you stand…";
+    syncClaim();   // off until the check answers
   } else {
     showSignedOut();
   }
@@ -765,6 +877,7 @@ async function start() {
   announcement.start();
   try {
     await board.init();
+    if (session()) showKeptFix();
     names.schedule();
     towns.render();
   } catch (e) {

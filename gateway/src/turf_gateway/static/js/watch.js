@@ -1,7 +1,7 @@
 // The watch page (/watch): live map, leaderboard and feed from WS /ws/scores; reconnects by itself.
 
 import {
-  $, api, applyScoreDelta, h, keepOffline, knownName, learnNames, playerName, renderClock, showOrganizeLink,
+  $, api, applyScoreDelta, gameTime, h, keepOffline, knownName, learnNames, playerName, renderClock, showOrganizeLink,
 } from "./api.js";
 import { BoardMap, LiveSocket, colourFor, describe } from "./board.js";
 import { MapNames } from "./mapnames.js";
@@ -83,9 +83,10 @@ async function addFeedNow(msg) {
   const unknown = ids.filter((id) => !knownName(id));
   if (unknown.length) await Promise.all(unknown.map(playerName));
   const text = describe(msg, (id) => knownName(id) || "a player", (id) => board.name(id)).text;
-  const at = msg.at ? /T(\d{2}:\d{2})/.exec(msg.at) : null;
+  // the day and the New York time, whatever offset the message's time is written in (a correction's is UTC): a
+  // story on Monday and one on Tuesday at the same hour do not read alike
   const li = h("li", { class: story.kind, dataset: { type: msg.type } },
-    at ? h("span", { class: "when" }, at[1]) : null, text);
+    msg.at ? h("span", { class: "when", dataset: { at: msg.at } }, gameTime(msg.at)) : null, text);
   if (msg.territory_id && board.props.has(msg.territory_id)) {
     li.classList.add("link");
     li.title = "Show on the map";

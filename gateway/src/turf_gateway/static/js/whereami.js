@@ -64,6 +64,34 @@ export class WhereAmI {
     this.run();
   }
 
+  // Someone's claim, a card or a correction changed the town I stand in (its new owner known from the feed or my
+  // own claim's answer): the sentence names the new owner at once, says nothing about claiming until the check
+  // answers (Claim off meanwhile), and the check is asked now (ask: the page's way to ask it, the bell's later)
+  changed(territoryId, ownerText, ask = () => this.refresh()) {
+    if (!this.here || territoryId !== this.here || this.el.dataset.offline === "true") return false;
+    this.asked += 1;   // an answer on its way was about the town as it was: dropped
+    this.el.textContent = `You are in ${this.town} (owner: ${ownerText}). Checking whether you can claim it…`;
+    this.stale(ask);
+    return true;
+  }
+
+  // a claim here was refused: the refusal is the sentence until the check answers again
+  refused(message, ask = () => this.refresh()) {
+    if (!this.here || this.el.dataset.offline === "true") return;
+    this.asked += 1;
+    this.el.textContent = `You are in ${this.town}. You cannot claim it: ${message}`;
+    this.stale(ask);
+  }
+
+  stale(ask) {
+    this.el.dataset.allowed = "false";
+    this.el.dataset.checking = "true";
+    this.onAnswer(null);
+    this.last = null;
+    clearTimeout(this.timer);
+    ask();
+  }
+
   // an answer the page asked for itself (the Check button): shown here too, and counted as the last check
   answered(r) {
     if (!this.pos) return;
@@ -134,6 +162,7 @@ export class WhereAmI {
     this.town = r.territory ? r.territory.name : null;
     localStorage.setItem(KEPT, JSON.stringify({ at: this.shownAt, town: this.town }));
     this.el.dataset.offline = "false";
+    this.el.dataset.checking = "false";
     this.onAnswer(r);
     this.el.textContent = text;
     this.el.dataset.territoryId = this.here || "";
