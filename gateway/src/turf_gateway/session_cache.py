@@ -10,7 +10,8 @@ lost (NATS down at the moment), the entry still ends after ``ttl_s`` seconds, wh
 may still be answered by another replica.
 
 Beside its sessions, a player's profile (what ``GET /me`` shows of the players table) is kept the same
-way, for the same time, and dropped with the player's sessions: it changes only with the changes that drop them.
+way, for the same time, and dropped with the player's sessions: every change of what it shows (a status or role,
+a profile edit, an email confirmation, R30) drops them.
 """
 
 from __future__ import annotations

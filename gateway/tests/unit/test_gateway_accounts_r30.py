@@ -81,9 +81,11 @@ async def test_r30_a_confirmation_link_confirms_the_address_it_went_to_once(w: W
     assert token not in str(w.tables.tokens) and token_hash(token) in w.tables.tokens   # only the hash is kept
     assert (await w.accounts.confirm_email(token)).email_confirmed is True
     assert w.tables.players[w.ada].email_confirmed is True
+    assert w.revoked.players == [w.ada]   # every gateway drops the profile it kept for GET /me
     with pytest.raises(ApiError) as used:
         await w.accounts.confirm_email(token)
     assert (used.value.reason, used.value.status) == ("token_expired", 410)
+    assert w.revoked.players == [w.ada]
 
 
 async def test_r30_a_confirmation_link_expires_after_24_hours_and_a_forged_one_changes_nothing(w: World) -> None:

@@ -31,6 +31,8 @@ class Reply:
     status: int
     body: Any
     seconds: float = 0.0
+    retry_after: float | None = None   # the answer's Retry-After (seconds), when it carried one
+
 
     @property
     def ok(self) -> bool:
@@ -93,10 +95,12 @@ class Api:
                    log_body: bool = True) -> Reply:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         t0 = time.perf_counter()
+        retry_after: float | None = None
         async with self.sem:
             try:
                 r = await self.client.request(method, path, json=body, headers=headers)
                 status = r.status_code
+                retry_after = _seconds(r.headers.get("Retry-After"))
                 try:
                     data: Any = r.json()
                 except ValueError:
@@ -108,7 +112,7 @@ class Api:
         self.seconds += dt
         route = f"{method} {_route(path)}"
         self.by_route[route] += 1
-        reply = Reply(status, data, dt)
+        reply = Reply(status, data, dt, retry_after)
         if not reply.ok:
             problem = "no answer (transport error)" if status == 0 else refusal_problem(status, data)
             self.refusals[f"{route} {reply.reason or status}"] += 1
@@ -126,15 +130,34 @@ class Api:
 
 
     async def call_hashing(self, method: str, path: str, who: str = "-", body: Any = None) -> Reply:
-        """:meth:`call` for a route that hashes a password (registration, sign-in): issue 29, the gateway's
-        hashing queue is bounded and answers 503 ``unavailable`` when full (with more bots in flight than it
-        holds), so wait a second and ask again, up to 30 times."""
-        for _ in range(30):
-            r = await self.call(method, path, who, None, body)
-            if r.status != 503:
+        """:meth:`call` for a route that hashes a password (registration, sign-in). The gateway's hashing queue is
+        bounded (503 ``unavailable`` when full) and fair per client address (429 ``rate_limited`` past one
+        address's share, ``TURF_PASSWORD_QUEUE_PER_CLIENT``): the bots all come from this one address, so, as any
+        well-behaved client, wait what ``Retry-After`` says and ask again. A wait longer than
+        :data:`HASHING_WAIT_MAX` is a real limit (e.g. failed sign-ins), not a busy queue: that answer is returned."""
+        r = await self.call(method, path, who, None, body)
+        for _ in range(HASHING_TRIES - 1):
+            if r.status not in (429, 503):
                 break
-            await asyncio.sleep(1.0)
+            wait = r.retry_after if r.retry_after is not None else 1.0
+            if wait > HASHING_WAIT_MAX:
+                break
+            await asyncio.sleep(max(wait, 0.1))
+            r = await self.call(method, path, who, None, body)
         return r
+
+
+#: how often a hashing route is asked while the queue answers 429/503, and the longest Retry-After waited for
+HASHING_TRIES = 60
+HASHING_WAIT_MAX = 10.0
+
+
+def _seconds(value: str | None) -> float | None:
+    """A ``Retry-After`` in seconds (the gateway sends delta-seconds; an HTTP date or junk counts as absent)."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _masked(body: Any) -> Any:

@@ -70,8 +70,11 @@ class Accounts:
 
     async def confirm_email(self, token: str) -> S.EmailConfirmed:
         """410 ``token_expired`` for a used, voided, expired or unknown token (nothing changes)."""
-        if await self.tokens.confirm_email(token_hash(token), self.wall()) is None:
+        player_id = await self.tokens.confirm_email(token_hash(token), self.wall())
+        if player_id is None:
             raise ApiError(*EXPIRED, 410)
+        # GET /me's profile is kept in every gateway's session cache: drop it, or it shows the address unconfirmed
+        await self.revocations.revoke(player_id=player_id)
         return S.EmailConfirmed(email_confirmed=True)
 
     async def request_reset(self, email: str, ip: str) -> S.ResetRequested:
