@@ -171,18 +171,21 @@ def _memory(r: NatsRouter, h: Handlers) -> None:
     (no queue group), and what taints a day's facts wherever it happened (card plays, corrections,
     disqualifications). A plain subscription: a claim missed while reconnecting only means a refusal decided under
     the lock instead (memory holds lower bounds); a tainting event missed so leaves that replica's memory of the
-    day refusing as before the change (the known limit of this design: a reconnect could reload the day)."""
-    @r.subscriber(subjects.CLAIM_ACCEPTED, title="claims-memory-claims")
+    day refusing as before the change (the known limit of this design: a reconnect could reload the day).
+    ``no_reply``: these events are published to JetStream, whose ack comes back on the message's reply inbox; a
+    core subscriber that answered it (FastStream's default, an empty body) raced the stream's ack, and a publisher
+    that got the empty answer first failed on it (the outbox relay's flush, a correction's 500)."""
+    @r.subscriber(subjects.CLAIM_ACCEPTED, no_reply=True, title="claims-memory-claims")
     async def claimed(ev: ClaimAccepted) -> None:
         h.claims.memory.claimed(ev.game_day, ev.claim_id, ev.player_id, ev.territory_id, ev.kind != "war_reclaim")
 
-    @r.subscriber(subjects.TERRITORY_CHANGED, title="claims-memory-owners")
+    @r.subscriber(subjects.TERRITORY_CHANGED, no_reply=True, title="claims-memory-owners")
     async def changed(ev: TerritoryChanged) -> None:
         if ev.cause not in ("claim", "war_reclaim"):   # an undo, a correction, a Joker, a trade…
             await h.changing()
         h.claims.memory.territory_changed(ev.territory_id, ev.owner_id, ev.version)
 
     for subject in (subjects.CARD_PLAYED, subjects.CORRECTION_APPLIED, subjects.PLAYER_DISQUALIFIED):
-        @r.subscriber(subject, title=f"claims-memory-{subject.replace('.', '-')}")
+        @r.subscriber(subject, no_reply=True, title=f"claims-memory-{subject.replace('.', '-')}")
         async def tainting(ev: Event) -> None:
             await h.changing()
