@@ -36,7 +36,13 @@ def test_metrics_count_claims_by_reason_latency_outbox_and_consumers(stack: Stac
     claims = httpx.get(f"http://127.0.0.1:{stack.metrics_ports['claims']}/metrics").text
     assert metric(claims, "turf_claims_total", result="accepted", reason="take") == 1.0
     assert metric(claims, "turf_claims_total", result="refused", reason="locked_today") == 1.0
-    assert (metric(claims, "turf_handler_seconds_count", service="claims", subject="claims.submit") or 0) >= 2
+    # the claim path is a pipeline: geo-verify serves claims.submit and hands the verified claim on to claims
+    # (claims.verified.submit), so each stage's latency is read where it runs
+    assert (metric(claims, "turf_handler_seconds_count", service="claims", subject="claims.verified.submit")
+            or 0) >= 2, [line for line in claims.splitlines() if line.startswith("turf_handler_seconds_count")]
+    geo = httpx.get(f"http://127.0.0.1:{stack.metrics_ports['geo-verify']}/metrics").text
+    assert (metric(geo, "turf_handler_seconds_count", service="geo-verify", subject="claims.submit") or 0) >= 2, \
+        [line for line in geo.splitlines() if line.startswith("turf_handler_seconds_count")]
     assert metric(claims, "turf_outbox_lag", service="claims") == 0.0
     scoring = httpx.get(f"http://127.0.0.1:{stack.metrics_ports['scoring']}/metrics").text
     assert (metric(scoring, "turf_events_handled_total", service="scoring", durable="scoring") or 0) >= 1

@@ -33,6 +33,14 @@ async def test_r30_a_taken_email_or_discord_changes_nothing(backend: Backend) ->
     assert row is not None and (row.name, row.email, row.discord) == ("Ada", "ada@example.org", "ada")
 
 
+async def test_r30_a_change_of_nothing_is_accepted_and_changes_nothing(backend: Backend) -> None:
+    # PATCH /me with an empty body (or the email already held) made an UPDATE without SET: a 500
+    ada, _ = await two(backend)
+    before = await backend.players.get(ada)
+    await backend.players.update_profile(ada, ProfileChange())
+    assert before is not None and await backend.players.get(ada) == before
+
+
 async def test_r30_a_new_email_is_unconfirmed_and_a_new_home_makes_a_verified_player_pending(
         backend: Backend) -> None:
     ada, _ = await two(backend)

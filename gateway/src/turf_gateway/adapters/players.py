@@ -142,7 +142,8 @@ class SqlPlayers:
                 await log_action(conn, player_id, "player_pending", player_id, "new home address",
                                  {"before": "verified", "after": "pending"})
             try:
-                await conn.execute(update(t.players).where(p.id == player_id).values(**values))
+                if values:   # a patch that changes nothing (empty, or the same email) has no SET to write
+                    await conn.execute(update(t.players).where(p.id == player_id).values(**values))
             except IntegrityError:
                 raise ApiError("conflict", "That email or Discord username was just taken.") from None
             if c.verify_at is not None and values.get("status", row.status) == "pending":
