@@ -201,6 +201,39 @@ async def worker_pool(url: str, requests: int = 160) -> dict[str, float]:
         await br.stop()
 
 
+async def stop_mid_burst(url: str, burst: int = 8) -> dict[str, int]:
+    """``burst`` requests to a command subscriber with ``max_workers=2`` (each takes 0.3 s), the broker stopped
+    (graceful) while the first two run: how many of the requests the process had taken were answered."""
+    subject = "fix.stop." + uuid.uuid4().hex[:6]
+    router = NatsRouter()
+
+    @router.subscriber(subject, queue="s", max_workers=2)
+    async def slow(n: int) -> int:
+        await asyncio.sleep(0.3)
+        return n
+
+    br = NatsBroker(url, name="fix-stop", logger=None, inbox_prefix=inbox_prefix("fix-stop"), graceful_timeout=5)
+    br.include_router(router)
+    await br.start()
+    nc = await nats.connect(url)
+    answered = 0
+
+    async def ask(n: int) -> None:
+        nonlocal answered
+        with contextlib.suppress(nats.errors.TimeoutError, nats.errors.NoRespondersError):
+            await nc.request(subject, str(n).encode(), timeout=3)
+            answered += 1
+
+    try:
+        asks = [asyncio.create_task(ask(n)) for n in range(burst)]
+        await asyncio.sleep(0.1)   # all delivered to the process, two begun
+        await br.stop()
+        await asyncio.gather(*asks)
+        return {"answered": answered, "of": burst}
+    finally:
+        await nc.close()
+
+
 async def main(url: str, mode: str) -> dict[str, Any]:
     if mode == "fixed":
         fixes.apply_fixes()
@@ -210,6 +243,7 @@ async def main(url: str, mode: str) -> dict[str, Any]:
         "dropped_batch": await dropped_batch(url),
         "pull_inboxes": await pull_inboxes(url),
         "worker_pool": await worker_pool(url),
+        "stop_mid_burst": await stop_mid_burst(url),
     }
 
 

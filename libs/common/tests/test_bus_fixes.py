@@ -75,3 +75,13 @@ def test_bounded_workers_on_asyncio_no_anyio_machinery_per_request(seen: dict[st
     assert unfixed["anyio_calls_per_request"] >= 20, \
         "FastStream's worker pool no longer goes through anyio per request: bounded_workers_on_asyncio may go"
     assert fixed["anyio_calls_per_request"] < 1
+
+
+def test_draining_stop_answers_every_request_the_process_took(seen: dict[str, Any]) -> None:
+    """FastStream 0.7.8's graceful stop finishes the requests that run and drops those delivered to the process
+    and waiting for a worker (their requesters time out: geo-verify, for a claim a stopping claims process took);
+    the fix drains the subscription first and answers them all."""
+    unfixed, fixed = seen["unfixed"]["stop_mid_burst"], seen["fixed"]["stop_mid_burst"]
+    assert unfixed["answered"] < unfixed["of"], \
+        "FastStream's graceful stop answers every request delivered now: draining_stop may go"
+    assert fixed["answered"] == fixed["of"]

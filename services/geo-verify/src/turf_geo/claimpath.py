@@ -5,7 +5,8 @@ a database transaction: the trail is joined in one Redis step before the claims 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import structlog
@@ -19,12 +20,20 @@ from turf_common.rules import gametime
 from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
 from turf_common.rules.location import verify_fix
 from turf_geo.handlers import GeoHandlers
-from turf_geo.ports import Claims, Clock, Trails, Unavailable
+from turf_geo.ports import Claims, Clock, NotHandedOn, Trails, Unavailable
 
 log = structlog.get_logger(__name__)
 
 #: the answer when the trail's store or the claims service does not answer: nothing was decided
 UNAVAILABLE = Refusal(reason="unavailable", message="The location service is not answering; try again shortly.")
+#: seconds from a claim's arrival within which it may still be handed on to the claims service: the gateway waits
+#: 10 s for the whole path, and a claim handed on later (behind a burst, across a claims restart) could be decided
+#: after its requester gave up: committed, and answered to nobody
+HAND_ON_S = 6.0
+#: claims and checks judged and handed on at a time: as many as the claims service takes at once (its
+#: CLAIM_WORKERS, 32) plus those whose trail is being joined meanwhile. The subscriber takes every claim as it
+#: arrives (so that its window starts then); the rest wait here for a place
+AT_ONCE = 64
 
 
 @dataclass
@@ -36,12 +45,15 @@ class ClaimPath:
     clock: Clock
     claims: Claims
     season: gametime.SeasonConfig
+    hand_on_s: float = HAND_ON_S
+    places: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(AT_ONCE))
 
-    async def submit(self, cmd: SubmitClaim) -> bytes:
-        """A claim: every claim's fix joins its player's trail (R7.1)."""
+    async def submit(self, cmd: SubmitClaim) -> bytes | None:
+        """A claim: every claim's fix joins its player's trail (R7.1). None: not handed on in time, unanswered
+        (:meth:`_pass_on`)."""
         return await self._pass_on(subjects.CLAIMS_VERIFIED_SUBMIT, cmd, screen=True)
 
-    async def check(self, cmd: SubmitClaim) -> bytes:
+    async def check(self, cmd: SubmitClaim) -> bytes | None:
         """A check: only a verified player's fix joins a trail (R7.1 screens the players of the game; pending
         accounts' checks flooded the flag triage)."""
         return await self._pass_on(subjects.CLAIMS_VERIFIED_CHECK, cmd, screen=cmd.player_status == "verified")
@@ -56,9 +68,29 @@ class ClaimPath:
         log.info("trails_erased", player_id=q.player_id, fixes=erased)
         return TrailsErased(erased=erased)
 
-    async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes:
+    async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes | None:
+        """The claims service's answer; None for a claim not handed on within ``hand_on_s`` of its arrival (no
+        place here, or no claims process listening: a restart): it is not answered, like a request a stopping
+        process never began (nothing was decided; its requester gives up and the gateway answers 503
+        ``unavailable`` itself). The places bound the work, as the subscriber's workers did: no lock on state."""
+        loop = asyncio.get_running_loop()
+        hand_on_by = loop.time() + self.hand_on_s
+        async with self.places:
+            if loop.time() < hand_on_by:
+                return await self._ask(subject, cmd, screen, hand_on_by)
+        log.warning("claim_not_handed_on", subject=subject, player_id=cmd.player_id)
+        return None
+
+    async def _ask(self, subject: str, cmd: SubmitClaim, screen: bool, hand_on_by: float) -> bytes | None:
         try:
-            return await self.claims.ask(subject, await self.verified(cmd, screen))
+            claim = await self.verified(cmd, screen)
+            if (left := hand_on_by - asyncio.get_running_loop().time()) <= 0:
+                log.warning("claim_not_handed_on", subject=subject, player_id=cmd.player_id)
+                return None
+            return await self.claims.ask(subject, claim, left)
+        except NotHandedOn as e:
+            log.warning("claim_not_handed_on", subject=subject, player_id=cmd.player_id, error=str(e))
+            return None
         except Unavailable as e:
             log.warning("claim_path_unavailable", subject=subject, error=str(e))
             return UNAVAILABLE.model_dump_json().encode()

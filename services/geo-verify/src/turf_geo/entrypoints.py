@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from faststream.exceptions import SkipMessage
 from faststream.nats import NatsRouter
 from pydantic import ValidatorFunctionWrapHandler, WrapValidator
 
@@ -16,9 +17,9 @@ from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
 
 QUEUE = "geo-verify"
-#: claims and checks awaiting the trail's store and then the claims service, at a time (as many as the claims
-#: service takes at once, CLAIM_WORKERS, plus those whose trail is being joined meanwhile)
-CLAIM_WORKERS = 64
+#: claims and checks taken at a time: each as it arrives (its window to be handed on starts then), the claim path
+#: bounding the work (turf_geo.claimpath.AT_ONCE); past this many the subscription's pending buffer holds them
+CLAIM_WORKERS = 1024
 
 
 def _as_sent(reply: Any, validate: ValidatorFunctionWrapHandler) -> Any:
@@ -56,7 +57,7 @@ def _claim_path(r: NatsRouter, path: ClaimPath) -> None:
 
     @r.subscriber(subjects.CLAIMS_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_SUBMIT)
     async def submit(cmd: SubmitClaim) -> ClaimReply:
-        return await path.submit(cmd)   # type: ignore[return-value]  # the bytes pass (_as_sent)
+        return _relayed(await path.submit(cmd))
 
     # R30: a withdrawn player's trail, or every trail once the season is long closed (the gateway asks)
     @r.subscriber(subjects.GEO_ERASE_TRAILS, queue=QUEUE, title=subjects.GEO_ERASE_TRAILS)
@@ -65,4 +66,12 @@ def _claim_path(r: NatsRouter, path: ClaimPath) -> None:
 
     @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
     async def check(cmd: SubmitClaim) -> CheckAnswer:
-        return await path.check(cmd)   # type: ignore[return-value]  # the bytes pass (_as_sent)
+        return _relayed(await path.check(cmd))
+
+
+def _relayed(reply: bytes | None) -> Any:
+    """The claims service's answer as its bytes (they pass :func:`_as_sent`); None, a claim not handed on in
+    time: no reply at all (SkipMessage: FastStream sends none), as for a request never begun."""
+    if reply is None:
+        raise SkipMessage
+    return reply

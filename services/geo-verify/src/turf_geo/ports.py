@@ -24,6 +24,11 @@ class Unavailable(Exception):
     """A store or service the claim path needs did not answer: nothing was decided."""
 
 
+class NotHandedOn(Unavailable):
+    """No claims process took the claim within its window to be handed on: nothing was decided, and its
+    requester may give up before an answer could reach it."""
+
+
 @dataclass(frozen=True)
 class TrailBefore:
     """A player's trail as it was before a fix joined it (R7.1): ``fixes``, those received at or after the asked
@@ -59,7 +64,8 @@ class Clock(Protocol):
 class Claims(Protocol):
     """The claims service, the claim path's second stage."""
 
-    async def ask(self, subject: str, claim: VerifiedClaim) -> bytes:
-        """The claims service's reply to ``claim`` on ``subject``, undecoded (geo-verify relays it as it is).
-        Raises :class:`Unavailable` when it does not answer."""
+    async def ask(self, subject: str, claim: VerifiedClaim, within: float | None = None) -> bytes:
+        """The claims service's reply to ``claim`` on ``subject``, undecoded (geo-verify relays it as it is),
+        handed on within ``within`` seconds or not at all (None: the adapter's own window). Raises
+        :class:`NotHandedOn` when nobody took it in that time, :class:`Unavailable` when it does not answer."""
         ...

@@ -65,7 +65,7 @@ class FunctionClaims:
     asked: list[tuple[str, VerifiedClaim]] = field(default_factory=list)
     down: bool = False
 
-    async def ask(self, subject: str, claim: VerifiedClaim) -> bytes:
+    async def ask(self, subject: str, claim: VerifiedClaim, within: float | None = None) -> bytes:
         if self.down:
             raise Unavailable(f"{subject}: NoRespondersError")
         self.asked.append((subject, claim))

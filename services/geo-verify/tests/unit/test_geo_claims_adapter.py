@@ -4,6 +4,7 @@ never asked twice (it may have been decided) and is ``unavailable``."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any, cast
@@ -11,10 +12,17 @@ from typing import Any, cast
 import nats
 import pytest
 
+from turf_common.contracts.base import Message, Refusal
 from turf_common.contracts.claims import Fix, SubmitClaim
 from turf_common.contracts.geo import Located, Verdict, VerifiedClaim
+from turf_common.rules import gametime
+from turf_common.rules.claims import ClaimLimits
+from turf_common.testing import FakeClock
 from turf_geo.adapters.claims import NatsClaims
+from turf_geo.bootstrap import handlers
+from turf_geo.claimpath import ClaimPath
 from turf_geo.ports import Unavailable
+from turf_geo.testing import FunctionClaims, MemoryTrails, PointsBoard
 
 AT = datetime(2026, 10, 5, 14, 0, tzinfo=UTC)
 CLAIM = VerifiedClaim(claim=SubmitClaim(player_id="ann", player_status="verified",
@@ -54,3 +62,24 @@ async def test_nobody_listening_for_the_whole_wait_is_unavailable() -> None:
     with pytest.raises(Unavailable):
         await NatsClaims(cast(Any, broker), retry_for=0.5).ask("claims.verified.submit", CLAIM)
     assert 2 <= broker.asked <= 4
+
+
+async def test_a_claim_that_waited_past_its_window_for_a_place_is_not_handed_on_nor_answered() -> None:
+    """A claim is handed on within ``hand_on_s`` of its arrival or not at all: behind a burst it could otherwise be
+    decided after its requester gave up (committed, and answered to nobody). It is not answered (None: no reply)."""
+    release = asyncio.Event()
+
+    async def answer(subject: str, v: VerifiedClaim) -> Message:
+        await release.wait()
+        return Refusal(reason="not_owner", message="answered")
+
+    claims = FunctionClaims(answer)
+    path = ClaimPath(geo=handlers(PointsBoard(), ClaimLimits()), trails=MemoryTrails(), clock=FakeClock(AT),
+                     claims=claims, season=gametime.load_season(), hand_on_s=0.2, places=asyncio.Semaphore(1))
+    first = asyncio.create_task(path.submit(CLAIM.claim))
+    second = asyncio.create_task(path.submit(CLAIM.claim))
+    await asyncio.sleep(0.3)        # the second waited for the one place past its window
+    release.set()
+    assert await second is None
+    assert await first is not None
+    assert len(claims.asked) == 1

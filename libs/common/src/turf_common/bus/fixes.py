@@ -1,4 +1,4 @@
-"""Our fixes to FastStream 0.7 and nats-py 2.16, in one place. :func:`apply_fixes` applies the two that replace a
+"""Our fixes to FastStream 0.7 and nats-py 2.16, in one place. :func:`apply_fixes` applies the three that replace a
 method (once per process; :func:`turf_common.bus.make_broker` calls it, so every broker of ours runs with them);
 :data:`OWN_INBOXES` and :class:`ContextNow` are arguments our subscribers pass instead.
 
@@ -11,18 +11,23 @@ import asyncio
 from typing import Any
 
 import nats
+import structlog
 from faststream._internal.context import Context as ContextField  # the class behind faststream.Context()
 from nats.js.errors import ServiceUnavailableError
+
+log = structlog.get_logger(__name__)
 
 _applied: list[str] = []
 
 
 def apply_fixes() -> None:
-    """Apply :func:`one_fetch_per_round` and :func:`bounded_workers_on_asyncio` (idempotent)."""
+    """Apply :func:`one_fetch_per_round`, :func:`bounded_workers_on_asyncio` and :func:`draining_stop`
+    (idempotent)."""
     if _applied:
         return
     one_fetch_per_round()
     bounded_workers_on_asyncio()
+    draining_stop()
     _applied.append("done")
 
 
@@ -88,6 +93,35 @@ def bounded_workers_on_asyncio() -> None:
 
     ConcurrentCoreSubscriber.start_consume_task = start_consume_task  # type: ignore[method-assign]
     ConcurrentCoreSubscriber._put_msg = put_msg  # type: ignore[method-assign]
+
+
+def draining_stop() -> None:
+    """A command subscriber's graceful stop answers every request the process has taken.
+
+    Defect (FastStream 0.7.8): ``stop`` first marks the subscriber stopped, waits for the handlers that run, then
+    unsubscribes. Requests already delivered to the process but waiting for a worker (in the subscription's
+    pending buffer, or their task not yet begun) are then dropped unanswered: their requester (geo-verify, for a
+    claim) waits out its whole timeout for a request the server handed to nobody else. Here the subscription is
+    drained first (nats-py ``Subscription.drain``: the server sends no more, the delivered ones are handed to the
+    handler), the requests it began are awaited, and only then does FastStream's stop run (nothing left to wait
+    for). All within the broker's ``graceful_timeout``; a connection already closed has nothing to drain."""
+    from faststream.nats.subscriber.usecases.core_subscriber import CoreSubscriber
+
+    stop = CoreSubscriber.stop
+
+    async def draining(self: Any) -> None:
+        sub, timeout = self.subscription, self._outer_config.graceful_timeout
+        if sub is not None and self.running:
+            try:
+                await asyncio.wait_for(sub.drain(), timeout)
+                self.subscription = None   # drained: nats-py has removed it, nothing to unsubscribe
+            except Exception as e:   # closed, draining or timed out: FastStream's stop as it was
+                log.warning("subscription_not_drained", subject=sub.subject, error=f"{type(e).__name__}: {e}")
+            if running := getattr(self, "_turf_running", None):
+                await asyncio.wait(list(running), timeout=timeout)
+        await stop(self)
+
+    CoreSubscriber.stop = draining  # type: ignore[method-assign]
 
 
 #: Subscriber arguments for a pull consumer's deliveries to come to the connection's own inboxes.
