@@ -148,6 +148,9 @@ export class WhereAmI {
       return;
     }
     if (this.pending === at) this.pending = null;
+    // the gap runs from the answer: the request may leave a moment after run() began (the bell's spread, a clock
+    // read), and the next automatic check must still come 10 s after it went out
+    this.lastAt = Date.now();
     if (asked !== this.asked) return;   // a newer answer is (or will be) shown
     this.last = at;
     await this.show(r, asked);
