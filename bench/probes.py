@@ -212,18 +212,22 @@ def ipv6_64(stack: Stack, http: httpx.Client) -> Probe:
                  f"{codes.count(429)}×429", codes[-1] == 429)
 
 
-def foreign_origin(stack: Stack) -> Probe:
+def socket_from(stack: Stack, origin: str) -> str:
+    """What the spectator socket did for a browser of ``origin``: ``answered``, ``closed <code>`` or ``refused``."""
     sock = socket.create_connection(("127.0.0.1", stack.http_port))
-    saw = "open"
     try:
         with connect(f"ws://127.0.0.1:{stack.http_port}{API}/ws/scores", sock=sock, open_timeout=10,
-                     origin=Origin("https://evil.example")) as ws:
+                     origin=Origin(origin)) as ws:
             ws.recv(timeout=10)
-            saw = "answered"
+            return "answered"
     except ConnectionClosed as closed:
-        saw = f"closed {closed.rcvd.code if closed.rcvd else '?'}"
+        return f"closed {closed.rcvd.code if closed.rcvd else '?'}"
     except Exception as e:
-        saw = f"refused ({type(e).__name__})"
+        return f"refused ({type(e).__name__})"
+
+
+def foreign_origin(stack: Stack) -> Probe:
+    saw = socket_from(stack, "https://evil.example")
     return Probe("spectator socket from another site", "WS /ws/scores, Origin evil.example", saw,
                  saw.startswith("closed 1008") or saw.startswith("refused"))
 

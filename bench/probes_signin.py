@@ -13,11 +13,8 @@ import time
 import uuid
 
 import httpx
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
-from websockets.typing import Origin
 
-from bench.probes import Probe, _proxy
+from bench.probes import Probe, _proxy, socket_from
 from tests.support.client import API, Player, register, sign_in
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
@@ -154,17 +151,7 @@ def banner_and_csp(http: httpx.Client) -> list[Probe]:
 
 
 def origin_other_port(stack: Stack) -> Probe:
-    sock = socket.create_connection(("127.0.0.1", stack.http_port))
-    saw = "open"
-    try:
-        with connect(f"ws://127.0.0.1:{stack.http_port}{API}/ws/scores", sock=sock, open_timeout=10,
-                     origin=Origin("http://127.0.0.1:3000")) as ws:
-            ws.recv(timeout=10)
-            saw = "answered"
-    except ConnectionClosed as closed:
-        saw = f"closed {closed.rcvd.code if closed.rcvd else '?'}"
-    except Exception as e:
-        saw = f"refused ({type(e).__name__})"
+    saw = socket_from(stack, "http://127.0.0.1:3000")
     return Probe("spectator socket from another port of the host", "WS /ws/scores, Origin http://127.0.0.1:3000",
                  saw, saw.startswith("closed 1008") or saw.startswith("refused"))
 
