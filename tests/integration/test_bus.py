@@ -71,6 +71,10 @@ async def started(url: str, router: NatsRouter, stream: str | None = None) -> As
         await ensure_stream(broker, stream, max_bytes=64 * 1024**2)
     broker.include_router(router)
     await broker.start()
+    # the server takes this connection's SUBs in order with the PING a flush sends: once the PONG is back, a request
+    # from another connection finds the subscriber (without it, a loaded machine let the request arrive first, get
+    # no responder, and the test wait 30 s for a handler that was never called)
+    await broker.connection.flush()
     try:
         yield broker
     finally:
