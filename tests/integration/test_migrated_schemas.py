@@ -1,5 +1,5 @@
 """Every service's Alembic revisions, run on an empty database, make exactly the schema recorded in
-``schemas/<service>.sql`` (``pg_dump --schema-only``, its comments and settings left out), and go down to base again
+``schemas/<service>.txt`` (``pg_dump --schema-only``, its comments and settings left out), and go down to base again
 leaving nothing but Alembic's version table.
 
 Revisions are frozen: one edited in place, or a shared table helper (:mod:`turf_common.migrations`) making other
@@ -69,7 +69,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_each_service_migrated_to_its_recorded_revision_makes_the_recorded_schema(database: str,
                                                                                   service: str) -> None:
     migrate(database, service, "upgrade", RECORDED[service])
-    assert schema_dump(database, service) == (DUMPS / f"{service}.sql").read_text()
+    assert schema_dump(database, service) == (DUMPS / f"{service}.txt").read_text()
 
 
 @pytest.mark.parametrize("service", sorted(RECORDED))
@@ -89,12 +89,12 @@ def test_each_service_downgraded_to_base_leaves_only_the_version_table(database:
 
 
 def record() -> None:
-    """Write ``schemas/<service>.sql`` from the revisions as they are now (a scratch server of its own)."""
+    """Write ``schemas/<service>.txt`` from the revisions as they are now (a scratch server of its own)."""
     DUMPS.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, scratch_postgres(Path(tmp)) as url:
         for service, revision in RECORDED.items():
             migrate(url, service, "upgrade", revision)
-            (DUMPS / f"{service}.sql").write_text(schema_dump(url, service))
+            (DUMPS / f"{service}.txt").write_text(schema_dump(url, service))
 
 
 if __name__ == "__main__":
