@@ -21,7 +21,7 @@ from turfwar.stack import Stack
 OPEN = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 
 
-def test_issue20_no_serious_accessibility_violations_on_the_three_pages(
+def test_no_serious_accessibility_violations_on_the_three_pages(
         stack: Stack, http: httpx.Client, org: ApiPlayer, phone: Callable[..., Any]) -> None:
     move_clock(org, OPEN)
     pid, email, password = register(http, "Axe Player")

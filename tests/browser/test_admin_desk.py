@@ -44,7 +44,7 @@ def confirm(page: Any, title: str, answer: str) -> None:
     page.wait_for_selector("dialog#confirm:not([open])", state="attached")
 
 
-def test_issue20_the_organizers_desk(stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
+def test_the_organizers_desk(stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
                                      shot: Callable[..., Path]) -> None:
     move_clock(org, OPEN)
     pat, quinn = verified_player(http, org, "Pat Desk"), verified_player(http, org, "Quinn Desk")
@@ -116,7 +116,7 @@ def test_issue20_the_organizers_desk(stack: Stack, http: httpx.Client, org: Play
     assert claims[jc.json()["claim_id"]]["territory_name"] == "Jersey City"
 
 
-def test_issue20_csv_exports_are_the_organizers_and_safe_to_open(stack: Stack, http: httpx.Client,
+def test_csv_exports_are_the_organizers_and_safe_to_open(stack: Stack, http: httpx.Client,
                                                                  org: Player) -> None:
     move_clock(org, OPEN)
     sly = verified_player(http, org, "=HYPERLINK(\"http://evil.example\")")

@@ -93,7 +93,7 @@ def signed_in(phone: Callable[..., Any], stack: Stack, w: dict[str, Any], **opts
     return page
 
 
-def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
+def test_each_card_form_offers_only_what_the_rules_allow_now(
         stack: Stack, phone: Callable[..., Any], world: dict[str, Any], shot: Callable[..., Path]) -> None:
     w, names = world, world["names"]
     page = signed_in(phone, stack, w)
@@ -150,7 +150,7 @@ def test_issue20_each_card_form_offers_only_what_the_rules_allow_now(
     assert f"{names[w['thief'].id]} may reclaim it until" in page.inner_text(f"{hoboken} .warn")
 
 
-def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_colour(
+def test_players_get_palette_colours_in_join_order_and_my_legend_is_my_colour(
         stack: Stack, http: httpx.Client, phone: Callable[..., Any], world: dict[str, Any]) -> None:
     w = world
     order = {p["id"]: p["join_index"] for p in http.get("/api/v1/players").json()["players"]}
@@ -166,7 +166,7 @@ def test_issue20_players_get_palette_colours_in_join_order_and_my_legend_is_my_c
                 f" === '{rgb(fill)}'")
 
 
-def test_issue20_dark_mode_follows_the_system(stack: Stack, phone: Callable[..., Any],
+def test_dark_mode_follows_the_system(stack: Stack, phone: Callable[..., Any],
                                              shot: Callable[..., Path]) -> None:
     background = "getComputedStyle(document.documentElement).backgroundColor"
     light = phone()
@@ -181,7 +181,7 @@ def test_issue20_dark_mode_follows_the_system(stack: Stack, phone: Callable[...,
     shot(dark, "play-dark")
 
 
-def test_issue20_a_popup_near_the_screen_edge_stays_inside_the_viewport(
+def test_a_popup_near_the_screen_edge_stays_inside_the_viewport(
         stack: Stack, phone: Callable[..., Any]) -> None:
     page = phone()
     open_page(page, stack.base_url + "/")
@@ -214,7 +214,7 @@ def test_issue20_a_popup_near_the_screen_edge_stays_inside_the_viewport(
     assert m["x"] <= box["x"] and box["x"] + box["width"] <= m["x"] + m["width"], (box, m)
 
 
-def test_issue20_the_card_forms_in_dark_mode_pass_the_accessibility_check(
+def test_the_card_forms_in_dark_mode_pass_the_accessibility_check(
         stack: Stack, phone: Callable[..., Any], world: dict[str, Any]) -> None:
     # axe-core (tests/browser/a11y.py): labels of every form, contrast of the dark palette
     page = signed_in(phone, stack, world, color_scheme="dark")

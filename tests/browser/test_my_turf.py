@@ -67,7 +67,7 @@ def overlapping_labels(page: Any) -> list[list[str]]:
     })()""")  # type: ignore[no-any-return]
 
 
-def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns(
+def test_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns(
         stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     pid, email, password = register(http, "Turf Keeper")
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
@@ -137,7 +137,7 @@ def test_issue20_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns
     assert page.inner_text("#map-status") == "Princeton shown on the map."
 
 
-def test_issue20_the_town_list_filters_every_town_and_shows_one_on_the_map(
+def test_the_town_list_filters_every_town_and_shows_one_on_the_map(
         stack: Stack, http: httpx.Client, phone: Callable[..., Any]) -> None:
     board = http.get("/api/v1/board").json()["features"]
     hudson = sum(1 for f in board if f["properties"]["county"] == "Hudson")
@@ -163,7 +163,7 @@ def test_issue20_the_town_list_filters_every_town_and_shows_one_on_the_map(
     assert page.inner_text("#town-count") == f"{hudson} towns match “Hudson County”."
 
 
-def test_issue20_the_town_list_works_with_the_keyboard_alone(stack: Stack, phone: Callable[..., Any]) -> None:
+def test_the_town_list_works_with_the_keyboard_alone(stack: Stack, phone: Callable[..., Any]) -> None:
     page = phone(has_touch=False, is_mobile=False)
     open_page(page, stack.base_url + "/")
     # the search box is labelled, its count is a polite live region it points to

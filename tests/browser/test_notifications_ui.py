@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tests.browser.test_countdowns_safety_issue18 import console_errors, text, verified
+from tests.browser.test_countdowns_safety import console_errors, text, verified
 from tests.browser.test_pages import open_page, until
 from tests.support.cards import claim
 from tests.support.client import Player, move_clock

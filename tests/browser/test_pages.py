@@ -323,7 +323,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     shot(admin, "admin-clock", at="#clock-control")
 
 
-def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[..., Any],
+def test_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[..., Any],
                                                        shot: Callable[..., Path]) -> None:
     """/docs is Swagger UI from the package: it renders every /api/v1 operation with no request to another host
     and no Content-Security-Policy violation (the phone fixture fails on either), each operation declares the
@@ -342,7 +342,7 @@ def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Call
     shot(page, "docs")
 
 
-def test_issue17_a_plain_http_page_says_location_needs_https(stack: Stack, browser: Any,
+def test_a_plain_http_page_says_location_needs_https(stack: Stack, browser: Any,
                                                              shot: Callable[..., Path]) -> None:
     """Over plain HTTP on a public name a browser never shares its location (not a secure context), so the play page
     says the site needs HTTPS, and where, not "allow it". The public name is served by routing the page's requests

@@ -53,7 +53,7 @@ def sentence(page: Any) -> str:
     return str(page.inner_text("#where"))
 
 
-def test_issue31_the_first_screen_holds_the_sentence_and_the_action_in_every_state(
+def test_the_first_screen_holds_the_sentence_and_the_action_in_every_state(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     move_clock(org, MON)
     # a rival holds Hoboken since this morning: locked today (R10) for anyone else

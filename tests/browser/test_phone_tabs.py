@@ -56,7 +56,7 @@ def shown_panes(page: Any) -> list[str]:
                          ".filter((p) => !p.hidden).map((p) => p.id)")  # type: ignore[no-any-return]
 
 
-def test_issue31_the_rest_of_the_play_page_is_tabs_with_phone_sizes(
+def test_the_rest_of_the_play_page_is_tabs_with_phone_sizes(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     move_clock(org, MON)
     pid, email, password = register(http, "Tabs Player")
@@ -138,7 +138,7 @@ def test_issue31_the_rest_of_the_play_page_is_tabs_with_phone_sizes(
     assert serious_violations(page) == []
 
 
-def test_issue31_the_organize_pages_rows_are_44_px_targets(
+def test_the_organize_pages_rows_are_44_px_targets(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
     move_clock(org, MON)
     pid, email, password = register(http, "Row Player")

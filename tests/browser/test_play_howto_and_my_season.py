@@ -12,7 +12,7 @@ from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
 
-def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack: Stack,
+def test_how_to_play_the_public_discord_name_and_the_organize_link(stack: Stack,
                                                                           phone: Callable[..., Any]) -> None:
     page = phone()
     open_page(page, stack.base_url + "/")
@@ -35,7 +35,7 @@ def test_issue20_how_to_play_the_public_discord_name_and_the_organize_link(stack
         until(page, "!document.querySelector('#organize-link').hidden")
 
 
-def test_issue19_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, phone: Callable[..., Any]) -> None:
+def test_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, phone: Callable[..., Any]) -> None:
     from datetime import datetime
 
     from tests.support.client import move_clock, register
@@ -60,7 +60,7 @@ def test_issue19_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, p
     assert cells[:3] == ["10-05", "1", "0"], cells   # day, claims, steals
 
 
-def test_issue19_a_simulations_event_log_opens_in_the_season_replay(stack: Stack, phone: Callable[..., Any]) -> None:
+def test_a_simulations_event_log_opens_in_the_season_replay(stack: Stack, phone: Callable[..., Any]) -> None:
     import gzip
     import json
     from pathlib import Path

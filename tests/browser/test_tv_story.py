@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.browser.a11y import serious_violations
-from tests.browser.test_my_turf_issue20 import overlapping_labels
+from tests.browser.test_my_turf import overlapping_labels
 from tests.browser.test_pages import open_page, until
 from tests.support.client import Player, move_clock, verified_player
 
@@ -31,7 +31,7 @@ UNNAMED = """(() => {
 })()"""
 
 
-def test_issue31_the_tv_at_rest_frames_the_claimed_towns_and_names_each(
+def test_the_tv_at_rest_frames_the_claimed_towns_and_names_each(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     move_clock(org, MON)
     hudson = sorted((f["properties"] for f in http.get("/api/v1/board").json()["features"]
@@ -71,7 +71,7 @@ def test_issue31_the_tv_at_rest_frames_the_claimed_towns_and_names_each(
     assert overlapping_labels(tv) == []
 
 
-def test_issue31_the_watch_desk_shows_the_live_feed_first_and_every_region_by_keyboard(
+def test_the_watch_desk_shows_the_live_feed_first_and_every_region_by_keyboard(
         stack: Any, phone: Callable[..., Any]) -> None:
     desk = phone(viewport={"width": 1280, "height": 800}, is_mobile=False, has_touch=False)
     open_page(desk, stack.base_url + "/watch")

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.browser.a11y import serious_violations
-from tests.browser.test_my_turf_issue20 import overlapping_labels
+from tests.browser.test_my_turf import overlapping_labels
 from tests.browser.test_pages import open_page, until
 from tests.support.client import API, Player, move_clock, verified_player
 
@@ -26,7 +26,7 @@ HOBOKEN, HOBOKEN_ID = (40.7440, -74.0320), "3401732250"
 TV = {"viewport": {"width": 1920, "height": 1080}, "is_mobile": False, "has_touch": False}
 
 
-def test_issue20_tv_mode_flies_to_a_story_and_back_and_counts_down(
+def test_tv_mode_flies_to_a_story_and_back_and_counts_down(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     move_clock(org, MON)
     ann, bo = verified_player(http, org, "Ann TV"), verified_player(http, org, "Bo TV")
@@ -63,7 +63,7 @@ def test_issue20_tv_mode_flies_to_a_story_and_back_and_counts_down(
                        ".every((td) => td.scrollWidth <= td.clientWidth)")
 
 
-def test_issue20_the_podium_at_the_close(stack: Any, http: httpx.Client, org: Player,
+def test_the_podium_at_the_close(stack: Any, http: httpx.Client, org: Player,
                                          phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
     move_clock(org, CLOSE)
     final = http.get(f"{API}/results")

@@ -28,7 +28,7 @@ def where(page: Any) -> str:
     return str(page.inner_text("#where"))
 
 
-def test_issue20_the_page_says_where_i_am_as_i_move_and_the_map_follows(
+def test_the_page_says_where_i_am_as_i_move_and_the_map_follows(
         stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
     move_clock(org, MON)
     pid, email, password = register(http, "Walker")

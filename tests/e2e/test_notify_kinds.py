@@ -1,4 +1,4 @@
-"""Issue 18 on the real stack, the notification kinds tests/e2e/test_notify_issue18.py leaves out: ``cards_dealt``
+"""Issue 18 on the real stack, the notification kinds tests/e2e/test_notify.py leaves out: ``cards_dealt``
 (R12), ``protection_active`` / ``protection_lapsed`` (R15, R16), ``fortified`` (R9, R11), ``trade_accepted`` /
 ``trade_cancelled`` (R18) and ``correction`` (R28) — each arriving exactly once in GET /me/notifications, to the
 player it concerns only, with its data and a message naming towns and players by their public names. The tests of

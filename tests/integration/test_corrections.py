@@ -67,7 +67,7 @@ def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client
         conn.execute("UPDATE gateway.corrections SET reason = 'rewritten'")
 
 
-def test_issue29_the_claim_log_and_its_streamed_csv_export_list_the_same_claims(http: httpx.Client,
+def test_the_claim_log_and_its_streamed_csv_export_list_the_same_claims(http: httpx.Client,
                                                                                 org: Player) -> None:
     """Issue 29 on the real stack: ``claims.list`` answers a page at a time, ``GET /admin/claims`` reads its pages
     and ``claims.csv`` streams them; both list the same claims, oldest first, with names."""

@@ -126,7 +126,7 @@ def pages(http: httpx.Client, path: str, limit: int, key: str, after: str) -> li
         params = {"limit": limit, after: body[key]}
 
 
-def test_issue29_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
+def test_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
         http: httpx.Client, season: dict[str, Player]) -> None:
     """Histories were read whole, however long: now ``limit`` (at most 1000, the default) a page after
     ``after_seq``; the default page is today's answer, with ``next_seq`` null."""
@@ -146,7 +146,7 @@ def test_issue29_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
             assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), (path, query)
 
 
-def test_issue29_the_roster_is_read_a_page_at_a_time_the_default_page_unchanged(
+def test_the_roster_is_read_a_page_at_a_time_the_default_page_unchanged(
         http: httpx.Client, season: dict[str, Player]) -> None:
     whole = ok(http.get("/api/v1/players"))
     assert whole["next"] is None and len(whole["players"]) >= 3

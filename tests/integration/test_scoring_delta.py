@@ -232,7 +232,7 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
     asyncio.run(main())
 
 
-def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip_issue21(redis_url: str) -> None:
+def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip(redis_url: str) -> None:
     """Issue 21: apply_and_read runs the APPLY script per change in one transaction: each answer is what applying
     the changes one at a time would have said in that order (the previous owner, "" for none, None for a change not
     newer than the stored one), and what it reads back is the state they leave: the players' sets, the owners, the

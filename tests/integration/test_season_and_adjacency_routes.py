@@ -8,7 +8,7 @@ import httpx
 from tests.support.client import API
 
 
-def test_issue20_the_season_route_gives_the_configured_calendar_and_limits(http: httpx.Client) -> None:
+def test_the_season_route_gives_the_configured_calendar_and_limits(http: httpx.Client) -> None:
     r = http.get(f"{API}/season")
     assert r.status_code == 200, r.text
     s = r.json()
@@ -23,7 +23,7 @@ def test_issue20_the_season_route_gives_the_configured_calendar_and_limits(http:
     assert s["limits"] == {"max_accuracy_m": 100.0, "max_fix_age_s": 120.0, "max_travel_kmh": 200.0}
 
 
-def test_issue19_the_adjacency_graph_in_one_body_with_an_etag(http: httpx.Client) -> None:
+def test_the_adjacency_graph_in_one_body_with_an_etag(http: httpx.Client) -> None:
     r = http.get(f"{API}/adjacency")
     assert r.status_code == 200, r.text
     graph = r.json()["neighbours"]

@@ -55,7 +55,7 @@ def on(http: httpx.Client, p: Player) -> Player:
     return Player(http, p.token, p.id)
 
 
-def test_issue21_a_sign_out_on_one_gateway_is_refused_at_once_by_the_other(
+def test_a_sign_out_on_one_gateway_is_refused_at_once_by_the_other(
         http: httpx.Client, http2: httpx.Client) -> None:
     _, email, pw = register(http)
     p, other = sign_in(http, email, pw), sign_in(http, email, pw)
@@ -68,7 +68,7 @@ def test_issue21_a_sign_out_on_one_gateway_is_refused_at_once_by_the_other(
     assert on(http2, other).get("/me").status_code == 200     # only that token: the other session goes on
 
 
-def test_issue21_r28_a_disqualification_ends_the_cached_sessions_on_every_gateway(
+def test_r28_a_disqualification_ends_the_cached_sessions_on_every_gateway(
         http: httpx.Client, http2: httpx.Client) -> None:
     org = organizer(http)
     pid, email, pw = register(http)
@@ -81,7 +81,7 @@ def test_issue21_r28_a_disqualification_ends_the_cached_sessions_on_every_gatewa
         assert gone.status_code == 401, gone.text
 
 
-def test_issue21_r27_a_verification_is_seen_at_once_by_the_other_gateway(
+def test_r27_a_verification_is_seen_at_once_by_the_other_gateway(
         http: httpx.Client, http2: httpx.Client) -> None:
     """A pending player's check is refused for want of verification (R27); once the organizer verifies them through
     the first gateway, the second answers with the new status, not the cached one."""
@@ -99,7 +99,7 @@ def test_issue21_r27_a_verification_is_seen_at_once_by_the_other_gateway(
                             "message": None}, (refused_for, after.text)
 
 
-def test_issue21_the_cache_answers_repeat_requests_without_the_database(stack: Stack, http: httpx.Client) -> None:
+def test_the_cache_answers_repeat_requests_without_the_database(stack: Stack, http: httpx.Client) -> None:
     """Sessions in the cache are answered even while PostgreSQL's session row is gone behind the gateway's back
     (deleted by hand here): within the cache's seconds the gateway does not ask the database again."""
     import psycopg

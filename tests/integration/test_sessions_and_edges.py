@@ -53,7 +53,7 @@ def _via(proxy: httpx.Client, client_ip: str, email: str, password: str) -> http
                       headers={"X-Forwarded-For": client_ip})
 
 
-def test_issue15_sign_out_revokes_the_token(http: httpx.Client) -> None:
+def test_sign_out_revokes_the_token(http: httpx.Client) -> None:
     _, email, pw = register(http)
     p, other = sign_in(http, email, pw), sign_in(http, email, pw)
     assert p.get("/me").status_code == 200
@@ -65,7 +65,7 @@ def test_issue15_sign_out_revokes_the_token(http: httpx.Client) -> None:
     assert other.get("/me").status_code == 200   # only that token: the player's other session goes on
 
 
-def test_issue15_r28_a_disqualified_players_tokens_are_revoked(http: httpx.Client) -> None:
+def test_r28_a_disqualified_players_tokens_are_revoked(http: httpx.Client) -> None:
     org = organizer(http)
     pid, email, pw = register(http)
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "t"}).status_code == 200
@@ -79,7 +79,7 @@ def test_issue15_r28_a_disqualified_players_tokens_are_revoked(http: httpx.Clien
 
 
 @pytest.mark.parametrize("who", ["player", "organizer"])
-def test_issue15_an_attacker_is_throttled_and_the_owner_still_signs_in_from_another_client(
+def test_an_attacker_is_throttled_and_the_owner_still_signs_in_from_another_client(
         http: httpx.Client, proxy: httpx.Client, who: str) -> None:
     """API.md: a client that keeps failing gets 429 with Retry-After; nobody else's failures ever refuse the right
     password from another client. Before: the account's failures from anyone locked the owner out for a minute."""
@@ -97,7 +97,7 @@ def test_issue15_an_attacker_is_throttled_and_the_owner_still_signs_in_from_anot
     assert http.post(API + "/sessions", json={"email": email, "password": pw}).status_code == 200
 
 
-def test_issue15_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client) -> None:
+def test_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client) -> None:
     """A burst of 24 sign-ins (argon2 verification each, ~0.3 s of CPU) takes seconds, and GET /clock keeps
     answering within a second meanwhile. Before, every verification ran on the event loop: /clock waited for the
     whole burst."""
@@ -130,7 +130,7 @@ def test_issue15_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client
                                                             f"during a {took:.1f} s burst"
 
 
-def test_issue15_foreign_host_names_are_refused(http: httpx.Client, stack: Stack) -> None:
+def test_foreign_host_names_are_refused(http: httpx.Client, stack: Stack) -> None:
     """DNS rebinding: a page on evil.example re-resolved to 127.0.0.1 sends Host: evil.example → 400."""
     r = http.get(API + "/clock", headers={"Host": "evil.example"})
     assert r.status_code == 400 and r.json()["reason"] == "invalid_input"
@@ -147,7 +147,7 @@ def test_issue15_foreign_host_names_are_refused(http: httpx.Client, stack: Stack
         assert raw.recv(64).startswith(b"HTTP/1.1 400")
 
 
-def test_issue15_metrics_answer_loopback_clients_only(http: httpx.Client, proxy: httpx.Client) -> None:
+def test_metrics_answer_loopback_clients_only(http: httpx.Client, proxy: httpx.Client) -> None:
     assert http.get("/metrics").status_code == 200
     # X-Forwarded-For from an untrusted peer (127.0.0.1 is not the configured proxy) is ignored
     assert http.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"}).status_code == 200
@@ -156,7 +156,7 @@ def test_issue15_metrics_answer_loopback_clients_only(http: httpx.Client, proxy:
     assert r.status_code == 404, r.text
 
 
-def test_issue15_per_address_limits_count_the_client_behind_a_trusted_proxy(
+def test_per_address_limits_count_the_client_behind_a_trusted_proxy(
         http: httpx.Client, proxy: httpx.Client) -> None:
     """Behind the proxy, two clients' failures are counted apart (the proxy's address is not everyone's); from an
     untrusted peer a forged X-Forwarded-For changes nothing."""
@@ -171,7 +171,7 @@ def test_issue15_per_address_limits_count_the_client_behind_a_trusted_proxy(
     assert _via(proxy, "192.0.2.99", email, pw).status_code == 200
 
 
-def test_issue15_websockets_are_capped_per_client(stack: Stack) -> None:
+def test_websockets_are_capped_per_client(stack: Stack) -> None:
     url = stack.base_url.replace("http", "ws") + API + "/ws/scores"
     a, b = connect(url, open_timeout=10), connect(url, open_timeout=10)
     try:
@@ -189,7 +189,7 @@ def test_issue15_websockets_are_capped_per_client(stack: Stack) -> None:
         assert '"snapshot"' in str(again.recv(timeout=10))
 
 
-def test_issue15_r28_the_private_note_never_reaches_the_public(stack: Stack, http: httpx.Client) -> None:
+def test_r28_the_private_note_never_reaches_the_public(stack: Stack, http: httpx.Client) -> None:
     """A disqualification's and a correction's ``reason`` is public (GET /corrections, the feed); the organizer's
     ``note`` is on GET /admin/corrections only. Before, there was no private field (422 for ``note``)."""
     org = organizer(http)
@@ -215,7 +215,7 @@ def test_issue15_r28_the_private_note_never_reaches_the_public(stack: Stack, htt
     assert mine[other.id]["note"] == "SECRET-2 phoned me"
 
 
-def test_issue15_a_repeated_idempotency_key_with_another_claim_body_is_refused(http: httpx.Client) -> None:
+def test_a_repeated_idempotency_key_with_another_claim_body_is_refused(http: httpx.Client) -> None:
     """A repeated key returns the first answer only to the same body; another body is 422 invalid_input, not the
     first answer replayed."""
     p = verified_player(http, organizer(http))
@@ -228,7 +228,7 @@ def test_issue15_a_repeated_idempotency_key_with_another_claim_body_is_refused(h
     assert (again.status_code, again.json()) == (first.status_code, first.json())
 
 
-def test_issue15_zz_a_new_organizer_password_ends_the_old_sessions(stack: Stack, http: httpx.Client) -> None:
+def test_zz_a_new_organizer_password_ends_the_old_sessions(stack: Stack, http: httpx.Client) -> None:
     """Last in the module: the gateway restarts with another TURF_ORGANIZER_PASSWORD. Expired sessions are
     purged at the start too."""
     old = organizer(http)

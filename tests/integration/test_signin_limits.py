@@ -71,7 +71,7 @@ def _burst(stack: Stack, n: int, request: Any) -> list[httpx.Response]:
         return list(pool.map(one, range(n)))
 
 
-def test_issue29_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
+def test_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
         stack: Stack, http: httpx.Client, proxy: httpx.Client) -> None:
     """40 wrong passwords at once for one account from one address: at most ``sessions_email`` (4) are tried,
     the rest 429. Before, the count was read before the hash and written after: all 40 got 401."""
@@ -85,7 +85,7 @@ def test_issue29_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
     assert _via(proxy, _addr(), email, pw).status_code == 200   # the owner, elsewhere
 
 
-def test_issue29_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_gets_in(
+def test_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_gets_in(
         http: httpx.Client, proxy: httpx.Client) -> None:
     """Past ``sessions_account`` (12 failures from any addresses), each address the account never signed in from
     gets one attempt per ``sessions_account_slow`` window (3 s) for it; the owner's known address is not slowed,
@@ -104,7 +104,7 @@ def test_issue29_an_account_guessed_from_many_addresses_slows_down_and_its_owner
     assert _via(proxy, _addr(), email, pw).status_code == 200   # the owner travelling: not held back either
 
 
-def test_issue29_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_within_seconds(
+def test_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_within_seconds(
         stack: Stack, proxy: httpx.Client) -> None:
     """40 sign-ins at once (unknown accounts, each from its own address; the dummy hash costs a real one): the
     2 hashing threads and 12 waiting take some, the others are answered 503 ``unavailable`` with Retry-After at
@@ -138,7 +138,7 @@ def test_issue29_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_with
     assert results["code"] == 200 and results["took"] < 15, results
 
 
-def test_issue29_disqualified_and_rejected_players_cannot_sign_in(http: httpx.Client) -> None:
+def test_disqualified_and_rejected_players_cannot_sign_in(http: httpx.Client) -> None:
     """API.md (amended): 403 ``not_eligible`` for their right password, 401 for a wrong one (the status is told only
     to whoever knows the password); a pending player signs in. Before: 200 and a new token."""
     org = organizer(http)
@@ -163,7 +163,7 @@ def _push_rows(stack: Stack, player_id: str) -> list[tuple[str, str]]:
                           (player_id,)).fetchall()
 
 
-def test_issue29_push_subscriptions_pending_players_none_a_re_put_updates_and_the_route_is_rate_limited(
+def test_push_subscriptions_pending_players_none_a_re_put_updates_and_the_route_is_rate_limited(
         stack: Stack, http: httpx.Client) -> None:
     """A pending player's PUT /me/push is 409 ``not_eligible`` (as their claims); a verified player's same endpoint
     saved again is one subscription with the new keys; a 4th PUT within the hour is 429 (``push_player``=3/h).
@@ -183,7 +183,7 @@ def test_issue29_push_subscriptions_pending_players_none_a_re_put_updates_and_th
     assert len(_push_rows(stack, p.id)) == 2
 
 
-def test_issue29_an_ipv6_client_is_counted_by_its_64(http: httpx.Client, proxy: httpx.Client) -> None:
+def test_an_ipv6_client_is_counted_by_its_64(http: httpx.Client, proxy: httpx.Client) -> None:
     """Failed sign-ins from five addresses of one /64 count as one client's (``sessions_email``=4): the 5th is
     429; another /64 is another client. Before: each address was a client of its own."""
     _, email, pw = register(http)
@@ -209,7 +209,7 @@ def _closed_1008(ws: ClientConnection) -> bool:
     return False
 
 
-def test_issue29_spectator_sockets_of_one_ipv6_64_share_the_per_address_cap(stack: Stack) -> None:
+def test_spectator_sockets_of_one_ipv6_64_share_the_per_address_cap(stack: Stack) -> None:
     a, b = _ws(stack, client="2001:db8:29:3::1"), _ws(stack, client="2001:db8:29:3::2")
     try:
         for ws in (a, b):
@@ -231,7 +231,7 @@ def test_issue29_spectator_sockets_of_one_ipv6_64_share_the_per_address_cap(stac
     ("https://evil.example", False),
     ("null", False),                            # a sandboxed frame, a file
 ])
-def test_issue29_the_spectator_socket_takes_only_allowed_origins(stack: Stack, origin: str | None,
+def test_the_spectator_socket_takes_only_allowed_origins(stack: Stack, origin: str | None,
                                                                  taken: bool) -> None:
     """Before: any page of any site opened the socket (and counted against its visitors' address); and then any
     port or scheme of an allowed name."""
@@ -244,7 +244,7 @@ def test_issue29_the_spectator_socket_takes_only_allowed_origins(stack: Stack, o
             assert _closed_1008(ws)
 
 
-def test_issue29_since_resends_are_throttled_per_address(stack: Stack, http: httpx.Client) -> None:
+def test_since_resends_are_throttled_per_address(stack: Stack, http: httpx.Client) -> None:
     """``resends_ip``=2/min: a third ``?since=`` within the minute gets a snapshot, which reads nothing back from
     the stream. Before: every reconnect with ``since`` read up to TURF_WS_RESEND_MAX entries."""
     org = organizer(http)
@@ -263,7 +263,7 @@ def test_issue29_since_resends_are_throttled_per_address(stack: Stack, http: htt
         assert '"announcement.published"' in str(ws.recv(timeout=10))
 
 
-def test_issue29_zz_a_pending_player_neither_claims_checks_nor_trades(http: httpx.Client) -> None:
+def test_zz_a_pending_player_neither_claims_checks_nor_trades(http: httpx.Client) -> None:
     """Last in the module (it opens the game day). A pending player signed in is refused the game's moves with R8's
     ``not_eligible``: a claim and a trade proposal 409, a check answers ``allowed: false`` with that reason (API.md:
     a check's answer is 200; its fix joins no trail). These held before issue 29 too; with the refused push

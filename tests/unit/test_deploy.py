@@ -27,7 +27,7 @@ def test_compose_file_follows_the_compose_spec_and_has_every_part() -> None:
     assert SERVICES | {"nats-1", "nats-2", "nats-3", "postgres", "redis", "backup"} <= set(doc["services"])
 
 
-def test_issue17_compose_backs_the_season_up_on_a_schedule_into_its_own_volume() -> None:
+def test_compose_backs_the_season_up_on_a_schedule_into_its_own_volume() -> None:
     svc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["backup"]
     assert svc["build"]["target"] == "backup" and "backups:/backups" in svc["volumes"]
     assert svc["command"][:4] == ["python", "-m", "turfwar.backup_schedule", "--into"]
@@ -72,7 +72,7 @@ def test_every_service_module_exists(name: str) -> None:
 
 
 # ---- issue 15: the deployment's bus asks every process for its own credentials ---------------------------------------
-def test_issue15_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
+def test_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
     """deploy/nats/auth.conf is what turfwar/natsauth.py gives (the table the embedded server enforces, tested on a
     live server by tests/integration/test_bus_permissions.py); `turfwar docs nats-auth` rewrites it."""
     from turfwar import natsauth
@@ -81,7 +81,7 @@ def test_issue15_the_deployments_nats_users_are_the_embedded_servers_table() -> 
     assert "include ./auth.conf" in (DEPLOY / "nats" / "nats.conf").read_text()
 
 
-def test_issue15_nats_refuses_to_start_without_every_password(tmp_path: Path) -> None:
+def test_nats_refuses_to_start_without_every_password(tmp_path: Path) -> None:
     """nats-server itself parses the deployment's configuration: valid with each password given, refused with one
     missing (nothing starts on a default)."""
     from turfwar import natsauth
@@ -97,7 +97,7 @@ def test_issue15_nats_refuses_to_start_without_every_password(tmp_path: Path) ->
     assert bad.returncode != 0 and "TURF_NATS_PASSWORD_CLAIMS" in bad.stdout + bad.stderr
 
 
-def test_issue15_each_compose_service_connects_as_its_own_nats_user() -> None:
+def test_each_compose_service_connects_as_its_own_nats_user() -> None:
     from turfwar import natsauth
 
     doc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
@@ -111,7 +111,7 @@ def test_issue15_each_compose_service_connects_as_its_own_nats_user() -> None:
     assert "--requirepass" in doc["services"]["redis"]["command"]
 
 
-def test_issue15_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) -> None:
+def test_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) -> None:
     import re
     import stat
 

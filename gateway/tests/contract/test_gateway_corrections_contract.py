@@ -40,7 +40,7 @@ async def test_r28_a_request_is_recorded_asked_and_each_without_a_key_is_new(cor
     assert await corrections.records() == []
 
 
-async def test_issue15_a_key_already_used_by_the_organizer_finds_the_first_request(
+async def test_a_key_already_used_by_the_organizer_finds_the_first_request(
         corrections: CorrectionLog) -> None:
     first = await opened(corrections, key="k1")
     assert await opened(corrections, key="k1", request={"action": "set_owner", "reason": "other"},

@@ -86,7 +86,7 @@ async def test_r27_players_in_registration_order_without_the_organizer(players: 
     assert await players.standing(org.id) == ("organizer", "verified")
 
 
-async def test_issue29_the_roster_pages_verified_players_by_join_index_skipping_the_organizer(
+async def test_the_roster_pages_verified_players_by_join_index_skipping_the_organizer(
         players: PlayerStore) -> None:
     a, b = await registered(players, "a", "b")
     await players.ensure_organizer("org@example.com", "hash-org", _never)   # joins nothing: no index
@@ -258,7 +258,7 @@ async def _never(stored: str) -> bool:
     raise AssertionError("no stored password to compare")
 
 
-async def test_issue15_ensure_organizer_keeps_sessions_for_the_same_password_and_ends_them_for_another(
+async def test_ensure_organizer_keeps_sessions_for_the_same_password_and_ends_them_for_another(
         backend: Backend) -> None:
     players, sessions = backend.players, backend.sessions
     assert await players.ensure_organizer("Org@example.com", "hash-1", _never) == []

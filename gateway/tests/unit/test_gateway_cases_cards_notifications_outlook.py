@@ -247,7 +247,7 @@ async def test_r29_trade_partners_fail_as_the_cards_service_does_and_ask_no_outl
 
 
 # ---- notifications, pushes, announcements (issue 18) -----------------------------------------------------------------
-async def test_issue18_the_inbox_is_the_callers_after_the_given_id_with_the_read_mark() -> None:
+async def test_the_inbox_is_the_callers_after_the_given_id_with_the_read_mark() -> None:
     reply = NotificationsReply(notifications=[NotificationOut(id=8, at=NOW, kind="fortified",
                                                               message="Hoboken is fortified.")], read_up_to=7)
     services = Timed({subjects.NOTIFY_LIST: reply})
@@ -256,7 +256,7 @@ async def test_issue18_the_inbox_is_the_callers_after_the_given_id_with_the_read
     assert services.timeouts == [5.0]
 
 
-async def test_issue18_marking_read_and_dropping_pushes_name_the_caller_only() -> None:
+async def test_marking_read_and_dropping_pushes_name_the_caller_only() -> None:
     services = CannedServices({subjects.NOTIFY_READ: Done(), subjects.NOTIFY_PUSH_DROP: Done()})
     uc = notes(services)
     assert await uc.mark_read("ada", 12) is None
@@ -265,13 +265,13 @@ async def test_issue18_marking_read_and_dropping_pushes_name_the_caller_only() -
                               (subjects.NOTIFY_PUSH_DROP, DropPush(player_id="ada"))]
 
 
-async def test_issue18_the_push_key_is_notifys_vapid_key() -> None:
+async def test_the_push_key_is_notifys_vapid_key() -> None:
     services = CannedServices({subjects.NOTIFY_PUSH_KEY: PushKeyReply(key="BExampleKey")})
     assert await notes(services).push_key() == "BExampleKey"
     assert services.asked == [(subjects.NOTIFY_PUSH_KEY, PushKeyRequest())]
 
 
-async def test_issue18_a_verified_players_subscription_is_counted_and_saved() -> None:
+async def test_a_verified_players_subscription_is_counted_and_saved() -> None:
     services, limits = CannedServices({subjects.NOTIFY_PUSH_SAVE: Done()}), Limits()
     await notes(services, limits).save_push(ADA, FCM, KEYS)
     assert limits.hits == [("push_player", "ada")]
@@ -286,7 +286,7 @@ async def test_r27_a_player_not_verified_is_refused_a_subscription_before_any_co
     assert limits.hits == [] and services.asked == []
 
 
-async def test_issue29_over_push_player_a_subscription_is_refused_429_and_notify_is_not_asked() -> None:
+async def test_over_push_player_a_subscription_is_refused_429_and_notify_is_not_asked() -> None:
     services = CannedServices()
     with pytest.raises(ApiError) as e:
         await notes(services, Limits(allowed=0)).save_push(ADA, FCM, KEYS)
@@ -299,7 +299,7 @@ async def test_issue29_over_push_player_a_subscription_is_refused_429_and_notify
     ("http://127.0.0.1:8999/push/abc", False, False),      # loopback: a rehearsal's receiver only
     ("http://127.0.0.1:8999/push/abc", True, True),
 ])
-async def test_issue29_only_a_push_services_endpoint_is_saved(endpoint: str, rehearsal: bool, taken: bool) -> None:
+async def test_only_a_push_services_endpoint_is_saved(endpoint: str, rehearsal: bool, taken: bool) -> None:
     services = CannedServices({subjects.NOTIFY_PUSH_SAVE: Done()})
     uc = notes(services, rehearsal=rehearsal)
     if taken:
@@ -335,7 +335,7 @@ async def test_rule11_an_announcement_is_made_at_the_game_clocks_now_its_key_the
 
 
 # ---- the outlook (issue 18) ------------------------------------------------------------------------------------------
-async def test_issue18_the_outlook_is_the_claims_services_reply_for_the_player() -> None:
+async def test_the_outlook_is_the_claims_services_reply_for_the_player() -> None:
     reply = outlook("ada", town("hoboken", war=True))
     services = Timed({subjects.CLAIMS_OUTLOOK: reply})
     assert await Outlook(services).territories("ada") == reply
@@ -352,7 +352,7 @@ async def test_r29_an_outlook_the_claims_service_cannot_give_is_its_refusal() ->
 
 # ---- wiring --------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("clock", "rehearsal"), [("manual", True), ("real", False)])
-def test_issue29_wire_lets_loopback_push_receivers_in_a_manual_clock_rehearsal_only(clock: Any,
+def test_wire_lets_loopback_push_receivers_in_a_manual_clock_rehearsal_only(clock: Any,
                                                                                       rehearsal: bool) -> None:
     services, players = CannedServices(), MemoryPlayers()
     none: Any = None

@@ -64,7 +64,7 @@ class Nothing:
         return NOW
 
 
-async def test_issue21_a_session_is_read_once_while_cached_and_refused_unknown_or_expired() -> None:
+async def test_a_session_is_read_once_while_cached_and_refused_unknown_or_expired() -> None:
     tables = MemoryTables()
     ada = (await registered(tables, "ada", verified=("ada",)))["ada"]
     store = CountingSessions(tables)

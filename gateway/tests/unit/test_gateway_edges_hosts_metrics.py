@@ -19,11 +19,11 @@ def client(app: object, host: str = "testserver", peer: str = "127.0.0.1") -> ht
 @pytest.mark.parametrize(("header", "name"), [("127.0.0.1:8000", "127.0.0.1"), ("[::1]:8000", "::1"),
                                               ("LocalHost", "localhost"), ("evil.example:80", "evil.example"),
                                               ("", "")])
-def test_issue15_host_names_are_read_without_port(header: str, name: str) -> None:
+def test_host_names_are_read_without_port(header: str, name: str) -> None:
     assert host_name(header) == name
 
 
-def test_issue15_allowed_host_patterns() -> None:
+def test_allowed_host_patterns() -> None:
     allowed = ["turfwar.example.org", "*.turfwar.example.org"]
     assert host_allowed("turfwar.example.org", allowed) and host_allowed("eu.turfwar.example.org", allowed)
     assert not host_allowed("turfwar.example.org.evil.example", allowed)
@@ -31,7 +31,7 @@ def test_issue15_allowed_host_patterns() -> None:
     assert host_allowed("anything", ["*"])
 
 
-async def test_issue15_a_foreign_host_is_refused_400_loopback_names_answer() -> None:
+async def test_a_foreign_host_is_refused_400_loopback_names_answer() -> None:
     """DNS rebinding: evil.example re-resolved to 127.0.0.1 reaches the gateway with Host: evil.example. Before,
     any Host was served."""
     app = create_app(Settings())
@@ -46,7 +46,7 @@ async def test_issue15_a_foreign_host_is_refused_400_loopback_names_answer() -> 
         assert (await http.get("/openapi.json")).status_code == 200
 
 
-async def test_issue15_metrics_answer_loopback_clients_only() -> None:
+async def test_metrics_answer_loopback_clients_only() -> None:
     app = create_app(Settings())
     async with client(app, peer="127.0.0.1") as http:
         assert (await http.get("/metrics")).status_code == 200
@@ -55,7 +55,7 @@ async def test_issue15_metrics_answer_loopback_clients_only() -> None:
         assert (r.status_code, r.json()["reason"]) == (404, "not_found")
 
 
-def test_issue15_services_metrics_listen_on_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_services_metrics_listen_on_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     from turf_common import metrics
 
     seen: list[tuple[int, str]] = []

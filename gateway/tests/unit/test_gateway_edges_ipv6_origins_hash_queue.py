@@ -21,7 +21,7 @@ from turf_gateway.security import origin_allowed
     ("203.0.113.7", "203.0.113.7"),
     ("testclient", "testclient"),
 ])
-def test_issue29_ipv6_clients_are_keyed_by_their_64(host: str, key: str) -> None:
+def test_ipv6_clients_are_keyed_by_their_64(host: str, key: str) -> None:
     assert address_key(host) == key
 
 
@@ -41,12 +41,12 @@ CORS = ["https://partner.example"]
     ("https://turf.example.org.evil.example", "turf.example.org", False),
     ("file://", "127.0.0.1:8000", False),
 ])
-def test_issue29_spectator_origins(origin: str | None, host: str, taken: bool) -> None:
+def test_spectator_origins(origin: str | None, host: str, taken: bool) -> None:
     scheme = "ws" if host.startswith("127.") else "wss"   # the loopback gateway on http, the others behind TLS
     assert origin_allowed(origin, host, HOSTS, CORS, scheme) is taken
 
 
-async def test_issue29_the_hashing_queue_is_bounded_and_the_organizers_start_is_not() -> None:
+async def test_the_hashing_queue_is_bounded_and_the_organizers_start_is_not() -> None:
     """With 2 threads and 1 waiting, a 4th hash at once is refused 503 with Retry-After (the 3 taken finish);
     ``bounded=False`` (the organizer's password at start) always queues. Before: every hash queued."""
     passwords.use_profile("fast")

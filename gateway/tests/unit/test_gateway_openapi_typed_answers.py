@@ -27,12 +27,12 @@ def _untyped(spec: dict[str, Any]) -> list[str]:
     return bad
 
 
-def test_issue17_every_success_answer_has_a_named_model_with_fields() -> None:
+def test_every_success_answer_has_a_named_model_with_fields() -> None:
     spec = create_app(Settings()).openapi()
     assert _untyped(spec) == []
 
 
-def test_issue17_the_board_is_declared_as_geojson_with_its_feature_properties() -> None:
+def test_the_board_is_declared_as_geojson_with_its_feature_properties() -> None:
     spec = create_app(Settings()).openapi()
     ok = spec["paths"]["/api/v1/board"]["get"]["responses"]["200"]["content"]
     assert list(ok) == ["application/geo+json"]
@@ -42,7 +42,7 @@ def test_issue17_the_board_is_declared_as_geojson_with_its_feature_properties() 
                           "borders_water", "land_area_m2", "population", "label_point"}
 
 
-def test_issue28_only_routes_that_answer_no_json_go_without_a_response_model() -> None:
+def test_only_routes_that_answer_no_json_go_without_a_response_model() -> None:
     """Issue 28: every JSON route has a typed response model, those outside the OpenAPI document included
     (``/health``, ``/ready``, ``/pages/config.json``: the test above cannot see them). The only routes without one
     answer HTML, a script, Prometheus text, GeoJSON (declared by its ``responses``), CSV, a PNG, or no body (204)."""

@@ -120,7 +120,7 @@ def desk(services: Services) -> Exports:
     return Exports(services, Names(), BOARD, SEASON, public(services), None)  # type: ignore[arg-type]
 
 
-async def test_issue29_a_leaderboard_of_several_pages_is_answered_whole_and_as_before() -> None:
+async def test_a_leaderboard_of_several_pages_is_answered_whole_and_as_before() -> None:
     n = 2 * LEADERBOARD_PAGE + 345
     before = await public(Services(standings(n), [])).leaderboard()
     paged = Services(standings(n), [], page=LEADERBOARD_PAGE)
@@ -131,7 +131,7 @@ async def test_issue29_a_leaderboard_of_several_pages_is_answered_whole_and_as_b
                            (lb, f"{SID}:2", LEADERBOARD_PAGE)]
 
 
-async def test_issue29_a_small_league_costs_one_request_and_concurrent_callers_share_one_reading() -> None:
+async def test_a_small_league_costs_one_request_and_concurrent_callers_share_one_reading() -> None:
     small = Services(standings(40), [], page=LEADERBOARD_PAGE)
     await public(small).leaderboard()
     assert small.asked == [(subjects.SCORING_LEADERBOARD, None, LEADERBOARD_PAGE)]
@@ -141,7 +141,7 @@ async def test_issue29_a_small_league_costs_one_request_and_concurrent_callers_s
     assert a == b == c and len(a["standings"]) == LEADERBOARD_PAGE + 1 and len(big.asked) == 2
 
 
-async def test_issue29_a_ranking_that_expired_between_two_pages_is_read_again_from_the_first_page() -> None:
+async def test_a_ranking_that_expired_between_two_pages_is_read_again_from_the_first_page() -> None:
     n = LEADERBOARD_PAGE + 10
     before = await public(Services(standings(n), [])).leaderboard()
     once = Services(standings(n), [], page=LEADERBOARD_PAGE, expire=1)
@@ -153,7 +153,7 @@ async def test_issue29_a_ranking_that_expired_between_two_pages_is_read_again_fr
     assert e.value.reason == "unavailable" and e.value.status == 503 and len(always.asked) == 6
 
 
-async def test_issue29_the_admin_claim_log_reads_pages_up_to_its_limit_and_says_truncated_as_before() -> None:
+async def test_the_admin_claim_log_reads_pages_up_to_its_limit_and_says_truncated_as_before() -> None:
     log = claims(2 * CLAIMS_PAGE + 300)
     for limit, truncated in ((2000, True), (2300, False), (2299, True), (10, True)):
         before = await desk(Services([], log)).claim_log(None, None, limit)
@@ -173,7 +173,7 @@ async def body_of(resp: Any) -> bytes:
     return bytes(resp.body)
 
 
-async def test_issue29_claims_csv_is_the_whole_log_streamed_a_page_at_a_time_with_the_same_bytes() -> None:
+async def test_claims_csv_is_the_whole_log_streamed_a_page_at_a_time_with_the_same_bytes() -> None:
     log = claims(2 * CLAIMS_PAGE + 300)
     rows = [c.model_dump(mode="json") for c in await desk(Services([], log)).named_claims(log)]
     before = csv_text(rows, CLAIM_COLUMNS, header=True).encode()   # the one-piece body of before
@@ -186,7 +186,7 @@ async def test_issue29_claims_csv_is_the_whole_log_streamed_a_page_at_a_time_wit
     assert [after for _, after, _ in paged.asked] == [None, log[999].id, log[1999].id]
 
 
-async def test_issue29_results_csv_and_get_results_are_whole_after_the_close_and_as_before() -> None:
+async def test_results_csv_and_get_results_are_whole_after_the_close_and_as_before() -> None:
     n = 2 * LEADERBOARD_PAGE + 5
     board = standings(n)
     final = [FinalStanding(place=s.rank, player_id=s.player_id, base=s.base, bonuses=s.bonuses, total=s.total,

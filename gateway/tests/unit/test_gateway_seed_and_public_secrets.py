@@ -33,7 +33,7 @@ def test_r12_1_get_clock_publishes_the_seed_commitment_before_the_season() -> No
     ({"clock": "manual", "seed": "s", "organizer_password": DEFAULT_ORGANIZER_PASSWORD, "http_host": "0.0.0.0"},
      "TURF_ORGANIZER_PASSWORD"),
 ])
-async def test_issue15_the_gateway_refuses_public_secrets_outside_a_manual_rehearsal(
+async def test_the_gateway_refuses_public_secrets_outside_a_manual_rehearsal(
         settings: dict[str, str], why: str) -> None:
     app = create_app(Settings(**settings))   # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match=why):

@@ -144,7 +144,7 @@ async def test_r18_open_proposals_end_with_the_season_and_the_seed_is_revealed()
     assert [s for s, _ in w.published("card.seed_revealed")] == ["card.seed_revealed"]
 
 
-async def test_r18_issue15_one_open_proposal_per_pair_of_territories() -> None:
+async def test_r18_one_open_proposal_per_pair_of_territories() -> None:
     """Issue 15: a second open proposal on the same two territories (the same offer again, or the partner's
     counter-offer of the same swap) is refused 409 ``conflict``; once the first is closed, a new one may be made.
     Before, a player could open any number of copies of one offer."""

@@ -57,7 +57,7 @@ def logged(w: World, n: int) -> list[str]:
     return ids
 
 
-async def test_issue29_the_claim_log_crosses_the_bus_a_page_at_a_time(w: World) -> None:
+async def test_the_claim_log_crosses_the_bus_a_page_at_a_time(w: World) -> None:
     """The whole log in one reply (up to 100,000 claims) outgrew NATS's payload limit; now a page is at most
     CLAIMS_PAGE claims and ``next`` (the last claim's id) leads through them all, in order, each once."""
     ids = logged(w, 2 * CLAIMS_PAGE + 5)
@@ -81,13 +81,13 @@ async def test_issue29_the_claim_log_crosses_the_bus_a_page_at_a_time(w: World) 
         ClaimsListRequest(limit=CLAIMS_PAGE + 1)
 
 
-async def test_issue29_a_claim_log_cursor_that_is_no_logged_claim_is_invalid_input(w: World) -> None:
+async def test_a_claim_log_cursor_that_is_no_logged_claim_is_invalid_input(w: World) -> None:
     logged(w, 3)
     reply = await w.h.claims.log(ClaimsListRequest(after="c99999"))
     assert isinstance(reply, Refusal) and reply.reason == "invalid_input"
 
 
-def test_issue29_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit() -> None:
+def test_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit() -> None:
     """The worst case of one logged claim: ids and names as long as the store's columns take (64 characters, a
     territory id of 16, kind and undone_by of 16), a time with microseconds, every flag kind R7.1 raises. A full
     page of them, with the reply around it, stays under half NATS's 1 MiB payload limit."""

@@ -154,7 +154,7 @@ async def test_subscriptions_and_the_vapid_key(store: NotifyStore) -> None:
     assert await store.vapid_key(lambda: "key-2") == "key-1"
 
 
-async def test_issue29_a_players_subscriptions_are_keyed_by_endpoint_and_capped(store: NotifyStore) -> None:
+async def test_a_players_subscriptions_are_keyed_by_endpoint_and_capped(store: NotifyStore) -> None:
     """The same endpoint saved again updates its keys (one row, not two); a sixth endpoint replaces the least
     recently saved, and another player's are untouched. Before: a re-PUT was one row, but any number of endpoints
     were kept per player."""

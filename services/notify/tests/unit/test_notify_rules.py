@@ -164,7 +164,7 @@ def test_r28_a_correction_taking_a_territory_away_tells_its_previous_owner() -> 
     assert rules.notifications(moved.model_copy(update={"cause": "trade"}), NAMES, SEASON) == []
 
 
-def test_issue21_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None:
+def test_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None:
     """rules.matters: a plain take, a reinforcement short of fortification (R11) and a claim's territory.changed
     neither notify, post nor store anything; a steal (R14), a fortification, a War reclaim (its reminder is
     dropped), a War and a correction (R28) do. Checked against notifications() and commentary() themselves."""

@@ -59,14 +59,14 @@ async def read_all(h: ScoringHandlers) -> list[Leaderboard]:
         pages.append(await h.leaderboard_page(LeaderboardRequest(after=last.next)))
 
 
-async def test_issue29_a_league_that_fits_in_a_page_gets_its_leaderboard_in_one_reply_and_nothing_is_kept() -> None:
+async def test_a_league_that_fits_in_a_page_gets_its_leaderboard_in_one_reply_and_nothing_is_kept() -> None:
     h, s = league(LEADERBOARD_PAGE)
     page = await h.leaderboard_page(LeaderboardRequest())
     assert page == await h.leaderboard() and isinstance(page, Leaderboard) and page.next is None
     assert len(page.standings) == LEADERBOARD_PAGE and s.kept == {}
 
 
-async def test_issue29_a_longer_leaderboard_comes_in_pages_of_one_ranking_each_player_once_in_rank_order() -> None:
+async def test_a_longer_leaderboard_comes_in_pages_of_one_ranking_each_player_once_in_rank_order() -> None:
     h, s = league(BIG)
     whole = await h.leaderboard()
     pages = await read_all(h)
@@ -85,7 +85,7 @@ async def test_issue29_a_longer_leaderboard_comes_in_pages_of_one_ranking_each_p
         LeaderboardRequest(limit=LEADERBOARD_PAGE + 1)
 
 
-async def test_issue29_a_score_change_between_two_pages_moves_nobody_across_the_page_boundary() -> None:
+async def test_a_score_change_between_two_pages_moves_nobody_across_the_page_boundary() -> None:
     h, s = league(BIG)
     before = await h.leaderboard()
     first = await h.leaderboard_page(LeaderboardRequest())
@@ -101,7 +101,7 @@ async def test_issue29_a_score_change_between_two_pages_moves_nobody_across_the_
     assert isinstance(now, Leaderboard) and now.standings[0].player_id == risen and now.next != first.next
 
 
-async def test_issue29_a_cursor_this_service_did_not_make_is_invalid_input_and_an_expired_one_not_found() -> None:
+async def test_a_cursor_this_service_did_not_make_is_invalid_input_and_an_expired_one_not_found() -> None:
     h, _ = league(BIG)
     first = await h.leaderboard_page(LeaderboardRequest())
     assert isinstance(first, Leaderboard) and first.next is not None
@@ -123,7 +123,7 @@ async def test_issue29_a_cursor_this_service_did_not_make_is_invalid_input_and_a
     assert isinstance(reply, Refusal) and reply.reason == "not_found"
 
 
-async def test_issue29_the_final_results_come_in_pages_too() -> None:
+async def test_the_final_results_come_in_pages_too() -> None:
     h, s = league(0)
     assert await h.results_page(ResultsRequest()) == Refusal(
         reason="season_not_closed", message="The season has not closed yet; no final results.")
@@ -138,7 +138,7 @@ async def test_issue29_the_final_results_come_in_pages_too() -> None:
     assert await h.results_page(ResultsRequest()) == s.final_results   # one page: itself
 
 
-def test_issue29_a_full_page_stays_far_below_the_payload_limit() -> None:
+def test_a_full_page_stays_far_below_the_payload_limit() -> None:
     """The worst case of a page: standings with a 64-character player id (the gateway's longest id) and every
     integer of 20 characters (-2**63), and side quests each led by a tie of as many players as the board has
     territories (448). A full leaderboard page stays under 400 kB and a full results page under 300 kB, well under
@@ -156,7 +156,7 @@ def test_issue29_a_full_page_stays_far_below_the_payload_limit() -> None:
     assert len(results.model_dump_json()) < 300_000
 
 
-async def test_issue29_the_subscriber_answers_a_page_by_its_cursor() -> None:
+async def test_the_subscriber_answers_a_page_by_its_cursor() -> None:
     h, _ = league(BIG)
     broker = make_broker("nats://test", "scoring")
     broker.include_router(entrypoints.router(h, "TEST"))
@@ -170,7 +170,7 @@ async def test_issue29_the_subscriber_answers_a_page_by_its_cursor() -> None:
     assert second.standings == (await h.leaderboard()).standings[LEADERBOARD_PAGE:2 * LEADERBOARD_PAGE]
 
 
-async def test_issue29_the_season_final_results_event_carries_the_first_page_of_places_and_their_count() -> None:
+async def test_the_season_final_results_event_carries_the_first_page_of_places_and_their_count() -> None:
     """Every place of a large league in ``season.final_results`` would pass the payload limit and fail the
     consumer's batch again and again; the event carries the first RESULTS_PAGE and the count, the store keeps all
     (``scoring.results`` answers them a page at a time)."""

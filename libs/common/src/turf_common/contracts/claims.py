@@ -24,7 +24,7 @@ FixTime = Annotated[AwareDatetime, AfterValidator(_sane_fix_time)]
 FLAGS_PAGE = 200
 #: issue 29: claims in one page of ``claims.list``. A logged claim is at most about 500 bytes of JSON (ids of 64
 #: characters, a territory id of 16, every flag kind: measured by the claims unit test
-#: ``test_issue29_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit``), so a page is at most about
+#: ``test_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit``), so a page is at most about
 #: 500 kB, half NATS's 1 MiB payload limit (about 280 kB with the usual 32-character ids)
 CLAIMS_PAGE = 1000
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]

@@ -8,7 +8,7 @@ from turf_common.contracts.base import Event, Message
 
 #: issue 29: standings in one page of ``scoring.leaderboard``. A standing is at most about 300 bytes of JSON (a
 #: 64-character player id, seven integers of up to 20 digits, the keys: measured by the scoring unit test
-#: ``test_issue29_a_full_page_stays_far_below_the_payload_limit``), the side quests at most 3 × 448 leaders × 70 bytes
+#: ``test_a_full_page_stays_far_below_the_payload_limit``), the side quests at most 3 × 448 leaders × 70 bytes
 #: (every territory of the board owned by a different tied leader); so a page is at most about 400 kB, well
 #: below NATS's 1 MiB payload limit, and a league of up to 1,000 players still gets its leaderboard in one reply
 LEADERBOARD_PAGE = 1000
