@@ -1,4 +1,4 @@
-"""Issue 20: an accessibility check (axe-core, tests/browser/a11y.py) reports no serious violations on the three
+"""An accessibility check (axe-core, tests/browser/a11y.py) reports no serious violations on the three
 pages as their users see them — the play page signed in and located, the watch page live, the organize page's
 console — and the check itself catches a violation when there is one."""
 

@@ -1,4 +1,4 @@
-"""Issue 20, the organizer's desk in a real browser under our Content-Security-Policy: the dashboard (players by
+"""The organizer's desk in a real browser under our Content-Security-Policy: the dashboard (players by
 status, claims today, open flags, the clock), pickers by name instead of raw ids, a confirmation before every
 destructive action (R28: set owner, reverse a claim, disqualify) that changes nothing when cancelled, game times in
 New York time, and the CSV exports."""

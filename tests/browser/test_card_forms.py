@@ -1,4 +1,4 @@
-"""Issue 20 in a real browser on a 390×844 phone, against the real stack with its manual clock: each card's form
+"""The card forms in a real browser on a 390×844 phone, against the real stack with its manual clock: each card's form
 offers only what the rules allow now (War: the steals of my towns still inside their 5 game hours, R14; Mulligan:
 today's claims, from the server, R19; Blockade: the rivals, R16; Joker: both modes, R20; Trade: the towns of Trade
 card holders, R18, never one in a War dispute, R14), cards of one type grouped "×N"; the map's colour-blind-safe

@@ -1,4 +1,4 @@
-"""Issue 18 in a real browser on a 390×844 phone, against the real stack with its manual clock: the play page's
+"""Countdowns and safety in a real browser on a 390×844 phone, against the real stack with its manual clock: the play page's
 countdowns (a territory's progress and streak, the game's next closing and opening from the server's clock, a War
 deadline after a steal) and the rule-11 "Pull over first" warning, which holds a claim until "I'm a passenger".
 Every page must run under the gateway's Content-Security-Policy with no console error; the notification routes
@@ -113,7 +113,7 @@ def test_countdowns_show_progress_the_next_change_and_a_war_deadline(
     page.wait_for_selector(war, timeout=40_000)   # from the feed at once; the 30-second refresh on a loaded machine
     until(page, f"document.querySelector(\"{war}\").textContent.includes('in 13 h')")
     thief_name = http.get(f"/api/v1/players/{thief.id}").json()["display_name"]
-    # issue 31: "Play War" only with a War card in the hand; without one, what War would have allowed
+    # "Play War" only with a War card in the hand; without one, what War would have allowed
     wars = [c for c in owner.get("/me/hand").json()["cards"] if c["type"] == "war" and c["state"] == "ready"]
     if wars:
         r = org.post("/admin/corrections", {"action": "adjust_hand", "player_id": owner.id,

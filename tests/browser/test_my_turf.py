@@ -1,4 +1,4 @@
-"""Issue 20, "pages players would choose", on a 390×844 phone against the real stack and its manual clock: the play
+"""Pages players would choose, on a 390×844 phone against the real stack and its manual clock: the play
 page's town names on the map (sized by the zoom, never over each other, the town I stand in outlined in its own
 style), the My turf panel
 (score, rank, claims left, my largest cluster and outposts with each town's progress, streak and Freeze, live from the

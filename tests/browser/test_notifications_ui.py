@@ -1,4 +1,4 @@
-"""Issue 18's notifications UI in a real browser against the real stack (the notifications service, no route
+"""The notifications UI in a real browser against the real stack (the notifications service, no route
 fakes): the organizer announces a rule change and a rival steals my territory on the manual clock. The badge counts
 my real unread notifications; a feed message about me (the steal) makes the page read ``after=`` the last id at once
 and the new notification shows without a reload; "Mark all read" posts ``{up_to}`` and the server's read mark
@@ -165,7 +165,7 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
 
 
 def test_the_service_worker_registers_at_the_root_under_the_csp(http: httpx.Client, phone: Callable[..., Any]) -> None:
-    """/sw.js is a script of the gateway's origin with a scope covering every page (Web Push, issue 18), allowed by
+    """/sw.js is a script of the gateway's origin with a scope covering every page (Web Push), allowed by
     its Content-Security-Policy (the phone fixture fails on a violation)."""
     page = phone()
     errors = console_errors(page)

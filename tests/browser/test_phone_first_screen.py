@@ -1,4 +1,4 @@
-"""Issue 31, "a page a player can use at a street corner": on a 390×844 phone the first screen holds the map, the
+"""A page a player can use at a street corner: on a 390×844 phone the first screen holds the map, the
 where-am-I sentence and the one primary action in every state — signed out, pending, allowed, refused (Claim
 disabled, the reason once, the holder by name) and offline ("Offline — last checked at 07:42 in Hoboken") — my
 position dot is drawn above the towns, and the targets there are 44 px or more."""

@@ -1,4 +1,4 @@
-"""Issue 31, "a page a player can use at a street corner", on a 390×844 phone against the real stack: under the first
+"""A page a player can use at a street corner, on a 390×844 phone against the real stack: under the first
 screen, My turf, Cards, Every town, Notifications and How to play are tabs (the WAI-ARIA tabs pattern: one tab in
 the Tab order, arrows, Home and End, the bell opening Notifications), not one long scroll, and switching them or
 what loads into them does not move the page under the player; body text is 16 px or more and labels (chips,

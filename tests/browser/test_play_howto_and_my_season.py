@@ -1,4 +1,4 @@
-"""Issue 20 on the play page: "How to play" with this season's dates, hours and limits from the server; the Discord
+"""The play page: "How to play" with this season's dates, hours and limits from the server; the Discord
 name said to be public on the registration form; the Organize link hidden from players and shown on the
 organizer's device."""
 

@@ -1,4 +1,4 @@
-"""Issue 31, "a TV that tells the story" (1920×1080, ``/watch?tv=1``): at rest the map frames the claimed towns, not
+"""A TV that tells the story (1920×1080, ``/watch?tv=1``): at rest the map frames the claimed towns, not
 the whole state, and names every claimed town on screen (claimed towns first, then the busiest, then the largest);
 a story outlines and names its town with no popup over it, and the popup-free rest view follows."""
 

@@ -1,4 +1,4 @@
-"""Issue 20, the watch page on a TV (1920×1080, ``/watch?tv=1``) and at the end of the season: the map, its towns
+"""The watch page on a TV (1920×1080, ``/watch?tv=1``) and at the end of the season: the map, its towns
 named in large type, flies to a story and back, the ticker carries it, the standings show who moved, the next
 closing is counted down from the server's clock; once the season is closed, the final results stand as a podium
 with the adjustments shown (R25, R26, R28). Under our Content-Security-Policy."""

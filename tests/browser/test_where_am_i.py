@@ -1,4 +1,4 @@
-"""Issue 20, "where am I, always": as the phone moves, the play page says which town I stand in, its owner and
+"""Where am I, always: as the phone moves, the play page says which town I stand in, its owner and
 whether I may claim it now, or the rule that stops me in its sentence, without pressing anything; the map follows me
 until I pan it away, and the re-centre control brings it back. Under our Content-Security-Policy."""
 

@@ -27,7 +27,7 @@ def player(http: httpx.Client, org: Player) -> Player:
     GOOD | {"accuracy_m": -1},
     GOOD | {"fix_time": "yesterday"},
     GOOD | {"fix_time": "2026-10-05T07:00:00"},   # no offset: ambiguous time
-    GOOD | {"fix_time": "9999-12-31T23:59:59-14:00"},   # issue 29: year 10000 in UTC
+    GOOD | {"fix_time": "9999-12-31T23:59:59-14:00"},   # year 10000 in UTC
     GOOD | {"fix_time": "0001-01-01T00:00:00+14:00"},
     {k: v for k, v in GOOD.items() if k != "lat"},
     [],

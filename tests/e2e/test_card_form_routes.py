@@ -1,4 +1,4 @@
-"""Issue 20's routes for the play page's card forms, on the real stack: GET /players (the verified players in join
+"""The routes for the play page's card forms, on the real stack: GET /players (the verified players in join
 order, for the map's colours and the Blockade form) and GET /me/trade-partners (R18: only players holding a Trade
 card may be asked). Public names only (R27)."""
 

@@ -1,4 +1,4 @@
-"""GET /me/territories (issue 18's countdowns) on the real stack: a territory's streak and lock after a take, the
+"""GET /me/territories (the play page's countdowns) on the real stack: a territory's streak and lock after a take, the
 next day's streak, the victim's War deadline after a steal counted in game hours (R4, R14), the attacker's reclaim
 window after the War, and the organizer's empty answer. The tests share one manual clock and run in order."""
 
@@ -44,7 +44,7 @@ def test_a_take_shows_progress_claimed_today_and_the_lock(org: Player, p: dict[s
                             "reclaim_windows": [], "mulligan_claims": []}
     r = claim(p["V"], HOBOKEN, now)
     assert r.status_code == 201
-    # issue 20 (R19): today's claim is what a Mulligan may undo
+    # R19: today's claim is what a Mulligan may undo
     assert mine(p["V"])["mulligan_claims"] == [{"claim_id": r.json()["claim_id"], "territory_id": HOBOKEN,
                                                 "name": "Hoboken", "kind": "take", "at": "2026-10-05T07:00:00-04:00"}]
     assert mine(p["V"])["territories"] == [{

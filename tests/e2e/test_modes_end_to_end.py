@@ -1,4 +1,4 @@
-"""Issue 32 end to end: a King of the Hill room played to its winner and a Team Turf turn resolved by the game clock,
+"""The turn-based modes end to end: a King of the Hill room played to its winner and a Team Turf turn resolved by the game clock,
 through the gateway, the modes service and PostgreSQL on the real stack (manual clock)."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_a_king_of_the_hill_room_is_played_to_its_winner(stack: Stack, http: htt
     room = _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)
     gid = room["game_id"]
     assert _ok(a.post("/modes/hill", {"hill": HOBOKEN}, key), 201)["game_id"] == gid   # a repeat: the same room
-    # issue 15: the key again with another body is refused, and opens nothing (the rooms listed are unchanged)
+    # the key again with another body is refused, and opens nothing (the rooms listed are unchanged)
     rooms = _ok(http.get("/api/v1/modes/hill"))
     _refused(a.post("/modes/hill", {"hill": JERSEY_CITY}, key), 422, "invalid_input")
     assert _ok(http.get("/api/v1/modes/hill")) == rooms

@@ -1,4 +1,4 @@
-"""Issue 18 on the real stack: a steal tells its victim with the War deadline (R4, R14) — in the list, by Web Push to
+"""Notifications on the real stack: a steal tells its victim with the War deadline (R4, R14) — in the list, by Web Push to
 a local push endpoint (decrypted here) and on Discord (a local receiver that answers the first post 429 with
 Retry-After) —; announcements (rule 11) reach GET /announcements, every player's notifications, the spectator feed
 and Discord; notifications are private; read marks; an event delivered twice is applied once. The tests of this
@@ -252,7 +252,7 @@ def test_notifications_are_private_and_read_marks_move_forward(http: httpx.Clien
     assert v.get("/me/notifications?after=-1").status_code == 422
     assert v.put("/me/push", {"endpoint": "ftp://x.example/1", "keys": {"p256dh": "a", "auth": "b"}}).status_code \
         == 422
-    # issue 29: a stored endpoint is a request the server makes: only the browsers' push services' hosts
+    # a stored endpoint is a request the server makes: only the browsers' push services' hosts
     for inside in ("https://127.1/push", "https://redis/", "https://push.example/1", "https://10.0.0.5/x"):
         r = v.put("/me/push", {"endpoint": inside, "keys": {"p256dh": "a", "auth": "b"}})
         assert r.status_code == 422 and r.json()["reason"] == "invalid_input", inside
@@ -285,7 +285,7 @@ def test_an_event_delivered_twice_is_applied_once(stack: Stack, p: dict[str, Pla
         if mine:
             break
         time.sleep(0.2)
-    consumed(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"])   # both copies handled (issue 27: a barrier)
+    consumed(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"])   # both copies handled (a barrier)
     mine = [n for n in notes(v) if n["kind"] == "territory_stolen" and n["data"]["territory_id"] == JERSEY_CITY
             and n["at"] == t.isoformat()]
     assert len(mine) == 1, mine

@@ -1,4 +1,4 @@
-"""Issue 18 on the real stack, the notification kinds tests/e2e/test_notify.py leaves out: ``cards_dealt``
+"""The notification kinds tests/e2e/test_notify.py leaves out: ``cards_dealt``
 (R12), ``protection_active`` / ``protection_lapsed`` (R15, R16), ``fortified`` (R9, R11), ``trade_accepted`` /
 ``trade_cancelled`` (R18) and ``correction`` (R28) — each arriving exactly once in GET /me/notifications, to the
 player it concerns only, with its data and a message naming towns and players by their public names. The tests of
@@ -21,7 +21,7 @@ from turfwar.stack import Stack
 
 HOBOKEN, JERSEY_CITY, NEWARK = "3401732250", "3401736000", "3401351000"
 MON, TUE, WED, THU = (datetime.fromisoformat(f"2026-10-{d:02d}T07:00:00-04:00") for d in (5, 6, 7, 8))
-#: the module's stack, for the barrier: every event so far consumed (issue 27: no fixed wait for a second copy)
+#: the module's stack, for the barrier: every event so far consumed (no fixed wait for a second copy)
 BUS: dict[str, Stack] = {}
 
 

@@ -1,6 +1,6 @@
-"""Issue 15, "the bus and the databases": on the real stack with its embedded servers, nobody without this data
+"""The bus and the databases: on the real stack with its embedded servers, nobody without this data
 directory's credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe
-only on its own subjects. Each test here failed on the code before issue 15 (open servers, trust auth, one
+only on its own subjects. Each test here failed on the code before the servers took passwords (open servers, trust auth, one
 superuser, ``_INBOX.>`` for all)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from turf_common.contracts.cards import AdjustHand
 from turfwar import embedded
 from turfwar.stack import Stack
 
-# issue 27: services started by python -m, so /proc/<pid>/environ is the environment each was started with (a forked
+# services started by python -m, so /proc/<pid>/environ is the environment each was started with (a forked
 # service's shows the warm process's); the same variables reach a forked one (turfwar.launcher)
 STACK_ENV = {"TURF_LAUNCH": "exec"}
 
@@ -61,10 +61,10 @@ def test_a_client_without_credentials_is_refused(stack: Stack) -> None:
     ("scoring", subjects.CLAIMS_SUBMIT), ("scoring", subjects.CARDS_ADJUST), ("claims", subjects.SCORING_ADJUST),
     ("cards", subjects.CLAIMS_SUBMIT), ("geo-verify", subjects.CARDS_ADJUST), ("clock", subjects.CLAIMS_CORRECT),
     ("scoring", subjects.CLAIM_ACCEPTED), ("cards", subjects.TERRITORY_CHANGED), ("claims", subjects.SCORE_UPDATED),
-    # issue 18: notifications are private and announcements the organizer's, both only the notify service's
+    # notifications are private and announcements the organizer's, both only the notify service's
     ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.ANNOUNCEMENT_PUBLISHED),
     ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
-    # issue 32: only the modes service resolves turns and says mode.*; it asks nobody for anything
+    # only the modes service resolves turns and says mode.*; it asks nobody for anything
     ("gateway", subjects.MODE_TURN_RESOLVED), ("cards", subjects.MODES_RESOLVE), ("modes", subjects.CLAIMS_CORRECT),
     # the claim path is a pipeline: the claims service takes claims only as geo-verify hands them on (R7, R7.1)
     ("gateway", subjects.CLAIMS_VERIFIED_SUBMIT), ("cards", subjects.CLAIMS_VERIFIED_CHECK),
@@ -199,7 +199,7 @@ def test_the_data_directory_and_its_secrets_are_private(stack: Stack) -> None:
         assert mode == 0o710 and grp.getgrgid(stack.data_dir.stat().st_gid).gr_name == embedded.PG_SERVER_USER
     else:
         assert mode == 0o700
-    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf", "vapid-private-key"):   # the last: issue 18
+    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf", "vapid-private-key"):   # the last: the Web Push key
         assert stat.S_IMODE((stack.data_dir / f).stat().st_mode) == 0o600, f
     stack.write_manifest()   # `turfwar up`'s stack.json: the admin URLs
     try:
@@ -226,7 +226,7 @@ def test_urls_are_shown_without_their_passwords() -> None:
 
 
 def test_every_line_every_service_logs_is_json(stack: Stack) -> None:
-    """Issue 17: alembic's, uvicorn's (the access log, with the request's trace id), nats', sqlalchemy's lines
+    """Alembic's, uvicorn's (the access log, with the request's trace id), nats', sqlalchemy's lines
     are JSON objects like structlog's own, each naming its service."""
     import httpx
 
@@ -249,7 +249,7 @@ def test_every_line_every_service_logs_is_json(stack: Stack) -> None:
     assert access and access[-1]["trace_id"] == "ab" * 16, access[-3:]
 
 
-# ---- issue 29: the JetStream API -----------------------------------------------------------------------------------
+# ---- the JetStream API ---------------------------------------------------------------------------------------------
 def _violations(errors: list[str], what: str) -> list[str]:
     return [e for e in errors if "permissions violation for publish" in e and what in e]
 
@@ -343,7 +343,7 @@ def test_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stac
 
 
 def test_the_gateways_user_reads_no_private_event_whatever_consumer_it_makes(stack: Stack) -> None:
-    """The hole issue 29 left open: the gateway's user made an ephemeral consumer of the event stream with any
+    """A hole left open by the first round of per-service permissions: the gateway's user made an ephemeral consumer of the event stream with any
     filter (a private subject's history among them). Now it may make none on the event stream (one reading
     ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter finds a
     private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
@@ -448,4 +448,4 @@ def test_the_permissions_name_the_consumers_the_set_up_declares() -> None:
     for d in bussetup.durables():
         declared.setdefault(d.user, []).append(d.name)
     assert declared == natsauth.CONSUMERS
-    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}   # issue 29
+    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}   # the feed log's durable

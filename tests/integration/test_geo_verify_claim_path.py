@@ -1,4 +1,4 @@
-"""Issue 28: the claims service has geo-verify locate and screen every claim (``geo.verify``, once per batch). With
+"""The claims service has geo-verify locate and screen every claim (``geo.verify``, once per batch). With
 geo-verify down, ``POST /claims`` and ``POST /claims/check`` answer 503 ``unavailable`` (never a 500) and nothing is
 spent or recorded; once it is back, the same claim goes through."""
 

@@ -1,4 +1,4 @@
-"""Issue 19 on the real stack: GET /territories/{id}/history, /players/{id}/history and /replay, read from the
+"""On the real stack: GET /territories/{id}/history, /players/{id}/history and /replay, read from the
 gateway's feed log. One season, played in order by the fixture: takes, a steal, reinforcements up to a
 fortification, a War reversal, two organizer corrections."""
 
@@ -202,7 +202,7 @@ def test_bad_replay_parameters_are_422(http: httpx.Client, query: str) -> None:
 
 def test_the_board_is_cached_per_ownership_version_with_etag_and_gzip(
         http: httpx.Client, season: dict[str, Player]) -> None:
-    """Issue 19, cheap reads: one body per ownership version, gzip when accepted, 304 for the same ETag, and a
+    """Cheap reads: one body per ownership version, gzip when accepted, 304 for the same ETag, and a
     claim answered by this gateway shows on the very next read (no waiting for its event)."""
     first = http.get("/api/v1/board", headers={"Accept-Encoding": "gzip"})
     assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"

@@ -1,4 +1,4 @@
-"""Issue 21: a consumer's batch records its events in the inbox in one statement (turf_common.outbox.first_times):
+"""A consumer's batch records its events in the inbox in one statement (turf_common.outbox.first_times):
 the ids answered are exactly those not handled before, a redelivered id (even twice in one batch) is not among them,
 and the answer agrees with first_time's. Real PostgreSQL."""
 

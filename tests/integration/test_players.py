@@ -107,10 +107,10 @@ def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx
     assert hob["owner_id"] is None and hob["progress"] == 0
     ids = leaderboard_ids(http, lambda ids: cheat.id not in ids and other.id in ids)
     assert cheat.id not in ids and other.id in ids
-    # issue 15: the disqualification ended the player's sessions
+    # the disqualification ended the player's sessions
     r = cheat.claim(*HOBOKEN, T0)
     assert r.status_code == 401 and r.json()["reason"] == "unauthenticated", r.text
-    # issue 29: nor may they sign in again (before: 200 and a new token, with which checks and pushes answered)
+    # nor may they sign in again (before: 200 and a new token, with which checks and pushes answered)
     r = http.post("/api/v1/sessions", json={"email": cheat_email, "password": cheat_pw})
     assert r.status_code == 403 and r.json()["reason"] == "not_eligible", r.text
     assert http.get(f"/api/v1/players/{cheat.id}").json()["status"] == "disqualified"

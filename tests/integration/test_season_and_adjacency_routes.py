@@ -1,4 +1,4 @@
-"""Issue 20: ``GET /season``, the calendar the pages' "How to play" shows (R1–R3, R7, R7.1): this season's 18 game
+"""``GET /season``, the calendar the pages' "How to play" shows (R1–R3, R7, R7.1): this season's 18 game
 days Monday–Saturday with their opening and closing instants in New York time, and the configured limits."""
 
 from __future__ import annotations

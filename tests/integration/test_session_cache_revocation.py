@@ -1,4 +1,4 @@
-"""Issue 21: gateways answer sessions from memory for a few seconds, and forget them at once — in every gateway —
+"""Gateways answer sessions from memory for a few seconds, and forget them at once — in every gateway —
 on sign-out, disqualification and verification. Two gateways on one stack; the cache is set to ten minutes, so a
 refusal seen here within two seconds comes from the revocation, never from an entry running out."""
 

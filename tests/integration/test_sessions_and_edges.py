@@ -1,4 +1,4 @@
-"""Issue 15, sessions and the gateway's edges, on the real stack: sign-out and revoked tokens, sign-in throttling
+"""Sessions and the gateway's edges, on the real stack: sign-out and revoked tokens, sign-in throttling
 per account *and* client (API.md), argon2 off the event loop, Host names (DNS rebinding), /metrics for loopback
 only, trusted proxies, websocket caps, and a new organizer password ending the old sessions.
 
@@ -26,7 +26,7 @@ from tests.support.spectator import Spectator
 from tests.support.stackfix import ORGANIZER, running_stack
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.serial]   # issue 27: bounds GET /clock's latency during argon2 bursts
+pytestmark = [pytest.mark.serial]   # bounds GET /clock's latency during argon2 bursts
 
 PROXY = "127.0.0.2"
 
@@ -36,7 +36,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with running_stack(tmp_path_factory.mktemp("sessions"), TURF_RATE_LIMITS="sessions_email=3/60",
                        TURF_FORWARDED_ALLOW_IPS=PROXY, TURF_WS_MAX_PER_IP="2", TURF_WS_MAX_TOTAL="100",
                        TURF_PASSWORD_HASH="default",   # argon2 at its real cost: the off-loop test needs it
-                       TURF_PASSWORD_QUEUE="24") as s:   # issue 29: the whole burst of 24 is hashed, none refused
+                       TURF_PASSWORD_QUEUE="24") as s:   # the whole burst of 24 is hashed, none refused
         yield s
 
 
@@ -103,7 +103,7 @@ def test_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client) -> Non
     whole burst."""
     _, email, pw = register(http)
 
-    def one(i: int) -> int:   # issue 29: each from its own address (sign-ins in flight count as failures until
+    def one(i: int) -> int:   # each from its own address (sign-ins in flight count as failures until
         # their hash says otherwise, so one address's 24 at once would be throttled by sessions_email)
         with httpx.Client(base_url=stack.base_url, timeout=120,
                           transport=httpx.HTTPTransport(local_address=PROXY)) as c:

@@ -1,4 +1,4 @@
-"""Issue 29, sign-in and the gateway's per-address limits, on the real stack with argon2 at its real cost: failures
+"""Sign-in and the gateway's per-address limits, on the real stack with argon2 at its real cost: failures
 counted before the hash (a concurrent burst is throttled as surely as a sequential one), an account guessed from
 many addresses slowed but never locked, a bounded hashing queue (503 with Retry-After), disqualified and rejected
 players refused, pending players kept from push subscriptions, a rate limit on PUT /me/push, IPv6 clients counted
@@ -266,7 +266,7 @@ def test_since_resends_are_throttled_per_address(stack: Stack, http: httpx.Clien
 def test_zz_a_pending_player_neither_claims_checks_nor_trades(http: httpx.Client) -> None:
     """Last in the module (it opens the game day). A pending player signed in is refused the game's moves with R8's
     ``not_eligible``: a claim and a trade proposal 409, a check answers ``allowed: false`` with that reason (API.md:
-    a check's answer is 200; its fix joins no trail). These held before issue 29 too; with the refused push
+    a check's answer is 200; its fix joins no trail). These held before the sign-in limits too; with the refused push
     subscription above they are everything a pending player may not do, in one place."""
     move_clock(organizer(http), datetime.fromisoformat("2026-10-05T07:00:00-04:00"))
     pending = sign_in(http, *register(http)[1:])

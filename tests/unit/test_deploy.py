@@ -1,4 +1,4 @@
-"""#10 deploy/: the compose file against the Compose specification, the Kubernetes manifests against the
+"""deploy/: the compose file against the Compose specification, the Kubernetes manifests against the
 Kubernetes API schemas (strict, offline), and the NATS Helm values for a 3-node JetStream cluster."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_every_service_module_exists(name: str) -> None:
     assert run(sys.executable, "-c", f"import importlib.util as u; assert u.find_spec('{module}')").returncode == 0
 
 
-# ---- issue 15: the deployment's bus asks every process for its own credentials ---------------------------------------
+# ---- the deployment's bus asks every process for its own credentials -------------------------------------------------
 def test_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
     """deploy/nats/auth.conf is what turfwar/natsauth.py gives (the table the embedded server enforces, tested on a
     live server by tests/integration/test_bus_permissions.py); `turfwar docs nats-auth` rewrites it."""
@@ -158,7 +158,7 @@ def test_every_part_is_health_gated_and_stops_promptly() -> None:
     doc = _compose()
     for name, svc in doc["services"].items():
         assert svc.get("init") is True, name
-        # issue 29: one-shots (the services' PostgreSQL roles; the bus's stream and consumers), retried until they
+        # one-shots (the services' PostgreSQL roles; the bus's stream and consumers), retried until they
         # succeed
         if name in ("db-setup", "bus-setup"):
             assert svc.get("restart") == "on-failure"

@@ -1,4 +1,4 @@
-"""R12.1 and issue 15: the season's seed and the organizer's password are fixed before anything starts, from the OS's
+"""R12.1: the season's seed and the organizer's password are fixed before anything starts, from the OS's
 CSPRNG unless given, kept readable by their owner only, and never the public defaults outside a manual-clock
 rehearsal (the password: on loopback only too). A begun season is marked by ``season.json``, not guessed from the
 embedded servers' folders."""
@@ -24,7 +24,7 @@ from turf_common.settings import (
 from turfwar import embedded
 from turfwar.stack import Stack, StackError
 
-# issue 29: a configured seed or password of a real season holds 128 bits or more (turf_common.secrets_policy)
+# a configured seed or password of a real season holds 128 bits or more (turf_common.secrets_policy)
 STRONG = "Vq7dX2kLm9RtW4zB-8nHc3PfJ6sYg1Ee"
 SECRETS = ("TURF_SEED", "TURF_ORGANIZER_PASSWORD", "TURF_CLOCK", "TURF_HTTP_HOST", "TURF_NATS_URL",
            "TURF_DATABASE_URL", "TURF_REDIS_URL")
@@ -74,7 +74,7 @@ def test_r12_1_a_configured_seed_wins(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_r12_1_the_seed_is_chosen_before_the_embedded_servers_make_their_folders(
         tmp_path: Path, fake_servers: list[tuple[str, bool]]) -> None:
-    """The bug of issue 15: `up` started the servers first, then took their postgres folder for a begun season and
+    """A former bug: `up` started the servers first, then took their postgres folder for a begun season and
     drew every hand from the public default."""
     stack = Stack(tmp_path, env={"TURF_CLOCK": "manual"})
     stack.start_servers()

@@ -1,4 +1,4 @@
-"""Issue 21: every statement a service builds once at import (module-level SQLAlchemy constructs in its adapters and
+"""Every statement a service builds once at import (module-level SQLAlchemy constructs in its adapters and
 the gateway) can be cached by SQLAlchemy's compiled cache. A statement without a cache key is compiled again at
 every execution: the claims service's accepted-claim statement was, and that was a fifth of its CPU per claim."""
 

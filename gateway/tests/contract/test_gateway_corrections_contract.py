@@ -1,6 +1,6 @@
-"""The organizer's corrections log (R28), one contract for the memory fake and PostgreSQL (issue 28, see
+"""The organizer's corrections log (R28), one contract for the memory fake and PostgreSQL (see
 conftest.py): a request is recorded before its service is asked, an ``Idempotency-Key`` finds the first request's
-command id (issue 15), and a settlement (refuse or log) holds the request so that a concurrent one waits and then
+command id, and a settlement (refuse or log) holds the request so that a concurrent one waits and then
 finds it settled."""
 
 from __future__ import annotations

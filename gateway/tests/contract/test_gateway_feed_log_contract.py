@@ -1,6 +1,6 @@
-"""The feed log (issue 19), one contract for the memory fake and PostgreSQL (issue 28, see conftest.py): a message is
+"""The feed log, one contract for the memory fake and PostgreSQL (see conftest.py): a message is
 stored once per stream sequence (the first kept, as a redelivery must change nothing); each history reads a page
-oldest first with the next page's cursor, None on the last (issue 29)."""
+oldest first with the next page's cursor, None on the last."""
 
 from __future__ import annotations
 

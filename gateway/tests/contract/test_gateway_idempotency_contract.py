@@ -1,4 +1,4 @@
-"""The idempotency keys' contract (issue 15, issue 28): the same cases on the memory fake and on Redis. A key
+"""The idempotency keys' contract: the same cases on the memory fake and on Redis. A key
 answers only the body it was first used with, per route and caller; key order in a body is no other body."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The gateway's sessions by token hash, one contract for the memory fake and PostgreSQL (issue 28, see
+"""The gateway's sessions by token hash, one contract for the memory fake and PostgreSQL (see
 conftest.py): a lookup answers the caller as the players table has them now and the expiry in UTC; purge removes
-what expired by the instant given (issue 15)."""
+what expired by the instant given."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 28: the cards, trades, notifications and outlook routes' use cases on fakes (no servers). Each asks the
+"""The cards, trades, notifications and outlook routes' use cases on fakes (no servers). Each asks the
 owning service exactly what the route asked before (subject, message, timeout) and answers its reply; a service's
 refusal reaches the caller unchanged as its ApiError (R29); what the gateway checks itself is refused before any
 service is asked."""
@@ -246,7 +246,7 @@ async def test_r29_trade_partners_fail_as_the_cards_service_does_and_ask_no_outl
     assert services.subjects() == [subjects.CARDS_TRADE_HOLDERS]
 
 
-# ---- notifications, pushes, announcements (issue 18) -----------------------------------------------------------------
+# ---- notifications, pushes, announcements ----------------------------------------------------------------------------
 async def test_the_inbox_is_the_callers_after_the_given_id_with_the_read_mark() -> None:
     reply = NotificationsReply(notifications=[NotificationOut(id=8, at=NOW, kind="fortified",
                                                               message="Hoboken is fortified.")], read_up_to=7)
@@ -334,7 +334,7 @@ async def test_rule11_an_announcement_is_made_at_the_game_clocks_now_its_key_the
     assert len(set(fresh)) == 2 and all(len(c) == 32 and c != "key-1" for c in fresh)   # without a key, each new
 
 
-# ---- the outlook (issue 18) ------------------------------------------------------------------------------------------
+# ---- the outlook -----------------------------------------------------------------------------------------------------
 async def test_the_outlook_is_the_claims_services_reply_for_the_player() -> None:
     reply = outlook("ada", town("hoboken", war=True))
     services = Timed({subjects.CLAIMS_OUTLOOK: reply})

@@ -1,4 +1,4 @@
-"""Issue 28: the public reads (:class:`~turf_gateway.handlers.public.Public`), the organizer's claim log and exports
+"""The public reads (:class:`~turf_gateway.handlers.public.Public`), the organizer's claim log and exports
 (:class:`~turf_gateway.handlers.exports.Exports`) and the turn-based modes' reads and moves
 (:class:`~turf_gateway.handlers.modes.Modes`) as use cases on fakes: the services canned per subject (every request
 recorded), the players in memory. Each test checks the exact requests asked and the exact answer."""

@@ -1,4 +1,4 @@
-"""Issue 28: the gateway's use cases on fakes (no servers): the session lookup's cache, and an organizer's status
+"""The gateway's use cases on fakes (no servers): the session lookup's cache, and an organizer's status
 change answering only after the owning services were asked with the event itself (R25, R27, R28)."""
 
 from __future__ import annotations

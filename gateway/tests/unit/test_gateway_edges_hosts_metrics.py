@@ -1,4 +1,4 @@
-"""Issue 15 at the gateway's edges, without servers: Host names (DNS rebinding), /metrics for loopback clients
+"""The gateway's edges, without servers: Host names (DNS rebinding), /metrics for loopback clients
 only, the metrics servers of services on loopback, and the sign-in limiter that counts failures only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 29 at the gateway's edges, without servers: the per-address limits' key of a client (IPv6 by its /64),
+"""The gateway's edges, without servers: the per-address limits' key of a client (IPv6 by its /64),
 the spectator socket's Origin allow-list, and the bounded password-hashing queue."""
 
 from __future__ import annotations

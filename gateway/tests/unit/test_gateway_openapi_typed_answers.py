@@ -1,4 +1,4 @@
-"""Issue 17: ``/docs`` shows a typed answer for every route — no 2xx answer is declared as a bare object."""
+"""``/docs`` shows a typed answer for every route — no 2xx answer is declared as a bare object."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_the_board_is_declared_as_geojson_with_its_feature_properties() -> None:
 
 
 def test_only_routes_that_answer_no_json_go_without_a_response_model() -> None:
-    """Issue 28: every JSON route has a typed response model, those outside the OpenAPI document included
+    """Every JSON route has a typed response model, those outside the OpenAPI document included
     (``/health``, ``/ready``, ``/pages/config.json``: the test above cannot see them). The only routes without one
     answer HTML, a script, Prometheus text, GeoJSON (declared by its ``responses``), CSV, a PNG, or no body (204)."""
     from fastapi.routing import APIRoute

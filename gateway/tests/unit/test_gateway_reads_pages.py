@@ -1,4 +1,4 @@
-"""Issue 29: the gateway reads the leaderboard, the final results and the claim log a page at a time and answers
+"""The gateway reads the leaderboard, the final results and the claim log a page at a time and answers
 exactly what it answered when each came in one reply. The services are fakes that page as scoring and claims do
 (``page``: how many entries a page holds; a page of 10**9 is the one reply of before)."""
 

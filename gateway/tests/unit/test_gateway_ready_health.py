@@ -1,4 +1,4 @@
-"""Issue 28: ``/ready`` and ``/health`` typed, the readiness checks an adapter of their own (no connection in the
+"""``/ready`` and ``/health`` typed, the readiness checks an adapter of their own (no connection in the
 app state): each server's round trip or the error's type, 503 ``unavailable`` naming the servers down."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15 on the gateway, without servers: R12.1's seed commitment is on ``GET /clock`` from the first start on
+"""The gateway's secrets, without servers: R12.1's seed commitment is on ``GET /clock`` from the first start on
 (before the season, so nobody can pick a seed after seeing who registered), and the gateway refuses to start with
 the public seed or the well-known organizer password outside a manual-clock rehearsal (the password: on loopback)."""
 

@@ -1,4 +1,4 @@
-"""Issue 21: no HTTP request pays a thread hop. FastAPI runs a plain ``def`` endpoint or dependency in its thread
+"""No HTTP request pays a thread hop. FastAPI runs a plain ``def`` endpoint or dependency in its thread
 pool (a worker thread and a GIL handoff per call, on the claim's path), so every one of them is ``async``."""
 
 from __future__ import annotations

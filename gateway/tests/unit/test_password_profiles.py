@@ -1,4 +1,4 @@
-"""Issue 27: the tests hash passwords with argon2id's cheap parameters (``TURF_PASSWORD_HASH=fast``), which only a
+"""The tests hash passwords with argon2id's cheap parameters (``TURF_PASSWORD_HASH=fast``), which only a
 manual-clock rehearsal on loopback may use; a hash keeps its own parameters, so a switch locks nobody out."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21: the gateway's session cache (turf_gateway.session_cache) on a fake clock."""
+"""The gateway's session cache (turf_gateway.session_cache) on a fake clock."""
 
 from __future__ import annotations
 

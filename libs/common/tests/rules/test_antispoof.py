@@ -134,7 +134,7 @@ def test_r7_1_zero_accuracy_is_flagged() -> None:
     assert kinds(fix(HOBOKEN)) == []
 
 
-# ---- issue 29: repeats merge ---------------------------------------------------------------------------------
+# ---- repeats merge -------------------------------------------------------------------------------------------
 
 def jump(a: tuple[float, float], b: tuple[float, float], recv_s: float = 60) -> Flag:
     """The impossible_travel flag of a fix at ``b`` ``recv_s`` seconds after one at ``a``."""
@@ -172,7 +172,7 @@ def test_r7_1_a_replay_of_the_same_fix_from_the_same_detour_repeats() -> None:
     assert repeats(r1, [("r1", r1)]) == "r1"
 
 
-# ---- issue 29: the day's first fix ---------------------------------------------------------------------------
+# ---- the day's first fix -------------------------------------------------------------------------------------
 
 NY = ZoneInfo("America/New_York")
 POUGHKEEPSIE = (41.7004, -73.9210)   # ~107 km north of Hoboken

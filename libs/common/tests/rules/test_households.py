@@ -1,4 +1,4 @@
-"""R27: two players at one address are flagged for the organizer (never refused); issue 29: by geocoded point when
+"""R27: two players at one address are flagged for the organizer (never refused); by geocoded point when
 both have one, by the normalised address string otherwise."""
 
 import random

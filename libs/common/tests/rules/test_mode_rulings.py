@@ -1,4 +1,4 @@
-"""Issue 32: one test per mode ruling that had none of its own (T8, T15, T16, T18, T21; K8, K10–K14, K17).
+"""One test per mode ruling that had none of its own (T8, T15, T16, T18, T21; K8, K10–K14, K17).
 
 Pure rules only (docs/rules/team-turf.md, docs/rules/king-of-the-hill.md); each test names its ruling and checks
 the exact outcome the ruling states, with dice, shuffles and battles scripted by label (modes_support).

@@ -1,4 +1,4 @@
-"""The claims store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and on
+"""The claims store's contract (cosmicpython's repository tests): each case runs on the memory fake and on
 PostgreSQL (``backend``, see conftest.py) and checks exact answers, role by role (ports.py). Where the two
 disagreed, the SQL was taken as the truth and the fake fixed."""
 
@@ -318,7 +318,7 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
 
 
 async def test_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
-    """Issue 29: a repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
+    """A repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
     the candidates are the player's flags of the kind with no claim, first raised since a time, latest first."""
     async with backend.store.begin() as tx:
         await tx.trail.add_flag("f1", T0, "ann", None, "impossible_travel", {"n": 1})

@@ -1,4 +1,4 @@
-"""Issue 21: group commit (turf_claims.group.GroupCommit) without a database: who runs alone, who shares a batch,
+"""Group commit (turf_claims.group.GroupCommit) without a database: who runs alone, who shares a batch,
 what happens when a batch fails as a whole, and that no submitter waits for other claims' batches."""
 
 from __future__ import annotations

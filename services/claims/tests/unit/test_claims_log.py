@@ -1,5 +1,5 @@
-"""Issue 20: the organizer's claim log (``claims.list``) over the in-memory store — oldest first, narrowed by game
-day and player, cut at the limit with a cursor to the rest (issue 29), reversals shown (R19 Mulligan, R28)."""
+"""The organizer's claim log (``claims.list``) over the in-memory store — oldest first, narrowed by game
+day and player, cut at the limit with a cursor to the rest, reversals shown (R19 Mulligan, R28)."""
 
 from __future__ import annotations
 

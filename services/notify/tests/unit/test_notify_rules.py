@@ -27,7 +27,7 @@ def test_r4_r14_a_saturday_steal_gives_the_victim_until_monday_10() -> None:
     (d,) = rules.notifications(steal(at("2026-10-10T21:00:00-04:00")), NAMES, SEASON)
     assert d.player_id == "v" and d.kind == "territory_stolen"
     assert d.data == {"territory_id": HOBOKEN, "by": "a", "war_until": "2026-10-12T10:00:00-04:00"}
-    # issue 31: notify does not know the hand, so neither the message nor its push advises playing a card
+    # notify does not know the hand, so neither the message nor its push advises playing a card
     assert "play war" not in d.message.lower()
     assert "play war" not in rules.push_text([("territory_stolen", d.message)] * 2)[1].lower()
     assert d.message == ("alice stole Hoboken from you. A War card would let you take it back until Mon 10:00 "

@@ -1,4 +1,4 @@
-"""The score store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and on
+"""The score store's contract (cosmicpython's repository tests): each case runs on the memory fake and on
 Redis (``store``, see conftest.py) and checks exact answers, role by role (ports.py)."""
 
 from __future__ import annotations

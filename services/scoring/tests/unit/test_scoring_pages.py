@@ -1,4 +1,4 @@
-"""Issue 29: the leaderboard and the final results cross the bus a page at a time (one reply of every standing
+"""The leaderboard and the final results cross the bus a page at a time (one reply of every standing
 passed NATS's 1 MiB payload limit at about 7,400 players). The pages of one reading are cut from one ranking, kept
 for a short time: a score change between two pages moves nobody across a page boundary."""
 
