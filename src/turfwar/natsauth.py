@@ -25,7 +25,8 @@ ON_FEED = {"gateway-history"}
 #: re-creates itself: the gateway the feed stream (the spectators' feed and its resends), claims the clock's KV
 #: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
 #: name, so such a user can make no durable, nor touch another's. It cannot name the filter
-#: (https://github.com/nats-io/nats-server/issues/6180), which is why the gateway's is the feed stream's, where no private subject is (docs/reliability.md)
+#: (https://github.com/nats-io/nats-server/issues/6180), which is why the gateway's is the feed stream's, where no
+#: private subject is (docs/reliability.md)
 ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv", "geo-verify": "kv"}
 DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
 #: never for a service, whatever its allow-list: deleting or purging the event log, or single events

@@ -1,5 +1,5 @@
-"""Countdowns and safety in a real browser on a 390×844 phone, against the real stack with its manual clock: the play page's
-countdowns (a territory's progress and streak, the game's next closing and opening from the server's clock, a War
+"""Countdowns and safety in a real browser on a 390×844 phone, against the real stack with its manual clock: the play
+page's countdowns (a territory's progress and streak, the game's next closing and opening from the server's clock, a War
 deadline after a steal) and the rule-11 "Pull over first" warning, which holds a claim until "I'm a passenger".
 Every page must run under the gateway's Content-Security-Policy with no console error; the notification routes
 this server does not have yet answer 404, which the pages take silently (the browser still logs each 404 it gets,

@@ -1,5 +1,5 @@
-"""The turn-based modes in a real browser: the /modes page on a 390×844 phone viewport against the real stack. A player opens
-a King of the Hill room on Hoboken by its name, invites another with its link, starts it once two others joined,
+"""The turn-based modes in a real browser: the /modes page on a 390×844 phone viewport against the real stack. A player
+opens a King of the Hill room on Hoboken by its name, invites another with its link, starts it once two others joined,
 attacks, and sees the hill taken (K9); in a Team Turf game the organizer made, opened by its link, the player joins
 red and places troops in Hoboken (T3, T6)."""
 

@@ -1,5 +1,5 @@
-"""The turn-based modes end to end: a King of the Hill room played to its winner and a Team Turf turn resolved by the game clock,
-through the gateway, the modes service and PostgreSQL on the real stack (manual clock)."""
+"""The turn-based modes end to end: a King of the Hill room played to its winner and a Team Turf turn resolved by the
+game clock, through the gateway, the modes service and PostgreSQL on the real stack (manual clock)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The walking skeleton end to end: a claim on a real town flows gateway → geo-verify → claims → scoring → spectator websocket,
-on real NATS, PostgreSQL and Redis, with the manual clock."""
+"""The walking skeleton end to end: a claim on a real town flows gateway → geo-verify → claims → scoring → spectator
+websocket, on real NATS, PostgreSQL and Redis, with the manual clock."""
 
 from __future__ import annotations
 

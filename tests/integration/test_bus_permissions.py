@@ -1,7 +1,7 @@
-"""The bus and the databases: on the real stack with its embedded servers, nobody without this data
-directory's credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe
-only on its own subjects. Each test here failed on the code before the servers took passwords (open servers, trust auth, one
-superuser, ``_INBOX.>`` for all)."""
+"""The bus and the databases: on the real stack with its embedded servers, nobody without this data directory's
+credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe only on its own
+subjects. Each test here failed on the code before the servers took passwords (open servers, trust auth, one superuser,
+``_INBOX.>`` for all)."""
 
 from __future__ import annotations
 
@@ -343,10 +343,10 @@ def test_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stac
 
 
 def test_the_gateways_user_reads_no_private_event_whatever_consumer_it_makes(stack: Stack) -> None:
-    """A hole left open by the first round of per-service permissions: the gateway's user made an ephemeral consumer of the event stream with any
-    filter (a private subject's history among them). Now it may make none on the event stream (one reading
-    ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter finds a
-    private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
+    """A hole left open by the first round of per-service permissions: the gateway's user made an ephemeral consumer of
+    the event stream with any filter (a private subject's history among them). Now it may make none on the event stream
+    (one reading ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter
+    finds a private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
     alone (a public event published with the private ones among them)."""
     from turf_gateway.feed.relay import feed_subjects
 
@@ -448,4 +448,5 @@ def test_the_permissions_name_the_consumers_the_set_up_declares() -> None:
     for d in bussetup.durables():
         declared.setdefault(d.user, []).append(d.name)
     assert declared == natsauth.CONSUMERS
-    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}   # the feed log's durable
+    # the feed log's durable, alone on the feed stream
+    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}

@@ -100,8 +100,9 @@ async def ensure_feed_stream(broker: NatsBroker, stream: str, subjects: Sequence
     stream, so the feed keeps the events' order; its sequences are its own (1, 2, … for the feed's messages alone).
     The gateway's NATS user may create consumers on this stream only, so whatever filter it asks for, it reads no
     private subject (a filter cannot be checked against the permissions:
-    https://github.com/nats-io/nats-server/issues/6180). A new feed stream sources the event stream from its start; a subject added later brings only its events from then on (the source
-    goes on after the last event it copied, never copying one twice). Limits as the event stream's: ``max_bytes``
+    https://github.com/nats-io/nats-server/issues/6180). A new feed stream sources the event stream from its start; a
+    subject added later brings only its events from then on (the source goes on after the last event it copied, never
+    copying one twice). Limits as the event stream's: ``max_bytes``
     (:func:`feed_max_bytes`); full, it takes no more (the source waits, and goes on where it stopped once there is
     room: a larger limit at the next set-up), so nothing is skipped."""
     js = jetstream(broker)
