@@ -82,12 +82,14 @@ def references(body: str) -> list[str]:
     ("benchmarks of issue #9", 1), ("def test_issue29_ipv6", 1), ("before issue\n29's feed stream", 1),
     ("filter (nats-server issue\n#: 6180)", 1), ('"""#10 faults: kill -9', 1), ("sagas (#5).", 1),
     ('"""#4/#5: the card effects', 2), ("# ---- cards and trades (#5) ----", 1), ("# #12: why", 1),
-])
+], ids=["docstring", "comment", "several", "hash", "test-name", "split-line", "split-comment", "hash-docstring",
+        "hash-parens", "hash-slash", "hash-banner", "hash-comment"])
 def test_a_ticket_reference_is_found(cited: str, count: int) -> None:
     assert len(references(cited)) == count
 
 
-@pytest.mark.parametrize("name", ["tests/integration/test_signin_issue29.py", "bench/issue-15/run.py"])
+@pytest.mark.parametrize("name", ["tests/integration/test_signin_issue29.py", "bench/issue-15/run.py"],
+                         ids=["test-module", "folder"])
 def test_a_file_named_after_a_ticket_is_found(name: str) -> None:
     assert NAMED.search(name)
 
