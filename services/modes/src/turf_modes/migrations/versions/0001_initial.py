@@ -1,4 +1,4 @@
-"""initial modes schema: games, actions, resolutions, outbox, inbox (issue 32)
+"""initial modes schema: games, actions, resolutions, outbox, inbox
 
 Revision ID: 0001
 Revises:
