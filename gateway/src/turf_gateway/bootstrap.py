@@ -31,17 +31,23 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.rules.medals import MedalSet
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import password_policy, passwords, readiness, session_revocation, tables
-from turf_gateway.adapters.corrections import SqlCorrectionLog
+from turf_gateway.adapters import passwords, readiness, session_revocation, tables
+from turf_gateway.adapters.correction_store import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.feed_stream import NatsFeedStream
-from turf_gateway.adapters.flags import SqlFlagClearances
-from turf_gateway.adapters.players import SqlPlayers, SqlSessions
+from turf_gateway.adapters.flag_store import SqlFlagClearances
+from turf_gateway.adapters.geocoding import Geocoder, make_geocoder
+from turf_gateway.adapters.idempotency import RedisIdempotencyKeys
+from turf_gateway.adapters.passwords import use_profile
+from turf_gateway.adapters.player_store import SqlPlayers, SqlSessions
+from turf_gateway.adapters.ratelimit import RateLimiter, parse_limits
+from turf_gateway.adapters.readiness import Check, Readiness
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
-from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
@@ -59,8 +65,7 @@ from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.retention import Retention
-from turf_gateway.idempotency import RedisIdempotencyKeys
-from turf_gateway.passwords import use_profile
+from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     AccountTokens,
     CorrectionLog,
@@ -74,10 +79,6 @@ from turf_gateway.ports import (
     Services,
     SessionStore,
 )
-from turf_gateway.ratelimit import RateLimiter, parse_limits
-from turf_gateway.readiness import Check, Readiness
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_idle import IdlePolicy
 from turf_gateway.state import AppState, FeedState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)

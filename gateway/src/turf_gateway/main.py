@@ -9,7 +9,13 @@ from fastapi import APIRouter, FastAPI
 
 from turf_common.logs import configure
 from turf_common.settings import Settings, get_settings
-from turf_gateway import bootstrap, docs, errors, pages, security, server
+from turf_gateway import bootstrap, server
+from turf_gateway.adapters.board_cache import WritesMoveTheBoard
+from turf_gateway.api import docs, errors, pages
+from turf_gateway.api.middleware import security
+from turf_gateway.api.middleware.compression import PublicGzip
+from turf_gateway.api.middleware.edge import Edge
+from turf_gateway.api.middleware.no_store import PrivateNoStore
 from turf_gateway.api.routes import (
     accounts,
     adjacency,
@@ -31,10 +37,6 @@ from turf_gateway.api.routes import (
     spectators,
     yard,
 )
-from turf_gateway.board_cache import WritesMoveTheBoard
-from turf_gateway.compression import PublicGzip
-from turf_gateway.edge import Edge
-from turf_gateway.no_store import PrivateNoStore
 
 MIGRATIONS = bootstrap.MIGRATIONS
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from turf_common.settings import Settings
-from turf_gateway.board_cache import BoardCache
+from turf_gateway.adapters.board_cache import BoardCache
+from turf_gateway.adapters.ratelimit import RateLimiter
+from turf_gateway.adapters.readiness import Readiness
 from turf_gateway.feed.hub import Hub
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
@@ -27,8 +29,6 @@ from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import FeedStream
-from turf_gateway.ratelimit import RateLimiter
-from turf_gateway.readiness import Readiness
 
 
 @dataclass

@@ -12,7 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.contracts import subjects
-from turf_gateway import tables
+from turf_gateway.adapters import tables
 from turf_gateway.ports import HISTORY_PAGE
 
 log_t = tables.feed_log

@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims

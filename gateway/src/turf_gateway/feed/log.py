@@ -17,8 +17,8 @@ import structlog
 from faststream.nats import NatsRouter
 
 from turf_common import bus
-from turf_gateway import history
 from turf_gateway.feed.relay import feed_message, feed_subjects
+from turf_gateway.handlers import history_entries
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)
@@ -60,5 +60,5 @@ async def store(state: AppState, events: list[tuple[int, str, bytes]]) -> None:
         if msg is None or not msg.get("at"):
             continue
         rows.append({"seq": seq, "type": msg["type"], "at": datetime.fromisoformat(msg["at"]),
-                     "territory_id": msg.get("territory_id"), "players": history.players_of(msg), "body": msg})
+                     "territory_id": msg.get("territory_id"), "players": history_entries.players_of(msg), "body": msg})
     await state.history.record(rows)

@@ -11,7 +11,7 @@ from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, Home, SubmitClaim
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, IdempotencyKeys, Limiter, Services
 
 M = TypeVar("M", bound=Message)

@@ -20,7 +20,7 @@ from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.scoring import AdjustScore, ScoreAdjusted
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import CorrectionLog, Flusher, GameClock, PlayerStore, Services
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]

@@ -16,7 +16,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import CLAIMS_PAGE, ClaimRecord, ClaimsListReply, ClaimsListRequest
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import PlayerStore, Services

@@ -10,7 +10,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Clearance, FlagClearances, GameClock, Services
 
 

@@ -36,7 +36,7 @@ from turf_common.contracts.modes import (
     StartRoom,
     WithdrawOrder,
 )
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import IdempotencyKeys, Limiter, Services
 
 TIMEOUT = 10.0   # a command waits on its game's row lock; a resolution replays the game
@@ -48,7 +48,7 @@ MOVES: dict[type[Message], str] = {
     LeaveGame: subjects.MODES_LEAVE, StartRoom: subjects.MODES_START, ChooseAction: subjects.MODES_CHOOSE,
     EndGame: subjects.MODES_END, RemovePlayer: subjects.MODES_REMOVE}
 #: K19: the moves that change who sits where (each a story on the spectators' feed) count against
-#: ``modes_seat_player``; every other write against ``modes_move_player`` (``turf_gateway.ratelimit``)
+#: ``modes_seat_player``; every other write against ``modes_move_player`` (``turf_gateway.adapters.ratelimit``)
 SEAT_MOVES = (JoinGame, LeaveGame, RemovePlayer)
 #: the limits' key of the organizer's writes (they name no player)
 ORGANIZER = "organizer"

@@ -26,7 +26,7 @@ from turf_common.contracts.notify import (
     SavePush,
 )
 from turf_common.pushpolicy import allowed_push_endpoint
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, GameClock, Limiter, PlayerStore, Services
 
 #: seconds to wait for an announcement: notify fans it out to every player's notifications before it answers

@@ -21,12 +21,15 @@ from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_common.rules.households import Home, households
-from turf_gateway import password_policy
+from turf_gateway.adapters.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
+from turf_gateway.adapters.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.adapters.ratelimit import KNOWN_FOR_S
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
-from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
-from turf_gateway.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers import password_policy
+from turf_gateway.handlers.events import disqualification, verification
+from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     ROSTER_PAGE,
     Caller,
@@ -42,9 +45,6 @@ from turf_gateway.ports import (
     SessionStore,
     StatusChange,
 )
-from turf_gateway.ratelimit import KNOWN_FOR_S
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_idle import IdlePolicy
 
 if TYPE_CHECKING:
     from turf_gateway.handlers.accounts import Accounts
@@ -96,7 +96,7 @@ class Sessions:
 
     async def caller(self, token: str) -> Caller:
         """401 ``unauthenticated`` for an unknown token, an expired session or one unused for longer than its
-        idle time (:class:`~turf_gateway.session_idle.IdlePolicy`); a use moves the idle deadline on."""
+        idle time (:class:`~turf_gateway.handlers.session_idle.IdlePolicy`); a use moves the idle deadline on."""
         h = token_hash(token)
         now = datetime.now(UTC)
         hit = self.cache.get(h)
@@ -136,7 +136,7 @@ class Players:
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
         ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``). A
-        password the policy refuses (:mod:`turf_gateway.password_policy`) is 422 ``weak_password`` and changes
+        password the policy refuses (:mod:`turf_gateway.handlers.password_policy`) is 422 ``weak_password`` and changes
         nothing."""
         weak = password_policy.refusal(reg.password, reg.email, (reg.name, reg.discord))
         if weak is not None:
@@ -173,7 +173,7 @@ class Players:
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
         """A new session; 401 for a wrong email or password; 403 ``not_eligible`` for a disqualified or rejected
         player's right password (issue 29); 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
-        hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
+        hashing queue is full (:mod:`turf_gateway.adapters.passwords`). The argon2 check runs off the event loop."""
         account = email.lower()
         known, failures = await self._admit(account, ip)
         wrong = False

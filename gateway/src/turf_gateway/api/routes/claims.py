@@ -9,11 +9,11 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.contracts.claims import Fix
+from turf_gateway.adapters.ratelimit import client_ip
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import ClaimsCase, CurrentPlayer, PlayerOnly
 from turf_gateway.api.responses import ModelResponse
 from turf_gateway.api.types import FixIsoTime
-from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
 

@@ -36,7 +36,7 @@ from turf_common.contracts.modes import (
     WithdrawOrder,
 )
 from turf_gateway.api.deps import ModesCase, Organizer, PlayerOnly, State, bearer_token
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller
 
 router = APIRouter(prefix="/modes", tags=["modes"])

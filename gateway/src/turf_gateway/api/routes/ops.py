@@ -9,9 +9,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
-from turf_gateway import errors, security
+from turf_gateway.adapters.readiness import CheckResult
+from turf_gateway.api import errors
 from turf_gateway.api.deps import State
-from turf_gateway.readiness import CheckResult
+from turf_gateway.api.middleware import security
 
 router = APIRouter()
 STATIC = Path(__file__).resolve().parents[2] / "static"

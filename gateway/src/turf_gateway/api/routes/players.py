@@ -8,10 +8,10 @@ from typing import Annotated
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from turf_gateway.adapters.ratelimit import client_ip
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayersCase, bearer_token
 from turf_gateway.handlers.players import Registration
-from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["players"])
 

@@ -10,11 +10,11 @@ import json
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters.ratelimit import address_key
+from turf_gateway.api.errors import ApiError
+from turf_gateway.api.middleware.security import origin_allowed
 from turf_gateway.feed import resend
 from turf_gateway.feed.hub import Client
-from turf_gateway.ratelimit import address_key
-from turf_gateway.security import origin_allowed
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)
@@ -36,9 +36,9 @@ async def scores(ws: WebSocket, since: str | None = None) -> None:
     Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
     gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason.
 
-    Issue 29: an IPv6 client counts by its /64 (:func:`turf_gateway.ratelimit.address_key`); a browser page of
-    another site (``Origin`` not allowed: :func:`turf_gateway.security.origin_allowed`) is closed with 1008; and
-    ``since`` resends count against ``resends_ip`` (over it: a snapshot)."""
+    An IPv6 client counts by its /64 (:func:`turf_gateway.adapters.ratelimit.address_key`); a browser page of
+    another site (``Origin`` not allowed: :func:`turf_gateway.api.middleware.security.origin_allowed`) is closed
+    with 1008; and ``since`` resends count against ``resends_ip`` (over it: a snapshot)."""
     state: AppState = ws.app.state.turf
     ip = address_key(ws.client.host) if ws.client else "unknown"
     await ws.accept()

@@ -22,7 +22,7 @@ from starlette.types import Scope
 
 from turf_common.settings import Settings, parse_clock_mode
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 # /modes: the turn-based modes; /yard: the yard card game (docs/rules/yard-cards.md); /account: R30's mailed links
 # (email confirmation, password reset) and "forgot password"; /profile: a player's public profile and season recap
 # (?player=<id>)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fastapi import Request
 from redis.asyncio import Redis
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from turf_common.contracts.base import Message
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Services
 
 M = TypeVar("M", bound=Message)

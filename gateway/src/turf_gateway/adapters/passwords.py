@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 #: ``TURF_PASSWORD_HASH`` → argon2id parameters of new hashes. ``fast`` is argon2-cffi's test profile (one pass over
 #: 8 KiB, ~1 ms) with the default's salt and hash lengths; tests and manual rehearsals on loopback only (issue 27)

@@ -12,9 +12,9 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_common.outbox import stage
-from turf_gateway import tables as t
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.adapters import tables as t
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification, verification
 
 SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
 # which status may become which (a disqualification is final). R27 (amended): a reject applies only to a pending

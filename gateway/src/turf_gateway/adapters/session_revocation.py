@@ -12,7 +12,7 @@ from faststream.nats import NatsRouter
 
 from turf_common.contracts import subjects
 from turf_common.contracts.players import SessionsRevoked
-from turf_gateway.session_cache import SessionCache
+from turf_gateway.adapters.session_cache import SessionCache
 
 log = structlog.get_logger(__name__)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 #: how long a key's body is remembered: longer than any client retries (a season is 18 game days)
 KEEP_S = 60 * 24 * 3600
