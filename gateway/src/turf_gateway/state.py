@@ -35,7 +35,7 @@ from turf_gateway.ports import FeedStream
 class FeedState:
     """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
     in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
-    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py)."""
+    address; GET /board's cached body and the ownership version it must be of (board_cache.py)."""
 
     hub: Hub = field(default_factory=Hub)
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
@@ -48,8 +48,7 @@ class FeedState:
 @dataclass
 class AppState:
     """Wiring only: the use cases the routes and the feed's consumers call, and what the websocket and operator
-    routes need beside them. No connection, store or service port: those live inside the use cases and adapters
-    (issue 28)."""
+    routes need beside them. No connection, store or service port: those live inside the use cases and adapters."""
 
     settings: Settings
     readiness: Readiness      # GET /ready's checks of NATS, PostgreSQL and Redis

@@ -1,5 +1,5 @@
 """Fakes of the gateway's ports, for unit tests (no servers): null objects (no limits, no idempotency keys, no
-players) and the gateway's stores in memory (issue 28), each checked against its SQL adapter by the contract suite
+players) and the gateway's stores in memory, each checked against its SQL adapter by the contract suite
 (``gateway/tests/contract``)."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ class NoPlayers:
         return None
 
 
-# ---- the stores in memory (issue 28) --------------------------------------------------------------------------------
+# ---- the stores in memory ----------------------------------------------------------------------------------------
 # The same answers as the SQL adapters (gateway/tests/contract runs every case on both): the same ApiError reason
 # codes and messages, orders and paging cursors; times come back in UTC as PostgreSQL's do; what the SQL keeps in a
 # JSON column is kept as its JSON round trip. Each write checks before it changes anything, so one that raises leaves
@@ -234,7 +234,7 @@ class MemoryTables:
             return new
         assert p is not None
         before, p.status, p.status_reason = p.status, new, None
-        if new == "disqualified":   # issue 15: the sessions end with the status change
+        if new == "disqualified":   # the sessions end with the status change
             self.sessions = {h: s for h, s in self.sessions.items() if s[0] != player_id}
         self.log_action(by, f"player_{new}", player_id, reason,
                         {"before": before, "after": new} | ({"note": note} if note else {}))
@@ -493,7 +493,7 @@ class MemoryFlagClearances:
 
 
 class MemoryFeedLog:
-    """:class:`~turf_gateway.ports.FeedLog` in memory (issue 19): rows by stream sequence, the first kept."""
+    """:class:`~turf_gateway.ports.FeedLog` in memory: rows by stream sequence, the first kept."""
 
     def __init__(self, tables: MemoryTables | None = None) -> None:
         self.t = tables or MemoryTables()
@@ -535,7 +535,7 @@ class MemoryCorrectionLog:
         self.t, self.tz = tables or MemoryTables(), tz
 
     def holding(self) -> bool:
-        """Whether a settlement holds a request now (issue 28: never while its service is asked)."""
+        """Whether a settlement holds a request now (never while its service is asked)."""
         return any(lock.locked() for lock in self.t.held.values())
 
     async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,

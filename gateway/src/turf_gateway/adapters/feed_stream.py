@@ -1,5 +1,5 @@
 """The :class:`~turf_gateway.ports.FeedStream` port over JetStream: the feed stream's stored events read back by
-sequence with an ordered consumer (issue 19; issue 29: ``<stream>_FEED``, the public subjects alone, the only stream
+sequence with an ordered consumer (``<stream>_FEED``, the public subjects alone, the only stream
 the gateway's NATS user may make consumers on)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A repeated ``Idempotency-Key`` must come with the same body (issue 15): the first answer is replayed only to the
+"""A repeated ``Idempotency-Key`` must come with the same body: the first answer is replayed only to the
 request it answered. The gateway keeps, per caller and key, the SHA-256 of the first body (in Redis, for
 :data:`KEEP_S`); a repeat with another body is refused 422 ``invalid_input`` before anything is asked."""
 

@@ -88,7 +88,7 @@ class SqlPlayers:
         pid = uuid.uuid4().hex
         async with self.engine.begin() as conn:
             # two rows when the email is one player's and the Discord name another's: the email is named then
-            # (issue 28: reading the first row of no order named either, by chance)
+            # (reading the first row of no order named either, by chance)
             taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
                 (t.players.c.email_norm == new.email.lower()) | (t.players.c.discord_norm == new.discord.lower())
             ))).all()

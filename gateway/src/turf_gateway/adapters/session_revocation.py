@@ -1,4 +1,4 @@
-"""Dropping cached sessions in every gateway (issue 21): :meth:`NatsRevocations.revoke` after the change has
+"""Dropping cached sessions in every gateway: :meth:`NatsRevocations.revoke` after the change has
 committed (the :class:`~turf_gateway.ports.Revocations` port), and the subscriber each gateway runs for the others'
 revocations (core NATS, no queue group: every replica hears it)."""
 

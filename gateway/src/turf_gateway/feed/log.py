@@ -1,5 +1,5 @@
-"""Issue 19: the gateway's read model of the public feed (``gateway.feed_log``), projected from the feed stream (issue
-29: the public subjects alone, sourced from the event stream; ``<stream>_FEED``) by a durable consumer shared by the
+"""The gateway's read model of the public feed (``gateway.feed_log``), projected from the feed stream (the
+public subjects alone, sourced from the event stream; ``<stream>_FEED``) by a durable consumer shared by the
 gateway replicas, stored through the :class:`~turf_gateway.ports.FeedLog` port (:mod:`turf_gateway.adapters.feed_log`).
 
 The consumer reads every feed subject from the start of the stream (a new gateway fills the table with the season

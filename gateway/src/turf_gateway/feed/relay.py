@@ -34,13 +34,13 @@ log = structlog.get_logger(__name__)
 #: the core feed (card and trade events, private fields left out, are ``cards.FEED``)
 FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_APPLIED,
         subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED, subjects.MEDAL_EARNED]
-#: issue 32: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
+#: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
 #: choices are revealed in its mode.round_resolved, the seed in mode.game_ended)
 MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.MODE_PLAYER_LEFT,
              subjects.MODE_ROOM_STARTED, subjects.MODE_TROOPS_PLACED, subjects.MODE_TURN_RESOLVED,
              subjects.MODE_ROUND_RESOLVED, subjects.MODE_GAME_ENDED,
              subjects.MODE_YARD_MOVED]  # yard cards: a move and what it did, never a hidden card (Y27)
-#: issue 15: the contract of each relayed subject. A message that does not fit its subject's model (or names
+#: the contract of each relayed subject. A message that does not fit its subject's model (or names
 #: another type) is not relayed, and of one that does, only the model's fields are: anything else that reached the
 #: bus (a process with bus access, a bug) never reaches the spectators
 MODELS: dict[str, type[BaseModel]] = {
@@ -75,7 +75,7 @@ def feed_subjects() -> list[str]:
 
 def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> NatsRouter:
     """One JetStream ordered consumer of every feed subject (:func:`feed_subjects`) of ``stream``, the feed stream
-    (issue 29: those subjects alone, sourced from the event stream in its order, so the gateway's NATS user, which
+    (those subjects alone, sourced from the event stream in its order, so the gateway's NATS user, which
     may create consumers there only, reads no private subject whatever filter it asks), ephemeral and unacked, so
     each event comes with its stream sequence and all of them in stream order: the ``seq`` of every feed message
     (API.md), which a client resumes from (``WS /ws/scores?since=``). It starts right after ``after_seq`` (the
@@ -133,7 +133,7 @@ def stream_seq(m: Msg) -> int | None:
 
 async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> dict[str, Any] | None:
     """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
-    contract, only its fields (issue 15: :func:`validated`), card and trade events without private fields,
+    contract, only its fields (:func:`validated`), card and trade events without private fields,
     display names added to score changes; None for a message that is no such event. The live feed and the
     resend of missed messages (:mod:`turf_gateway.feed.resend`) both make theirs here, so a resent message is the one
     the client would have got live."""

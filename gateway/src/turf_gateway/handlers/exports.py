@@ -1,6 +1,6 @@
-"""The organizer's desk reads (issue 20) as use cases: the claim log, read from the claims service a page at a time
-(issue 29), with names; and the CSV exports of players, claims and results for the league's spreadsheets. Times in
-the season's zone, as everywhere else."""
+"""The organizer's desk reads as use cases: the claim log, read from the claims service a page at a time
+(one reply of the whole log outgrew NATS's payload limit), with names; and the CSV exports of players, claims and
+results for the league's spreadsheets. Times in the season's zone, as everywhere else."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ class Exports:
         return csv_text(rows, PLAYER_COLUMNS, header=True)
 
     async def claims_csv(self) -> AsyncIterator[str]:
-        """``claims.csv``, the whole log, as text a page of claims at a time (issue 29: neither one reply of the
+        """``claims.csv``, the whole log, as text a page of claims at a time (neither one reply of the
         bus nor the gateway's memory holds it all). The first page is read before this returns, so a claims service
         that does not answer raises here (a 503 before the answer starts); one that stops answering later raises
         from the iterator (the download is cut off, never a short file that looks whole)."""

@@ -1,4 +1,4 @@
-"""The turn-based modes (issue 32) as use cases: Team Turf and King of the Hill games are kept and decided by the
+"""The turn-based modes as use cases: Team Turf and King of the Hill games are kept and decided by the
 modes service; the gateway asks it. Opening a game: a repeated ``Idempotency-Key`` answers the first game only to a
 request with the same body; with another body it is 422 ``invalid_input`` before the modes service is asked (issue
 15, as for claims and corrections). A move on a game first reads the game, so an id of the other mode is 404

@@ -1,4 +1,4 @@
-"""Reading a list that crosses the bus a page at a time (issue 29: one reply of a whole list outgrew NATS's 1 MiB
+"""Reading a list that crosses the bus a page at a time (one reply of a whole list outgrew NATS's 1 MiB
 payload limit). Scoring cuts its leaderboard and final results into pages of one ranking, kept for a short time
 (``scoring.leaderboard``, ``scoring.results``); the claim log is paged by claim (``claims.list``, read by the
 export routes themselves)."""

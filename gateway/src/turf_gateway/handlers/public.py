@@ -88,7 +88,7 @@ class Public:
         return json.dumps({"type": "FeatureCollection", "features": feats}, separators=(",", ":")).encode()
 
     async def board_body(self) -> Body:
-        """Issue 19: the board's body (JSON, its gzip, its ETag) of the current ownership version, built once per
+        """The board's body (JSON, its gzip, its ETag) of the current ownership version, built once per
         version (:class:`turf_gateway.adapters.board_cache.BoardCache`: callers during a build share it)."""
         version = self.feed.board_version
         return self.feed.board_cache.fresh(version) or await self.feed.board_cache.get(version, self.board_json)
@@ -119,7 +119,7 @@ class Public:
         return await asyncio.shield(inflight[1])
 
     async def _fetch_leaderboard(self) -> dict[str, Any]:
-        """Issue 29: read a page at a time (one page, one request, up to 1,000 players), every page cut from the
+        """Read a page at a time (one page, one request, up to 1,000 players), every page cut from the
         one ranking scoring made for the first (turf_gateway.handlers.paging)."""
         pages = await read_pages(self.services, subjects.SCORING_LEADERBOARD, lambda after: LeaderboardRequest(
             after=after), Leaderboard)
@@ -141,7 +141,7 @@ class Public:
                  "outposts": c["outposts"], "bonuses": c["bonuses"], "total": c["total"]} for c in changes]
 
     async def results(self) -> S.Results:
-        """R25/R26 final standings with prizes, read a page at a time as the leaderboard (issue 29). Raises
+        """R25/R26 final standings with prizes, read a page at a time as the leaderboard. Raises
         ApiError 409 ``season_not_closed`` (scoring's refusal) before the season has closed."""
         pages = await read_pages(self.services, subjects.SCORING_RESULTS, lambda after: ResultsRequest(after=after),
                                  FinalResults, 10)

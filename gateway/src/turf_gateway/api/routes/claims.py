@@ -54,7 +54,7 @@ async def submit_claim(body: ClaimBody, caller: PlayerOnly, claims: ClaimsCase, 
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> ModelResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
-    with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
+    with another body it is refused 422 ``invalid_input``. 403 ``forbidden`` for the organizer, who is
     not a player (R27)."""
     out = await claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
                               body.model_dump(mode="json") if idempotency_key is not None else None)

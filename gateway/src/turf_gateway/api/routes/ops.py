@@ -20,7 +20,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 @router.get("/metrics", include_in_schema=False)
 async def prometheus(request: Request) -> Response:
-    """Prometheus metrics, for clients on this machine only (issue 15: the request counts, handler timings and
+    """Prometheus metrics, for clients on this machine only (the request counts, handler timings and
     queue depths tell an outsider when and how the game is played); 404 for anyone else."""
     if not security.loopback_client(request.client):
         raise errors.ApiError("not_found", "Not found.")

@@ -27,13 +27,13 @@ POLICY = 1008
 
 @router.websocket("/ws/scores")
 async def scores(ws: WebSocket, since: str | None = None) -> None:
-    """Issue 19: every message after the first carries ``seq``, the stream sequence of its event, strictly
+    """Every message after the first carries ``seq``, the stream sequence of its event, strictly
     increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.feed.resend.resumable`) the first
     message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
     after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
     stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
 
-    Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
+    At most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
     gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason.
 
     An IPv6 client counts by its /64 (:func:`turf_gateway.adapters.ratelimit.address_key`); a browser page of
