@@ -185,7 +185,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
         tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),
-        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
+        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max,
+                                   relay.feed_subjects()))
     state = wire(settings, board, season, adapters, cache)
     sweeper = asyncio.create_task(adapters.relay.run())
     # R30: home addresses and location fixes erased TURF_ERASE_AFTER_DAYS after the season's close
@@ -219,10 +220,11 @@ async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: 
     # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
     # reflects that sequence, and every later event reaches it
     state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
-    broker.include_router(relay.feed_router(state, stream, after_seq=state.feed.hub.last_seq))
+    broker.include_router(relay.feed_router(state.feed, state.public.named_changes, stream,
+                                            after_seq=state.feed.hub.last_seq))
     # the feed log's consumer is the bus set-up's (turfwar.bussetup): recreated there, reading the stream
     # from its start again, when the feed's subjects changed; its rows are keyed by sequence, so each stays once
-    broker.include_router(feed_log.history_router(state, stream))
+    broker.include_router(feed_log.history_router(state.history.record, state.public.named_changes, stream))
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
     state.public.display_features()   # the board for the map, parsed now rather than on the first request

@@ -410,6 +410,7 @@ class FeedStream(Protocol):
 
     async def read_back(self, since: int, upto: int) -> list[tuple[int, str, bytes]] | None:
         """The stored feed events of sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, subject,
-        data)``; None when they cannot be resent (:func:`turf_gateway.feed.resend.resumable`: gone from the stream,
-        a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does not answer."""
+        data)``; None when they cannot be resent (:func:`turf_gateway.adapters.feed_stream.resumable`: gone from
+        the stream, a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does
+        not answer."""
         ...

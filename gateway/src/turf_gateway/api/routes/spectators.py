@@ -27,11 +27,11 @@ POLICY = 1008
 
 @router.websocket("/ws/scores")
 async def scores(ws: WebSocket, since: str | None = None) -> None:
-    """Every message after the first carries ``seq``, the stream sequence of its event, strictly
-    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.feed.resend.resumable`) the first
-    message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
-    after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
-    stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
+    """Every message after the first carries ``seq``, the stream sequence of its event, strictly increasing. Without
+    ``since`` (or one that cannot be resent: :func:`turf_gateway.adapters.feed_stream.resumable`) the first message
+    is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages after it
+    follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the stream, then
+    the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
 
     At most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
     gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason.
@@ -112,7 +112,7 @@ async def _resend(ws: WebSocket, state: AppState, since: int | None, upto: int, 
         log.warning("ws_resend_limit_failed", exc_info=True)
         return None
     try:
-        missed = await resend.missed(state, since, upto)
+        missed = await resend.missed(state.feed_stream, state.public.named_changes, since, upto)
     except Exception:   # the stream does not answer: a snapshot is always possible
         log.warning("ws_resend_failed", since=since, upto=upto, exc_info=True)
         return None
