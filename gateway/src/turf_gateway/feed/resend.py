@@ -1,5 +1,5 @@
-"""What a spectator missed: the feed messages after a sequence, read back from the JetStream feed stream (issue 19,
-``WS /ws/scores?since=<seq>``; the public subjects alone, sourced from the event stream, whose sequences
+"""What a spectator missed: the feed messages after a sequence, read back from the JetStream feed stream
+(``WS /ws/scores?since=<seq>``; the public subjects alone, sourced from the event stream, whose sequences
 the feed's ``seq`` are).
 
 The stream keeps every feed event (limits retention, no age limit), so any sequence it still holds can be resent;

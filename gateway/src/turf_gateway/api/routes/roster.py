@@ -48,7 +48,7 @@ async def roster(players: PlayersCase,
                  limit: Annotated[int, Query(ge=1, le=ROSTER_PAGE)] = ROSTER_PAGE) -> Roster:
     """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
     ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later.
-    Issue 29: ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
+    ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
     rows, nxt = await players.roster(after, limit)
     return Roster(players=[RosterEntry(id=r.id, display_name=r.display_name, join_index=r.join_index)
                            for r in rows], next=nxt)
