@@ -10,8 +10,8 @@ import pytest
 
 from tests.support.servers import redis_server
 from turf_common import redisconn
-from turf_gateway.errors import ApiError
-from turf_gateway.idempotency import RedisIdempotencyKeys
+from turf_gateway.adapters.idempotency import RedisIdempotencyKeys
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import IdempotencyKeys
 from turf_gateway.testing import MemoryIdempotencyKeys
 

@@ -12,8 +12,8 @@ from gateway_backends import Backend
 from sqlalchemy.exc import IntegrityError
 
 from turf_common.contracts import subjects
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification, verification
 from turf_gateway.ports import Account, NewPlayer, PlayerRow, PlayerStore, Point, Record, RosterRow, StatusChange
 from turf_gateway.testing import DuplicateKey
 

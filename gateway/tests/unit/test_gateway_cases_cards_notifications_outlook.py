@@ -51,13 +51,13 @@ from turf_common.contracts.outlook import OutlookReply, OutlookRequest, Territor
 from turf_common.rules import gametime
 from turf_common.settings import Settings
 from turf_common.testing import FakeClock
+from turf_gateway.adapters.session_cache import SessionCache
+from turf_gateway.api.errors import ApiError
 from turf_gateway.bootstrap import Adapters, wire
-from turf_gateway.errors import ApiError
 from turf_gateway.handlers.cards import Cards, Partner, TradeOptions
 from turf_gateway.handlers.notifications import Notifications
 from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
-from turf_gateway.session_cache import SessionCache
 from turf_gateway.testing import CannedServices, MemoryPlayers, MemoryTables, NoFeedStream, NoLimits
 
 M = TypeVar("M", bound=Message)

@@ -50,7 +50,7 @@ from turf_common.contracts.scoring import (
 )
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players

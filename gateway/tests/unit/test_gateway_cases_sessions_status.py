@@ -13,10 +13,10 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.players import PlayerApplied, PlayerDisqualified, PlayerVerified
 from turf_common.rules import gametime
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters.session_cache import SessionCache
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players, Sessions, token_hash
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
-from turf_gateway.session_cache import SessionCache
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 
 M = TypeVar("M", bound=Message)

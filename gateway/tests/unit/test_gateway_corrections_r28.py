@@ -21,12 +21,12 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
 from turf_common.rules import gametime
 from turf_common.settings import Settings
-from turf_gateway.adapters.corrections import view
+from turf_gateway.adapters.correction_store import view
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api import deps
 from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
-from turf_gateway.session_cache import SessionCache
 from turf_gateway.testing import MemoryCorrectionLog, NoFeedStream, NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")

@@ -7,8 +7,8 @@ import httpx
 import pytest
 
 from turf_common.settings import Settings
+from turf_gateway.api.middleware.security import host_allowed, host_name
 from turf_gateway.main import create_app
-from turf_gateway.security import host_allowed, host_name
 
 
 def client(app: object, host: str = "testserver", peer: str = "127.0.0.1") -> httpx.AsyncClient:

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from turf_gateway import passwords
-from turf_gateway.ratelimit import address_key
-from turf_gateway.security import origin_allowed
+from turf_gateway.adapters import passwords
+from turf_gateway.adapters.ratelimit import address_key
+from turf_gateway.api.middleware.security import origin_allowed
 
 
 @pytest.mark.parametrize(("host", "key"), [

@@ -25,8 +25,8 @@ from turf_common.contracts.scoring import (
     Standing,
 )
 from turf_common.rules import gametime
+from turf_gateway.api.errors import ApiError
 from turf_gateway.api.routes import exports
-from turf_gateway.errors import ApiError
 from turf_gateway.handlers.exports import CLAIM_COLUMNS, Exports, csv_text
 from turf_gateway.handlers.public import Public
 from turf_gateway.state import FeedState

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import httpx
 
 from turf_common.settings import Settings
+from turf_gateway.adapters.readiness import Readiness
 from turf_gateway.main import create_app
-from turf_gateway.readiness import Readiness
 
 
 async def _up() -> None:

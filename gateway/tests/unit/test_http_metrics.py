@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from starlette.routing import Mount
 
-from turf_gateway.edge import template
+from turf_gateway.api.middleware.edge import template
 
 
 @pytest.mark.parametrize(("path", "route", "want"), [

@@ -7,7 +7,7 @@ import pytest
 from argon2 import extract_parameters
 
 from turf_common.settings import Settings, password_hash_refusal
-from turf_gateway import passwords
+from turf_gateway.adapters import passwords
 
 
 @pytest.mark.parametrize(("clock", "host", "refused"), [

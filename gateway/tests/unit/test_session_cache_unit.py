@@ -1,10 +1,10 @@
-"""The gateway's session cache (turf_gateway.session_cache) on a fake clock."""
+"""The gateway's session cache (turf_gateway.adapters.session_cache) on a fake clock."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from turf_gateway.session_cache import SessionCache
+from turf_gateway.adapters.session_cache import SessionCache
 
 EXPIRES = datetime(2026, 10, 20, tzinfo=UTC)
 

@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
     password_queue: int = 12
     # places of that queue one client address holds at once (one more: 429); priority sign-ins (the organizer's
-    # account, an address the account signed in from) count per account and address (turf_gateway.passwords)
+    # account, an address the account signed in from) count per account and address (turf_gateway.adapters.passwords)
     password_queue_per_client: int = Field(default=2, ge=1)
     # seconds a gateway answers a session (and GET /me's profile) from memory (0: ask PostgreSQL on every request).
     # Every change that ends a session or alters a profile drops it at once in every gateway
@@ -73,7 +73,7 @@ class Settings(BaseSettings):
     access_log_sample: float = 0.01
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
-    # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)
+    # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.adapters.ratelimit)
     rate_limits: str = "default"
     # browser origins allowed to call the API from other sites (comma-separated); none by default
     cors_origins: str = ""

@@ -165,7 +165,7 @@ SNAPSHOT_TTL_S = 30
 #: they are made: 8 × a whole leaderboard, about 11 MB at 10,000 players (1.4 MB each), 110 MB at 100,000. A snapshot
 #: is made only for the first page of a list longer than one page, one per distinct ranking (named by its content),
 #: and the gateways share such a request while no score changes; a caller whose snapshot 8 newer ones evicted
-#: before it was done reads again from the first page (turf_gateway.paging)
+#: before it was done reads again from the first page (turf_gateway.handlers.paging)
 SNAPSHOTS_KEPT = 8
 
 

@@ -25,7 +25,7 @@ class GeoJSONResponse(JSONResponse):
     304: {"description": "Not modified since the ETag sent in If-None-Match"}})
 async def board(request: Request, public: PublicCase) -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
-    Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
+    One body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
     content, 304 for a client that has it."""
     body = await public.board_body()
     if request.headers.get("if-none-match") == body.etag:

@@ -29,7 +29,7 @@ CLAIMS_ERASE_TRAILS = "claims.erase_trails"   # R30: every location fix, after t
 SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
 SCORING_VERIFY = "scoring.verify"   # R25: a verification applied by scoring (the player enters the standings) likewise
 CORRECTION_APPLIED = "correction.applied"
-# core NATS, every gateway (no queue group): drop cached sessions (turf_gateway.session_cache)
+# core NATS, every gateway (no queue group): drop cached sessions (turf_gateway.adapters.session_cache)
 GATEWAY_SESSIONS_REVOKED = "gateway.sessions.revoked"
 
 

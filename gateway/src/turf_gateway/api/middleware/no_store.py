@@ -10,7 +10,7 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from turf_gateway.compression import PRIVATE
+from turf_gateway.api.middleware.compression import PRIVATE
 
 
 def private(scope: Scope) -> bool:

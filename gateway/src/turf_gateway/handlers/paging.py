@@ -1,4 +1,4 @@
-"""Reading a list that crosses the bus a page at a time (issue 29: one reply of a whole list outgrew NATS's 1 MiB
+"""Reading a list that crosses the bus a page at a time (one reply of a whole list outgrew NATS's 1 MiB
 payload limit). Scoring cuts its leaderboard and final results into pages of one ranking, kept for a short time
 (``scoring.leaderboard``, ``scoring.results``); the claim log is paged by claim (``claims.list``, read by the
 export routes themselves)."""
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from turf_common.contracts.base import Message
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Services
 
 M = TypeVar("M", bound=Message)

@@ -1,4 +1,4 @@
-"""Issue 19, cheap reads: ``GET /board`` served from one body (and its gzip) per ownership version, so a reconnect
+"""Cheap reads: ``GET /board`` served from one body (and its gzip) per ownership version, so a reconnect
 storm of spectators neither asks the claims service for every territory nor re-serialises the board each time,
 and a 304 costs a comparison.
 

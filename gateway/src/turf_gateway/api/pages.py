@@ -1,6 +1,6 @@
-"""The web pages (issue #7), served by the gateway: play at ``/`` (``static/index.html``, routed in main.py), watch
+"""The web pages, served by the gateway: play at ``/`` (``static/index.html``, routed in main.py), watch
 at ``/watch``, organize at ``/admin``, their files under ``/static``, ``/pages/config.json``, and the service worker
-at ``/sw.js`` (issue 18).
+at ``/sw.js``.
 
 Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
 ``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILE_URL``
@@ -22,7 +22,7 @@ from starlette.types import Scope
 
 from turf_common.settings import Settings, parse_clock_mode
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 # /modes: the turn-based modes; /yard: the yard card game (docs/rules/yard-cards.md); /account: R30's mailed links
 # (email confirmation, password reset) and "forgot password"; /profile: a player's public profile and season recap
 # (?player=<id>)
@@ -40,7 +40,7 @@ class _Static(StaticFiles):
 
 def clock_rate(settings: Settings) -> float:
     """Game seconds per real second (``TURF_CLOCK``): 1 real, N accelerated, 0 manual. The pages count down from the
-    server's ``now`` (GET /clock) at this rate (issue 18): in manual mode time stands still between moves."""
+    server's ``now`` (GET /clock) at this rate: in manual mode time stands still between moves."""
     try:
         return parse_clock_mode(settings.clock)[1]
     except ValueError:
@@ -79,7 +79,7 @@ def install(app: FastAPI, settings: Settings) -> None:
                       include_in_schema=False)
 
     async def service_worker() -> FileResponse:
-        # at the root, so its scope covers every page (issue 18: Web Push); a worker is a script of our own origin,
+        # at the root, so its scope covers every page (Web Push); a worker is a script of our own origin,
         # which the Content-Security-Policy (default-src 'self', security.py) allows
         return FileResponse(STATIC / "sw.js", media_type="text/javascript",
                             headers=NO_CACHE | {"Service-Worker-Allowed": "/"})

@@ -1,4 +1,4 @@
-"""Dropping cached sessions in every gateway (issue 21): :meth:`NatsRevocations.revoke` after the change has
+"""Dropping cached sessions in every gateway: :meth:`NatsRevocations.revoke` after the change has
 committed (the :class:`~turf_gateway.ports.Revocations` port), and the subscriber each gateway runs for the others'
 revocations (core NATS, no queue group: every replica hears it)."""
 
@@ -12,7 +12,7 @@ from faststream.nats import NatsRouter
 
 from turf_common.contracts import subjects
 from turf_common.contracts.players import SessionsRevoked
-from turf_gateway.session_cache import SessionCache
+from turf_gateway.adapters.session_cache import SessionCache
 
 log = structlog.get_logger(__name__)
 

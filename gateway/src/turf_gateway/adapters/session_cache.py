@@ -1,4 +1,4 @@
-"""The gateway's session lookups, kept for a few seconds (issue 21).
+"""The gateway's session lookups, kept for a few seconds.
 
 Every authenticated request used to read its session and player from PostgreSQL: a pooled connection and a query
 per request, about a fifth of the gateway's CPU for a claim. An entry here answers for at most ``ttl_s`` seconds

@@ -1,4 +1,4 @@
-"""Issue 19, pure: what a town's history and a player's journal say, from the public feed messages of the stream
+"""Pure: what a town's history and a player's journal say, from the public feed messages of the stream
 (the ``body`` of ``feed_log`` rows: ``{type, at, seq, …public fields}``). No SQL, no NATS, no clock.
 
 A ``territory.changed`` names its cause; a claim's kind is not in it, but follows from the owners before and after

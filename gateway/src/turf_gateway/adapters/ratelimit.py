@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fastapi import Request
 from redis.asyncio import Redis
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,11 @@ class Limit:
 DEFAULT_LIMITS: dict[str, Limit] = {
     # generous per address (a campus NAT, a rehearsal from one laptop), tight per account and per player
     "sessions_ip": Limit(300, 60),       # sign-in attempts per client address per minute
-    # issue 15: FAILED sign-ins to one account from one client address per minute (password guessing); counted
+    # FAILED sign-ins to one account from one client address per minute (password guessing); counted
     # per client so that nobody else's failures ever refuse the right password from another client
     "sessions_email": Limit(10, 60),
     "sessions_fail_ip": Limit(60, 60),   # failed sign-ins per client address per minute, whatever the account
-    # issue 29: FAILED sign-ins to one account from every address together (a password guessed from a botnet).
+    # FAILED sign-ins to one account from every address together (a password guessed from a botnet).
     # Over it the account is slowed, not locked: an address the account signed in from in the last 30 days
     # (KNOWN_FOR_S) goes on as before; each other address, for that account, gets one attempt per
     # ``sessions_account_slow`` window and ``sessions_account_client`` attempts per quarter hour. Keyed per
@@ -42,8 +42,8 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     # R7.1: location checks per player per minute (each one joins the player's trail and is screened)
     "checks_player": Limit(30, 60),
     "checks_ip": Limit(120000, 60),      # … per client address per minute
-    "push_player": Limit(10, 3600),      # issue 29: PUT /me/push per player per hour (a browser saves once a load)
-    # issue 29: WS /ws/scores?since= resends per client address per minute (each may read back
+    "push_player": Limit(10, 3600),      # PUT /me/push per player per hour (a browser saves once a load)
+    # WS /ws/scores?since= resends per client address per minute (each may read back
     # TURF_WS_RESEND_MAX stream entries); over it the socket gets a snapshot instead, which costs nothing to read
     "resends_ip": Limit(30, 60),
     # K19, T3: the turn-based modes' writes per player. Opening a room (10 an hour), and every change of seat
@@ -148,7 +148,7 @@ _UNDO = "for _, k in ipairs(KEYS) do if redis.call('exists', k) == 1 then redis.
 
 
 def address_key(host: str) -> str:
-    """The per-address limits' key of a client address. Issue 29: an IPv6 address is keyed by its /64 (one
+    """The per-address limits' key of a client address. An IPv6 address is keyed by its /64 (one
     subscriber's prefix holds 2^64 addresses, all of one client); IPv4 (also written IPv4-mapped) whole;
     anything else (a test client's name) as it is."""
     try:

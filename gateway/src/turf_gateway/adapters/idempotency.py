@@ -1,4 +1,4 @@
-"""A repeated ``Idempotency-Key`` must come with the same body (issue 15): the first answer is replayed only to the
+"""A repeated ``Idempotency-Key`` must come with the same body: the first answer is replayed only to the
 request it answered. The gateway keeps, per caller and key, the SHA-256 of the first body (in Redis, for
 :data:`KEEP_S`); a repeat with another body is refused 422 ``invalid_input`` before anything is asked."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 #: how long a key's body is remembered: longer than any client retries (a season is 18 game days)
 KEEP_S = 60 * 24 * 3600

@@ -21,6 +21,6 @@ def verification(player_id: str, at: datetime, display_name: str) -> PlayerVerif
     """The ``player.verified`` event of ``player_id`` (R27), its id the player's own as for
     :func:`disqualification` (a verified player is never verified again): scoring is asked to apply it before
     the organizer's answer (``scoring.verify``), once whichever comes first. ``display_name``: the public name
-    (issue 18: the notify service names players with it)."""
+    (the notify service names players with it)."""
     return PlayerVerified(event_id=uuid.uuid5(uuid.NAMESPACE_URL, "player.verified:" + player_id).hex,
                           occurred_at=at, player_id=player_id, at=at, display_name=display_name)

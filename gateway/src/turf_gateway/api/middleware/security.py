@@ -1,5 +1,5 @@
 """Security headers on every response, CORS for the origins the operator allows (none by default), the Host names
-the gateway answers (issue 15: DNS rebinding), and who may read ``/metrics``."""
+the gateway answers (DNS rebinding), and who may read ``/metrics``."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
 
 def origin_allowed(origin: str | None, host: str, allowed_hosts: list[str], cors_origins: list[str],
                    scheme: str) -> bool:
-    """Issue 29: whether a websocket from a page of ``origin`` is taken. No ``Origin``: not a browser (a script,
+    """Whether a websocket from a page of ``origin`` is taken. No ``Origin``: not a browser (a script,
     a TV app), taken; otherwise the page must be one of ``cors_origins`` (``TURF_CORS_ORIGINS``), or have this
     gateway's own scheme and port (``scheme``: the socket's, ``ws`` or ``wss``; the port of ``Host``) and its
     host or a name of ``allowed_hosts`` (``TURF_ALLOWED_HOSTS``; its ``*`` admits no foreign page). Exact: a page
@@ -127,7 +127,7 @@ def origin_allowed(origin: str | None, host: str, allowed_hosts: list[str], cors
 
 class TrustedHosts:
     """ASGI middleware: a request (or websocket) whose ``Host`` is not one of the allowed names is refused, 400
-    ``invalid_input`` (a websocket is closed 1008 before it is accepted). Issue 15: a web page on an attacker's
+    ``invalid_input`` (a websocket is closed 1008 before it is accepted). A web page on an attacker's
     name that re-resolves to 127.0.0.1 (DNS rebinding) reaches a loopback gateway with its own name as ``Host``,
     and is refused here. ``/health`` and ``/ready`` answer any Host. Unlike Starlette's TrustedHostMiddleware it reads
     bracketed IPv6 hosts (``[::1]:8000``)."""

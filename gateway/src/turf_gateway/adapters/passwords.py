@@ -1,11 +1,11 @@
 """Password hashing (argon2id) off the event loop.
 
 One argon2 hash or verification costs ~50–100 ms of CPU and 64 MiB. Run on the event loop, a burst of sign-ins
-stalled every request and the spectator feed for seconds (issue 15). They run in a small thread pool instead
+stalled every request and the spectator feed for seconds. They run in a small thread pool instead
 (argon2-cffi releases the GIL while it hashes): at most :data:`WORKERS` at a time, the rest queue for a thread
 while the loop goes on serving everyone else.
 
-Issue 29: the queue is bounded. During a burst of 40 sign-ins the organizer's right password waited 20.9 s behind
+The queue is bounded. During a burst of 40 sign-ins the organizer's right password waited 20.9 s behind
 them; now at most :data:`WORKERS` hash and ``queue`` more wait (``configure``), and one more is refused at once with
 :class:`Busy` (the routes answer 503 ``unavailable`` with ``Retry-After``), so an admitted request waits at most
 about ``(WORKERS + queue) / WORKERS`` hashing times.
@@ -30,10 +30,10 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 #: ``TURF_PASSWORD_HASH`` → argon2id parameters of new hashes. ``fast`` is argon2-cffi's test profile (one pass over
-#: 8 KiB, ~1 ms) with the default's salt and hash lengths; tests and manual rehearsals on loopback only (issue 27)
+#: 8 KiB, ~1 ms) with the default's salt and hash lengths; tests and manual rehearsals on loopback only
 PROFILES = {"default": profiles.RFC_9106_LOW_MEMORY,
             "fast": replace(profiles.CHEAPEST, salt_len=16, hash_len=32)}
 hasher = PasswordHasher.from_parameters(PROFILES["default"])

@@ -1,5 +1,5 @@
 """The gateway's tables (schema ``gateway``): players, sessions, the organizer's action log, and the public feed's
-history (issue 19, a read model of the event stream)."""
+history (a read model of the event stream)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ correction_requests = Table(
     UniqueConstraint("by", "idempotency_key", name="correction_requests_key"),
 )
 
-# Issue 19: every public feed message as spectators got it (public fields only), by its stream sequence: the read
+# Every public feed message as spectators got it (public fields only), by its stream sequence: the read
 # model of GET /territories/{id}/history, /players/{id}/history and /replay, projected from the event stream by the
 # gateway's durable consumer (feed/log.py). ``players``: the players it concerns (owner and previous owner,
 # card player, trade parties), for a journal.

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from turf_common.contracts import subjects
 from turf_common.contracts.players import CorrectionApplied
 from turf_common.outbox import stage
-from turf_gateway import tables as t
+from turf_gateway.adapters import tables as t
 from turf_gateway.ports import Asked, Record, Settling
 
 

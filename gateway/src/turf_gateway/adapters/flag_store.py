@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from turf_gateway import tables as t
-from turf_gateway.adapters.accounts import log_action
+from turf_gateway.adapters import tables as t
+from turf_gateway.adapters.account_store import log_action
 from turf_gateway.ports import Clearance
 
 

@@ -85,7 +85,7 @@ def install_fallbacks(app: FastAPI) -> None:
     import structlog
     from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
 
-    log = structlog.get_logger("turf_gateway.errors")
+    log = structlog.get_logger("turf_gateway.api.errors")
 
     @app.exception_handler(DBAPIError)
     async def db_error(_: Request, exc: DBAPIError) -> JSONResponse:

@@ -14,12 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.outbox import stage
-from turf_gateway import tables as t
-from turf_gateway.adapters import accounts
-from turf_gateway.adapters import corrections as correction_log
-from turf_gateway.adapters.accounts import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification
+from turf_gateway.adapters import account_store, correction_store
+from turf_gateway.adapters import tables as t
+from turf_gateway.adapters.account_store import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification
 from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, ProfileChange, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
@@ -89,7 +88,7 @@ class SqlPlayers:
         pid = uuid.uuid4().hex
         async with self.engine.begin() as conn:
             # two rows when the email is one player's and the Discord name another's: the email is named then
-            # (issue 28: reading the first row of no order named either, by chance)
+            # (reading the first row of no order named either, by chance)
             taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
                 (t.players.c.email_norm == new.email.lower()) | (t.players.c.discord_norm == new.discord.lower())
             ))).all()
@@ -163,7 +162,7 @@ class SqlPlayers:
             await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))
             await log_action(conn, player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
                              {"before": row.status, "after": "withdrawn"})
-            await correction_log.append(
+            await correction_store.append(
                 conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="disqualify",
                 reason="the player withdrew (R30)", post_season=post_season, request={"player_id": player_id},
                 before={"status": row.status}, after={"status": "withdrawn"}, player_id=player_id)
@@ -190,7 +189,7 @@ class SqlPlayers:
             before = await change_status(conn, c.player_id, c.new, by=c.by, reason=c.reason or None,
                                          game_now=c.at, note=c.note)
             if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
-                await correction_log.append(
+                await correction_store.append(
                     conn, cid=uuid.uuid4().hex, at=c.at, by=c.by, action="disqualify", reason=c.reason or "-",
                     post_season=c.post_season,
                     request={"player_id": c.player_id} | ({"note": c.note} if c.note else {}),
@@ -206,7 +205,7 @@ class SqlPlayers:
                                same_password: Callable[[str], Awaitable[bool]]) -> list[str]:
         """The organizer account exists with ``password_hash``; returns the ids whose sessions were deleted: the
         organizer's when its stored password was another (``await same_password(stored_hash)`` false), and every
-        former organizer's (another email than ``email``: demoted, see :data:`accounts.FORMER_ORGANIZER`)."""
+        former organizer's (another email than ``email``: demoted, see :data:`account_store.FORMER_ORGANIZER`)."""
         revoked: list[str] = []
         async with self.engine.begin() as conn:
             # gateways start together (two replicas on a new database): one at a time, so the second finds the
@@ -217,8 +216,8 @@ class SqlPlayers:
             for fid in former:   # TURF_ORGANIZER_EMAIL changed: the old account keeps no power, password or session
                 await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == fid))
                 await conn.execute(update(t.players).where(t.players.c.id == fid).values(
-                    role=accounts.FORMER_ORGANIZER, password_hash="", discord=accounts.former_discord(fid),
-                    discord_norm=accounts.former_discord(fid)))
+                    role=account_store.FORMER_ORGANIZER, password_hash="", discord=account_store.former_discord(fid),
+                    discord_norm=account_store.former_discord(fid)))
                 revoked.append(fid)
             row = (await conn.execute(select(t.players.c.id, t.players.c.password_hash)
                                       .where(t.players.c.email_norm == email.lower()))).first()

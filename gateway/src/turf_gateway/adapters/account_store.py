@@ -12,9 +12,9 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turf_common.outbox import stage
-from turf_gateway import tables as t
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.adapters import tables as t
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification, verification
 
 SUBJECT = {"verified": "player.verified", "rejected": "player.rejected", "disqualified": "player.disqualified"}
 # which status may become which (a disqualification is final). R27 (amended): a reject applies only to a pending
@@ -81,7 +81,7 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
     await conn.execute(update(t.players).where(t.players.c.id == player_id)
                        .values(status=new, status_reason=status_reason))
     if new == "disqualified":
-        # issue 15: a disqualified player's sessions end with the status change (their tokens answer 401)
+        # A disqualified player's sessions end with the status change (their tokens answer 401)
         await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
     await log_action(conn, by, f"player_{new}", player_id, reason,
                      {"before": row.status, "after": new} | ({"note": note} if note else {}))
@@ -89,7 +89,7 @@ async def change_status(conn: AsyncConnection, player_id: str, new: str, *, by: 
     if new == "disqualified":
         ev = disqualification(player_id, game_now)
     else:
-        # issue 18: the public display name travels with it (the notify service names players in its texts)
+        # The public display name travels with it (the notify service names players in its texts)
         ev = verification(player_id, game_now, row.discord)
     if new != "rejected":
         await stage(conn, t.outbox, SUBJECT[new], ev)
