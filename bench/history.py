@@ -24,7 +24,7 @@ from bench.common import Row, Section, percentile
 from bench.stackbench import API, BenchStack
 from turf_common.contracts.cards import CardDrawn
 
-NAME = "6. history, replay, resume, cached board (issue 19)"
+NAME = "6. history, replay, resume, cached board"
 EVENTS = 10_000
 MISSED = 1_000
 SPECTATORS = 200
