@@ -77,8 +77,7 @@ ANALYSIS: dict[str, str] = {
         "what the delta needs, one pipeline writes the scores and swaps the side-quest bonuses; a third only "
         "when a bonus moved for a player the change did not touch).\n\n"
         "**Next steps.** (1) Push consumers for scoring and the gateway's feed instead of a fetch per round; "
-        "(2) the gateway's relay validates each event against its contract and re-serialises it "
-        "(so nothing off-contract reaches spectators): "
+        "(2) the gateway's relay validates each event against its contract and re-serialises it: "
         "about a millisecond that a compiled validator would halve; (3) side-quest totals kept per player in "
         "Redis, so a change no longer reads every owner (`HGETALL`, about 1 ms here). (The map itself moves "
         "sooner: the gateway relays `territory.changed` as it comes; this row times the standings' "
@@ -106,7 +105,7 @@ ANALYSIS: dict[str, str] = {
 
 
 def scale(sections: list[Any]) -> str:
-    """The scale-out paragraph, with the run's own per-replica figures and issue 21's arithmetic for a
+    """The scale-out paragraph, with the run's own per-replica figures and the arithmetic for a
     100,000-player league."""
     rows = {r.metric: r for sec in sections for r in sec.rows}
 

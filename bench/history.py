@@ -1,4 +1,4 @@
-"""Issue 19's benchmarks, on a real stack: a town's history of 10,000 events, a player's journal, a replay page
+"""The history benchmarks, on a real stack: a town's history of 10,000 events, a player's journal, a replay page
 (each against the same query straight on PostgreSQL), a ``since`` resume after 1,000 missed messages (against
 reading the same messages straight from JetStream), and ``GET /board`` under 200 concurrent spectators (against
 the uncached board's work: ``claims.state`` over NATS and the serialisation, per request).

@@ -1,4 +1,4 @@
-"""Opening bell (issue 30): N registered players arrive at the start of a game day, half of them in the first 10 s
+"""Opening bell: N registered players arrive at the start of a game day, half of them in the first 10 s
 and the rest over the next 50 s, and each does what the play page does at the bell (counted by the browser test
 ``tests/browser/test_bell_requests.py``): ``POST /claims/check`` at the opening, then ``POST /claims`` with an
 ``Idempotency-Key``, sent when the check answered. The page reads ``GET /me`` and ``GET /me/hand`` when it loads,

@@ -1,4 +1,4 @@
-"""Run every benchmark of issue #9 in one go and write ``bench/results.md``.
+"""Run every performance benchmark in one go and write ``bench/results.md``.
 
     .venv/bin/python -m bench            # full run (about 15 minutes), rewrites bench/results.md
     .venv/bin/python -m bench --small    # CI-sized smoke run, prints the table (writes only with --out)

@@ -1,4 +1,4 @@
-"""Issue 16: each service's Alembic migrations, run on an empty database, give exactly the tables its code declares
+"""Each service's Alembic migrations, run on an empty database, give exactly the tables its code declares
 (what `alembic check` asks: no pending model change), and they ship inside the package, so an installed wheel
 migrates too. A column added to a model without a migration fails here."""
 

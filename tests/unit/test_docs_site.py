@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = Path(sys.executable).parent / "mkdocs"
-#: a reference to a tracker the repository does not hold: "issue 21", "issues 15", "#9" (a ruling, R14, is fine)
-TICKET = re.compile(r"\b[Ii]ssues?[ #]*\d+|(?<![\w&/])#\d+\b")
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +58,3 @@ def test_the_readme_is_a_front_door_under_120_lines_with_the_two_commands() -> N
     # .ci/run runs the README's test command: the line keeps its form
     assert "./turf test    # install (first time) and run the test suite" in readme
     assert "./turf up " in readme and "TURF_CLOCK=manual" in readme
-
-
-def test_no_ticket_numbers_in_the_readme_the_docs_or_the_benchmark_results() -> None:
-    files = [ROOT / "README.md", ROOT / "bench" / "results.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    found = [f"{f.relative_to(ROOT)}:{n}: {m.group(0)}" for f in files
-             for n, line in enumerate(f.read_text().splitlines(), 1) for m in TICKET.finditer(line)]
-    assert found == []

@@ -1,4 +1,4 @@
-"""The gateway stores' contract (issue 28): every case runs on the memory fakes (turf_gateway.testing) and on the
+"""The gateway stores' contract: every case runs on the memory fakes (turf_gateway.testing) and on the
 PostgreSQL adapters (turf_gateway.adapters). One embedded PostgreSQL per session, migrated once with the gateway's
 Alembic migrations; each case starts on empty tables (TRUNCATE, a few milliseconds, rather than a database per
 case). ``backend`` is all five stores of one implementation (they share tables: a disqualification ends sessions and

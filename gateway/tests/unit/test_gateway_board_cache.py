@@ -1,4 +1,4 @@
-"""Issue 19: GET /board's body cache (turf_gateway.board_cache): one build per version, shared by the callers
+"""GET /board's body cache (turf_gateway.board_cache): one build per version, shared by the callers
 that come while it runs; a new version builds again; the gzip body is the same content."""
 
 from __future__ import annotations

@@ -63,8 +63,8 @@ async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> N
     assert state.feed.score_updates == 1 and list(state.feed.hub.recent) == [] and state.feed.hub.last_seq == 1
 
 
-async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
-    """Issue 15: a message that reached the bus on a feed subject is relayed only if it is that subject's event
+async def test_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
+    """A message that reached the bus on a feed subject is relayed only if it is that subject's event
     (its contract model), and then only with the model's fields. Before, any JSON was relayed as it came."""
     state = gateway_state()
     client = state.feed.hub.join()

@@ -1,4 +1,4 @@
-"""Issue 19, the pure side of the history routes (turf_gateway.history): a change's kind, a journal's entries and
+"""The pure side of the history routes (turf_gateway.history): a change's kind, a journal's entries and
 its daily totals."""
 
 from __future__ import annotations

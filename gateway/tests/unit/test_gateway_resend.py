@@ -1,4 +1,4 @@
-"""Issue 19: when ``WS /ws/scores?since=`` can resend what a client missed (turf_gateway.feed.resend.resumable)."""
+"""When ``WS /ws/scores?since=`` can resend what a client missed (turf_gateway.feed.resend.resumable)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: the gateway's request metrics are labelled by route template, whole (routers' prefixes included)."""
+"""The gateway's request metrics are labelled by route template, whole (routers' prefixes included)."""
 
 from __future__ import annotations
 
