@@ -237,6 +237,21 @@ def docs_asyncapi(out: Path = ASYNCAPI, check: bool = typer.Option(False, help="
     console.print(f"wrote {out}")
 
 
+@docs_app.command("openapi")
+def docs_openapi(out: Path = typer.Option(None, help="write it here; default: standard output")) -> None:
+    """Print (or write to OUT) the gateway's OpenAPI document, made from the app without a stack: the HTTP contract,
+    to compare two versions byte for byte. The docs site renders the same document (turfwar/docsite.py)."""
+    from turfwar.openapi import document_json
+
+    text = document_json()
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    console.print(f"wrote {out}")
+
+
 @docs_app.command("nats-auth")
 def docs_nats_auth(check: bool = typer.Option(False, help="fail if the file is stale")) -> None:
     """Write ``deploy/nats/auth.conf`` and the generated block of ``deploy/nats/values.yaml``: the deployment's NATS

@@ -3,7 +3,7 @@
 comment says why the code is so, citing a ruling (R14, T9, K5) where one applies.
 
 Every file git knows (tracked, or new and not ignored) is read, except binary files, ``uv.lock`` and vendored
-third-party code; the paths of :data:`NOT_YET` are let through until their rewrite lands."""
+third-party code."""
 
 from __future__ import annotations
 
@@ -16,14 +16,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 #: this file, whose examples of what is refused are the only ticket numbers the checks let through
 HERE = Path(__file__).resolve().relative_to(ROOT).as_posix()
-
-#: Path prefixes still being rewritten, each by a change of its own. Shrink this list to nothing: an entry whose files
-#: cite no ticket any more fails :func:`test_every_allowed_path_still_needs_its_exemption` until it is removed.
-NOT_YET: tuple[str, ...] = (
-    "README.md",          # the README's rewrite as the project's front door
-    "docs/",              # the docs site
-    "bench/results.md",   # the benchmark notes, organised by ticket until rewritten
-)
 
 #: Not ours to edit (third-party files as published) or not prose (the lock file's hashes and versions).
 SKIPPED: tuple[str, ...] = ("uv.lock", "gateway/src/turf_gateway/static/vendor/", "tests/browser/vendor/")
@@ -49,7 +41,7 @@ def files() -> list[str]:
 
 
 def exempt(path: str) -> bool:
-    return path.startswith(NOT_YET) or path.startswith(SKIPPED)
+    return path.startswith(SKIPPED)
 
 
 def text(path: str) -> str | None:
@@ -114,14 +106,3 @@ def test_no_file_cites_a_ticket() -> None:
 
 def test_no_file_is_named_after_a_ticket() -> None:
     assert [p for p in files() if NAMED.search(p) and not exempt(p)] == []
-
-
-def test_every_allowed_path_still_needs_its_exemption() -> None:
-    """An entry of :data:`NOT_YET` whose files cite no ticket any more is done: remove it from the list."""
-    def cites(path: str) -> bool:
-        body = text(path)
-        return bool(NAMED.search(path)) or (body is not None and references(body) != [])
-
-    paths = [p for p in files() if not p.startswith(SKIPPED)]
-    done = [prefix for prefix in NOT_YET if not any(p.startswith(prefix) and cites(p) for p in paths)]
-    assert done == [], f"no ticket left under {done}: take them off NOT_YET"
