@@ -296,6 +296,12 @@ class Trail(Protocol):
         """R30: the season is long closed: every fix kept here is deleted; how many."""
         ...
 
+    async def erase_flag_places(self, player_id: str | None) -> int:
+        """R30: the coordinates kept as evidence on the flags of ``player_id`` (every player's when None) are
+        erased (:func:`turf_common.rules.antispoof.without_places`); each flag stays, with its kind, claim, count
+        and times. How many flags changed."""
+        ...
+
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:
         """A new flag raised at ``at``: count 1, last seen ``at``."""
