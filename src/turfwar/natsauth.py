@@ -41,7 +41,8 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>"],
+                      "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>",
+                      "player.renamed"],
     },
     # the claim path is a pipeline (DESIGN.md): geo-verify serves the gateway's claims and checks (R7, R7.1 against
     # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*

@@ -172,8 +172,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
     cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
     board = load_board(settings.board_dir)
+    players = SqlPlayers(engine)
     adapters = Adapters(
-        services=NatsServices(broker), players=SqlPlayers(engine), sessions=SqlSessions(engine),
+        services=NatsServices(broker), players=players, sessions=SqlSessions(engine),
         corrections=SqlCorrectionLog(engine, season.tz), clearances=SqlFlagClearances(engine),
         revocations=session_revocation.NatsRevocations(broker, cache),
         keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
@@ -193,7 +194,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await common
-    await _start_feed(state, broker, board, cache)
+    await _start_feed(state, broker, board, cache, players.renamed)
 
     async def stop() -> None:
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
@@ -211,7 +212,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     return state, stop
 
 
-async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any]) -> None:
+async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any],
+                      renamed: Callable[[str, str], None]) -> None:
     # issue 29: the feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
     # set-up), the only stream the gateway's NATS user may make consumers on; its sequences are the feed's seq
     stream = feed_stream(state.settings.stream)
@@ -222,7 +224,11 @@ async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: 
     # the feed log's consumer is the bus set-up's (turfwar.bussetup, issue 29): recreated there, reading the stream
     # from its start again, when the feed's subjects changed; its rows are keyed by sequence, so each stays once
     broker.include_router(feed_log.history_router(state, stream))
-    broker.include_router(session_revocation.revocations_router(cache))
+    def on_renamed(player_id: str, display_name: str) -> None:
+        renamed(player_id, display_name)
+        state.feed.leaderboard_inflight = None   # the next leaderboard is named anew, not the shared one
+
+    broker.include_router(session_revocation.revocations_router(cache, on_renamed))
     await broker.start()
     state.public.display_features()   # the board for the map, parsed now rather than on the first request
     board.locate(0.0, 0.0)           # and its point index (a home address's check at registration, R27), now

@@ -135,7 +135,8 @@ class NewPlayer:
 class ProfileChange:
     """R30: what a player changes of their profile (None: unchanged). A new home address comes with its
     normalised form, its geocoded point (None: not found or no geocoder) and the reason it is not verified yet;
-    ``verify_at`` (game time) when the geocoder verifies it at once."""
+    ``verify_at`` (game time) when the geocoder verifies it at once; ``at`` (game time) the change's instant, for
+    the ``player.renamed`` event a new Discord username stages (R30)."""
 
     name: str | None = None
     discord: str | None = None
@@ -146,6 +147,7 @@ class ProfileChange:
     status_reason: str | None = None
     verify_at: datetime | None = None
     announcements_by_mail: bool | None = None
+    at: datetime | None = None
 
 
 @dataclass(frozen=True)

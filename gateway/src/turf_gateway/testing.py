@@ -19,7 +19,7 @@ from turf_gateway import idempotency
 from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.events import disqualification, renaming, verification
 from turf_gateway.ports import (
     HISTORY_PAGE,
     Account,
@@ -316,8 +316,9 @@ class MemoryPlayers:
             p.name = c.name
         if c.announcements_by_mail is not None:
             p.announcements_by_mail = c.announcements_by_mail
-        if c.discord is not None:
+        if c.discord is not None and c.discord != p.discord:
             p.discord = c.discord
+            self.t.outbox.append((subjects.PLAYER_RENAMED, renaming(player_id, c.at or datetime.now(UTC), c.discord)))
         if c.email is not None:
             p.email, p.email_confirmed = c.email, False
         if c.home_address is not None:

@@ -13,13 +13,14 @@ from sqlalchemy import String, bindparam, delete, func, insert, or_, select, tex
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from turf_common.contracts import subjects
 from turf_common.outbox import stage
 from turf_gateway import tables as t
 from turf_gateway.adapters import accounts
 from turf_gateway.adapters import corrections as correction_log
 from turf_gateway.adapters.accounts import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
 from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification
+from turf_gateway.events import disqualification, renaming
 from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, ProfileChange, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
@@ -37,9 +38,13 @@ def _row(r: Any) -> PlayerRow:
 class SqlPlayers:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        # display names, kept for the process's life; R30: a player's own rename updates this gateway's copy, another
-        # replica's shows the new name after its restart
+        # display names, kept for the process's life; R30: a rename updates this gateway's copy at once, and every
+        # other replica's when its ``player.renamed`` arrives (:meth:`renamed`)
         self._names: dict[str, str] = {}
+
+    def renamed(self, player_id: str, display_name: str) -> None:
+        """R30: ``player.renamed`` from the bus: this replica names the player so from now on."""
+        self._names[player_id] = display_name
 
     async def standing(self, player_id: str) -> tuple[str, str] | None:
         async with self.engine.connect() as conn:
@@ -136,7 +141,10 @@ class SqlPlayers:
                        "home_lat": c.home.lat if c.home else None, "home_lon": c.home.lon if c.home else None}
         async with self.engine.begin() as conn:
             await _refuse_taken(conn, player_id, c.email, c.discord)
-            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            row = (await conn.execute(select(p.status, p.discord).where(p.id == player_id).with_for_update())).one()
+            if c.discord is not None and c.discord != row.discord:   # R30: notify and the other replicas learn it
+                await stage(conn, t.outbox, subjects.PLAYER_RENAMED,
+                            renaming(player_id, c.at or datetime.now(UTC), c.discord))
             if c.home_address is not None and row.status == "verified":   # R30, R27: pending until verified
                 values["status"] = "pending"
                 await log_action(conn, player_id, "player_pending", player_id, "new home address",

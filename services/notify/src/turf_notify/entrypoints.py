@@ -39,7 +39,7 @@ DURABLE = "notify"
 CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_PROPOSED, subjects.TRADE_ACCEPTED,
             subjects.TRADE_DECLINED, subjects.TRADE_CANCELLED, subjects.PROTECTION_ACTIVATED,
             subjects.PROTECTION_LAPSED, subjects.CARD_DEALT, subjects.CORRECTION_APPLIED, subjects.PLAYER_VERIFIED,
-            subjects.PLAYER_DISQUALIFIED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
+            subjects.PLAYER_DISQUALIFIED, subjects.PLAYER_RENAMED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
             subjects.SEASON_FINAL_RESULTS]
 #: the events the service publishes (from its outbox), for the AsyncAPI document
 #: (issue 30: a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row

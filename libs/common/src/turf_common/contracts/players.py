@@ -31,6 +31,18 @@ class PlayerDisqualified(Event):
     withdrawn: bool = False
 
 
+class PlayerRenamed(Event):
+    """``player.renamed`` (R30): the player changed their public name (the Discord username, ``PATCH /me``), from
+    the gateway's outbox once the change committed. Notify's texts and Discord lines, and every gateway replica's
+    names and cached profiles, use it from then on. ``at`` the game instant of the change; a repeat is a no-op
+    (the name is set, not added)."""
+
+    type: Literal["player.renamed"] = "player.renamed"
+    player_id: str
+    at: AwareDatetime
+    display_name: str = Field(min_length=1, max_length=32)   # the public name; never e-mail or address
+
+
 class CorrectionApplied(Event):
     """``correction.applied`` (R28): what the public may know of an organizer correction — no personal details."""
 

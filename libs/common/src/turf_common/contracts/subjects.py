@@ -92,6 +92,7 @@ PROTECTION_ACTIVATED = "protection.activated"
 PROTECTION_LAPSED = "protection.lapsed"
 PLAYER_VERIFIED = "player.verified"
 PLAYER_DISQUALIFIED = "player.disqualified"
+PLAYER_RENAMED = "player.renamed"   # R30: a new public name (PATCH /me)
 
 # ---- notifications and announcements (#18) ---------------------------------------------------------------------
 # commands served by the notify service (the gateway asks)
