@@ -37,6 +37,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
         "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify", "claims.erase_trails", "geo.erase_trails",
+                    "claims.player_fixes", "geo.player_fixes",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>"],

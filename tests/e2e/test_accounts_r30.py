@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import redis
 
-from tests.support.cards import claim
+from tests.support.cards import claim, point
 from tests.support.client import API, Player, move_clock, register, sign_in, until
 from tests.support.smtp import Inbox, smtp_server, text_of
 from tests.support.stackfix import running_stack
@@ -26,6 +26,7 @@ from turfwar.stack import Stack
 HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
 MONDAY = datetime.fromisoformat("2026-10-05T09:00:00-04:00")
 NEW_PASSWORD = "violet lantern over the river"
+PUSH_ENDPOINT = "https://fcm.googleapis.com/fcm/send/wes-r30"
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +167,9 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
     wes = sign_in(http, email, password)
     assert claim(wes, JERSEY_CITY, MONDAY).status_code == 201
+    pushed = wes.http.put(API + "/me/push", json={"endpoint": PUSH_ENDPOINT, "keys": {"p256dh": "BKey", "auth": "s"}},
+                          headers=wes.auth)
+    assert pushed.status_code == 204, pushed.text
     until(lambda: http.get(API + "/leaderboard").json()["standings"],
           lambda st: any(s["player_id"] == pid and s["total"] > 0 for s in st))
     data = until(lambda: wes.get("/me/export").json(), lambda d: len(d["history"]) >= 1)
@@ -173,6 +177,10 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
         pid, email, "1 Main St, Hoboken, NJ")
     assert [(h["kind"], h["territory_id"]) for h in data["history"]] == [("take", JERSEY_CITY)]
     assert isinstance(data["notifications"], list) and isinstance(data["cards"], list)
+    # the location fixes kept of them (geo-verify's trail: the claim's fix) and where their pushes go, no keys
+    [kept] = [f for f in data["location_fixes"] if f["source"] == "trail"]
+    assert (kept["lat"], kept["lon"]) == pytest.approx(point(JERSEY_CITY)[:2])
+    assert data["push_subscriptions"] == [{"endpoint": PUSH_ENDPOINT}]
 
     with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:   # what the withdrawal must erase is there
         assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() != (0,)

@@ -340,6 +340,10 @@ class MyData(BaseModel):
     cards: list[dict[str, Any]] = Field(description="the cards in hand (R12)")
     trades: list[dict[str, Any]] = Field(description="open trade proposals, both directions")
     history: list[dict[str, Any]] = Field(description="the public season record")
+    location_fixes: list[dict[str, Any]] = Field(
+        description="the fixes kept of the player, oldest first per source: `{source, lat, lon, accuracy_m, "
+                    "fix_time, received_at}`, source `trail` (the R7.1 trail) or `claims` (stored with claims)")
+    push_subscriptions: list[dict[str, Any]] = Field(description="`{endpoint}` of each, never the keys")
 
 
 class EmailConfirmed(BaseModel):

@@ -23,7 +23,7 @@ from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, Territory
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
-from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.players import FixOut, PlayerDisqualified
 from turf_common.rules import gametime
 
 
@@ -67,6 +67,11 @@ class Corrections:
                     freed.append(terr.id)
         await self.publisher.flush()
         return freed
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        """R30: the player's fixes kept here, oldest first (their export); read without a transaction."""
+        async with self.store.connect() as tx:
+            return await tx.trail.player_fixes(player_id)
 
     async def erase_trails(self) -> int:
         """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks),

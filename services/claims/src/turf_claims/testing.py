@@ -30,6 +30,7 @@ from turf_common import txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.contracts.players import FixOut
 from turf_common.rules import cards as rules
 from turf_common.rules.antispoof import without_places
 
@@ -189,6 +190,9 @@ class MemoryClaimsTx:
 
     async def erase_all_fixes(self) -> int:
         return 0
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        return []   # the memory store never kept fixes
 
     async def erase_flag_places(self, player_id: str | None) -> int:
         changed = 0

@@ -25,6 +25,8 @@ from turf_common.contracts.notify import (
     PublishAnnouncement,
     PushKeyReply,
     PushKeyRequest,
+    PushListReply,
+    PushListRequest,
     QueueMail,
     SavePush,
 )
@@ -80,6 +82,11 @@ def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing,
     async def push_drop(cmd: DropPush) -> Done:
         await h.store.drop_subscription(cmd.player_id, cmd.endpoint)
         return Done()
+
+    @r.subscriber(subjects.NOTIFY_PUSH_LIST, queue=QUEUE, title=subjects.NOTIFY_PUSH_LIST)
+    async def push_list(q: PushListRequest) -> PushListReply:
+        # R30: the player's export names where their pushes go, never the keys that encrypt them
+        return PushListReply(endpoints=[s.endpoint for s in await h.store.subscriptions(q.player_id)])
 
     @r.subscriber(subjects.NOTIFY_ANNOUNCEMENTS, queue=QUEUE, title=subjects.NOTIFY_ANNOUNCEMENTS)
     async def announcements(q: AnnouncementsRequest) -> AnnouncementsReply:

@@ -89,6 +89,18 @@ class DropPush(Message):
     endpoint: str | None = None
 
 
+class PushListRequest(Message):
+    """``notify.push_list`` (R30, ``GET /me/export``): the endpoints of the player's push subscriptions, never their
+    keys."""
+
+    player_id: str
+
+
+class PushListReply(Message):
+    ok: Literal[True] = True
+    endpoints: list[str]
+
+
 class AnnouncementOut(Message):
     id: str
     at: AwareDatetime

@@ -86,3 +86,25 @@ class EraseTrails(Message):
 class TrailsErased(Message):
     ok: Literal[True] = True
     erased: int   # fixes deleted now (0 when an earlier request did it)
+
+
+class PlayerFixesRequest(Message):
+    """``geo.player_fixes`` and ``claims.player_fixes`` (R30, ``GET /me/export``): the location fixes kept of
+    ``player_id`` (geo-verify: the R7.1 trail; claims: the fixes it stored)."""
+
+    player_id: str
+
+
+class FixOut(Message):
+    """One location fix as the player sent it (WGS84 degrees, metres) and when the server received it."""
+
+    lat: float
+    lon: float
+    accuracy_m: float
+    fix_time: AwareDatetime
+    received_at: AwareDatetime
+
+
+class PlayerFixes(Message):
+    ok: Literal[True] = True
+    fixes: list[FixOut]   # oldest first

@@ -46,6 +46,7 @@ from turf_common import tracing, txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.contracts.players import FixOut
 from turf_common.outbox import first_time, stage
 from turf_common.rules import cards as rules
 from turf_common.rules.antispoof import without_places
@@ -268,6 +269,12 @@ class SqlClaimsTx:
 
     async def erase_all_fixes(self) -> int:
         return int((await self.conn.execute(t.fixes.delete())).rowcount or 0)
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        f = t.fixes.c
+        rows = (await self.conn.execute(select(t.fixes).where(f.player_id == player_id).order_by(f.id))).all()
+        return [FixOut(lat=r.lat, lon=r.lon, accuracy_m=r.accuracy_m, fix_time=r.fix_time, received_at=r.at)
+                for r in rows]
 
     async def erase_flag_places(self, player_id: str | None) -> int:
         f = t.flags.c
