@@ -36,6 +36,7 @@ from turf_gateway.adapters.corrections import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.feed_stream import NatsFeedStream
 from turf_gateway.adapters.flags import SqlFlagClearances
+from turf_gateway.adapters.outboxbus import COMMANDS, OutboxBus
 from turf_gateway.adapters.players import SqlPlayers, SqlSessions
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.adapters.tokens import SqlAccountTokens
@@ -112,7 +113,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
-    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url())
+    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url(),
+                        relay=a.relay)
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours), accounts, idle=idle, profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
@@ -172,16 +174,18 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
     cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
     board = load_board(settings.board_dir)
-    players = SqlPlayers(engine)
+    players, services = SqlPlayers(engine), NatsServices(broker)
     adapters = Adapters(
-        services=NatsServices(broker), players=players, sessions=SqlSessions(engine),
+        services=services, players=players, sessions=SqlSessions(engine),
         corrections=SqlCorrectionLog(engine, season.tz), clearances=SqlFlagClearances(engine),
         revocations=session_revocation.NatsRevocations(broker, cache),
         keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
         geocoder=make_geocoder(settings.geocoder),
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-        relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
+        # R30: the outbox also holds the mail requests staged with their tokens, asked of notify (OutboxBus)
+        relay=OutboxRelay(engine, tables.outbox, OutboxBus(EventPublisher(broker, settings.stream), services),
+                          forget=list(COMMANDS)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
         tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),

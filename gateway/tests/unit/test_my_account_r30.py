@@ -28,6 +28,7 @@ from turf_gateway.testing import (
     CannedServices,
     MemoryAccountTokens,
     MemoryPlayers,
+    MemoryRelay,
     MemorySessions,
     MemoryTables,
     NoLimits,
@@ -75,7 +76,8 @@ async def w() -> World:
     await store.change_status(StatusChange(pid, "verified", "org", "", None, NOW, False))
     services = CannedServices({subjects.NOTIFY_MAIL: Done(),
                                subjects.CLAIMS_PLAYER: PlayerReply(player_id=pid, claims_left_today=1)})
-    accounts = Accounts(store, MemoryAccountTokens(tables), Nothing(), services, NoLimits(), "https://t.example")
+    accounts = Accounts(store, MemoryAccountTokens(tables), Nothing(), services, NoLimits(), "https://t.example",
+                        relay=MemoryRelay(tables, services))
     players = Players(store, sessions, Nothing(), services, NoLimits(), Atlas(), BOARD, FakeClock(NOW),
                       gametime.load_season(), Nothing(), timedelta(days=1), accounts)
     return World(MyAccount(players, accounts), tables, services, sessions,

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -163,9 +164,12 @@ class SqlPlayers:
     async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
         p = t.players.c
         async with self.engine.begin() as conn:
-            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            row = (await conn.execute(select(p.status, p.email).where(p.id == player_id).with_for_update())).one()
             if row.status in ("disqualified", "withdrawn"):
                 raise ApiError("conflict", f"This account is {row.status} already.")
+            o = t.outbox.c   # a mail request not handed on yet goes with the address (R30)
+            await conn.execute(delete(t.outbox).where(
+                o.subject == subjects.NOTIFY_MAIL, o.payload.contains('"to":' + json.dumps(row.email), autoescape=True)))
             await conn.execute(update(t.players).where(p.id == player_id).values(**erased(player_id)))
             await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
             await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))
