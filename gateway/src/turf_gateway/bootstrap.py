@@ -59,6 +59,7 @@ from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.resultsmail import ResultsMail
 from turf_gateway.handlers.retention import Retention
 from turf_gateway.idempotency import RedisIdempotencyKeys
 from turf_gateway.passwords import use_profile
@@ -134,7 +135,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         notifications=notifications,
         outlook=Outlook(a.services), feed=feed,
         profiles=Profiles(a.feed_log, a.players, board, season, a.clock, MedalSet.load(settings.medals_file),
-                          public))
+                          public),
+        results_mail=ResultsMail(a.players, a.services, public.results, season.season_id))
 
 
 def _refuse_unsafe(settings: Settings) -> None:

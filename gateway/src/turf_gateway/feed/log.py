@@ -5,7 +5,9 @@ gateway replicas, stored through the :class:`~turf_gateway.ports.FeedLog` port (
 The consumer reads every feed subject from the start of the stream (a new gateway fills the table with the season
 so far), makes each event the message spectators get (:func:`turf_gateway.feed.relay.feed_message`: public fields only)
 and stores it by stream sequence, so a redelivery stores nothing twice. One batch is one transaction, acked once it
-has committed; a failing batch is retried here with back-off (the server hands nobody the later events meanwhile)."""
+has committed; a failing batch is retried here with back-off (the server hands nobody the later events meanwhile).
+R30: a batch holding ``season.final_results`` also has the final results mailed (:mod:`turf_gateway.handlers.resultsmail`)
+before its ack."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import structlog
 from faststream.nats import NatsRouter
 
 from turf_common import bus
+from turf_common.contracts import subjects
 from turf_gateway import history
 from turf_gateway.feed.relay import feed_message, feed_subjects
 from turf_gateway.state import AppState
@@ -39,6 +42,9 @@ def history_router(state: AppState, stream: str) -> NatsRouter:
         while True:
             try:
                 await store(state, [(r.metadata.sequence.stream, r.subject, r.data) for r in raws])
+                if any(r.subject == subjects.SEASON_FINAL_RESULTS for r in raws):
+                    # R30: after the store's commit; retried with it (stored rows and queued mail are kept once)
+                    await state.results_mail.season_closed()
                 break
             except Exception:
                 log.exception("feed_log_store_failed", first=raws[0].metadata.sequence.stream, n=len(raws))

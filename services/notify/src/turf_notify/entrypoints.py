@@ -18,6 +18,7 @@ from turf_common.contracts.notify import (
     ForgetMail,
     MailListReply,
     MailListRequest,
+    MailResults,
     MarkRead,
     MedalEarned,
     NotificationsReply,
@@ -114,6 +115,11 @@ def _mail(r: NatsRouter, mailing: Mailing) -> None:
     @r.subscriber(subjects.NOTIFY_MAIL, queue=QUEUE, title=subjects.NOTIFY_MAIL)
     async def mail(cmd: QueueMail) -> Done:
         await mailing.queue_mail(cmd)   # committed to the queue; sent by the mail loop, never in this request
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_MAIL_RESULTS, queue=QUEUE, title=subjects.NOTIFY_MAIL_RESULTS)
+    async def mail_results(cmd: MailResults) -> Done:
+        await mailing.queue_results(cmd)   # R30: committed to the queue, once per player and season
         return Done()
 
     @r.subscriber(subjects.NOTIFY_MAIL_FORGET, queue=QUEUE, title=subjects.NOTIFY_MAIL_FORGET)

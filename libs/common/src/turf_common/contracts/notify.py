@@ -184,6 +184,38 @@ class QueueMail(Message):
     link: str = Field(min_length=1, max_length=2000)
 
 
+class PodiumPlace(Message):
+    """A place of the final results as a mail shows it: the player's public name, points, prize (dollars, two
+    decimals)."""
+
+    place: int = Field(ge=1)
+    name: str = Field(max_length=200)
+    total: int
+    prize: str
+
+
+class ResultsRecipient(Message):
+    """A verified player the final results are mailed to, with their own place (R25, R26)."""
+
+    player_id: str
+    to: str = Field(min_length=3, max_length=320)
+    name: str = Field(max_length=200)
+    place: int = Field(ge=1)
+    total: int
+    prize: str
+
+
+class MailResults(Message):
+    """``notify.mail_results`` (R30): the final results, one message to each of ``recipients`` (every verified
+    player but those who turned optional mail off; the gateway owns the addresses) with their place and points and
+    the ``podium``. Queued once per player and season: asked again (the event delivered twice, the results
+    corrected after the close) it queues nothing more."""
+
+    season: str = Field(min_length=1, max_length=64)   # the season's id: one message per player and season
+    podium: list[PodiumPlace]
+    recipients: list[ResultsRecipient]
+
+
 class MailOut(Message):
     """One queued message as the organizer page lists it: ``status`` ``queued``, ``sent`` or ``failed``; ``links``
     only when mail is written as .eml files (a rehearsal follows them), never for mail that left by SMTP."""

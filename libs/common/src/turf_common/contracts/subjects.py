@@ -103,6 +103,7 @@ NOTIFY_READ = "notify.read"
 NOTIFY_PUSH_KEY = "notify.push_key"
 NOTIFY_PUSH_SAVE = "notify.push_save"
 NOTIFY_PUSH_DROP = "notify.push_drop"
+NOTIFY_MAIL_RESULTS = "notify.mail_results"   # R30: the final results to each player's mailbox
 NOTIFY_PUSH_LIST = "notify.push_list"   # R30: a player's push endpoints, for their export
 NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
