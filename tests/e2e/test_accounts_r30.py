@@ -25,6 +25,8 @@ from turfwar.stack import Stack
 
 HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
 MONDAY = datetime.fromisoformat("2026-10-05T09:00:00-04:00")
+CLOSE = datetime.fromisoformat("2026-10-24T22:00:00-04:00")   # after the season's last opening hour
+RESULTS = "Turf War: the final results"
 NEW_PASSWORD = "violet lantern over the river"
 PUSH_ENDPOINT = "https://fcm.googleapis.com/fcm/send/wes-r30"
 
@@ -209,6 +211,26 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
         assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM claims.claims WHERE player_id = %s", (pid,)).fetchone() == (1,)
     assert _trail_length(stack, pid) == 0
+
+
+def test_r30_the_final_results_reach_each_verified_players_mailbox_once_unless_they_opted_out(
+        http: httpx.Client, inbox: Inbox, org: Player, ada: dict[str, str]) -> None:
+    """At the close (the clock moved past the last opening hour) Cy (verified) gets one message with their place,
+    points and the podium; Bo turned optional mail off (an earlier test), Ada is pending since her address change."""
+    listed = {p["name"]: p for p in org.get("/admin/players").json()["players"]}
+    emails = {name: p["email"] for name, p in listed.items()}
+    move_clock(org, CLOSE)
+    standings = until(lambda: http.get(API + "/results").json(), lambda r: bool(r.get("standings")))["standings"]
+    [msg] = until(lambda: [m for m in inbox.to(emails["Cy"]) if m["Subject"] == RESULTS], lambda ms: len(ms) == 1,
+                  timeout=30)
+    text = text_of(msg)
+    [cy] = [s for s in standings if s["player_id"] == listed["Cy"]["id"]]
+    assert f"You finished {cy['place']}" in text and f"with {cy['total']} points" in text
+    assert f"The podium:\n1. {standings[0]['display_name']} — {standings[0]['total']} points" in text
+    assert [m for m in inbox.to(emails["Bo"]) if m["Subject"] == RESULTS] == []   # opted out: optional mail
+    assert [m for m in inbox.to(ada["email"]) if m["Subject"] == RESULTS] == []   # pending (R27)
+    mailed = [m for m in org.get("/admin/mail").json()["mail"] if m["kind"] == "final_results"]
+    assert [m["to"] for m in mailed].count(emails["Cy"]) == 1   # once, however often the results were published
 
 
 def _trail_length(stack: Stack, player_id: str) -> int:

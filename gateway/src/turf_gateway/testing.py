@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, TypeVar
 
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Event, Message
+from turf_common.contracts.base import Message
 from turf_common.contracts.notify import Done, QueueMail
 from turf_gateway import idempotency
 from turf_gateway.adapters import accounts

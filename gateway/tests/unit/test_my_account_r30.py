@@ -155,6 +155,6 @@ async def test_r30_a_new_discord_name_stages_player_renamed_and_other_changes_st
     await w.mine.update(w.ada, ProfilePatch(name="Ada L.", discord="ada"))   # the same Discord name: no rename
     assert [s for s, _ in w.tables.outbox if s == subjects.PLAYER_RENAMED] == []
     await w.mine.update(w.ada, ProfilePatch(discord="ada.l"))
-    [(subject, ev)] = [(s, e) for s, e in w.tables.outbox if s == subjects.PLAYER_RENAMED]
+    [(_, ev)] = [(s, e) for s, e in w.tables.outbox if s == subjects.PLAYER_RENAMED]
     assert isinstance(ev, PlayerRenamed)
     assert (ev.player_id, ev.display_name, ev.at) == (w.ada.id, "ada.l", NOW)

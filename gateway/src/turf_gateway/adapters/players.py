@@ -167,9 +167,9 @@ class SqlPlayers:
             row = (await conn.execute(select(p.status, p.email).where(p.id == player_id).with_for_update())).one()
             if row.status in ("disqualified", "withdrawn"):
                 raise ApiError("conflict", f"This account is {row.status} already.")
-            o = t.outbox.c   # a mail request not handed on yet goes with the address (R30)
-            await conn.execute(delete(t.outbox).where(
-                o.subject == subjects.NOTIFY_MAIL, o.payload.contains('"to":' + json.dumps(row.email), autoescape=True)))
+            o, to = t.outbox.c, '"to":' + json.dumps(row.email)   # R30: mail requests to the address go with it
+            await conn.execute(delete(t.outbox).where(o.subject == subjects.NOTIFY_MAIL,
+                                                      o.payload.contains(to, autoescape=True)))
             await conn.execute(update(t.players).where(p.id == player_id).values(**erased(player_id)))
             await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
             await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))

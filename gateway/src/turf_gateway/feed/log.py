@@ -6,8 +6,8 @@ The consumer reads every feed subject from the start of the stream (a new gatewa
 so far), makes each event the message spectators get (:func:`turf_gateway.feed.relay.feed_message`: public fields only)
 and stores it by stream sequence, so a redelivery stores nothing twice. One batch is one transaction, acked once it
 has committed; a failing batch is retried here with back-off (the server hands nobody the later events meanwhile).
-R30: a batch holding ``season.final_results`` also has the final results mailed (:mod:`turf_gateway.handlers.resultsmail`)
-before its ack."""
+R30: a batch holding ``season.final_results`` also has the final results mailed
+(:mod:`turf_gateway.handlers.resultsmail`) before its ack."""
 
 from __future__ import annotations
 

@@ -77,7 +77,8 @@ class MemoryTx:
         self.s.players[player_id] = (display_name if display_name is not None else old, status)
 
     async def rename_player(self, player_id: str, display_name: str) -> None:
-        if (known := self.s.players.get(player_id)) is not None and (known[0] is not None or known[1] != "disqualified"):
+        known = self.s.players.get(player_id)
+        if known is not None and (known[0] is not None or known[1] != "disqualified"):   # not an erased name
             self.s.players[player_id] = (display_name, known[1])
 
     async def erase_player(self, player_id: str) -> None:
