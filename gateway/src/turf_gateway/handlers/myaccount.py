@@ -38,7 +38,7 @@ class ProfilePatch(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)] | None = None
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)] | None = None
     home_address: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
-    announcements_by_mail: bool | None = None   # R30: the optional announcements by mail (never rule changes)
+    announcements_by_mail: bool | None = None   # R30: optional mail (announcements, final results; never rule changes)
 
     @field_validator("email")
     @classmethod
