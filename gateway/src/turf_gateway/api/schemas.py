@@ -54,7 +54,8 @@ class Me(PrivateProfile):
     status: str = Field(description="pending, verified, rejected or disqualified (R27, R28)")
     status_reason: str | None = Field(description="null or a code such as not_in_board")
     claims_left_today: int
-    announcements_by_mail: bool = Field(description="optional mail is sent: announcements and the final results (rule changes always are)")
+    announcements_by_mail: bool = Field(
+        description="optional mail is sent: announcements and the final results (rule changes always are)")
 
 
 class Card(BaseModel):
