@@ -223,7 +223,7 @@ def test_r30_the_final_results_reach_each_verified_players_mailbox_once_unless_t
     standings = until(lambda: http.get(API + "/results").json(), lambda r: bool(r.get("standings")))["standings"]
     [msg] = until(lambda: [m for m in inbox.to(emails["Cy"]) if m["Subject"] == RESULTS], lambda ms: len(ms) == 1,
                   timeout=30)
-    text = text_of(msg)
+    text = text_of(msg).replace("\r\n", "\n")
     [cy] = [s for s in standings if s["player_id"] == listed["Cy"]["id"]]
     assert f"You finished {cy['place']}" in text and f"with {cy['total']} points" in text
     assert f"The podium:\n1. {standings[0]['display_name']} — {standings[0]['total']} points" in text
