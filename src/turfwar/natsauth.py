@@ -38,11 +38,13 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "gateway": {
         "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify", "claims.erase_trails", "geo.erase_trails",
+                    "claims.player_fixes", "geo.player_fixes",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
-                      "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>"],
+                      "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>",
+                      "player.renamed"],
     },
     # the claim path is a pipeline (DESIGN.md): geo-verify serves the gateway's claims and checks (R7, R7.1 against
     # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*

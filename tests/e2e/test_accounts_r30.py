@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import redis
 
-from tests.support.cards import claim
+from tests.support.cards import claim, point
 from tests.support.client import API, Player, move_clock, register, sign_in, until
 from tests.support.smtp import Inbox, smtp_server, text_of
 from tests.support.stackfix import running_stack
@@ -25,7 +25,10 @@ from turfwar.stack import Stack
 
 HOBOKEN, JERSEY_CITY = "3401732250", "3401736000"
 MONDAY = datetime.fromisoformat("2026-10-05T09:00:00-04:00")
+CLOSE = datetime.fromisoformat("2026-10-24T22:00:00-04:00")   # after the season's last opening hour
+RESULTS = "Turf War: the final results"
 NEW_PASSWORD = "violet lantern over the river"
+PUSH_ENDPOINT = "https://fcm.googleapis.com/fcm/send/wes-r30"
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +169,9 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
     assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
     wes = sign_in(http, email, password)
     assert claim(wes, JERSEY_CITY, MONDAY).status_code == 201
+    pushed = wes.http.put(API + "/me/push", json={"endpoint": PUSH_ENDPOINT, "keys": {"p256dh": "BKey", "auth": "s"}},
+                          headers=wes.auth)
+    assert pushed.status_code == 204, pushed.text
     until(lambda: http.get(API + "/leaderboard").json()["standings"],
           lambda st: any(s["player_id"] == pid and s["total"] > 0 for s in st))
     data = until(lambda: wes.get("/me/export").json(), lambda d: len(d["history"]) >= 1)
@@ -173,6 +179,10 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
         pid, email, "1 Main St, Hoboken, NJ")
     assert [(h["kind"], h["territory_id"]) for h in data["history"]] == [("take", JERSEY_CITY)]
     assert isinstance(data["notifications"], list) and isinstance(data["cards"], list)
+    # the location fixes kept of them (geo-verify's trail: the claim's fix) and where their pushes go, no keys
+    [kept] = [f for f in data["location_fixes"] if f["source"] == "trail"]
+    assert (kept["lat"], kept["lon"]) == pytest.approx(point(JERSEY_CITY)[:2])
+    assert data["push_subscriptions"] == [{"endpoint": PUSH_ENDPOINT}]
 
     with psycopg.connect(stack.env["TURF_DATABASE_URL"]) as conn:   # what the withdrawal must erase is there
         assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() != (0,)
@@ -201,6 +211,26 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
         assert conn.execute("SELECT count(*) FROM notify.mails WHERE to_addr = %s", (email,)).fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM claims.claims WHERE player_id = %s", (pid,)).fetchone() == (1,)
     assert _trail_length(stack, pid) == 0
+
+
+def test_r30_the_final_results_reach_each_verified_players_mailbox_once_unless_they_opted_out(
+        http: httpx.Client, inbox: Inbox, org: Player, ada: dict[str, str]) -> None:
+    """At the close (the clock moved past the last opening hour) Cy (verified) gets one message with their place,
+    points and the podium; Bo turned optional mail off (an earlier test), Ada is pending since her address change."""
+    listed = {p["name"]: p for p in org.get("/admin/players").json()["players"]}
+    emails = {name: p["email"] for name, p in listed.items()}
+    move_clock(org, CLOSE)
+    standings = until(lambda: http.get(API + "/results").json(), lambda r: bool(r.get("standings")))["standings"]
+    [msg] = until(lambda: [m for m in inbox.to(emails["Cy"]) if m["Subject"] == RESULTS], lambda ms: len(ms) == 1,
+                  timeout=30)
+    text = text_of(msg).replace("\r\n", "\n")
+    [cy] = [s for s in standings if s["player_id"] == listed["Cy"]["id"]]
+    assert f"You finished {cy['place']}" in text and f"with {cy['total']} points" in text
+    assert f"The podium:\n1. {standings[0]['display_name']} — {standings[0]['total']} points" in text
+    assert [m for m in inbox.to(emails["Bo"]) if m["Subject"] == RESULTS] == []   # opted out: optional mail
+    assert [m for m in inbox.to(ada["email"]) if m["Subject"] == RESULTS] == []   # pending (R27)
+    mailed = [m for m in org.get("/admin/mail").json()["mail"] if m["kind"] == "final_results"]
+    assert [m["to"] for m in mailed].count(emails["Cy"]) == 1   # once, however often the results were published
 
 
 def _trail_length(stack: Stack, player_id: str) -> int:

@@ -111,3 +111,24 @@ def test_the_cache_answers_repeat_requests_without_the_database(stack: Stack, ht
     with psycopg.connect(stack.env["TURF_DATABASE_URL"], autocommit=True) as c:
         c.execute("DELETE FROM gateway.sessions WHERE player_id = %s", (p.id,))
     assert p.http.get(API + "/me/hand", headers=p.auth).status_code != 401
+
+
+def test_r30_a_rename_on_one_gateway_reaches_the_other_gateways_names(
+        http: httpx.Client, http2: httpx.Client) -> None:
+    """R30: the second gateway keeps display names for its life; the rename, made through the first, reaches it as
+    ``player.renamed`` (from the outbox): its leaderboard names the player anew, without a restart."""
+    org = organizer(http)
+    pid, email, pw = register(http)
+    assert org.post(f"/admin/players/{pid}/verify", {"reason": "t"}).status_code == 200
+
+    def name_on(client: httpx.Client) -> str | None:
+        standings = client.get(API + "/leaderboard").json()["standings"]
+        return next((s["display_name"] for s in standings if s["player_id"] == pid), None)
+
+    old = until(lambda: name_on(http2), lambda n: n is not None, timeout=10.0)   # R25: in the standings at 0
+    assert old is not None and old.startswith("p_")
+    new = "renamed_" + pid[:8]
+    p = sign_in(http, email, pw)
+    assert p.http.patch(API + "/me", json={"discord": new}, headers=p.auth).status_code == 200
+    assert until(lambda: name_on(http2), lambda n: n == new, timeout=5.0) == new
+    assert name_on(http) == new

@@ -38,6 +38,7 @@ from turf_gateway.adapters.feed_stream import NatsFeedStream
 from turf_gateway.adapters.flag_store import SqlFlagClearances
 from turf_gateway.adapters.geocoding import Geocoder, make_geocoder
 from turf_gateway.adapters.idempotency import RedisIdempotencyKeys
+from turf_gateway.adapters.outboxbus import COMMANDS, OutboxBus
 from turf_gateway.adapters.passwords import use_profile
 from turf_gateway.adapters.player_store import SqlPlayers, SqlSessions
 from turf_gateway.adapters.ratelimit import RateLimiter, parse_limits
@@ -64,6 +65,7 @@ from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.resultsmail import ResultsMail
 from turf_gateway.handlers.retention import Retention
 from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
@@ -113,7 +115,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
-    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url())
+    accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url(),
+                        relay=a.relay)
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours), accounts, idle=idle, profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
@@ -133,7 +136,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         notifications=notifications,
         outlook=Outlook(a.services), feed=feed,
         profiles=Profiles(a.feed_log, a.players, board, season, a.clock, MedalSet.load(settings.medals_file),
-                          public))
+                          public),
+        results_mail=ResultsMail(a.players, a.services, public.results, season.season_id))
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -173,15 +177,18 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     # Session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
     cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
     board = load_board(settings.board_dir)
+    players, services = SqlPlayers(engine), NatsServices(broker)
     adapters = Adapters(
-        services=NatsServices(broker), players=SqlPlayers(engine), sessions=SqlSessions(engine),
+        services=services, players=players, sessions=SqlSessions(engine),
         corrections=SqlCorrectionLog(engine, season.tz), clearances=SqlFlagClearances(engine),
         revocations=session_revocation.NatsRevocations(broker, cache),
         keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
         geocoder=make_geocoder(settings.geocoder),
         clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-        relay=OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream)),
+        # R30: the outbox also holds the mail requests staged with their tokens, asked of notify (OutboxBus)
+        relay=OutboxRelay(engine, tables.outbox, OutboxBus(EventPublisher(broker, settings.stream), services),
+                          forget=list(COMMANDS)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
         tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),
@@ -195,7 +202,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await common
-    await _start_feed(state, broker, board, cache)
+    await _start_feed(state, broker, board, cache, players.renamed)
 
     async def stop() -> None:
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
@@ -213,7 +220,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     return state, stop
 
 
-async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any]) -> None:
+async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any],
+                      renamed: Callable[[str, str], None]) -> None:
     # The feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
     # set-up), the only stream the gateway's NATS user may make consumers on; its sequences are the feed's seq
     stream = feed_stream(state.settings.stream)
@@ -224,8 +232,14 @@ async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: 
                                             after_seq=state.feed.hub.last_seq))
     # the feed log's consumer is the bus set-up's (turfwar.bussetup): recreated there, reading the stream
     # from its start again, when the feed's subjects changed; its rows are keyed by sequence, so each stays once
-    broker.include_router(feed_log.history_router(state.history.record, state.public.named_changes, stream))
-    broker.include_router(session_revocation.revocations_router(cache))
+    broker.include_router(feed_log.history_router(state.history.record, state.public.named_changes,
+                                                  state.results_mail.season_closed, stream))
+
+    def on_renamed(player_id: str, display_name: str) -> None:
+        renamed(player_id, display_name)
+        state.feed.leaderboard_inflight = None   # the next leaderboard is named anew, not the shared one
+
+    broker.include_router(session_revocation.revocations_router(cache, on_renamed))
     await broker.start()
     state.public.display_features()   # the board for the map, parsed now rather than on the first request
     board.locate(0.0, 0.0)           # and its point index (a home address's check at registration, R27), now

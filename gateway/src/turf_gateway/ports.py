@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import PlayerStatus
+from turf_common.contracts.notify import QueueMail
 
 M = TypeVar("M", bound=Message)
 
@@ -135,7 +136,8 @@ class NewPlayer:
 class ProfileChange:
     """R30: what a player changes of their profile (None: unchanged). A new home address comes with its
     normalised form, its geocoded point (None: not found or no geocoder) and the reason it is not verified yet;
-    ``verify_at`` (game time) when the geocoder verifies it at once."""
+    ``verify_at`` (game time) when the geocoder verifies it at once; ``at`` (game time) the change's instant, for
+    the ``player.renamed`` event a new Discord username stages (R30)."""
 
     name: str | None = None
     discord: str | None = None
@@ -146,6 +148,7 @@ class ProfileChange:
     status_reason: str | None = None
     verify_at: datetime | None = None
     announcements_by_mail: bool | None = None
+    at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -240,9 +243,12 @@ class AccountTokens(Protocol):
     """R30: the single-use links sent by mail, by the SHA-256 of their token (the token is never stored). A token is
     usable until used, voided (a newer one of its player and purpose) or expired."""
 
-    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime,
+                    mail: QueueMail | None = None) -> None:
         """Store a token of ``purpose`` (``email_confirmation`` for ``email``, ``password_reset``); the player's
-        earlier tokens of that purpose are void from now on."""
+        earlier tokens of that purpose are void from now on. ``mail``, the message carrying its link, is staged in
+        the same transaction (an outbox row, ``notify.mail``, asked of notify after the commit by the relay): a
+        gateway that stops after the commit leaves it to the next sweep, never loses it."""
         ...
 
     async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:

@@ -28,6 +28,7 @@ from turf_gateway.handlers.outlook import Outlook
 from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.resultsmail import ResultsMail
 from turf_gateway.ports import FeedStream
 
 
@@ -71,4 +72,5 @@ class AppState:
     notifications: Notifications
     outlook: Outlook
     profiles: Profiles
+    results_mail: ResultsMail   # R30: the final results by mail, at the season's close (feed/log.py)
     feed: FeedState = field(default_factory=FeedState)

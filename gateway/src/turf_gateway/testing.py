@@ -14,10 +14,11 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, TypeVar
 
 from turf_common.contracts import subjects
-from turf_common.contracts.base import Event, Message
+from turf_common.contracts.base import Message
+from turf_common.contracts.notify import Done, QueueMail
 from turf_gateway.adapters import account_store, correction_store, idempotency
 from turf_gateway.api.errors import ApiError
-from turf_gateway.handlers.events import disqualification, verification
+from turf_gateway.handlers.events import disqualification, renaming, verification
 from turf_gateway.ports import (
     HISTORY_PAGE,
     Account,
@@ -30,11 +31,33 @@ from turf_gateway.ports import (
     ProfileChange,
     Record,
     RosterRow,
+    Services,
     Settling,
     StatusChange,
 )
 
 M = TypeVar("M", bound=Message)
+
+
+@dataclass
+class MemoryRelay:
+    """A :class:`~turf_gateway.ports.Flusher` over :attr:`MemoryTables.outbox`: each flush hands the mail requests
+    committed since the last one (R30, ``notify.mail``) to ``services``, one at a time, as the gateway's relay does
+    (:class:`turf_gateway.adapters.outboxbus.OutboxBus`); a request that fails stays for the next flush. Events
+    stay in the outbox for the tests to read."""
+
+    tables: MemoryTables
+    services: Services
+    done: set[int] = field(default_factory=set)   # the ids of the requests handed on
+
+    async def flush(self) -> int:
+        sent = 0
+        for subject, msg in list(self.tables.outbox):
+            if subject == subjects.NOTIFY_MAIL and id(msg) not in self.done:
+                await self.services.ask(subject, msg, Done)
+                self.done.add(id(msg))
+                sent += 1
+        return sent
 
 
 class NoLimits:
@@ -199,7 +222,8 @@ class MemoryTables:
     requests: dict[str, Asked] = field(default_factory=dict)                  # correction requests by command id
     keys: dict[tuple[str, str], str] = field(default_factory=dict)            # (by, Idempotency-Key) → command id
     feed: dict[int, FeedRow] = field(default_factory=dict)                    # by stream sequence
-    outbox: list[tuple[str, Event]] = field(default_factory=list)             # (subject, event), in commit order
+    # (subject, event), in commit order; R30: the mail requests (notify.mail, a QueueMail) with them
+    outbox: list[tuple[str, Message]] = field(default_factory=list)
     # R30: token hash → (player id, purpose, email, expires_at, used_at)
     tokens: dict[str, tuple[str, str, str, datetime, datetime | None]] = field(default_factory=dict)
     # the SQL's locks, as every adapter on one database shares them: the organizer's start (an advisory lock), each
@@ -314,8 +338,9 @@ class MemoryPlayers:
             p.name = c.name
         if c.announcements_by_mail is not None:
             p.announcements_by_mail = c.announcements_by_mail
-        if c.discord is not None:
+        if c.discord is not None and c.discord != p.discord:
             p.discord = c.discord
+            self.t.outbox.append((subjects.PLAYER_RENAMED, renaming(player_id, c.at or datetime.now(UTC), c.discord)))
         if c.email is not None:
             p.email, p.email_confirmed = c.email, False
         if c.home_address is not None:
@@ -334,6 +359,7 @@ class MemoryPlayers:
         if p.status in ("disqualified", "withdrawn"):
             raise ApiError("conflict", f"This account is {p.status} already.")
         before, e = p.status, account_store.erased(player_id)
+        self.t.outbox = [(s, m) for s, m in self.t.outbox if not (isinstance(m, QueueMail) and m.to == p.email)]
         p.status, p.status_reason, p.name, p.discord = "withdrawn", None, e["name"], e["discord"]
         p.email, p.email_confirmed, p.announcements_by_mail = e["email"], False, False
         p.home_address, p.address_norm, p.home, p.password_hash = "", None, None, e["password_hash"]
@@ -403,9 +429,12 @@ class MemoryAccountTokens:
     def __init__(self, tables: MemoryTables | None = None) -> None:
         self.t = tables or MemoryTables()
 
-    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime,
+                    mail: QueueMail | None = None) -> None:
         self.t.tokens = {h: v for h, v in self.t.tokens.items() if (v[0], v[1]) != (player_id, purpose)}
         self.t.tokens[token_hash] = (player_id, purpose, email, _utc(expires_at), None)
+        if mail is not None:
+            self.t.outbox.append((subjects.NOTIFY_MAIL, mail))
 
     async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
         v = self.t.tokens.get(token_hash)

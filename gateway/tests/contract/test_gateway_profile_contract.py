@@ -5,14 +5,20 @@ session but the one kept."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 import pytest
 from gateway_backends import Backend
 
+from turf_common.contracts.notify import QueueMail
 from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import NewPlayer, Point, ProfileChange, StatusChange
 
 NOW = datetime(2026, 10, 6, 13, tzinfo=UTC)
+
+
+def mail(to: str, kind: Literal["email_confirmation", "password_reset"] = "password_reset") -> QueueMail:
+    return QueueMail(command_id="m-" + to, to=to, kind=kind, name="A", link="https://t.example/account?token=x")
 
 
 async def two(b: Backend) -> tuple[str, str]:
@@ -69,9 +75,12 @@ async def test_r30_a_password_change_keeps_only_the_session_named(backend: Backe
 
 async def test_r30_a_withdrawal_erases_the_personal_data_ends_sessions_and_stages_the_disqualification(
         backend: Backend) -> None:
-    ada, _ = await two(backend)
+    ada, bo = await two(backend)
     await backend.sessions.create("mine", ada, NOW + timedelta(days=1))
-    await backend.tokens.issue("t1", ada, "password_reset", "ada@example.org", NOW + timedelta(hours=1))
+    await backend.tokens.issue("t1", ada, "password_reset", "ada@example.org", NOW + timedelta(hours=1),
+                               mail("ada@example.org"))
+    await backend.tokens.issue("t2", bo, "password_reset", "bo@example.org", NOW + timedelta(hours=1),
+                               mail("bo@example.org"))
     await backend.players.withdraw(ada, NOW, post_season=False)
     row = await backend.players.get(ada)
     assert row is not None
@@ -83,8 +92,29 @@ async def test_r30_a_withdrawal_erases_the_personal_data_ends_sessions_and_stage
     assert await backend.players.display_names([ada]) == {ada: "a withdrawn player"}
     [event] = [e for s, e in await backend.staged() if s == "player.disqualified"]
     assert (event["player_id"], event["withdrawn"]) == (ada, True)
+    # a mail request still in the outbox goes with the address; another player's stays
+    assert [e["to"] for s, e in await backend.staged() if s == "notify.mail"] == ["bo@example.org"]
     with pytest.raises(ApiError) as again:
         await backend.players.withdraw(ada, NOW, post_season=False)
     assert again.value.reason == "conflict"
     # the address is free for a new registration (the erased row holds none of it)
     assert await backend.players.create(NewPlayer("Ada", "ada@example.org", "ada", "-", "h")) != ada
+
+
+async def test_r30_a_token_and_the_message_carrying_its_link_are_stored_in_one_step(backend: Backend) -> None:
+    """R30: the mail request is an outbox row of the token's own transaction (sent after the commit by the relay),
+    so no stop between the two loses it; keyed by its command id, which notify queues once."""
+    ada, _ = await two(backend)
+    sent = mail("ada@example.org", "email_confirmation")
+    await backend.tokens.issue("t1", ada, "email_confirmation", "ada@example.org", NOW + timedelta(hours=24), sent)
+    assert await backend.tokens.holder("t1", "email_confirmation", NOW) == ada
+    assert [(s, e) for s, e in await backend.staged() if s != "player.verified"] == [
+        ("notify.mail", sent.model_dump(mode="json"))]
+
+
+async def test_r30_a_new_discord_name_is_staged_as_player_renamed_with_the_change(backend: Backend) -> None:
+    ada, _ = await two(backend)
+    await backend.players.update_profile(ada, ProfileChange(name="Ada L.", discord="ada", at=NOW))   # the same
+    await backend.players.update_profile(ada, ProfileChange(discord="ada.l", at=NOW))
+    renamed = [e for s, e in await backend.staged() if s == "player.renamed"]
+    assert [(e["player_id"], e["display_name"], e["at"]) for e in renamed] == [(ada, "ada.l", "2026-10-06T13:00:00Z")]

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.notify import Done, QueueMail
@@ -19,7 +20,14 @@ from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.players import token_hash
 from turf_gateway.ports import NewPlayer
-from turf_gateway.testing import MemoryAccountTokens, MemoryPlayers, MemorySessions, MemoryTables, NoLimits
+from turf_gateway.testing import (
+    MemoryAccountTokens,
+    MemoryPlayers,
+    MemoryRelay,
+    MemorySessions,
+    MemoryTables,
+    NoLimits,
+)
 
 M = TypeVar("M", bound=Message)
 T0 = datetime(2026, 10, 5, 12, tzinfo=UTC)
@@ -30,9 +38,12 @@ class Mailbox:
     """The notify service as the gateway asks it: every queued message."""
 
     queued: list[QueueMail] = field(default_factory=list)
+    down: bool = False   # notify does not answer (a restart, the bus away)
 
     async def ask(self, subject: str, msg: Message, reply: type[M], timeout: float = 5.0) -> M:
         assert subject == subjects.NOTIFY_MAIL and isinstance(msg, QueueMail)
+        if self.down:
+            raise BusError(f"no answer on {subject}")
         self.queued.append(msg)
         return Done()  # type: ignore[return-value]
 
@@ -69,7 +80,7 @@ async def w() -> World:
     players = MemoryPlayers(tables)
     ada = await players.create(NewPlayer("Ada", "ada@example.org", "ada", "1 Main St", "old-hash"))
     accounts = Accounts(players, MemoryAccountTokens(tables), revoked, mail, NoLimits(), "https://turf.example",
-                        wall=lambda: clock[0])
+                        wall=lambda: clock[0], relay=MemoryRelay(tables, mail))
     return World(accounts, tables, mail, revoked, clock, ada)
 
 
@@ -152,3 +163,17 @@ async def test_r30_a_disqualified_player_gets_no_reset_link(w: World) -> None:
     w.tables.players[w.ada].status = "disqualified"
     await w.accounts.send_reset("ada@example.org")
     assert w.mail.queued == []
+
+
+async def test_r30_a_confirmation_asked_while_notify_is_away_is_kept_with_its_token_and_sent_once_later(
+        w: World) -> None:
+    """The token and its message are stored together (the outbox): the request goes on, and the relay's next
+    flush, once notify answers, hands the message on once; the link in it is the stored token's."""
+    w.mail.down = True
+    await w.accounts.send_confirmation(w.ada, "ada@example.org", "Ada")   # no error for the registration
+    assert w.mail.queued == [] and [s for s, _ in w.tables.outbox] == [subjects.NOTIFY_MAIL]
+    w.mail.down = False
+    assert await w.accounts.relay.flush() == 1
+    assert await w.accounts.relay.flush() == 0   # once
+    token = w.mail.token("ada@example.org", "email_confirmation")
+    assert (await w.accounts.confirm_email(token)).email_confirmed is True

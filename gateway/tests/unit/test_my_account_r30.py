@@ -14,6 +14,7 @@ from turf_common.board import load_board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply
 from turf_common.contracts.notify import Done, QueueMail
+from turf_common.contracts.players import PlayerRenamed
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock
 from turf_gateway.adapters.geocoding import GeoPoint
@@ -27,6 +28,7 @@ from turf_gateway.testing import (
     CannedServices,
     MemoryAccountTokens,
     MemoryPlayers,
+    MemoryRelay,
     MemorySessions,
     MemoryTables,
     NoLimits,
@@ -74,7 +76,8 @@ async def w() -> World:
     await store.change_status(StatusChange(pid, "verified", "org", "", None, NOW, False))
     services = CannedServices({subjects.NOTIFY_MAIL: Done(),
                                subjects.CLAIMS_PLAYER: PlayerReply(player_id=pid, claims_left_today=1)})
-    accounts = Accounts(store, MemoryAccountTokens(tables), Nothing(), services, NoLimits(), "https://t.example")
+    accounts = Accounts(store, MemoryAccountTokens(tables), Nothing(), services, NoLimits(), "https://t.example",
+                        relay=MemoryRelay(tables, services))
     players = Players(store, sessions, Nothing(), services, NoLimits(), Atlas(), BOARD, FakeClock(NOW),
                       gametime.load_season(), Nothing(), timedelta(days=1), accounts)
     return World(MyAccount(players, accounts), tables, services, sessions,
@@ -146,3 +149,12 @@ async def test_r30_a_password_change_needs_the_current_one_obeys_the_policy_and_
 async def test_r30_the_same_home_address_again_is_no_change(w: World) -> None:
     me = await w.mine.update(w.ada, ProfilePatch(name="Ada", home_address="1 Hoboken St"))
     assert (me.status, me.home_address) == ("verified", "1 Hoboken St")
+
+
+async def test_r30_a_new_discord_name_stages_player_renamed_and_other_changes_stage_nothing(w: World) -> None:
+    await w.mine.update(w.ada, ProfilePatch(name="Ada L.", discord="ada"))   # the same Discord name: no rename
+    assert [s for s, _ in w.tables.outbox if s == subjects.PLAYER_RENAMED] == []
+    await w.mine.update(w.ada, ProfilePatch(discord="ada.l"))
+    [(_, ev)] = [(s, e) for s, e in w.tables.outbox if s == subjects.PLAYER_RENAMED]
+    assert isinstance(ev, PlayerRenamed)
+    assert (ev.player_id, ev.display_name, ev.at) == (w.ada.id, "ada.l", NOW)

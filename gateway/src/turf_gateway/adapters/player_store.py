@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -13,12 +14,13 @@ from sqlalchemy import String, bindparam, delete, func, insert, or_, select, tex
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from turf_common.contracts import subjects
 from turf_common.outbox import stage
 from turf_gateway.adapters import account_store, correction_store
 from turf_gateway.adapters import tables as t
 from turf_gateway.adapters.account_store import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
 from turf_gateway.api.errors import ApiError
-from turf_gateway.handlers.events import disqualification
+from turf_gateway.handlers.events import disqualification, renaming
 from turf_gateway.ports import Account, Caller, NewPlayer, PlayerRow, Point, ProfileChange, RosterRow, StatusChange
 
 #: one organizer start at a time (pg_advisory_xact_lock's key)
@@ -36,9 +38,13 @@ def _row(r: Any) -> PlayerRow:
 class SqlPlayers:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        # display names, kept for the process's life; R30: a player's own rename updates this gateway's copy, another
-        # replica's shows the new name after its restart
+        # display names, kept for the process's life; R30: a rename updates this gateway's copy at once, and every
+        # other replica's when its ``player.renamed`` arrives (:meth:`renamed`)
         self._names: dict[str, str] = {}
+
+    def renamed(self, player_id: str, display_name: str) -> None:
+        """R30: ``player.renamed`` from the bus: this replica names the player so from now on."""
+        self._names[player_id] = display_name
 
     async def standing(self, player_id: str) -> tuple[str, str] | None:
         async with self.engine.connect() as conn:
@@ -135,7 +141,10 @@ class SqlPlayers:
                        "home_lat": c.home.lat if c.home else None, "home_lon": c.home.lon if c.home else None}
         async with self.engine.begin() as conn:
             await _refuse_taken(conn, player_id, c.email, c.discord)
-            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            row = (await conn.execute(select(p.status, p.discord).where(p.id == player_id).with_for_update())).one()
+            if c.discord is not None and c.discord != row.discord:   # R30: notify and the other replicas learn it
+                await stage(conn, t.outbox, subjects.PLAYER_RENAMED,
+                            renaming(player_id, c.at or datetime.now(UTC), c.discord))
             if c.home_address is not None and row.status == "verified":   # R30, R27: pending until verified
                 values["status"] = "pending"
                 await log_action(conn, player_id, "player_pending", player_id, "new home address",
@@ -154,9 +163,12 @@ class SqlPlayers:
     async def withdraw(self, player_id: str, at: datetime, post_season: bool) -> None:
         p = t.players.c
         async with self.engine.begin() as conn:
-            row = (await conn.execute(select(p.status).where(p.id == player_id).with_for_update())).one()
+            row = (await conn.execute(select(p.status, p.email).where(p.id == player_id).with_for_update())).one()
             if row.status in ("disqualified", "withdrawn"):
                 raise ApiError("conflict", f"This account is {row.status} already.")
+            o, to = t.outbox.c, '"to":' + json.dumps(row.email)   # R30: mail requests to the address go with it
+            await conn.execute(delete(t.outbox).where(o.subject == subjects.NOTIFY_MAIL,
+                                                      o.payload.contains(to, autoescape=True)))
             await conn.execute(update(t.players).where(p.id == player_id).values(**erased(player_id)))
             await conn.execute(delete(t.sessions).where(t.sessions.c.player_id == player_id))
             await conn.execute(delete(t.account_tokens).where(t.account_tokens.c.player_id == player_id))

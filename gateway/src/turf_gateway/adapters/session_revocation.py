@@ -1,17 +1,19 @@
 """Dropping cached sessions in every gateway: :meth:`NatsRevocations.revoke` after the change has
 committed (the :class:`~turf_gateway.ports.Revocations` port), and the subscriber each gateway runs for the others'
-revocations (core NATS, no queue group: every replica hears it)."""
+revocations (core NATS, no queue group: every replica hears it); R30: the same for a rename, ``player.renamed``
+from the outbox (the player's cached profile dropped, the replica's display name replaced)."""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import structlog
 from faststream.nats import NatsRouter
 
 from turf_common.contracts import subjects
-from turf_common.contracts.players import SessionsRevoked
+from turf_common.contracts.players import PlayerRenamed, SessionsRevoked
 from turf_gateway.adapters.session_cache import SessionCache
 
 log = structlog.get_logger(__name__)
@@ -40,8 +42,17 @@ class NatsRevocations:
             log.warning("sessions_revoked_not_told", error=f"{type(e).__name__}: {e}")
 
 
-def revocations_router(cache: SessionCache[Any]) -> NatsRouter:
+def revocations_router(cache: SessionCache[Any],
+                       renamed: Callable[[str, str], None] | None = None) -> NatsRouter:
+    """``renamed(player_id, display_name)``: where this replica keeps display names (None: nowhere)."""
     r = NatsRouter()
+
+    @r.subscriber(subjects.PLAYER_RENAMED, title=subjects.PLAYER_RENAMED + " (every gateway)")
+    async def on_renamed(ev: PlayerRenamed) -> None:
+        with contextlib.suppress(Exception):
+            cache.evict_player(ev.player_id)
+            if renamed is not None:
+                renamed(ev.player_id, ev.display_name)
 
     @r.subscriber(subjects.GATEWAY_SESSIONS_REVOKED, title=subjects.GATEWAY_SESSIONS_REVOKED)
     async def on_revoked(msg: SessionsRevoked) -> None:

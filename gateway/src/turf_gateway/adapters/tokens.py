@@ -9,6 +9,9 @@ from datetime import datetime
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from turf_common.contracts import subjects
+from turf_common.contracts.notify import QueueMail
+from turf_common.outbox import stage_command
 from turf_gateway.adapters import tables as t
 
 k = t.account_tokens.c
@@ -26,11 +29,14 @@ class SqlAccountTokens:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime) -> None:
+    async def issue(self, token_hash: str, player_id: str, purpose: str, email: str, expires_at: datetime,
+                    mail: QueueMail | None = None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(delete(t.account_tokens).where(k.player_id == player_id, k.purpose == purpose))
             await conn.execute(insert(t.account_tokens).values(token_hash=token_hash, player_id=player_id,
                                                                purpose=purpose, email=email, expires_at=expires_at))
+            if mail is not None:
+                await stage_command(conn, t.outbox, subjects.NOTIFY_MAIL, mail.command_id, mail)
 
     async def holder(self, token_hash: str, purpose: str, now: datetime) -> str | None:
         async with self.engine.connect() as conn:

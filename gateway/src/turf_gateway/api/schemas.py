@@ -54,7 +54,8 @@ class Me(PrivateProfile):
     status: str = Field(description="pending, verified, rejected or disqualified (R27, R28)")
     status_reason: str | None = Field(description="null or a code such as not_in_board")
     claims_left_today: int
-    announcements_by_mail: bool = Field(description="optional announcements are mailed (rule changes always are)")
+    announcements_by_mail: bool = Field(
+        description="optional mail is sent: announcements and the final results (rule changes always are)")
 
 
 class Card(BaseModel):
@@ -340,6 +341,10 @@ class MyData(BaseModel):
     cards: list[dict[str, Any]] = Field(description="the cards in hand (R12)")
     trades: list[dict[str, Any]] = Field(description="open trade proposals, both directions")
     history: list[dict[str, Any]] = Field(description="the public season record")
+    location_fixes: list[dict[str, Any]] = Field(
+        description="the fixes kept of the player, oldest first per source: `{source, lat, lon, accuracy_m, "
+                    "fix_time, received_at}`, source `trail` (the R7.1 trail) or `claims` (stored with claims)")
+    push_subscriptions: list[dict[str, Any]] = Field(description="`{endpoint}` of each, never the keys")
 
 
 class EmailConfirmed(BaseModel):

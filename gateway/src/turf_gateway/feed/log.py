@@ -6,7 +6,9 @@ The consumer reads every feed subject from the start of the stream (a new gatewa
 so far), makes each event the message spectators get (:func:`turf_gateway.feed.relay.feed_message`: public fields only)
 and stores it by stream sequence, so a redelivery stores nothing twice. One batch is one transaction, acked once it
 has committed; a failing batch is stored again one event at a time, each retried with back-off
-(:func:`turf_common.bus.settle_batch`: the server hands nobody the later events meanwhile)."""
+(:func:`turf_common.bus.settle_batch`: the server hands nobody the later events meanwhile). R30: once a batch holding
+``season.final_results`` is stored, the final results are mailed (:mod:`turf_gateway.handlers.resultsmail`) before
+its ack, and again if it is delivered again (the mail queue keeps one message per player and season)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 from faststream.nats import NatsRouter
 
 from turf_common import bus
+from turf_common.contracts import subjects
 from turf_gateway.feed.relay import Names, feed_message, feed_subjects
 from turf_gateway.handlers import history_entries
 
@@ -27,17 +30,22 @@ DURABLE = "gateway-history"
 Record = Callable[[list[dict[str, Any]]], Awaitable[None]]
 #: one stored event: (stream sequence, subject, data)
 Stored = tuple[int, str, bytes]
+#: mails the final results to every verified player who wants optional mail (R30;
+#: :meth:`turf_gateway.handlers.resultsmail.ResultsMail.season_closed`)
+SeasonClosed = Callable[[], Awaitable[object]]
 
 
-def history_router(record: Record, names: Names, stream: str) -> NatsRouter:
+def history_router(record: Record, names: Names, season_closed: SeasonClosed, stream: str) -> NatsRouter:
     """The durable consumer that fills ``feed_log`` (module docstring), on ``stream``: the feed stream."""
     r = NatsRouter()
 
     async def store_all(events: Sequence[Stored]) -> None:
         await store(record, names, list(events))
+        if any(subject == subjects.SEASON_FINAL_RESULTS for _, subject, _ in events):
+            await season_closed()   # after the store's commit; retried with it
 
     async def store_one(event: Stored) -> None:
-        await store(record, names, [event])
+        await store_all([event])
 
     @r.subscriber(**bus.durable(stream, DURABLE, feed_subjects()), title=DURABLE,
                   description="Stores every public feed message by stream sequence (the read model of the "

@@ -1,30 +1,31 @@
 """R30's mailed links as use cases: the email confirmation (at registration and after an email change), the
 forgotten password (asked by email, the same answer whether or not it is registered, throttled per address and per
 client; a single-use link valid one hour, a newer one voiding the older; its use ends every session), and the
-organizer's list of mail. Tokens are random (256 bits) and stored only as their SHA-256; the mail is asked of the
-notify service, which commits it to its queue and sends it later: no request waits for a mail server."""
+organizer's list of mail. Tokens are random (256 bits) and stored only as their SHA-256; the message carrying a
+token's link is stored with the token in one transaction (the outbox) and asked of the notify service after the
+commit, which commits it to its queue and sends it later: no request waits for a mail server, and a gateway that
+stops between the two leaves the message to the relay's sweep, never loses it."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 from urllib.parse import urlencode
 
 import structlog
 
-from turf_common.bus import BusError
 from turf_common.contracts import subjects
-from turf_common.contracts.notify import Done, MailListReply, MailListRequest, QueueMail
+from turf_common.contracts.notify import MailListReply, MailListRequest, QueueMail
 from turf_gateway.adapters.passwords import hash_password
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
+from turf_gateway.ports import AccountTokens, Flusher, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)
 
@@ -49,24 +50,28 @@ class Accounts:
     limiter: Limiter
     base_url: str   # the pages' address, for the links (TURF_PUBLIC_URL)
     wall: Callable[[], datetime] = _wall
+    relay: Flusher = field(kw_only=True)   # hands the mail staged with a token to notify after the commit
 
     def _link(self, action: str, token: str) -> str:
         return f"{self.base_url}/account?{urlencode({'action': action, 'token': token})}"
 
-    async def _mail(self, kind: Literal["email_confirmation", "password_reset"], to: str, name: str,
-                    link: str) -> None:
-        """Ask notify to queue the message; a bus that does not answer loses it (logged), never the request."""
+    async def _issue(self, kind: Literal["email_confirmation", "password_reset"], player_id: str, to: str,
+                     name: str, valid: timedelta) -> None:
+        """A new token of ``kind`` and the message carrying its link, stored in one transaction, then handed to
+        notify (the relay's flush). A bus that does not answer now leaves the message in the outbox for the
+        relay's sweep (logged); the request goes on either way."""
+        token = secrets.token_urlsafe(32)
+        link = self._link("confirm" if kind == "email_confirmation" else "reset", token)
+        mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=kind, name=name, link=link)
+        await self.tokens.issue(token_hash(token), player_id, kind, to, self.wall() + valid, mail)
         try:
-            await self.services.ask(subjects.NOTIFY_MAIL, QueueMail(command_id=uuid.uuid4().hex, to=to, kind=kind,
-                                                                    name=name, link=link), Done)
-        except (BusError, ApiError) as e:
-            log.warning("mail_not_queued", kind=kind, error=type(e).__name__)
+            await self.relay.flush()
+        except Exception as e:   # the token and its message are committed: the sweep hands it on later
+            log.warning("mail_not_queued_yet", kind=kind, error=type(e).__name__)
 
     async def send_confirmation(self, player_id: str, email: str, name: str) -> None:
         """R30: a confirmation link for ``email`` (registration, an email change); an older one is void."""
-        token = secrets.token_urlsafe(32)
-        await self.tokens.issue(token_hash(token), player_id, "email_confirmation", email, self.wall() + CONFIRM_FOR)
-        await self._mail("email_confirmation", email, name, self._link("confirm", token))
+        await self._issue("email_confirmation", player_id, email, name, CONFIRM_FOR)
 
     async def confirm_email(self, token: str) -> S.EmailConfirmed:
         """410 ``token_expired`` for a used, voided, expired or unknown token (nothing changes)."""
@@ -93,9 +98,7 @@ class Accounts:
             return
         row = await self.players.get(acc.id)
         assert row is not None
-        token = secrets.token_urlsafe(32)
-        await self.tokens.issue(token_hash(token), acc.id, "password_reset", row.email, self.wall() + RESET_FOR)
-        await self._mail("password_reset", row.email, row.name, self._link("reset", token))
+        await self._issue("password_reset", acc.id, row.email, row.name, RESET_FOR)
 
     async def complete_reset(self, token: str, new_password: str) -> None:
         """A new password through a reset link: 410 ``token_expired`` (nothing changed), 422 ``weak_password``

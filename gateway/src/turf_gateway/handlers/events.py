@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.contracts.players import PlayerDisqualified, PlayerRenamed, PlayerVerified
 
 
 def disqualification(player_id: str, at: datetime, withdrawn: bool = False) -> PlayerDisqualified:
@@ -24,3 +24,8 @@ def verification(player_id: str, at: datetime, display_name: str) -> PlayerVerif
     (the notify service names players with it)."""
     return PlayerVerified(event_id=uuid.uuid5(uuid.NAMESPACE_URL, "player.verified:" + player_id).hex,
                           occurred_at=at, player_id=player_id, at=at, display_name=display_name)
+
+
+def renaming(player_id: str, at: datetime, display_name: str) -> PlayerRenamed:
+    """The ``player.renamed`` event of a new public name (R30), staged with the change: a fresh id each rename."""
+    return PlayerRenamed(occurred_at=at, player_id=player_id, at=at, display_name=display_name)

@@ -38,7 +38,7 @@ class ProfilePatch(BaseModel):
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=320)] | None = None
     discord: Annotated[str, StringConstraints(strip_whitespace=True, max_length=32)] | None = None
     home_address: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)] | None = None
-    announcements_by_mail: bool | None = None   # R30: the optional announcements by mail (never rule changes)
+    announcements_by_mail: bool | None = None   # R30: optional mail (announcements, final results; never rule changes)
 
     @field_validator("email")
     @classmethod
@@ -84,9 +84,11 @@ class MyAccount:
             raise ApiError("forbidden", "The organizer's account is set by the deployment (TURF_ORGANIZER_*).")
         row = await self.players.players.get(caller.id)
         assert row is not None
+        renamed = patch.discord is not None and patch.discord != row.discord
         change = ProfileChange(name=patch.name, discord=patch.discord,
                                email=patch.email if patch.email and patch.email != row.email else None,
-                               announcements_by_mail=patch.announcements_by_mail)
+                               announcements_by_mail=patch.announcements_by_mail,
+                               at=await self.players.clock.now() if renamed else None)
         if patch.home_address is not None and patch.home_address != row.home_address:   # the same: no change
             home, reason = await self.players.judge_home(patch.home_address)
             if reason == "not_in_board":
@@ -97,10 +99,10 @@ class MyAccount:
                 name=change.name, discord=change.discord, email=change.email,
                 announcements_by_mail=change.announcements_by_mail, home_address=patch.home_address,
                 address_norm=normalise_address(patch.home_address), home=home, status_reason=reason,
-                verify_at=await self.players.clock.now() if verified else None)
+                verify_at=await self.players.clock.now() if verified else None, at=change.at)
         await self.players.players.update_profile(caller.id, change)
         await self.players.revocations.revoke(player_id=caller.id)   # no gateway answers the old status from cache
-        await self.players.relay.flush()   # a verification at once staged player.verified
+        await self.players.relay.flush()   # player.verified (a verification at once), player.renamed (R30)
         if change.email is not None:
             await self.accounts.send_confirmation(caller.id, change.email, patch.name or row.name)
         return await self.players.me(caller)

@@ -34,7 +34,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common import metrics, tracing
-from turf_common.contracts.base import Event
+from turf_common.contracts.base import Event, Message
 from turf_common.txguard import no_transaction
 
 log = structlog.get_logger(__name__)
@@ -81,6 +81,14 @@ async def stage(conn: AsyncConnection, outbox: Table, subject: str, event: Event
         created_at=datetime.now(UTC)))
 
 
+async def stage_command(conn: AsyncConnection, outbox: Table, subject: str, command_id: str, msg: Message) -> None:
+    """Queue the command ``msg`` (a request a service answers, not an event of the stream) inside the caller's
+    transaction, as an outbox row keyed by its ``command_id``: the service's publisher asks it after the commit
+    (the gateway's mail requests, R30); the command is idempotent by that id, so a second asking does no harm."""
+    await conn.execute(insert(outbox).values(event_id=command_id, subject=subject, payload=msg.model_dump_json(),
+                                             created_at=datetime.now(UTC)))
+
+
 async def first_time(conn: AsyncConnection, inbox: Table, event_id: str, subject: str) -> bool:
     """Record ``event_id`` as handled in the caller's transaction; False if it already was (a redelivery)."""
     return event_id in await first_times(conn, inbox, [(event_id, subject)])
@@ -122,8 +130,10 @@ class OutboxRelay:
     ends the flush: rows committed after it was read are left to the flush their own committer runs next (every
     writer flushes after its commit) or to the sweep."""
 
-    def __init__(self, engine: AsyncEngine, outbox: Table, bus: Publisher) -> None:
-        self.engine, self.outbox, self.bus = engine, outbox, bus
+    def __init__(self, engine: AsyncEngine, outbox: Table, bus: Publisher, forget: Sequence[str] = ()) -> None:
+        """``forget``: subjects whose rows' payloads are blanked once sent (a mail request carries a link's
+        token, which no table keeps but as its hash, R30)."""
+        self.engine, self.outbox, self.bus, self.forget = engine, outbox, bus, frozenset(forget)
         self._lock = asyncio.Lock()
         o = outbox.c
         pending = (select(o.seq).where(o.published_at.is_(None)).order_by(o.seq).limit(BATCH)
@@ -149,6 +159,8 @@ class OutboxRelay:
                         for r in rows:
                             await self.bus.publish(r.subject, r.payload.encode(), r.event_id,
                                                    traceparent=_traceparent_of(r.payload))
+                    if gone := [r.seq for r in rows if r.subject in self.forget]:
+                        await conn.execute(update(self.outbox).where(self.outbox.c.seq.in_(gone)).values(payload=""))
                     sent += len(rows)
                 if len(rows) < BATCH:
                     return sent

@@ -23,7 +23,7 @@ from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, Territory
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
-from turf_common.contracts.players import PlayerDisqualified
+from turf_common.contracts.players import FixOut, PlayerDisqualified
 from turf_common.rules import gametime
 
 
@@ -57,6 +57,7 @@ class Corrections:
             await tx.exclusions.exclude_player(ev.player_id, ev.at)
             if ev.withdrawn:   # R30: their location fixes go (idempotent, so on every delivery)
                 await tx.trail.erase_fixes(ev.player_id)
+                await tx.trail.erase_flag_places(ev.player_id)   # the flags stay, their coordinates go
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
@@ -67,10 +68,16 @@ class Corrections:
         await self.publisher.flush()
         return freed
 
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        """R30: the player's fixes kept here, oldest first (their export); read without a transaction."""
+        async with self.store.connect() as tx:
+            return await tx.trail.player_fixes(player_id)
+
     async def erase_trails(self) -> int:
-        """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks);
-        how many were deleted now."""
+        """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks),
+        and so do the coordinates kept as evidence on flags (the flags stay); how many fixes were deleted now."""
         async with self.store.begin() as tx:
+            await tx.trail.erase_flag_places(None)
             return await tx.trail.erase_all_fixes()
 
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:

@@ -41,7 +41,14 @@ from turf_common.contracts.effects import (
 )
 from turf_common.contracts.geo import VerifiedClaim
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
-from turf_common.contracts.players import EraseTrails, PlayerApplied, PlayerDisqualified, TrailsErased
+from turf_common.contracts.players import (
+    EraseTrails,
+    PlayerApplied,
+    PlayerDisqualified,
+    PlayerFixes,
+    PlayerFixesRequest,
+    TrailsErased,
+)
 
 QUEUE = "claims"
 DURABLE = "claims"
@@ -110,6 +117,10 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     @r.subscriber(subjects.CLAIMS_ERASE_TRAILS, queue=QUEUE, title=subjects.CLAIMS_ERASE_TRAILS)
     async def erase_trails(_: EraseTrails) -> TrailsErased:
         return TrailsErased(erased=await h.corrections.erase_trails())
+
+    @r.subscriber(subjects.CLAIMS_PLAYER_FIXES, queue=QUEUE, title=subjects.CLAIMS_PLAYER_FIXES)
+    async def player_fixes(q: PlayerFixesRequest) -> PlayerFixes:
+        return PlayerFixes(fixes=await h.corrections.player_fixes(q.player_id))   # R30: the player's export
 
     _effects(r, h)
     _memory(r, h)

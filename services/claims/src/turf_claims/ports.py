@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 from turf_claims.daymemory import DaySnapshot
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged, TerritoryStateOut
+from turf_common.contracts.players import FixOut
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
 
@@ -294,6 +295,16 @@ class Trail(Protocol):
 
     async def erase_all_fixes(self) -> int:
         """R30: the season is long closed: every fix kept here is deleted; how many."""
+        ...
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        """R30: the fixes of ``player_id`` kept here (before geo-verify kept the trails), oldest first."""
+        ...
+
+    async def erase_flag_places(self, player_id: str | None) -> int:
+        """R30: the coordinates kept as evidence on the flags of ``player_id`` (every player's when None) are
+        erased (:func:`turf_common.rules.antispoof.without_places`); each flag stays, with its kind, claim, count
+        and times. How many flags changed."""
         ...
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,

@@ -30,7 +30,9 @@ from turf_common import txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.contracts.players import FixOut
 from turf_common.rules import cards as rules
+from turf_common.rules.antispoof import without_places
 
 
 class DuplicateKey(Exception):
@@ -188,6 +190,17 @@ class MemoryClaimsTx:
 
     async def erase_all_fixes(self) -> int:
         return 0
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        return []   # the memory store never kept fixes
+
+    async def erase_flag_places(self, player_id: str | None) -> int:
+        changed = 0
+        for i, f in enumerate(self.s.flags):
+            if player_id in (None, f.player_id) and (ev := without_places(f.evidence)) != f.evidence:
+                self.s.flags[i] = f.model_copy(update={"evidence": ev})
+                changed += 1
+        return changed
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:

@@ -317,6 +317,25 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
                     kind="impossible_travel", evidence={"speed_kmh": 900}, last_at=T0 + timedelta(minutes=1))]
 
 
+async def test_r30_erasing_flag_places_keeps_each_flag_without_its_coordinates(backend: Backend) -> None:
+    at = {"lat": 40.74, "lon": -74.03, "accuracy_m": 0}
+    async with backend.store.begin() as tx:
+        await tx.trail.add_flag("f1", T0, "ann", "c1", "zero_accuracy", {"accuracy_m": 0, "at": at})
+        await tx.trail.add_flag("f2", T0 + timedelta(minutes=1), "bob", None, "zero_accuracy", {"at": at})
+        await tx.trail.repeat_flag("f1", T0 + timedelta(minutes=2))
+    async with backend.store.begin() as tx:
+        assert await tx.trail.erase_flag_places("ann") == 1
+        assert await tx.trail.erase_flag_places("ann") == 0   # nothing left to erase
+    async with backend.store.connect() as tx:
+        assert [(f.id, f.claim_id, f.count, f.evidence) for f in await tx.trail.flags()] == [
+            ("f1", "c1", 2, {"accuracy_m": 0, "at": {"accuracy_m": 0}}), ("f2", None, 1, {"at": at})]
+    async with backend.store.begin() as tx:
+        assert await tx.trail.erase_flag_places(None) == 1
+    async with backend.store.connect() as tx:
+        assert [f.evidence for f in await tx.trail.flags()] == [
+            {"accuracy_m": 0, "at": {"accuracy_m": 0}}, {"at": {"accuracy_m": 0}}]
+
+
 async def test_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
     """A repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
     the candidates are the player's flags of the kind with no claim, first raised since a time, latest first."""

@@ -82,3 +82,39 @@ async def test_r6_an_accepted_claim_answers_the_claims_left_today_after_it(w: Wo
     third = await w.claim("bob", "jersey")
     assert isinstance(third, ClaimAcceptedReply) and third.claims_left_today == 0
     assert (await w.h.claims.player("bob")).claims_left_today == 0   # the same figure GET /me shows
+
+
+EVIDENCE = {"from": {"lat": 40.74, "lon": -74.03, "accuracy_m": 8.0, "fix_time": "2026-10-05T10:00:00-04:00"},
+            "to": {"lat": 34.05, "lon": -118.24, "accuracy_m": 9.0, "fix_time": "2026-10-05T10:05:00-04:00"},
+            "speed_kmh": 47000.0, "trail": [{"from": {"lat": 40.74, "lon": -74.03}, "kmh": 47000.0}]}
+ERASED = {"from": {"accuracy_m": 8.0, "fix_time": "2026-10-05T10:00:00-04:00"},
+          "to": {"accuracy_m": 9.0, "fix_time": "2026-10-05T10:05:00-04:00"},
+          "speed_kmh": 47000.0, "trail": [{"from": {}, "kmh": 47000.0}]}
+
+
+async def _flag(w: World, fid: str, player_id: str) -> None:
+    async with w.store.begin() as tx:
+        await tx.trail.add_flag(fid, w.clock.at, player_id, "claim-1", "impossible_travel", EVIDENCE)
+
+
+async def test_r30_a_withdrawal_erases_the_coordinates_on_the_players_flags_and_keeps_the_flags(w: World) -> None:
+    await _flag(w, "f-ann", "ann")
+    await _flag(w, "f-bob", "bob")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at, withdrawn=True))
+    flags = {f.id: f for f in w.store.state.flags}
+    assert (flags["f-ann"].claim_id, flags["f-ann"].kind, flags["f-ann"].evidence) == (
+        "claim-1", "impossible_travel", ERASED)
+    assert flags["f-bob"].evidence == EVIDENCE   # another player's evidence is kept
+
+
+async def test_r28_a_disqualification_keeps_the_flags_evidence(w: World) -> None:
+    await _flag(w, "f-ann", "ann")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at))
+    assert [f.evidence for f in w.store.state.flags] == [EVIDENCE]   # R28 alone erases nothing personal
+
+
+async def test_r30_the_retention_job_erases_the_coordinates_on_every_flag(w: World) -> None:
+    await _flag(w, "f-ann", "ann")
+    await _flag(w, "f-bob", "bob")
+    await w.h.corrections.erase_trails()
+    assert [(f.id, f.evidence) for f in w.store.state.flags] == [("f-ann", ERASED), ("f-bob", ERASED)]

@@ -15,7 +15,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import SubmitClaim
 from turf_common.contracts.geo import FlagFound, LocatePoint, Verdict, VerifiedClaim
-from turf_common.contracts.players import EraseTrails, TrailsErased
+from turf_common.contracts.players import EraseTrails, FixOut, PlayerFixes, PlayerFixesRequest, TrailsErased
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
 from turf_common.rules.location import verify_fix
@@ -67,6 +67,16 @@ class ClaimPath:
             return UNAVAILABLE
         log.info("trails_erased", player_id=q.player_id, fixes=erased)
         return TrailsErased(erased=erased)
+
+    async def player_fixes(self, q: PlayerFixesRequest) -> PlayerFixes | Refusal:
+        """R30: the player's trail as kept here, oldest first (their export)."""
+        try:
+            trail = await self.trails.fixes(q.player_id)
+        except Unavailable as e:
+            log.warning("trail_not_read", error=str(e))
+            return UNAVAILABLE
+        return PlayerFixes(fixes=[FixOut(lat=f.lat, lon=f.lon, accuracy_m=f.accuracy_m, fix_time=f.fix_time,
+                                         received_at=f.received_at) for f in trail])
 
     async def _pass_on(self, subject: str, cmd: SubmitClaim, screen: bool) -> bytes | None:
         """The claims service's answer; None for a claim not handed on within ``hand_on_s`` of its arrival (no

@@ -12,7 +12,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, SubmitClaim
 from turf_common.contracts.geo import Located, LocatePoint, Verified, VerifyFixes
-from turf_common.contracts.players import EraseTrails, TrailsErased
+from turf_common.contracts.players import EraseTrails, PlayerFixes, PlayerFixesRequest, TrailsErased
 from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
 
@@ -63,6 +63,10 @@ def _claim_path(r: NatsRouter, path: ClaimPath) -> None:
     @r.subscriber(subjects.GEO_ERASE_TRAILS, queue=QUEUE, title=subjects.GEO_ERASE_TRAILS)
     async def erase_trails(q: EraseTrails) -> TrailsErased | Refusal:
         return await path.erase_trails(q)
+
+    @r.subscriber(subjects.GEO_PLAYER_FIXES, queue=QUEUE, title=subjects.GEO_PLAYER_FIXES)
+    async def player_fixes(q: PlayerFixesRequest) -> PlayerFixes | Refusal:
+        return await path.player_fixes(q)   # R30: the player's export
 
     @r.subscriber(subjects.CLAIMS_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS, title=subjects.CLAIMS_CHECK)
     async def check(cmd: SubmitClaim) -> CheckAnswer:

@@ -47,6 +47,10 @@ class Trails(Protocol):
         one player, however concurrent, each see the other or are seen by it. Raises :class:`Unavailable`."""
         ...
 
+    async def fixes(self, player_id: str) -> list[FixRecord]:
+        """R30: the player's trail as kept, oldest first (their export). Raises :class:`Unavailable`."""
+        ...
+
     async def erase(self, player_id: str | None) -> int:
         """R30: the trail of ``player_id`` (they withdrew), or every trail (None: the season is long closed),
         deleted; how many fixes went. Raises :class:`Unavailable`."""

@@ -49,6 +49,11 @@ class MemoryTrails:
         del trail[:-limit]
         return before
 
+    async def fixes(self, player_id: str) -> list[FixRecord]:
+        if self.down:
+            raise Unavailable("trail: ConnectionError")
+        return list(self.trails.get(player_id, []))
+
     async def erase(self, player_id: str | None) -> int:
         if self.down:
             raise Unavailable("trail: ConnectionError")

@@ -85,3 +85,11 @@ async def test_r30_a_withdrawn_players_trail_is_erased_and_later_every_trail(tra
     assert (await trails.join("bob", fixes[0], T0, 5)).fixes == [fixes[2]]   # the others' kept
     assert await trails.erase(None) == 3                                     # the season long closed: all
     assert (await trails.join("bob", fixes[1], T0, 5)).last is None
+
+
+async def test_r30_a_players_trail_is_read_whole_oldest_first_for_their_export(trails: Trails) -> None:
+    for i in range(3):
+        await trails.join("ann", fix(i), T0, 5)
+    await trails.join("bob", fix(9), T0, 5)
+    assert await trails.fixes("ann") == [fix(0), fix(1), fix(2)]   # exact instants and coordinates
+    assert await trails.fixes("cat") == []

@@ -18,6 +18,7 @@ from turf_common.contracts.notify import (
     ForgetMail,
     MailListReply,
     MailListRequest,
+    MailResults,
     MarkRead,
     MedalEarned,
     NotificationsReply,
@@ -25,6 +26,8 @@ from turf_common.contracts.notify import (
     PublishAnnouncement,
     PushKeyReply,
     PushKeyRequest,
+    PushListReply,
+    PushListRequest,
     QueueMail,
     SavePush,
 )
@@ -39,7 +42,7 @@ DURABLE = "notify"
 CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_PROPOSED, subjects.TRADE_ACCEPTED,
             subjects.TRADE_DECLINED, subjects.TRADE_CANCELLED, subjects.PROTECTION_ACTIVATED,
             subjects.PROTECTION_LAPSED, subjects.CARD_DEALT, subjects.CORRECTION_APPLIED, subjects.PLAYER_VERIFIED,
-            subjects.PLAYER_DISQUALIFIED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
+            subjects.PLAYER_DISQUALIFIED, subjects.PLAYER_RENAMED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
             subjects.SEASON_FINAL_RESULTS]
 #: the events the service publishes (from its outbox), for the AsyncAPI document
 #: (a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
@@ -81,6 +84,11 @@ def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing,
         await h.store.drop_subscription(cmd.player_id, cmd.endpoint)
         return Done()
 
+    @r.subscriber(subjects.NOTIFY_PUSH_LIST, queue=QUEUE, title=subjects.NOTIFY_PUSH_LIST)
+    async def push_list(q: PushListRequest) -> PushListReply:
+        # R30: the player's export names where their pushes go, never the keys that encrypt them
+        return PushListReply(endpoints=[s.endpoint for s in await h.store.subscriptions(q.player_id)])
+
     @r.subscriber(subjects.NOTIFY_ANNOUNCEMENTS, queue=QUEUE, title=subjects.NOTIFY_ANNOUNCEMENTS)
     async def announcements(q: AnnouncementsRequest) -> AnnouncementsReply:
         return await h.announcements(q.limit)
@@ -107,6 +115,11 @@ def _mail(r: NatsRouter, mailing: Mailing) -> None:
     @r.subscriber(subjects.NOTIFY_MAIL, queue=QUEUE, title=subjects.NOTIFY_MAIL)
     async def mail(cmd: QueueMail) -> Done:
         await mailing.queue_mail(cmd)   # committed to the queue; sent by the mail loop, never in this request
+        return Done()
+
+    @r.subscriber(subjects.NOTIFY_MAIL_RESULTS, queue=QUEUE, title=subjects.NOTIFY_MAIL_RESULTS)
+    async def mail_results(cmd: MailResults) -> Done:
+        await mailing.queue_results(cmd)   # R30: committed to the queue, once per player and season
         return Done()
 
     @r.subscriber(subjects.NOTIFY_MAIL_FORGET, queue=QUEUE, title=subjects.NOTIFY_MAIL_FORGET)

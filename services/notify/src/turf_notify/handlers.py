@@ -29,7 +29,7 @@ from turf_common.contracts.notify import (
     NotificationsReply,
     PublishAnnouncement,
 )
-from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerVerified
+from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerRenamed, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.rules import gametime
 from turf_notify import mailtext, rules
@@ -50,7 +50,7 @@ log = structlog.get_logger(__name__)
 #: what the durable consumer decodes, by ``type`` (entrypoints.CONSUMED lists the same subjects)
 NotifyEvent = Annotated[
     ClaimAccepted | TerritoryChanged | TradeEvent | ProtectionResolved | HandsDealt | CorrectionApplied
-    | PlayerVerified | PlayerDisqualified | ScoreUpdated | DayClosed | SeasonFinalResults,
+    | PlayerVerified | PlayerDisqualified | PlayerRenamed | ScoreUpdated | DayClosed | SeasonFinalResults,
     Field(discriminator="type")]
 
 #: fields of the events that name players (their display names are looked up for the texts)
@@ -145,6 +145,9 @@ class NotifyHandlers:
             await tx.roster.save_player(ev.player_id, ev.display_name, "verified")
             if ev.display_name:
                 b.names.players[ev.player_id] = ev.display_name
+        elif isinstance(ev, PlayerRenamed):   # R30: texts and Discord lines use the new name from now on
+            await tx.roster.rename_player(ev.player_id, ev.display_name)
+            b.names.players[ev.player_id] = ev.display_name
         elif isinstance(ev, PlayerDisqualified):
             await tx.roster.save_player(ev.player_id, None, "disqualified")
             if ev.withdrawn:   # R30: what notify holds of them goes; texts name them "another player" from now on

@@ -5,6 +5,7 @@ and list the latest for the organizer."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from email.utils import format_datetime
 
 import structlog
 
-from turf_common.contracts.notify import MailOut, QueueMail
+from turf_common.contracts.notify import MailOut, MailResults, QueueMail
 from turf_notify import mailtext
 from turf_notify.ports import MailError, MailQueue, MailSender, QueuedMail
 
@@ -53,6 +54,17 @@ class Mailing:
     async def queue_mail(self, cmd: QueueMail) -> None:
         m = mailtext.render(cmd.kind, name=cmd.name, link=cmd.link)
         await self.queue.queue_mail(cmd.command_id, cmd.to, cmd.kind, m.subject, m.text, m.html, self.wall())
+
+    async def queue_results(self, cmd: MailResults) -> int:
+        """R30: the final results to each recipient, queued once per player and season (the key), so the event
+        delivered twice, or the results republished after a correction, mails nobody twice. How many were asked."""
+        podium = [p.model_dump() for p in cmd.podium]
+        for r in cmd.recipients:
+            m = mailtext.render("final_results", name=r.name, place_text=mailtext.ordinal(r.place), total=r.total,
+                                prize=r.prize, podium=podium)
+            key = hashlib.sha256(f"final_results|{cmd.season}|{r.player_id}".encode()).hexdigest()
+            await self.queue.queue_mail(key, r.to, "final_results", m.subject, m.text, m.html, self.wall())
+        return len(cmd.recipients)
 
     def message(self, q: QueuedMail) -> EmailMessage:
         msg = EmailMessage()

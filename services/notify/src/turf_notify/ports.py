@@ -81,6 +81,10 @@ class Roster(Protocol):
 
     async def save_player(self, player_id: str, display_name: str | None, status: str) -> None: ...
 
+    async def rename_player(self, player_id: str, display_name: str) -> None:
+        """R30: a known player's new public name; nothing for a player not known here or erased (withdrawn: disqualified
+        without a name)."""
+
     async def player_names(self, player_ids: set[str]) -> dict[str, str]: ...
 
     async def players(self) -> list[str]:

@@ -76,6 +76,11 @@ class MemoryTx:
         old = self.s.players.get(player_id, (None, status))[0]
         self.s.players[player_id] = (display_name if display_name is not None else old, status)
 
+    async def rename_player(self, player_id: str, display_name: str) -> None:
+        known = self.s.players.get(player_id)
+        if known is not None and (known[0] is not None or known[1] != "disqualified"):   # not an erased name
+            self.s.players[player_id] = (display_name, known[1])
+
     async def erase_player(self, player_id: str) -> None:
         s = self.s
         s.notifications = [(p, n) for p, n in s.notifications if p != player_id]

@@ -190,3 +190,17 @@ async def test_medal_book_keeps_changes_once_in_stream_order_and_awards_once(sto
         assert await tx.medals.awarded({"ann"}) == {"ann:explorer:bronze"}
         assert await tx.medals.awarded({"ann", "bob", "dan"}) == {"ann:explorer:bronze", "bob:raider:bronze"}
         assert await tx.medals.awarded(set()) == set()
+
+
+async def test_r30_a_rename_sets_a_known_players_name_never_an_erased_one(store: NotifyStore) -> None:
+    async with store.tx() as tx:
+        await tx.roster.save_player("ann", "Ann", "verified")
+        await tx.roster.save_player("cat", "Cat", "verified")
+        await tx.roster.save_player("cat", None, "disqualified")
+        await tx.roster.erase_player("cat")                          # withdrawn (R30)
+        await tx.roster.rename_player("ann", "Annie")
+        await tx.roster.rename_player("cat", "Cathy")
+        await tx.roster.rename_player("dan", "Dan")                  # not known here: nothing
+    async with store.tx() as tx:
+        assert await tx.roster.player_names({"ann", "cat", "dan"}) == {"ann": "Annie"}
+        assert await tx.roster.players() == ["ann"]

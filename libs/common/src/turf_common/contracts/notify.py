@@ -89,6 +89,18 @@ class DropPush(Message):
     endpoint: str | None = None
 
 
+class PushListRequest(Message):
+    """``notify.push_list`` (R30, ``GET /me/export``): the endpoints of the player's push subscriptions, never their
+    keys."""
+
+    player_id: str
+
+
+class PushListReply(Message):
+    ok: Literal[True] = True
+    endpoints: list[str]
+
+
 class AnnouncementOut(Message):
     id: str
     at: AwareDatetime
@@ -170,6 +182,38 @@ class QueueMail(Message):
     kind: Literal["email_confirmation", "password_reset"]
     name: str = Field(max_length=200)
     link: str = Field(min_length=1, max_length=2000)
+
+
+class PodiumPlace(Message):
+    """A place of the final results as a mail shows it: the player's public name, points, prize (dollars, two
+    decimals)."""
+
+    place: int = Field(ge=1)
+    name: str = Field(max_length=200)
+    total: int
+    prize: str
+
+
+class ResultsRecipient(Message):
+    """A verified player the final results are mailed to, with their own place (R25, R26)."""
+
+    player_id: str
+    to: str = Field(min_length=3, max_length=320)
+    name: str = Field(max_length=200)
+    place: int = Field(ge=1)
+    total: int
+    prize: str
+
+
+class MailResults(Message):
+    """``notify.mail_results`` (R30): the final results, one message to each of ``recipients`` (every verified
+    player but those who turned optional mail off; the gateway owns the addresses) with their place and points and
+    the ``podium``. Queued once per player and season: asked again (the event delivered twice, the results
+    corrected after the close) it queues nothing more."""
+
+    season: str = Field(min_length=1, max_length=64)   # the season's id: one message per player and season
+    podium: list[PodiumPlace]
+    recipients: list[ResultsRecipient]
 
 
 class MailOut(Message):

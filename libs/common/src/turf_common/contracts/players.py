@@ -31,6 +31,18 @@ class PlayerDisqualified(Event):
     withdrawn: bool = False
 
 
+class PlayerRenamed(Event):
+    """``player.renamed`` (R30): the player changed their public name (the Discord username, ``PATCH /me``), from
+    the gateway's outbox once the change committed. Notify's texts and Discord lines, and every gateway replica's
+    names and cached profiles, use it from then on. ``at`` the game instant of the change; a repeat is a no-op
+    (the name is set, not added)."""
+
+    type: Literal["player.renamed"] = "player.renamed"
+    player_id: str
+    at: AwareDatetime
+    display_name: str = Field(min_length=1, max_length=32)   # the public name; never e-mail or address
+
+
 class CorrectionApplied(Event):
     """``correction.applied`` (R28): what the public may know of an organizer correction — no personal details."""
 
@@ -74,3 +86,25 @@ class EraseTrails(Message):
 class TrailsErased(Message):
     ok: Literal[True] = True
     erased: int   # fixes deleted now (0 when an earlier request did it)
+
+
+class PlayerFixesRequest(Message):
+    """``geo.player_fixes`` and ``claims.player_fixes`` (R30, ``GET /me/export``): the location fixes kept of
+    ``player_id`` (geo-verify: the R7.1 trail; claims: the fixes it stored)."""
+
+    player_id: str
+
+
+class FixOut(Message):
+    """One location fix as the player sent it (WGS84 degrees, metres) and when the server received it."""
+
+    lat: float
+    lon: float
+    accuracy_m: float
+    fix_time: AwareDatetime
+    received_at: AwareDatetime
+
+
+class PlayerFixes(Message):
+    ok: Literal[True] = True
+    fixes: list[FixOut]   # oldest first

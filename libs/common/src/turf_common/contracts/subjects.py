@@ -3,6 +3,7 @@
 # commands (request/reply)
 GEO_LOCATE = "geo.locate"
 GEO_ERASE_TRAILS = "geo.erase_trails"   # R30: the trails geo-verify keeps (R7.1), one player's or all
+GEO_PLAYER_FIXES = "geo.player_fixes"   # R30: one player's trail, for their export
 GEO_VERIFY = "geo.verify"            # R7 and R7.1 for a batch of fixes whose trails the asker carries
 # The claim path is a pipeline (DESIGN.md): the gateway asks claims.submit / claims.check, which geo-verify serves
 # (R7, R7.1 against the trail it keeps), and geo-verify hands the verified claim on to the claims service on the
@@ -26,6 +27,7 @@ CLAIMS_CORRECT = "claims.correct"      # organizer corrections of ownership (R28
 # request with the same event id: applied once, whichever comes first)
 CLAIMS_DISQUALIFY = "claims.disqualify"
 CLAIMS_ERASE_TRAILS = "claims.erase_trails"   # R30: every location fix, after the season
+CLAIMS_PLAYER_FIXES = "claims.player_fixes"   # R30: one player's stored fixes, for their export
 SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
 SCORING_VERIFY = "scoring.verify"   # R25: a verification applied by scoring (the player enters the standings) likewise
 CORRECTION_APPLIED = "correction.applied"
@@ -92,6 +94,7 @@ PROTECTION_ACTIVATED = "protection.activated"
 PROTECTION_LAPSED = "protection.lapsed"
 PLAYER_VERIFIED = "player.verified"
 PLAYER_DISQUALIFIED = "player.disqualified"
+PLAYER_RENAMED = "player.renamed"   # R30: a new public name (PATCH /me)
 
 # ---- notifications and announcements ---------------------------------------------------------------------------
 # commands served by the notify service (the gateway asks)
@@ -100,6 +103,8 @@ NOTIFY_READ = "notify.read"
 NOTIFY_PUSH_KEY = "notify.push_key"
 NOTIFY_PUSH_SAVE = "notify.push_save"
 NOTIFY_PUSH_DROP = "notify.push_drop"
+NOTIFY_MAIL_RESULTS = "notify.mail_results"   # R30: the final results to each player's mailbox
+NOTIFY_PUSH_LIST = "notify.push_list"   # R30: a player's push endpoints, for their export
 NOTIFY_ANNOUNCEMENTS = "notify.announcements"
 NOTIFY_ANNOUNCE = "notify.announce"
 NOTIFY_MAIL = "notify.mail"

@@ -201,6 +201,22 @@ def merge_since(now: datetime) -> datetime:
     return now - MERGE_WINDOW
 
 
+# ---- erasure (R30) --------------------------------------------------------------------------------------------
+#: the keys of a flag's evidence that place the player: a fix's or a home's coordinates
+PLACE_KEYS = frozenset({"lat", "lon"})
+
+
+def without_places(evidence: Any) -> Any:
+    """R30: ``evidence`` with every coordinate gone, at any depth (a withdrawn player's flags, and every flag a set
+    time after the season's close). What says why the flag was raised stays: times, accuracies, distances, speeds,
+    the legs' shape. Idempotent; the input is not changed."""
+    if isinstance(evidence, dict):
+        return {k: without_places(v) for k, v in evidence.items() if k not in PLACE_KEYS}
+    if isinstance(evidence, list):
+        return [without_places(v) for v in evidence]
+    return evidence
+
+
 # ---- the day's first fix --------------------------------------------------------------------------------------
 #: the day's first fix further than this (beyond the accuracies) from both the player's home and where they were
 #: last seen is flagged: R7.1's speed cannot catch it (overnight, any place on a board under 250 km is reachable

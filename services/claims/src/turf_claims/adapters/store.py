@@ -46,8 +46,10 @@ from turf_common import tracing, txguard
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
 from turf_common.contracts.claims import ClaimAccepted, FlagOut, TerritoryChanged
+from turf_common.contracts.players import FixOut
 from turf_common.outbox import first_time, stage
 from turf_common.rules import cards as rules
+from turf_common.rules.antispoof import without_places
 from turf_common.rules.claims import Fortification
 
 # ---- R8's card facts -------------------------------------------------------------------------------------------
@@ -267,6 +269,23 @@ class SqlClaimsTx:
 
     async def erase_all_fixes(self) -> int:
         return int((await self.conn.execute(t.fixes.delete())).rowcount or 0)
+
+    async def player_fixes(self, player_id: str) -> list[FixOut]:
+        f = t.fixes.c
+        rows = (await self.conn.execute(select(t.fixes).where(f.player_id == player_id).order_by(f.id))).all()
+        return [FixOut(lat=r.lat, lon=r.lon, accuracy_m=r.accuracy_m, fix_time=r.fix_time, received_at=r.at)
+                for r in rows]
+
+    async def erase_flag_places(self, player_id: str | None) -> int:
+        f = t.flags.c
+        q = select(f.id, f.evidence).with_for_update()
+        if player_id is not None:
+            q = q.where(f.player_id == player_id)
+        changed = [(r.id, ev) for r in (await self.conn.execute(q)).all()
+                   if (ev := without_places(r.evidence)) != r.evidence]
+        for fid, ev in changed:
+            await self.conn.execute(update(t.flags).where(f.id == fid).values(evidence=ev))
+        return len(changed)
 
     async def add_flag(self, flag_id: str, at: datetime, player_id: str, claim_id: str | None, kind: str,
                        evidence: dict[str, Any]) -> None:

@@ -47,6 +47,13 @@ class RedisTrails:
         fixes = [f for f in reversed(newest_first) if f.received_at >= since]
         return TrailBefore(fixes, newest_first[0] if newest_first else None)
 
+    async def fixes(self, player_id: str) -> list[FixRecord]:
+        try:
+            raw = await self.redis.lrange(f"{self.prefix}trail:{player_id}", 0, -1)
+        except (RedisError, OSError) as e:
+            raise Unavailable(f"trail: {type(e).__name__}: {e}") from e
+        return [_decode(r) for r in reversed(raw)]
+
     async def erase(self, player_id: str | None) -> int:
         try:
             if player_id is not None:

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, insert, literal, or_, select, update
+from sqlalchemy import and_, delete, exists, func, insert, literal, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -54,6 +54,12 @@ class SqlTx:
         await self.conn.execute(pg_insert(t.players).values(player_id=player_id, display_name=display_name,
                                                              status=status)
                                 .on_conflict_do_update(index_elements=["player_id"], set_=values))
+
+    async def rename_player(self, player_id: str, display_name: str) -> None:
+        pl = t.players.c
+        erased = and_(pl.status == "disqualified", pl.display_name.is_(None))   # a withdrawn player's name stays gone
+        await self.conn.execute(update(t.players).where(pl.player_id == player_id, ~erased)
+                                .values(display_name=display_name))
 
     async def erase_player(self, player_id: str) -> None:
         for table in (t.notifications, t.reads, t.subscriptions, t.pushes, t.reminders):
