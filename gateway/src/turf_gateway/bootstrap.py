@@ -126,7 +126,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         myaccount=MyAccount(players, accounts), mydata=mydata,
         sessions=Sessions(a.sessions, cache, idle),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
-        flags=Flags(a.services, a.clearances, a.clock, season), clock_moves=ManualClock(a.services, a.players, a.idle),
+        flags=Flags(a.services, a.clearances, a.clock, season, a.corrections), clock_moves=ManualClock(a.services, a.players, a.idle),
         history=history, modes=Modes(a.services, a.keys, a.limiter), public=public,
         exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
         notifications=notifications,
