@@ -80,11 +80,18 @@ function renderPicker(p) {
   showPicked(p);
 }
 
+// a picker is set again at each read of its items (setPicker): its "Picked:" line and listener are made once
 function showPicked(p) {
+  const label = p.select.closest("label");
+  p.select.picker = p;   // the latest, for the change listener
+  p.picked = p.picked || label.parentElement.querySelector(".picked");
   if (!p.picked) {
     p.picked = h("p", { class: "picked small", "aria-live": "polite" });
-    p.select.closest("label").after(p.picked);
-    p.select.addEventListener("change", () => showPicked(p));
+    label.after(p.picked);
+  }
+  if (!p.select.dataset.wired) {
+    p.select.dataset.wired = "1";
+    p.select.addEventListener("change", () => showPicked(p.select.picker));
   }
   const it = p.items.find((x) => x.value === p.select.value);
   p.picked.textContent = it ? `Picked: ${it.label}` : "";

@@ -128,7 +128,18 @@ function renderRoom(g) {
   $("#room-invite").hidden = g.status !== "lobby";
   $("#room-invite a").href = invite;
   $("#room-invite a").textContent = invite;
-  $("#room-seed").textContent = fairness(g);
+  fair("#room-seed", g);
+}
+
+// the fairness note is written only while its box is open: a player reads no hash unless they ask for it
+function fair(sel, g) {
+  const box = $(sel).closest("details");
+  box.dataset.text = fairness(g);
+  $(sel).textContent = box.open ? box.dataset.text : "";
+  if (!box.dataset.wired) {
+    box.dataset.wired = "1";
+    box.addEventListener("toggle", () => { $(sel).textContent = box.open ? box.dataset.text : ""; });
+  }
 }
 
 // K16, T20: the dice's seed is fixed (and its fingerprint published) before play, revealed at the end
@@ -178,7 +189,7 @@ function renderTeamTurf(g) {
     }));
     return row;
   }));
-  $("#tt-seed").textContent = fairness(g);
+  fair("#tt-seed", g);
   lastTeamTurf = { g, placeable, from };
   if (!$("#tt-hint").textContent || !team) {
     $("#tt-hint").textContent = team && running ? "Tap one of your team's towns on the map to place troops there or "
