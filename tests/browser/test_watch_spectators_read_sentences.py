@@ -37,7 +37,8 @@ CUT = """(() => {
 })()"""
 #: the claimed towns all on screen, and the view far closer than the whole board
 ACTIVE_AREA = """(() => { const b = turf.board, v = b.map.getBounds();
-  return [...b.props.values()].filter((p) => p.owner_id).every((p) => v.contains([p.label_point.lat, p.label_point.lon]))
+  return [...b.props.values()].filter((p) => p.owner_id)
+      .every((p) => v.contains([p.label_point.lat, p.label_point.lon]))
     && b.map.getZoom() >= b.map.getBoundsZoom(b.bounds) + 2; })()"""
 
 
