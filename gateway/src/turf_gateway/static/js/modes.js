@@ -284,6 +284,10 @@ function bind() {
     act(async () => {
       const g = await api(`/modes/team-turf/${current.id}`);
       await post("/orders", { turn: g.team_turf.turn, kind: f.get("kind"), src: f.get("src"), dst: f.get("dst"), n: Number(f.get("n")) });
+      // given: its arrow is drawn from the team's orders; the towns picked for it are let go
+      teamMap?.pick(null, null);
+      $("#tt-hint").textContent = `${f.get("kind") === "attack" ? "Attack" : "Move"} ordered from ${town(f.get("src"))} `
+        + `to ${town(f.get("dst"))}; it resolves at the turn.`;
     });
   });
 }
