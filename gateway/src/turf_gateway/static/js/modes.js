@@ -3,6 +3,7 @@
 // sentence (api.js), never just a code. Team Turf is played on the board map (teammap.js): towns in their team's
 // colour with their troops, a tap on a town places or orders.
 import { api, gameTime, session } from "/static/js/api.js";
+import { MapNames } from "/static/js/mapnames.js";
 import { TeamMap } from "/static/js/teammap.js";
 
 const $ = (s) => document.querySelector(s);
@@ -203,7 +204,11 @@ async function drawTeamTurf(g) {
   if (!teamMap) {
     teamMap = new TeamMap($("#tt-map"), { me, onPick: pickTown });
     window.turfModes.map = teamMap;
+    // the towns named on the map, the game's own first (its homes and the occupied towns)
+    const names = new MapNames(teamMap, { first: () => (lastTeamTurf ? [...Object.values(lastTeamTurf.g.team_turf.homes),
+      ...Object.keys(lastTeamTurf.g.team_turf.board)] : []) });
     await teamMap.init();
+    names.schedule();
   }
   teamMap.show(g.team_turf, town, who);
 }
