@@ -85,6 +85,8 @@ def test_a_player_joins_a_team_and_places_troops_from_the_page(stack: Stack, htt
     page.click("#tt-place button[type=submit]")
     page.wait_for_selector("#tt-board tbody tr:has-text('Hoboken')")                    # T6: at once
     assert page.inner_text("#tt-board tbody").split() == ["Hoboken", "red", "2"]
-    page.fill("#tt-place [name=n]", "5")
-    page.click("#tt-place button[type=submit]")
+    page.wait_for_selector("#tt-place", state="hidden")   # T3: the reserve is empty, nothing left to place
+    page.fill("#tt-order [name=n]", "5")                  # T7: more than Hoboken holds
+    page.select_option("#tt-order [name=dst]", JERSEY_CITY)
+    page.click("#tt-order button[type=submit]")
     page.wait_for_selector("#error:has-text('You do not have that many troops there.')")   # the rule's sentence

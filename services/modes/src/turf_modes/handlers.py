@@ -540,7 +540,10 @@ class ModesHandlers:
         rows = await self.store.latest(q.mode, q.limit)
         return GamesReply(games=[GameSummary(
             game_id=g.game_id, mode=g.mode, status=g.status, created_at=g.created_at,
-            players=len(g.config["players"]) if g.mode != "team_turf" else None) for g in rows])
+            players=len(g.config["players"]) if g.mode != "team_turf" else None,
+            # a room or a game is named by its hill or its teams, never by its id
+            hill=g.config.get("hill") if g.mode == "hill" else None,
+            teams=list(g.config["teams"]) if g.mode == "team_turf" else None) for g in rows])
 
     async def log(self, q: LogRequest) -> GameLog | Refusal:
         """T20, K16: what the audit replays, once the game has ended: while it runs, its log holds the open turn's

@@ -163,6 +163,12 @@ async def test_k17_k19_a_lobby_left_empty_closes_and_the_list_puts_open_rooms_fi
         [(theirs, "lobby")]   # the newer, closed room does not push the open one off a short list
 
 
+async def test_k1_the_games_list_names_a_room_by_its_hill_not_its_id(w: World) -> None:
+    gid = str(ok(await w.h.open_hill(OpenHill(command_id="n", player_id="a", hill="C"))).game_id)
+    (room,) = (await w.h.games(GamesRequest(mode="hill"))).games
+    assert (room.game_id, room.hill, room.teams, room.players) == (gid, "C", None, 1)
+
+
 async def test_k20_the_opener_removes_a_seated_player_from_the_lobby(w: World) -> None:
     gid = await _room(w, ("a", "b", "c", "d"), start=False)
     _refused(await w.h.remove(RemovePlayer(game_id=gid, player_id="b", target_id="c")), "forbidden")

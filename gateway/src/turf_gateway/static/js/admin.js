@@ -11,6 +11,8 @@ import {
 useSessionKey("turf.admin");
 let clock = null;
 let players = null;
+let claimIndex = new Map();   // claim id → the claim log's row (names a flag's claim)
+let playersRead = null;   // the first read of the players (showConsole)
 
 $("#signin-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -33,7 +35,8 @@ $("#signout").addEventListener("click", async () => {
 async function showConsole() {
   $("#auth").hidden = true;
   $("#console").hidden = false;
-  await Promise.allSettled([refreshPlayers(), refreshFlags(), refreshCorrections(), refreshClock(), loadTowns(),
+  playersRead = refreshPlayers();   // the flags name their players and claims by the players' real names
+  await Promise.allSettled([playersRead, refreshFlags(), refreshCorrections(), refreshClock(), loadTowns(),
     refreshMail()]);
   await refreshClaims();
 }
@@ -69,9 +72,30 @@ function renderPicker(p) {
   const words = p.search.value.toLowerCase().split(/\s+/).filter(Boolean);
   const keep = p.select.value;
   const shown = p.items.filter((it) => words.every((w) => it.search.includes(w))).slice(0, 200);
-  p.select.replaceChildren(...shown.map((it) => h("option", { value: it.value }, it.label)));
+  // a row shows its short text (a listbox cannot wrap a line: a long one was cut, "took Bayonn…"); the picked
+  // one is written out whole under the list
+  p.select.replaceChildren(...shown.map((it) => h("option", { value: it.value, title: it.label }, it.text || it.label)));
   if (shown.some((it) => it.value === keep)) p.select.value = keep;
   else if (shown.length === 1) p.select.value = shown[0].value;   // the search found it: picked
+  showPicked(p);
+}
+
+// a picker is set again at each read of its items (setPicker): its "Picked:" line and listener are made once
+function showPicked(p) {
+  const label = p.select.closest("label");
+  p.select.picker = p;   // the latest, for the change listener
+  p.picked = p.picked || label.parentElement.querySelector(".picked");
+  if (!p.picked) {
+    p.picked = h("p", { class: "picked small", "aria-live": "polite" });
+    label.after(p.picked);
+  }
+  if (!p.select.dataset.wired) {
+    p.select.dataset.wired = "1";
+    p.select.addEventListener("change", () => showPicked(p.select.picker));
+  }
+  const it = p.items.find((x) => x.value === p.select.value);
+  p.picked.textContent = it ? `Picked: ${it.label}` : "";
+  p.picked.hidden = !it;
 }
 
 function pickedLabel(name) {
@@ -81,6 +105,8 @@ function pickedLabel(name) {
 }
 
 const item = (value, label, ...more) => ({ value, label, search: [label, ...more].join(" ").toLowerCase() });
+// an item whose row shows a shorter text than its label (the label: the confirmation's and the "Picked:" line's)
+const shortItem = (value, label, text, ...more) => ({ ...item(value, label, ...more), text });
 
 function playerItems(list) {
   return list.map((p) => item(p.id, `${p.name} (@${p.discord || p.display_name}) · ${p.status}`, p.email || "", p.id));
@@ -259,14 +285,16 @@ function flagSummary(f) {
 
 function trailTable(legs) {
   if (!legs || !legs.length) return null;
-  return h("table", { class: "trail" },
+  // the table scrolls inside its box on a phone, the page does not (it overflowed the flag's row)
+  return h("div", { class: "trail-box", tabindex: 0, role: "region", "aria-label": "Trail, scrollable" },
+    h("table", { class: "trail" },
     h("thead", {}, h("tr", {}, h("th", {}, "from"), h("th", {}, "to"), h("th", { class: "n" }, "km"),
       h("th", { class: "n" }, "min"), h("th", { class: "n" }, "km/h"))),
     h("tbody", {}, legs.map((l) => h("tr", {},
       h("td", {}, place(l.from), h("div", { class: "small muted" }, when(l.from))),
       h("td", {}, place(l.to), h("div", { class: "small muted" }, when(l.to))),
       h("td", { class: "n" }, num(l.km, 2)), h("td", { class: "n" }, num(l.minutes, 1)),
-      h("td", { class: "n" }, num(l.kmh, 0))))));
+      h("td", { class: "n" }, num(l.kmh, 0)))))));
 }
 
 async function clearFlag(id, reason) {
@@ -301,8 +329,8 @@ function flagActions(f) {
       await clearFlag(f.id, `claim reversed: ${why}`);
       await Promise.all([refreshCorrections(), refreshClaims()]);
       return "Claim reversed; flag cleared.";
-    }, async () => confirmFirst("Reverse this claim?", `The territory goes back to what it was before claim `
-      + `${f.claim_id} (R28); the reason is public.`, "Reverse claim"));
+    }, async () => confirmFirst("Reverse this claim?", `The territory goes back to what it was before this claim `
+      + `(${flagClaim(f)}, R28); the reason is public.`, "Reverse claim"));
   }
   mk("Disqualify player", "danger", async (why) => {
     await api(`/admin/players/${encodeURIComponent(f.player_id)}/disqualify`, { method: "POST", body: { reason: why } });
@@ -314,8 +342,14 @@ function flagActions(f) {
   return [reason, h("div", { class: "row" }, buttons)];
 }
 
+// a flagged claim as the organizer reads it ("Mon 5 Oct, 07:01 · Jumper took Newark"), its id only when the claim
+// log does not know it
+const flagClaim = (f) => (claimIndex.has(f.claim_id) ? claimLabel(claimIndex.get(f.claim_id)) : "a claim not in the log");
+
 async function refreshFlags() {
   await loadTowns().catch(() => {});   // the towns name the fixes; without them the coordinates alone
+  await playersRead?.catch(() => {});
+  if (!claimIndex.size) await refreshClaims();   // the claims name the flags' claims
   const list = $("#flag-list");
   let out;
   try {
@@ -345,7 +379,7 @@ async function refreshFlags() {
         f.count > 1 ? h("span", { class: "badge flag-count" }, `×${f.count}, last ${gameTime(f.last_at)}`) : null,
         f.state === "cleared" ? h("span", { class: "badge" }, "cleared") : null),
       h("div", { class: "small muted" },
-        f.claim_id ? `claim ${f.claim_id}` : "a check or a refused claim (nothing to reverse)"),
+        f.claim_id ? `the claim: ${flagClaim(f)}` : "a check or a refused claim (nothing to reverse)"),
       sum ? h("div", { class: "small" }, sum) : null,
       trailTable((f.evidence || {}).trail),
       h("details", {}, h("summary", { class: "small" }, "evidence"),
@@ -422,7 +456,8 @@ $("#correction-form").addEventListener("submit", async (ev) => {
     form.reset();
     for (const p of pickers.values()) renderPicker(p);
     showCorrectionFields();
-    await Promise.all([refreshCorrections(), refreshClaims()]);
+    // a reversed claim's flag is closed by the correction (the server says so): it leaves the open flags
+    await Promise.all([refreshCorrections(), refreshClaims().then(refreshFlags)]);
     return `Correction recorded (${r.action.replace(/_/g, " ")}).`;
   });
 });
@@ -518,6 +553,9 @@ function renderDashboard() {
 const KIND = { take: "took", steal: "stole", reinforce: "reinforced", war_reclaim: "reclaimed (War)" };
 // the organizer knows players by name (the public display name is their Discord handle)
 const realName = (id, fallback) => (players && players.find((p) => p.id === id) || {}).name || fallback || id;
+// a picker's row: who did what where, then the day and time ("Quinn Desk took Jersey City · Mon 07:00")
+const claimRow = (c) => `${realName(c.player_id, c.display_name)} ${KIND[c.kind] || c.kind} ${c.territory_name} · `
+  + `${gameTime(c.at).replace(/ \d+ \w+,/, "")}`;
 const claimLabel = (c) => `${gameTime(c.at)} · ${realName(c.player_id, c.display_name)} ${KIND[c.kind] || c.kind} `
   + `${c.territory_name}${c.undone_by ? ` (undone: ${c.undone_by})` : ""}`;
 
@@ -531,7 +569,9 @@ async function refreshClaims() {
   }
   if (all === null) return;   // an older server: the claim picker stays empty
   const newest = all.claims.slice().reverse();
-  setPicker("claim", newest.filter((c) => !c.undone_by).map((c) => item(c.id, claimLabel(c), c.game_day, c.id)));
+  claimIndex = new Map(all.claims.map((c) => [c.id, c]));
+  setPicker("claim", newest.filter((c) => !c.undone_by).map((c) => shortItem(c.id, claimLabel(c), claimRow(c),
+    c.game_day, c.id)));
   const today = clock ? gameDate(clock.now) : null;
   todays = today ? all.claims.filter((c) => c.game_day === today) : [];
   $("#claims-today-list").replaceChildren(...(todays.length

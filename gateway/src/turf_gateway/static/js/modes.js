@@ -1,7 +1,10 @@
 // Team Turf and King of the Hill: list the games, open a room, join, start, choose, place and order,
 // each through the gateway's /modes routes; the open game is read again every 2 s. Refusals show the rule's
-// sentence (api.js), never just a code.
-import { api, session } from "/static/js/api.js";
+// sentence (api.js), never just a code. Team Turf is played on the board map (teammap.js): towns in their team's
+// colour with their troops, a tap on a town places or orders.
+import { api, gameTime, session } from "/static/js/api.js";
+import { MapNames } from "/static/js/mapnames.js";
+import { TeamMap } from "/static/js/teammap.js";
 
 const $ = (s) => document.querySelector(s);
 const me = () => (session() || {}).player_id || null;
@@ -9,6 +12,8 @@ const names = new Map(); // town id → name
 const ids = new Map(); // lower-case name → town id
 let neighbours = {};
 let current = null; // {mode: "hill" | "team-turf", id}
+let teamMap = null;  // the Team Turf map, made when a game is first shown (Leaflet needs a visible box)
+let lastTeamTurf = null; // the game last drawn: what a tap on the map picks from
 
 const town = (id) => names.get(id) || id;
 const players = new Map(); // player id → display name (GET /players, the public roster)
@@ -46,13 +51,23 @@ async function loadBoard() {
   neighbours = (await api("/adjacency", { auth: false })).neighbours;
 }
 
+const STATUS = { lobby: "waiting for players", running: "playing", finished: "over" };
+
+// a game as a player reads it: its hill or its teams, never its id ("King of the Hill on Hoboken · waiting for
+// players · 2 of 3–5 players"); an older server's list without them says which mode and when it was opened
+function gameName(g, mode) {
+  if (mode === "hill") return g.hill ? `King of the Hill on ${town(g.hill)}` : `A room opened ${gameTime(g.created_at)}`;
+  return g.teams ? `Team Turf: ${g.teams.join(" vs ")}` : `A game opened ${gameTime(g.created_at)}`;
+}
+
 function gameList(sel, games, mode) {
   $(sel).replaceChildren(...games.map((g) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `${mode === "hill" ? "Room" : "Game"} ${g.game_id.slice(0, 6)} · ${g.status}` +
-      (mode === "hill" ? ` · ${g.players} player${g.players === 1 ? "" : "s"}` : "");
+    b.dataset.gameId = g.game_id;
+    b.textContent = `${gameName(g, mode)} · ${STATUS[g.status] || g.status}` +
+      (mode === "hill" ? ` · ${g.players} of 3–5 players` : "");
     b.addEventListener("click", () => { current = { mode, id: g.game_id }; refresh(); });
     li.append(b);
     return li;
@@ -71,6 +86,7 @@ function renderRoom(g) {
   $("#room-title").textContent = `King of the Hill on ${town(h.hill)}`;
   $("#room-status").textContent = g.status === "lobby" ? `Waiting to start: ${h.players.length} of 3–5 players`
     : g.status === "running" ? `Round ${h.round} of ${h.rounds} · ${h.holder ? who(h.holder) + " hold" + (h.holder === mine ? "" : "s") + " the hill" : "nobody holds the hill"}`
+      + (h.round_deadline ? ` · choices close ${gameTime(h.round_deadline)}` : "")
     : h.winner ? `Over: ${who(h.winner)} won` : "Over: a draw, nobody held the hill";
   $("#room-players tbody").replaceChildren(...h.players.map((p) => {
     const tr = document.createElement("tr");
@@ -94,8 +110,16 @@ function renderRoom(g) {
   $("#room-join").hidden = !(mine && g.status === "lobby" && !inRoom);
   // K1: Start is offered to the opener only, and only with 3 to 5 players seated
   $("#room-start").hidden = !(g.status === "lobby" && mine === h.opener && h.players.length >= 3 && h.players.length <= 5);
+  // K1: until the room has its 3 players, the opener reads what Start waits for rather than a button
+  const short = 3 - h.players.length;
+  $("#room-need").hidden = !(g.status === "lobby" && short > 0);
+  $("#room-need").textContent = `Start appears once 3 players have joined: ${short} more to go. Share the link below.`;
   const canChoose = g.status === "running" && inRoom && mine !== h.holder && !h.chosen.includes(mine);
   $("#choose-attack").hidden = $("#choose-recruit").hidden = !canChoose;
+  // K4: my own secret choice, kept in view until the round resolves
+  $("#room-mine").hidden = !(g.status === "running" && h.my_choice);
+  $("#room-mine").textContent = h.my_choice ? `You chose ${h.my_choice === "attack" ? "Attack" : "Recruit"} this round; `
+    + "the others see only that you have chosen." : "";
   const last = h.last_round;
   $("#room-last").textContent = last ? `Round ${last.round}: ` + Object.entries(last.choices).map(([p, c]) =>
     `${who(p)} ${c === "attack" ? "attacked (" + (last.rolls[p] || []).join("+") + ")" : "recruited"}`).join(", ") +
@@ -105,7 +129,25 @@ function renderRoom(g) {
   $("#room-invite").hidden = g.status !== "lobby";
   $("#room-invite a").href = invite;
   $("#room-invite a").textContent = invite;
-  $("#room-seed").textContent = g.seed ? `Seed ${g.seed} (SHA-256 ${g.seed_commitment})` : `Seed commitment (SHA-256) ${g.seed_commitment}`;
+  fair("#room-seed", g);
+}
+
+// the fairness note is written only while its box is open: a player reads no hash unless they ask for it
+function fair(sel, g) {
+  const box = $(sel).closest("details");
+  box.dataset.text = fairness(g);
+  $(sel).textContent = box.open ? box.dataset.text : "";
+  if (!box.dataset.wired) {
+    box.dataset.wired = "1";
+    box.addEventListener("toggle", () => { $(sel).textContent = box.open ? box.dataset.text : ""; });
+  }
+}
+
+// K16, T20: the dice's seed is fixed (and its fingerprint published) before play, revealed at the end
+function fairness(g) {
+  return "The dice come from a seed fixed before the game began; its fingerprint (a SHA-256 hash) is "
+    + `${g.seed_commitment}. ` + (g.seed ? `The seed, revealed now the game is over: ${g.seed}. Anyone can replay the `
+    + "game's log with it." : "The seed itself is revealed when the game is over, so anyone can check every roll.");
 }
 
 function options(sel, values, label = (v) => v) {
@@ -122,13 +164,15 @@ function renderTeamTurf(g) {
   $("#tt").hidden = false;
   $("#tt-title").textContent = `Team Turf: ${t.teams.join(" vs ")}`;
   $("#tt-status").textContent = g.status === "finished" ? `Over: ${t.winners.join(" and ") || "nobody"} won`
-    : `Turn ${t.turn} · ${t.field_towns} towns` + (team ? ` · you play for ${team}, ${t.reserve[mine] || 0} troops in reserve` : "");
+    : `Turn ${t.turn} · ${t.field_towns} towns` + (team ? ` · you play for ${team}, ${t.reserve[mine] || 0} troops in reserve` : "")
+      + (t.next_turn_at ? ` · orders resolve ${gameTime(t.next_turn_at)}` : "");
   const running = g.status === "running";
   $("#tt-join").hidden = !(mine && running && !team);
   options("#tt-join [name=team]", t.teams.filter((x) => !t.eliminated.includes(x)));
   const held = Object.entries(t.board).filter(([, tr]) => t.team_of[Object.keys(tr)[0]] === team).map(([id]) => id);
   const placeable = [...new Set([...held, ...Object.entries(t.reserved_homes).filter(([x]) => x === team).map(([, h]) => h)])];
-  $("#tt-place").hidden = !(running && team && t.active.includes(mine));
+  // T3: the place form only while troops are left in reserve
+  $("#tt-place").hidden = !(running && team && t.active.includes(mine) && (t.reserve[mine] || 0) > 0);
   options("#tt-place [name=town]", placeable, town);
   const from = Object.entries(t.board).filter(([, tr]) => tr[mine]).map(([id]) => id);
   $("#tt-order").hidden = !(running && team && from.length);
@@ -146,7 +190,56 @@ function renderTeamTurf(g) {
     }));
     return row;
   }));
-  $("#tt-seed").textContent = g.seed ? `Seed ${g.seed} (SHA-256 ${g.seed_commitment})` : `Seed commitment (SHA-256) ${g.seed_commitment}`;
+  fair("#tt-seed", g);
+  lastTeamTurf = { g, placeable, from };
+  if (!$("#tt-hint").textContent || !team) {
+    $("#tt-hint").textContent = team && running ? "Tap one of your team's towns on the map to place troops there or "
+      + "to order from it, then a neighbour to move or attack." : "Each town shows its team's colour and troops.";
+  }
+  drawTeamTurf(g);
+}
+
+// the map: made once, when the game's box is on screen; then the towns, troops and orders drawn on each read
+async function drawTeamTurf(g) {
+  if (!teamMap) {
+    teamMap = new TeamMap($("#tt-map"), { me, onPick: pickTown });
+    window.turfModes.map = teamMap;
+    // the towns named on the map, the game's own first (its homes and the occupied towns)
+    const names = new MapNames(teamMap, { first: () => (lastTeamTurf ? [...Object.values(lastTeamTurf.g.team_turf.homes),
+      ...Object.keys(lastTeamTurf.g.team_turf.board)] : []) });
+    await teamMap.init();
+    names.schedule();
+  }
+  teamMap.show(g.team_turf, town, who);
+}
+
+// a tap on a town: where to place, else an order's start (one of my towns with troops), then its end (a neighbour)
+function pickTown(id) {
+  if (!lastTeamTurf) return;
+  const { placeable, from } = lastTeamTurf;
+  const hint = $("#tt-hint");
+  const src = $("#tt-order [name=src]");
+  const orderFrom = !$("#tt-order").hidden && src.dataset.picked;
+  if (orderFrom && orderFrom !== id && (neighbours[orderFrom] || []).includes(id)) {
+    $("#tt-order [name=dst]").value = id;
+    delete src.dataset.picked;
+    teamMap.pick(orderFrom, id);
+    hint.textContent = `Order from ${town(orderFrom)} to ${town(id)}: choose Attack or Move and how many troops, then Order.`;
+    return;
+  }
+  if (!$("#tt-place").hidden && placeable.includes(id)) $("#tt-place [name=town]").value = id;
+  if (!$("#tt-order").hidden && from.includes(id)) {
+    src.value = id;
+    src.dataset.picked = id;
+    options("#tt-order [name=dst]", neighbours[id] || [], town);
+    teamMap.pick(id, null);
+    hint.textContent = (!$("#tt-place").hidden && placeable.includes(id) ? `Place in ${town(id)} with the form, or t`
+      : "T") + `ap a neighbour of ${town(id)} to move or attack there.`;
+    return;
+  }
+  teamMap.pick(null, null);
+  hint.textContent = !$("#tt-place").hidden && placeable.includes(id) ? `Placing in ${town(id)}: how many troops?`
+    : `${town(id)}: not one of your team's towns with troops. Tap one of yours to place or order from it.`;
 }
 
 async function refresh() {
@@ -196,6 +289,10 @@ function bind() {
     act(async () => {
       const g = await api(`/modes/team-turf/${current.id}`);
       await post("/orders", { turn: g.team_turf.turn, kind: f.get("kind"), src: f.get("src"), dst: f.get("dst"), n: Number(f.get("n")) });
+      // given: its arrow is drawn from the team's orders; the towns picked for it are let go
+      teamMap?.pick(null, null);
+      $("#tt-hint").textContent = `${f.get("kind") === "attack" ? "Attack" : "Move"} ordered from ${town(f.get("src"))} `
+        + `to ${town(f.get("dst"))}; it resolves at the turn.`;
     });
   });
 }
@@ -209,4 +306,4 @@ $("#open-hill").hidden = !me();
 bind();
 loadBoard().catch(show).finally(refresh);
 setInterval(refresh, 2000);
-window.turfModes = { open: (mode, id) => { current = { mode, id }; return refresh(); } };
+window.turfModes = { open: (mode, id) => { current = { mode, id }; return refresh(); }, map: null };

@@ -1,5 +1,7 @@
 // The end of the season on the watch page: GET /results as a podium (places 1–3, ties sharing a step)
-// and the full table with prizes; an organizer's score adjustment (R28) is shown where it changed a total.
+// and the full table with prizes; an organizer's score adjustment (R28) is shown where it changed a total. Names are
+// never cut (they wrap), and the Adj. column only appears when a total was adjusted, so the Prize column fits a
+// phone's width and the TV's side column.
 
 import { api, ApiError, h } from "./api.js";
 
@@ -29,21 +31,27 @@ export async function renderPodium(section) {
       h("div", { class: "block" }, String(place)));
   };
   const adjustment = (s) => s.total - s.base - s.bonuses;
+  const adjusted = rows.some((s) => adjustment(s));
+  const adj = (s) => (adjusted ? [h("td", { class: "n adj" },
+    adjustment(s) ? (adjustment(s) > 0 ? "+" : "") + adjustment(s) : "")] : []);
   section.replaceChildren(
     h("h2", {}, "Final results"),
     h("ol", { class: "podium", "aria-label": "Podium" }, step(2), step(1), step(3)),
     h("table", { id: "results" },
-      h("thead", {}, h("tr", {}, h("th", { class: "n" }, "Place"), h("th", {}, "Player"),
-        h("th", { class: "n" }, "Base"), h("th", { class: "n" }, "Bonus"), h("th", { class: "n" }, "Adj."),
-        h("th", { class: "n" }, "Total"), h("th", { class: "n" }, "Prize"))),
+      h("thead", {}, h("tr", {}, h("th", { class: "n", title: "Place" }, h("span", { "aria-hidden": "true" }, "#"),
+        h("span", { class: "sr-only" }, "Place")), h("th", {}, "Player"),
+        h("th", { class: "n" }, "Base"), h("th", { class: "n" }, "Bonus"),
+        adjusted ? h("th", { class: "n" }, "Adj.") : null, h("th", { class: "n" }, "Total"),
+        h("th", { class: "n" }, "Prize"))),
       h("tbody", {}, rows.map((s) => h("tr", { dataset: { playerId: s.player_id } },
-        h("td", { class: "n" }, s.place), h("td", { class: "name" },
+        h("td", { class: "n" }, s.place), h("td", { class: "whole" },
           h("a", { href: recapOf(s), class: "recap" }, s.display_name || "a player")),
-        h("td", { class: "n" }, s.base), h("td", { class: "n" }, s.bonuses),
-        h("td", { class: "n adj" }, adjustment(s) ? (adjustment(s) > 0 ? "+" : "") + adjustment(s) : ""),
+        h("td", { class: "n" }, s.base), h("td", { class: "n" }, s.bonuses), ...adj(s),
         h("td", { class: "n" }, s.total), h("td", { class: "n" }, money(s.prize)))))),
-    h("p", { class: "muted small" }, "Prizes per R26; Adj. is an organizer's correction (R28), "
-      + "listed on the corrections log."));
+    // spectators read sentences, not ruling numbers
+    h("p", { class: "muted small" }, "Total = Base + Bonus"
+      + (adjusted ? " + Adj., an organizer's correction listed on the corrections log" : "")
+      + ". Equal totals share a place, and tied players share the prize money of the places they fill."));
   section.hidden = false;
   return true;
 }

@@ -2,8 +2,8 @@
 // to the whole board, the latest stories run as a ticker, the standings show who moved up or down since the last
 // change, and the next opening or closing is counted down from the server's game clock.
 
-import { $, h } from "./api.js";
-import { union } from "./board.js";
+import { $, h, knownName } from "./api.js";
+import { describe, union } from "./board.js";
 
 export const isTv = () => new URLSearchParams(location.search).get("tv") === "1";
 
@@ -43,6 +43,10 @@ export class TvDirector {
     this.moves = new Map();   // player id → places gained (negative: lost) at their last change of rank
     this.clock = null;
     this.clockAt = 0;         // performance.now() when the clock was read
+    this.stories = new Map(); // territory id → its latest story message (the caption says who took it)
+    // the story's sentence over the map ("Ann took Hoboken"): the outline and the name say where, this says who
+    this.caption = h("div", { id: "tv-caption", class: "tv-caption", role: "status", "aria-live": "polite" });
+    board.map.getContainer().append(this.caption);
     document.documentElement.classList.add("tv");
     document.body.classList.add("tv");
     document.body.dataset.tvFocus = "";
@@ -53,6 +57,7 @@ export class TvDirector {
   story(msg) {
     if (!msg.territory_id || !this.board.layers.has(msg.territory_id)) return;
     this.queue = this.queue.filter((id) => id !== msg.territory_id).concat(msg.territory_id).slice(-5);
+    this.stories.set(msg.territory_id, msg);
     if (!this.busy) this.next();
   }
 
@@ -61,6 +66,7 @@ export class TvDirector {
     const map = this.board.map;
     map.closePopup();
     this.board.mark(null);
+    this.caption.textContent = "";
     const [b, opts] = restView(this.board);
     if (fly) map.flyToBounds(b, { ...opts, duration: FLY_S });
     else map.fitBounds(b, { ...opts, animate: false });
@@ -82,7 +88,18 @@ export class TvDirector {
     map.closePopup();
     map.flyToBounds(this.board.layers.get(id).getBounds(), { maxZoom: 13, padding: [60, 60], duration: FLY_S });
     this.board.mark(id);
+    this.say(id);
+    setTimeout(() => this.say(id), 1500);   // a player's name the page was still looking up (watch.js's feed)
     setTimeout(() => this.next(), STAY_MS);
+  }
+
+  // the caption of the story on screen: its sentence, with the players' names as the page knows them
+  say(id) {
+    const msg = this.stories.get(id);
+    if (document.body.dataset.tvFocus !== id || !msg) return;
+    const story = describe(msg, (p) => knownName(p) || "a player", (t) => this.board.name(t));
+    this.caption.textContent = story ? story.text : this.board.name(id);
+    this.caption.dataset.territoryId = id;
   }
 
   // movement: ▲2 / ▼1 beside each player whose rank changed, kept until it changes again

@@ -12,8 +12,10 @@ import { Announcement } from "./announcements.js";
 import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
 
-// the TV's first view is its view at rest (set before the towns are drawn, not after)
-const board = new BoardMap($("#map"), { view: () => (tv ? restView(board) : null) });
+// the TV's first view is its view at rest (set before the towns are drawn, not after); a wide desk screen
+// opens on the same active area, not on the whole state's 448 towns
+const wide = () => window.matchMedia("(min-width: 1280px)").matches;
+const board = new BoardMap($("#map"), { view: () => (tv || wide() ? restView(board) : null) });
 const announcement = new Announcement($("#announcement"));
 const replay = new Replay(board, $("#replay"));
 let tv = null;   // the TV mode's director (/watch?tv=1)

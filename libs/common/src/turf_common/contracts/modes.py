@@ -240,6 +240,8 @@ class GameSummary(Message):
     status: GameStatus
     created_at: AwareDatetime
     players: int | None = Field(description="a room's players (King of the Hill, yard cards); null for Team Turf")
+    hill: str | None = Field(default=None, description="King of the Hill: the hill's territory id (the room's name)")
+    teams: list[str] | None = Field(default=None, description="Team Turf: its teams (the game's name)")
 
 
 class GamesReply(Message):

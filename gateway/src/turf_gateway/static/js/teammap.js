@@ -1,0 +1,115 @@
+// Team Turf on the board map (modes.html): each occupied town in its team's colour with its troops written on it,
+// the home towns outlined in theirs, my team's open orders drawn as arrows from town to town (T7: only my team's),
+// the view on the game's towns. A tap on a town is handed to the page (onPick), which places or orders there.
+/* global L */
+
+import { BoardMap } from "./board.js";
+
+// a team's colour: its name when it names one, else one of a colour-blind-safe set in the game's team order
+const NAMED = { red: "#d62728", blue: "#1f77b4", green: "#2ca02c", yellow: "#e6b400", orange: "#ff7f0e",
+  purple: "#9467bd", pink: "#e377c2", black: "#333", white: "#f4f4f4", grey: "#8c8c8c", gray: "#8c8c8c" };
+const SPARE = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00"];
+
+export function teamColour(teams, team) {
+  return NAMED[String(team).toLowerCase()] || SPARE[Math.max(0, teams.indexOf(team)) % SPARE.length];
+}
+
+const OFF = { fillColor: "#cfd5da", fillOpacity: 0.12, color: "#9aa5b1", weight: 0.5, dashArray: null };
+
+export class TeamMap extends BoardMap {
+  // options.onPick(territoryId): a town was tapped
+  constructor(el, options = {}) {
+    super(el, options);
+    this.onPick = options.onPick || (() => {});
+    this.state = null;           // the TeamTurfView drawn
+    this.picked = [null, null];  // an order's towns being picked: from, to
+    this.marks = L.layerGroup().addTo(this.map);  // troops and orders
+    this.framed = false;
+  }
+
+  async init() {
+    await super.init();
+    if (this.state) this.draw();
+  }
+
+  // the occupying team of a town, from the view's board (town → player → troops)
+  teamAt(id) {
+    const occ = this.state && this.state.board[id];
+    return occ ? this.state.team_of[Object.keys(occ)[0]] : null;
+  }
+
+  style(p) {
+    const t = this.state;
+    if (!t) return { ...OFF };
+    const team = this.teamAt(p.id);
+    const home = Object.entries(t.homes).find(([, h]) => h === p.id);
+    let s = { ...OFF };
+    if (team) s = { fillColor: teamColour(t.teams, team), fillOpacity: 0.6, color: "#2f3640", weight: 1, dashArray: null };
+    if (home) s = { ...s, color: teamColour(t.teams, home[0]), weight: 3, dashArray: team ? null : "5 4" };
+    if (this.picked.includes(p.id)) s = { ...s, color: "#e8175d", weight: 4, dashArray: null };
+    return s;
+  }
+
+  // a tap: no popup or story here, the page decides what the town is for
+  select(id) {
+    this.onPick(id);
+  }
+
+  pick(from, to) {
+    const old = this.picked;
+    this.picked = [from, to];
+    this.restyle([...old, from, to].filter(Boolean));
+  }
+
+  // view: the game's TeamTurfView; town(id) → its name; who(playerId) → a name
+  show(view, town, who) {
+    this.town = town;
+    this.who = who;
+    this.state = view;
+    if (this.loaded) this.draw();
+  }
+
+  draw() {
+    const t = this.state;
+    this.restyle();
+    this.marks.clearLayers();
+    const at = (id) => {
+      const p = this.props.get(id);
+      return p && p.label_point ? [p.label_point.lat, p.label_point.lon] : null;
+    };
+    for (const o of t.orders) {
+      const a = at(o.src);
+      const b = at(o.dst);
+      if (!a || !b) continue;
+      L.polyline([a, b], { color: o.kind === "attack" ? "#b3261e" : "#1d232a", weight: 3, dashArray: "6 5",
+        className: `order-line ${o.kind}`, interactive: false }).addTo(this.marks);
+      L.marker(b, { interactive: false, keyboard: false, icon: L.divIcon({ className: "order-end", iconSize: null,
+        html: `<span>${o.kind === "attack" ? "⚔" : "→"} ${o.n}</span>` }) }).addTo(this.marks);
+    }
+    for (const [id, occ] of Object.entries(t.board)) {
+      const ll = at(id);
+      if (!ll) continue;
+      const n = Object.values(occ).reduce((x, y) => x + y, 0);
+      const team = this.teamAt(id);
+      const m = L.marker(ll, { interactive: false, keyboard: false, icon: L.divIcon({ className: "troops",
+        iconSize: null, html: `<span style="background:${teamColour(t.teams, team)}">${n}</span>` }) })
+        .addTo(this.marks);
+      const el = m.getElement();
+      el.dataset.territoryId = id;
+      el.dataset.team = team;
+      el.setAttribute("aria-label", `${this.town(id)}: ${n} ${team} troops`);
+    }
+    if (!this.framed) this.frame();
+  }
+
+  // once: the view on the game's towns (the homes and the occupied ones), not the whole board
+  frame() {
+    const t = this.state;
+    const boxes = [...new Set([...Object.values(t.homes), ...Object.keys(t.board)])]
+      .map((id) => this.boxes.get(id)).filter(Boolean);
+    if (!boxes.length) return;
+    this.framed = true;
+    const all = boxes.reduce((u, b) => u.extend(b), L.latLngBounds(boxes[0].getSouthWest(), boxes[0].getNorthEast()));
+    this.map.fitBounds(all.pad(0.6), { animate: false, maxZoom: 13 });
+  }
+}
