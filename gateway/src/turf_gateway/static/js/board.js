@@ -250,10 +250,29 @@ export class BoardMap {
 
   // Issue 20: a popup is never clipped: the map pans to show it whole (with padding) and a long one (a town's
   // story) scrolls within the map's height, on a phone as on a desk
+  // and never under the zoom buttons (a popup at the map's left edge read "boken", "dson County"): its pan keeps it
+  // right of them, and its width leaves that room
   popupOptions() {
     const size = this.map.getSize();
-    return { autoPan: true, autoPanPadding: [12, 12], maxWidth: Math.max(160, Math.min(280, size.x - 48)),
-      maxHeight: Math.max(120, size.y - 72), className: "turf-popup" };
+    const zoom = this.map.zoomControl?.getContainer();
+    const left = zoom ? zoom.offsetLeft + zoom.offsetWidth + 8 : 12;
+    return { autoPan: true, autoPanPaddingTopLeft: [left, 12], autoPanPaddingBottomRight: [12, 12],
+      maxWidth: Math.max(160, Math.min(280, size.x - left - 36)), maxHeight: Math.max(120, size.y - 72),
+      className: "turf-popup" };
+  }
+
+  // a town that has just become mine (a claim, a Joker, War): outlined and flashed, the map framed on it when
+  // `frame` (it may be anywhere on the board), kept outlined when `mark`; no popup, which would cover the moment
+  show(id, { frame = false, mark = true } = {}) {
+    const layer = this.layers.get(id);
+    if (!layer) return;
+    this.map.closePopup();
+    const old = this.highlight;
+    this.highlight = mark ? id : null;
+    this.restyle([old, id].filter(Boolean));
+    if (frame) this.map.fitBounds(layer.getBounds(), { maxZoom: 13, padding: [32, 32], animate: false });
+    layer.bringToFront();
+    this.flash(id);
   }
 
   // outline the territory I stand in without opening its popup or moving the map; the map fires "turf:here" so
