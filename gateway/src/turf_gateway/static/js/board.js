@@ -3,6 +3,7 @@
 
 import { API, knownName } from "./api.js";
 import { storyElement } from "./history.js";
+import { BOARD_URL, features } from "./topo.js";
 import { colourFor, knowsPlayer, loadRoster, onRoster } from "./palette.js";
 
 // Owners are coloured from a colour-blind-safe palette in join order (palette.js, issue 20); re-exported for the
@@ -93,14 +94,15 @@ export class BoardMap {
     await this.load();
   }
 
-  // GET /board; the browser revalidates with If-None-Match, an unchanged ETag keeps the layers as they are
+  // GET /board as TopoJSON (half the bytes of its GeoJSON: shared borders once); the browser revalidates with
+  // If-None-Match, an unchanged ETag keeps the layers as they are
   async load() {
     // a plain GET, as the page's <link rel=preload> asks it (a request with other headers would not use it)
-    const r = await fetch(API + "/board");
+    const r = await fetch(BOARD_URL);
     if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
     const etag = r.headers.get("ETag");
     if (this.geo && etag && etag === this.etag) return false;
-    const fc = await r.json();
+    const fc = features(await r.json());
     this.etag = etag;
     if (!this.geo) {
       // issue 31: the view is set before the first town is drawn, from the coordinates' extent (no projection):
