@@ -47,7 +47,7 @@ def tiles() -> Iterator[list[str]]:
     tile = _png()
 
     class Tiles(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             asked.append(self.path)
             self.send_response(200)
             self.send_header("Content-Type", "image/png")

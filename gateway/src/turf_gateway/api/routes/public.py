@@ -24,7 +24,7 @@ class GeoJSONResponse(JSONResponse):
     200: {"model": S.Board, "description": "The board, a GeoJSON FeatureCollection"},
     304: {"description": "Not modified since the ETag sent in If-None-Match"}})
 async def board(request: Request, public: PublicCase,
-                format: Literal["geojson", "topojson"] = "geojson") -> Response:  # noqa: A002 (the query's name)
+                format: Literal["geojson", "topojson"] = "geojson") -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
     Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
     content, 304 for a client that has it. ``?format=topojson``: the same towns and properties as a TopoJSON

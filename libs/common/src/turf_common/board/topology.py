@@ -11,8 +11,8 @@ GeometryCollection}}``, each geometry with the feature's ``id`` and ``properties
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Any
 
 Point = tuple[float, float]
@@ -54,7 +54,7 @@ def _cut(ring: Ring, junctions: set[Point]) -> list[Ring]:
     body = body[k:] + body[:k]
     cuts = [i - k if i >= k else i - k + len(body) for i in starts] + [len(body)]
     looped = [*body, body[0]]
-    return [looped[a:b + 1] for a, b in zip(cuts, cuts[1:], strict=False)]
+    return [looped[a:b + 1] for a, b in pairwise(cuts)]
 
 
 class _Arcs:
