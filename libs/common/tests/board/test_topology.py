@@ -83,7 +83,8 @@ def test_the_display_board_decodes_to_its_rings_in_half_the_bytes() -> None:
     topo = topology(feats)
     decoded = _decode(topo)
     for f in feats:
-        want = _rings(f["geometry"])
+        # to the metre: a handful of vertices (where the build cut a border) have more than five decimals
+        want = [[[(round(x, 5), round(y, 5)) for x, y in r] for r in p] for p in _rings(f["geometry"])]
         got = decoded[f["id"]]
         assert [len(p) for p in want] == [len(p) for p in got], f["id"]
         assert all(_same_ring(w, g) for wp, gp in zip(want, got, strict=True)

@@ -1,8 +1,8 @@
 """The board's display polygons as TopoJSON (https://github.com/topojson/topojson-specification): every border two
 towns share is stored once, as an arc both refer to, and the coordinates as delta-encoded integers. The display
 board is already simplified topologically (neighbours' shared vertices are equal), and its coordinates have five
-decimals, so a scale of 1e-5 degrees quantizes them without loss: decoded, each ring is the GeoJSON ring it came
-from, vertex for vertex.
+decimals, so a scale of 1e-5 degrees quantizes them to the metre: decoded, each ring is the GeoJSON ring it came
+from, vertex for vertex (the few vertices with more decimals, where the build cut a border, rounded to 1e-5°).
 
 Shapes: ``features`` are GeoJSON Features with Polygon or MultiPolygon geometries (rings closed, [lon, lat]);
 :func:`topology` returns ``{type: "Topology", transform: {scale, translate}, arcs, objects: {name:
