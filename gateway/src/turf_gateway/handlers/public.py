@@ -96,9 +96,9 @@ class Public:
         CPU), serialised once; only the properties are written for each ownership version."""
         if self._topo is None:
             topo = await asyncio.to_thread(topology, self.display_features(), "board", lambda f: {})
-            head = json.dumps({"type": "Topology", "transform": topo["transform"]}, separators=(",", ":"))[:-1]
-            arcs = json.dumps(topo["arcs"], separators=(",", ":")).encode()
-            self._topo = (head.encode(), topo["objects"]["board"]["geometries"], arcs)
+            start = json.dumps({"type": "Topology", "transform": topo["transform"]}, separators=(",", ":"))[:-1]
+            self._topo = (start.encode(), topo["objects"]["board"]["geometries"],
+                          json.dumps(topo["arcs"], separators=(",", ":")).encode())
         head, geometries, arcs = self._topo
         own = await self.ownership()
         geoms = [g | {"properties": self.board.feature_properties(g["id"]) | own.get(g["id"], UNOWNED)}
