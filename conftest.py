@@ -1,4 +1,4 @@
-"""Issue 27: the suite runs on pytest-xdist workers (``./turf test``: ``-n $TURF_TEST_WORKERS --dist loadfile``, so a
+"""The suite runs on pytest-xdist workers (``./turf test``: ``-n $TURF_TEST_WORKERS --dist loadfile``, so a
 module and its stack stay on one worker), and a module marked ``serial`` runs with no other stack module beside it:
 a race at an opening instant or a bound on a latency would measure the other workers' load, not the code.
 

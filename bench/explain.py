@@ -35,7 +35,7 @@ ANALYSIS: dict[str, str] = {
         "claimant of a town is refused `locked_today`. The refused-claims row measures exactly that crowd; its CPU "
         "per claim is a fraction of an acceptance's (no territory write, no scoring, cards, notify or feed work), "
         "and *Scaling out* below turns both figures into the cores a 100,000-player opening needs.\n\n"
-        "**Done here** (issue 21; the A/B section at the end has the before/after run of the same benchmark): "
+        "**Done here** (the A/B section at the end has the before/after run of the same benchmark): "
         "claims decided in groups (one transaction, one outbox flush, the locks of a group taken up front in one "
         "statement each, a failed group decided claim by claim); the accepted claim's statement cached again "
         "(its multi-row `VALUES` made SQLAlchemy compile it for every claim: a fifth of the claims CPU); claims "
@@ -77,7 +77,7 @@ ANALYSIS: dict[str, str] = {
         "what the delta needs, one pipeline writes the scores and swaps the side-quest bonuses; a third only "
         "when a bonus moved for a player the change did not touch).\n\n"
         "**Next steps.** (1) Push consumers for scoring and the gateway's feed instead of a fetch per round; "
-        "(2) the gateway's relay validates each event against its contract and re-serialises it (issue 15): "
+        "(2) the gateway's relay validates each event against its contract and re-serialises it: "
         "about a millisecond that a compiled validator would halve; (3) side-quest totals kept per player in "
         "Redis, so a change no longer reads every owner (`HGETALL`, about 1 ms here). (The map itself moves "
         "sooner: the gateway relays `territory.changed` as it comes; this row times the standings' "
@@ -105,7 +105,7 @@ ANALYSIS: dict[str, str] = {
 
 
 def scale(sections: list[Any]) -> str:
-    """The scale-out paragraph, with the run's own per-replica figures and issue 21's arithmetic for a
+    """The scale-out paragraph, with the run's own per-replica figures and the arithmetic for a
     100,000-player league."""
     rows = {r.metric: r for sec in sections for r in sec.rows}
 
@@ -134,7 +134,7 @@ def scale(sections: list[Any]) -> str:
         players, territories, window = 100_000, 448, 600
         cpu_s = (territories * ca + (players - territories) * cr) / 1000
         figures += (
-            f"\n\n**A 100,000-player league at the opening bell (issue 21).** R6 gives each player one normal "
+            f"\n\n**A 100,000-player league at the opening bell.** R6 gives each player one normal "
             f"claim a game day and R10 lets a territory take one normal claim a day, so of {players:,} players "
             f"claiming at 06:00 at most {territories} are accepted and the rest are refused `locked_today` (or "
             f"accepted War reclaims and Joker awards, bounded by the cards dealt). With this run's figures, "

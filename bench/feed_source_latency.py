@@ -1,8 +1,8 @@
-"""Issue 29/30: what sourcing the feed stream adds to an event's way to the spectators. On an embedded NATS server,
+"""What sourcing the feed stream adds to an event's way to the spectators. On an embedded NATS server,
 an event stream and its feed stream (``ensure_feed_stream``, the gateway's feed subjects); ``N`` events
 (``territory.changed``, ~330 bytes, each followed by a private ``claim.accepted``) published 4 ms apart, timed from
-the publish to their delivery on an ordered consumer of the feed's subjects: first on the event stream (before issue
-29's feed stream), then on the feed stream. Prints p50/p99/max in ms.
+the publish to their delivery on an ordered consumer of the feed's subjects: first on the event stream (as before
+the feed stream existed), then on the feed stream. Prints p50/p99/max in ms.
 
     .venv/bin/python -m bench.feed_source_latency [N]
 """

@@ -1,4 +1,4 @@
-"""Issue 30: the floor under the opening bell on this machine. CPU per request of the parts every request of the
+"""The floor under the opening bell on this machine. CPU per request of the parts every request of the
 bell passes through, each with nothing of ours in it:
 
 - ``http``: uvicorn (uvloop, httptools, as the gateway runs it) serving a bare FastAPI app, one POST route that parses

@@ -1,4 +1,4 @@
-"""The claim path's geo-verify hop (issue 28): CPU per claim of ``geo.verify`` asked once per batch, both ends.
+"""The claim path's geo-verify hop: CPU per claim of ``geo.verify`` asked once per batch, both ends.
 
 ``python -m bench.geo_hop [claims]``: a real NATS server (the embedded one), geo-verify's subscriber on the full
 board and the claims service's :class:`~turf_claims.adapters.geo.NatsGeo` in this one process, so

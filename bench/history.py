@@ -1,4 +1,4 @@
-"""Issue 19's benchmarks, on a real stack: a town's history of 10,000 events, a player's journal, a replay page
+"""The history benchmarks, on a real stack: a town's history of 10,000 events, a player's journal, a replay page
 (each against the same query straight on PostgreSQL), a ``since`` resume after 1,000 missed messages (against
 reading the same messages straight from JetStream), and ``GET /board`` under 200 concurrent spectators (against
 the uncached board's work: ``claims.state`` over NATS and the serialisation, per request).
@@ -24,7 +24,7 @@ from bench.common import Row, Section, percentile
 from bench.stackbench import API, BenchStack
 from turf_common.contracts.cards import CardDrawn
 
-NAME = "6. history, replay, resume, cached board (issue 19)"
+NAME = "6. history, replay, resume, cached board"
 EVENTS = 10_000
 MISSED = 1_000
 SPECTATORS = 200

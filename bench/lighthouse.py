@@ -1,4 +1,4 @@
-"""Issue 31: Lighthouse (mobile preset, simulated throttling) on the play page, the watch page and the TV mode,
+"""Lighthouse (mobile preset, simulated throttling) on the play page, the watch page and the TV mode,
 against a rehearsal stack (manual clock, embedded servers) with a dozen claimed towns.
 
     npm i -E lighthouse@12.2.3 --prefix artifacts/lighthouse    # once (Node 20); artifacts/ is git-ignored

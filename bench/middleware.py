@@ -1,4 +1,4 @@
-"""Issue 28: CPU per request through a command subscriber on embedded NATS, by observation middleware: none, ours
+"""CPU per request through a command subscriber on embedded NATS, by observation middleware: none, ours
 (``turf_common.bus.Observed``), FastStream's ``NatsPrometheusMiddleware``, ``NatsTelemetryMiddleware``, and both.
 Requester and subscriber share this process, so the difference between rows is the middleware's cost.
 ``python -m bench.middleware [requests] [rounds]``: the best of ``rounds`` per variant, variants interleaved."""

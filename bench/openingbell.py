@@ -1,4 +1,4 @@
-"""Opening bell (issue 30): N registered players arrive at the start of a game day, half of them in the first 10 s
+"""Opening bell: N registered players arrive at the start of a game day, half of them in the first 10 s
 and the rest over the next 50 s, and each does what the play page does at the bell (counted by the browser test
 ``tests/browser/test_bell_requests.py``): ``POST /claims/check`` at the opening, then ``POST /claims`` with an
 ``Idempotency-Key``, sent when the check answered. The page reads ``GET /me`` and ``GET /me/hand`` when it loads,
@@ -301,7 +301,7 @@ def run(small: bool = False, ladder: tuple[int, ...] | None = None, scale_out: b
     """The bell's ladder (``ladder``, else the full or small one) on one gateway and one claims replica, or with
     ``scale_out`` on two of each (and then no single-kind phases: those are the one-process figures)."""
     sec = Section("7b. opening bell, 2 gateways and 2 claims replicas" if scale_out
-                  else "7. opening bell (issue 30)")
+                  else "7. opening bell")
     t_start = time.perf_counter()
     bs = BenchStack(small)
     rungs = ladder or (SMALL_LADDER if small else LADDER)

@@ -1,4 +1,4 @@
-"""Issue 29: the live probes of "Nobody gets in, round two" (and of round three's sign-in and edge,
+"""The live probes of "Nobody gets in, round two" (and of round three's sign-in and edge,
 ``bench/probes_signin.py``), rerun against a rehearsal stack (manual clock,
 embedded servers on loopback, the default rate limits and the real argon2 cost), each printed with what it tried,
 what it saw and whether the hole is closed.
@@ -90,7 +90,7 @@ async def _as_geo_verify(stack: Stack) -> list[Probe]:
         probes.append(Probe(f"bus: {what}", f"JetStream API as {user}", saw, closed))
     info = await js.stream_info(stream)
     await nc.close()
-    # the gateway's own user (its feed makes ephemeral consumers): on the event stream, none at all (issue 29: the
+    # the gateway's own user (its feed makes ephemeral consumers): on the event stream, none at all (the
     # feed reads <stream>_FEED, which holds the public subjects alone)
     gw = await nats.connect(stack.nats_url_for("gateway"), inbox_prefix=inbox_prefix("gateway"),
                             allow_reconnect=False, max_reconnect_attempts=0, connect_timeout=3, error_cb=_ignore)

@@ -1,4 +1,4 @@
-"""Run every benchmark of issue #9 in one go and write ``bench/results.md``.
+"""Run every performance benchmark in one go and write ``bench/results.md``.
 
     .venv/bin/python -m bench            # full run (about 15 minutes), rewrites bench/results.md
     .venv/bin/python -m bench --small    # CI-sized smoke run, prints the table (writes only with --out)
@@ -85,7 +85,7 @@ def write_results(path: Path, sections: list[Section], info: dict[str, str], sta
     from bench.explain import ANALYSIS, scale
 
     lines = [
-        "# Performance benchmarks (issue #9)",
+        "# Performance benchmarks",
         "",
         "Written by `.venv/bin/python -m bench` (" + " ".join(argv or ["full run"]) + "); every row below was "
         "measured in that one run, with its anchor measured in the same run on the same machine. Rerun to refresh.",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Anchors for the benchmarks (issue #9): PostGIS in the machine's PostgreSQL 15 and pgbench.
+# Anchors for the benchmarks: PostGIS in the machine's PostgreSQL 15 and pgbench.
 # Idempotent. Exits 0 even when an anchor cannot be installed; the benchmark then prints why it skips that anchor.
 set -u
 PGHOST=${BENCH_PGHOST:-127.0.0.1}

@@ -85,7 +85,7 @@ class BenchStack:
         self.day_i = 0
         self.players: list[Player] = []
         self.extra: list[subprocess.Popen[bytes]] = []
-        self.ports = [self.stack.http_port]   # the gateways claims are sent to (issue 21: one or two)
+        self.ports = [self.stack.http_port]   # the gateways claims are sent to (one or two)
         self.cpu_used: dict[str, float] = {}  # CPU seconds per process during claim rounds (clock moves excluded)
         self.cpu_refused: dict[str, float] = {}   # the same during the refused rounds
         self.org_token = ""
@@ -173,7 +173,7 @@ class BenchStack:
         time.sleep(1.0)
 
     def add_gateway(self) -> None:
-        """A second gateway (issue 21's scale-out row) on a port of its own, sharing everything else."""
+        """A second gateway (the scale-out row) on a port of its own, sharing everything else."""
         port = free_port()
         self.stack.proc_env["gateway#2"] = {"TURF_HTTP_PORT": str(port)}
         self.stack.start_process("gateway#2")
@@ -276,7 +276,7 @@ def pgbench_anchor(db_url: str, seconds: int) -> dict[int, float]:
         return {}
     import psycopg
 
-    # a schema of the stack's own database: the services' role owns it but may not create databases (issue 15)
+    # a schema of the stack's own database: the services' role owns it but may not create databases
     url = db_url
     with psycopg.connect(url, autocommit=True) as c:
         c.execute("drop schema if exists bench_anchor cascade")
@@ -340,7 +340,7 @@ class FeedProbe:
 
     @classmethod
     def territories(cls, data: bytes) -> list[str]:
-        """The territories a ``score.updated`` follows: since issue 21 one event may follow a batch of changes
+        """The territories a ``score.updated`` follows: one event may follow a batch of changes
         (``territory_ids``, in order; ``territory_id`` is the batch's last)."""
         head = data[:4000]
         many = cls.TIDS.search(head)
@@ -580,7 +580,7 @@ async def _paced_with_probe(bs: BenchStack, probe: FeedProbe, count: int, rate: 
 
 async def slow_client_burst(nats_url: str, ws_url: str, messages: int, size: int) -> dict[str, Any]:
     """One reading and one non-reading spectator; a burst of large feed messages (``announcement.published`` with
-    a long body: only the gateway consumes it, and it passes the feed's contract check, issue 15). The reader must
+    a long body: only the gateway consumes it, and it passes the feed's contract check). The reader must
     get every message; the other must be dropped and told to resync once released."""
     probe = FeedProbe(nats_url, ws_url)
     await probe.start(1, 1)
@@ -714,16 +714,16 @@ def run(small: bool = False) -> list[Section]:
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 1))
         used = dict(bs.cpu_used)
-        # issue 21: the opening bell's crowd after the first claim of each town: every claim refused (R10)
+        # the opening bell's crowd after the first claim of each town: every claim refused (R10)
         bs.cpu_refused.clear()
         refused = bs.claims_round(per_round, conc, 1, refused=True)
-        # issue 21: latency at 80 % of the rate just measured (open loop), where queueing no longer dominates
+        # latency at 80 % of the rate just measured (open loop), where queueing no longer dominates
         rate_1 = sum(r.accepted for r in rounds) / (sum(r.wall_s for r in rounds) or 1.0)
         at80 = bs.claims_round(per_round, conc, 1, rate=0.8 * rate_1)
         bs.add_claims_replica()
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 2))
-        bs.add_gateway()   # issue 21: two claims replicas behind two gateways
+        bs.add_gateway()   # two claims replicas behind two gateways
         for _ in range(rounds_each):
             rounds.append(bs.claims_round(per_round, conc, 2))
         bs.remove_gateway()
@@ -770,7 +770,7 @@ def run(small: bool = False) -> list[Section]:
         pg16 = pg.get(16)
         claims_sec.rows += [
             Row("claims", "accepted claims/s, 1 claims replica", one[0], "/s", "pgbench 16 clients, tps", pg16,
-                goal="≥ 350/s (issue 21)", met=one[0] >= 350,
+                goal="≥ 350/s", met=one[0] >= 350,
                 note=f"{one[3]:,} accepted in {rounds_each} game days × {per_round} territories, "
                      f"{conc} connections"),
             Row("claims", "latency p50, 1 replica", one[1], "ms"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Wheels for the image (deploy/Dockerfile installs from them with --no-index: the image build needs no network).
-# Issue 29 (supply chain): every third-party file is the one uv.lock names, checked against the lock's hashes
+# Supply chain: every third-party file is the one uv.lock names, checked against the lock's hashes
 # (`uv export --frozen` → `pip download --require-hashes`); a package published as an sdist only is built here from
 # its hash-checked sdist. deploy/wheels/requirements.txt then pins every wheel, ours included, to its SHA-256, and the
 # image installs with `pip install --require-hashes --no-deps` from that list alone: nothing unpinned, nothing

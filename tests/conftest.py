@@ -16,14 +16,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = str(item.fspath)
         if any(f"/{d}/" in path for d in ("e2e", "integration", "faults")):
             item.add_marker(pytest.mark.timeout(600))
-        if any(f"/tests/{d}/" in path for d in ("faults", "browser")):   # issue 27: the whole suite only
+        if any(f"/tests/{d}/" in path for d in ("faults", "browser")):   # the whole suite only
             item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="module")
 def stack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The module's stack; a module's ``STACK_ENV`` (a dict of TURF_* variables) is set for it, e.g.
-    ``{"TURF_LAUNCH": "exec"}`` for services started by ``python -m`` rather than forked warm (issue 27)."""
+    ``{"TURF_LAUNCH": "exec"}`` for services started by ``python -m`` rather than forked warm."""
     with running_stack(tmp_path_factory.mktemp("stack"), **getattr(request.module, "STACK_ENV", {})) as s:
         yield s
 

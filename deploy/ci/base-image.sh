@@ -11,7 +11,7 @@ MIRROR=${MIRROR:-$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/nu
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 debootstrap --variant=minbase bookworm "$WORK/rootfs" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 \
   || { tail -30 "$WORK/debootstrap.log"; exit 1; }
-# issue 29: the host's certificate authorities stay out (one of them may re-sign this machine's outbound TLS): apt
+# the host's certificate authorities stay out (one of them may re-sign this machine's outbound TLS): apt
 # checks the mirror's signed Release files, pip never runs in a build (deploy/build-wheels.sh), and the image gets
 # Debian's ca-certificates (deploy/Dockerfile)
 rm -rf "$WORK/rootfs/var/cache/apt/archives/"*.deb "$WORK/rootfs/var/lib/apt/lists/"*

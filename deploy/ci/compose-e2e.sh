@@ -80,7 +80,7 @@ docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(turfwar
 t "compose up"
 "${COMPOSE[@]}" up -d >"$WORK/up.log" 2>&1 || { tail -20 "$WORK/up.log"; fail "compose up"; }
 for _ in $(seq 1 120); do
-  # the one-shots (issue 29: db-setup, the services' PostgreSQL roles; bus-setup, the stream and consumers) are
+  # the one-shots (db-setup, the services' PostgreSQL roles; bus-setup, the stream and consumers) are
   # done once they exited 0
   states=$(docker ps -a --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Names}} {{.Status}}' \
     | grep -v -E '_(db|bus)-setup_[0-9]+ Exited \(0\)')
@@ -104,7 +104,7 @@ grep -q 'BEGIN CERTIFICATE' "$WORK/root.crt" || fail "no internal root certifica
 t "driving https://localhost:18443"
 "$PY" "$ROOT/deploy/ci/drive.py" --base https://localhost:18443 --ca "$WORK/root.crt" --env "$WORK/ci.env" \
   --project "$PROJECT" || fail "drive.py"
-# 8. the scheduled backup (issue 17): complete backups of the played season, the oldest pruned, no failed run
+# 8. the scheduled backup: complete backups of the played season, the oldest pruned, no failed run
 t "scheduled backup"
 sleep 25   # one more run after the drive's last claims
 "${COMPOSE[@]}" exec -T backup python - <<'PY' || fail "scheduled backup"

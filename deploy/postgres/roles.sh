@@ -1,9 +1,9 @@
 #!/bin/sh
-# Issue 29: compose's one-shot `db-setup`, run as the PostgreSQL superuser at every `up` (idempotent; a changed
+# Compose's one-shot `db-setup`, run as the PostgreSQL superuser at every `up` (idempotent; a changed
 # password in deploy/.env takes effect here). Each service gets its own role, with no superuser, CREATEDB,
 # CREATEROLE or replication, owning its own schema (its migrations run in it) and reaching no other schema; the
 # backup gets a read-only role (pg_read_all_data). Nobody but these roles may connect (PUBLIC's CONNECT and TEMP
-# are revoked). A deployment made before issue 29 (every table the superuser's) hands each schema's tables over.
+# are revoked). A deployment made before the per-service roles (every table the superuser's) hands each schema's tables over.
 set -eu
 for svc in gateway claims cards clock notify modes backup; do
   var=TURF_DB_PASSWORD_$(echo "$svc" | tr 'a-z' 'A-Z')

@@ -46,8 +46,8 @@ def routers() -> list[tuple[str, NatsRouter]]:
            ("cards", cards.router(none, STREAM)), ("scoring", scoring.router(none, STREAM)),
            ("clock", clock.router(none, STREAM)), ("notify", notify.router(none, STREAM, "", none)),
            ("modes", modes.router(none, STREAM)),
-           ("gateway", relay.feed_router(none, feed_stream(STREAM))),   # issue 29: the feed stream
-           ("gateway history", feed_log.history_router(none, feed_stream(STREAM)))]
+           ("gateway", relay.feed_router(none, none, feed_stream(STREAM))),   # the feed stream
+           ("gateway history", feed_log.history_router(none, none, feed_stream(STREAM)))]
     return out + [(f"{name} health", health_router(name)) for name, _ in out if not name.startswith("gateway")]
 
 

@@ -1,4 +1,4 @@
-"""``python -m turfwar.backup_schedule``: the deployment's scheduled backup (issue 17), the compose file's
+"""``python -m turfwar.backup_schedule``: the deployment's scheduled backup, the compose file's
 ``backup`` service.
 
 Every ``--every`` (default 6 h) it makes one ``turfwar backup`` folder, ``<into>/<UTC time>/`` (the same folder

@@ -1,4 +1,4 @@
-"""Issue 29: the bus set-up, the one place that creates, changes or deletes JetStream streams and consumers. It runs
+"""The bus set-up, the one place that creates, changes or deletes JetStream streams and consumers. It runs
 with the set-up user (``admin``; no running service holds it) before the services start: ``turfwar up`` and the test
 stacks (:meth:`turfwar.stack.Stack.start_services`), compose's ``bus-setup`` one-shot and Kubernetes' ``bus-setup``
 Job (``turfwar bus-setup``). It declares the event stream, the spectators' feed stream sourced from it (the public
@@ -27,7 +27,7 @@ log = structlog.get_logger(__name__)
 class Durable:
     """A durable consumer: its ``name``, the ``user`` whose process reads it, its ``subjects``, the ``obsolete``
     names its earlier versions had (deleted at set-up), and whether it reads the ``feed`` stream rather than the
-    event stream (issue 29; its namesake on the event stream, where it was before, is deleted at set-up)."""
+    event stream (its namesake on the event stream, where it was before, is deleted at set-up)."""
 
     name: str
     user: str
@@ -72,7 +72,7 @@ async def set_up(nats_url: str, stream: str, replicas: int = 1, *, max_bytes: in
         for d in durables():
             on = feed_stream(stream) if d.feed else stream
             if d.feed:
-                # issue 29: the feed log's durable read the event stream before; there it would stay pending for
+                # the feed log's durable read the event stream before; there it would stay pending for
                 # ever (wait_idle counts it). The gateway's migration 0006 emptied the rows it had numbered.
                 with contextlib.suppress(NotFoundError):
                     await js.delete_consumer(stream, d.name)

@@ -64,7 +64,7 @@ def up() -> None:
                       " set TURF_ORGANIZER_PASSWORD to choose your own)", soft_wrap=True)
     try:
         console.print(f"[bold]Turf War[/] — data in {stack.data_dir}, clock {s.clock}")
-        stack.warm_up()   # issue 27: the services' imports and the board load while the servers start
+        stack.warm_up()   # the services' imports and the board load while the servers start
         stack.start_servers(progress=True)
         console.print("  starting services …")
         try:
@@ -90,7 +90,7 @@ def status() -> None:
     nats_url, db_url, redis_url = (_server_url(info, k) for k in ("nats", "database", "redis"))
     http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
     table = Table("part", "health", "where")
-    # issue 15: the URLs carry the servers' passwords; shown without them
+    # the URLs carry the servers' passwords; shown without them
     table.add_row("nats", _probe_nats(nats_url), redact(nats_url) or "-")
     table.add_row("postgres", _probe_pg(db_url), redact(db_url) or "-")
     table.add_row("redis", _probe_redis(redis_url), redact(redis_url) or "-")
@@ -136,7 +136,7 @@ def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's si
 
 @app.command("bus-setup")
 def bus_setup() -> None:
-    """Issue 29: declare the event stream, every durable consumer and the clock's KV bucket with the set-up user
+    """Declare the event stream, every durable consumer and the clock's KV bucket with the set-up user
     (``TURF_NATS_URL`` with ``admin``'s password), as compose's and Kubernetes' one-shot step does before the
     services, which may not declare them. Idempotent."""
     from turfwar.bussetup import main
@@ -237,10 +237,25 @@ def docs_asyncapi(out: Path = ASYNCAPI, check: bool = typer.Option(False, help="
     console.print(f"wrote {out}")
 
 
+@docs_app.command("openapi")
+def docs_openapi(out: Path = typer.Option(None, help="write it here; default: standard output")) -> None:
+    """Print (or write to OUT) the gateway's OpenAPI document, made from the app without a stack: the HTTP contract,
+    to compare two versions byte for byte. The docs site renders the same document (turfwar/docsite.py)."""
+    from turfwar.openapi import document_json
+
+    text = document_json()
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    console.print(f"wrote {out}")
+
+
 @docs_app.command("nats-auth")
 def docs_nats_auth(check: bool = typer.Option(False, help="fail if the file is stale")) -> None:
     """Write ``deploy/nats/auth.conf`` and the generated block of ``deploy/nats/values.yaml``: the deployment's NATS
-    users and their permissions (issues 15, 29), from the table the embedded server uses too (turfwar/natsauth.py)."""
+    users and their permissions, from the table the embedded server uses too (turfwar/natsauth.py)."""
     from turfwar import natsauth
 
     helm = natsauth.HELM_FILE
@@ -318,7 +333,7 @@ def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; defa
 @audit_app.command("game")
 def audit_game_cmd(game_id: str = typer.Argument(..., help="the game's id (Team Turf or King of the Hill)"),
                    url: str = typer.Option(None, help="the gateway; default: this data directory's stack")) -> None:
-    """Issue 32 (T20, K16): replay a finished Team Turf game or King of the Hill room from its revealed seed and
+    """T20, K16: replay a finished Team Turf game or King of the Hill room from its revealed seed and
     its log (GET /api/v1/modes/games/{id}/log), and compare every shuffle, battle, bonus and die with the mode.*
     events of the stream; exit 1 on any mismatch. Uses TURF_DATA_DIR/stack.json or TURF_NATS_URL for the stream."""
     import asyncio

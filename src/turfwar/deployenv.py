@@ -1,4 +1,4 @@
-"""``turfwar deploy-env``: the secrets ``deploy/compose.yaml`` asks for, made once from the OS's CSPRNG (issue 15:
+"""``turfwar deploy-env``: the secrets ``deploy/compose.yaml`` asks for, made once from the OS's CSPRNG (so
 nothing in a deployment starts on a default password or the public seed)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from turfwar import natsauth
 
-#: issue 29: compose's PostgreSQL roles besides the superuser (deploy/postgres/roles.sh): one per service with a
+#: compose's PostgreSQL roles besides the superuser (deploy/postgres/roles.sh): one per service with a
 #: schema, owning it alone, and the backup's read-only one
 DB_ROLES = ["gateway", "claims", "cards", "clock", "notify", "modes", "backup"]
 #: what compose refuses to start without (``${VAR:?}``), besides the organizer's email; ``TURF_DB_PASSWORD`` is the

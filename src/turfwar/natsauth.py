@@ -1,4 +1,4 @@
-"""Who may say what on the bus (issue 15): a NATS user per service process, each allowed to publish and subscribe
+"""Who may say what on the bus: a NATS user per service process, each allowed to publish and subscribe
 only on its own subjects, and ``admin`` for the organizer's tools. One table serves both servers that enforce it:
 the embedded one (passwords of its data directory, :mod:`turfwar.embedded`) and the compose deployment's
 ``deploy/nats/auth.conf`` (passwords from the environment, ``$TURF_NATS_PASSWORD_<USER>``), which
@@ -14,18 +14,19 @@ from typing import Any
 
 from turf_common.bus.streams import feed_stream
 
-#: issue 29: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
+#: the durable consumers each process reads (declared by the bus set-up, :mod:`turfwar.bussetup`, which
 #: lists the same names; a test checks). Its user may ask their info, pull from them and ack them, nothing else.
 CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["claims"], "cards": ["cards"],
                                    "scoring": ["scoring"], "notify": ["notify", "notify-medals"], "modes": ["modes"]}
-#: issue 29: the durables on the feed stream (``<stream>_FEED``, :func:`turf_common.bus.streams.feed_stream`: the
+#: the durables on the feed stream (``<stream>_FEED``, :func:`turf_common.bus.streams.feed_stream`: the
 #: public feed's subjects alone, sourced from the event stream); the others are on the event stream
 ON_FEED = {"gateway-history"}
-#: issue 29: the users that read a stream through ordered (ephemeral, unacked) consumers, which nats-py creates and
+#: the users that read a stream through ordered (ephemeral, unacked) consumers, which nats-py creates and
 #: re-creates itself: the gateway the feed stream (the spectators' feed and its resends), claims the clock's KV
 #: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
-#: name, so such a user can make no durable, nor touch another's. It cannot name the filter (nats-server issue
-#: 6180), which is why the gateway's is the feed stream's, where no private subject is (docs/reliability.md)
+#: name, so such a user can make no durable, nor touch another's. It cannot name the filter
+#: (https://github.com/nats-io/nats-server/issues/6180), which is why the gateway's is the feed stream's, where no
+#: private subject is (docs/reliability.md)
 ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv", "geo-verify": "kv"}
 DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
 #: never for a service, whatever its allow-list: deleting or purging the event log, or single events
@@ -54,11 +55,11 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "cards": {"publish": ["card.>", "trade.>", "claims.effect.>", "claims.trade_check"],
               "subscribe": ["cards.>", "trades.>"]},
     "scoring": {"publish": ["score.>", "season.>"], "subscribe": ["scoring.>"]},
-    # issue 18: announcements are the organizer's, so only the notify service says announcement.> (a notification
-    # is no event: issue 30)
+    # announcements are the organizer's, so only the notify service says announcement.> (a notification
+    # is no event: nothing consumed one)
     # medals: the notify service awards them (medal.earned, a feed story)
     "notify": {"publish": ["announcement.>", "medal.>"], "subscribe": ["notify.>"]},
-    # issue 32: Team Turf and King of the Hill; reads the game clock from KV (JetStream API)
+    # Team Turf and King of the Hill; reads the game clock from KV (JetStream API)
     "modes": {"publish": ["mode.>"], "subscribe": ["modes.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
                           "clock.season_ended", "$KV.>"],
@@ -71,7 +72,7 @@ _VAR = "@env:"   # marks a password to be written as a NATS variable reference (
 
 
 def jetstream(user: str, stream: str = DEFAULT_STREAM) -> list[str]:
-    """Issue 29: the JetStream API subjects ``user`` may publish to, for the event stream ``stream``: the stream's
+    """The JetStream API subjects ``user`` may publish to, for the event stream ``stream``: the stream's
     and the clock bucket's info, the bucket's entries (get, direct get), its own durables (:data:`CONSUMERS`: info,
     next batch, acks; on the feed stream those of :data:`ON_FEED`) and its ordered consumers (:data:`ORDERED`:
     ephemeral create, info, flow control); the gateway (the feed stream's reader) and the clock (its fill metric)
@@ -122,19 +123,19 @@ def conf_text(server_users: list[dict[str, Any]]) -> str:
 
 def deploy_conf() -> str:
     """``deploy/nats/auth.conf``: every password a ``$TURF_NATS_PASSWORD_<USER>`` of the server's environment."""
-    header = ("# Written by `turfwar docs nats-auth` from turfwar/natsauth.py (issue 15): who may publish and\n"
+    header = ("# Written by `turfwar docs nats-auth` from turfwar/natsauth.py: who may publish and\n"
               "# subscribe on what. Passwords come from the NATS servers' environment (deploy/.env). Do not edit.\n")
     return header + conf_text(users(lambda user: _VAR + password_variable(user)))
 
 
 def secret_name(user: str) -> str:
-    """Issue 29: the Kubernetes Secret holding ``user``'s NATS password (key ``password``): one per user, so a pod is
+    """The Kubernetes Secret holding ``user``'s NATS password (key ``password``): one per user, so a pod is
     given its own password and no other."""
     return f"turfwar-nats-{user}"
 
 
 def helm_values() -> dict[str, Any]:
-    """Issue 29: the generated part of ``deploy/nats/values.yaml`` (the NATS Helm chart's values): the same users and
+    """The generated part of ``deploy/nats/values.yaml`` (the NATS Helm chart's values): the same users and
     permissions as ``auth.conf``, each password a ``<< $TURF_NATS_PASSWORD_<USER> >>`` (the chart writes it bare: a
     variable of the server's environment), and that environment read from each user's own Secret."""
     names = [ADMIN, *PERMISSIONS]

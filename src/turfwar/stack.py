@@ -66,7 +66,7 @@ class Stack:
     procs: dict[str, ServiceProcess] = field(default_factory=dict)
     new_organizer_password: str | None = None   # made by this start's prepare(): `up` prints it, once
     prepared: bool = False
-    bus_ready: bool = False   # issue 29: the bus set-up ran (set_up_bus), before the first service process
+    bus_ready: bool = False   # the bus set-up ran (set_up_bus), before the first service process
 
     @property
     def base_url(self) -> str:
@@ -80,7 +80,7 @@ class Stack:
         env.setdefault("PYTHONUNBUFFERED", "1")
         return env
 
-    # ---- secrets (issue 15) -------------------------------------------------------------------
+    # ---- secrets ------------------------------------------------------------------------------
     def prepare(self) -> None:
         """Before anything else starts (the embedded servers' data folders included): fix the season's seed and the
         organizer's password, and mark the season begun. Runs once; a second call changes nothing.
@@ -116,7 +116,7 @@ class Stack:
         self.prepared = True
 
     def vapid_key(self) -> str:
-        """Issue 18: the Web Push (VAPID) private key of this data directory when ``TURF_VAPID_PRIVATE_KEY`` is not
+        """The Web Push (VAPID) private key of this data directory when ``TURF_VAPID_PRIVATE_KEY`` is not
         set: made on the first start and kept in ``<data dir>/vapid-private-key`` (mode 0600). Browsers' push
         subscriptions are bound to its public key, so it stays the same across restarts."""
         from turf_notify.adapters.webpush import new_private_key
@@ -171,11 +171,11 @@ class Stack:
                              "(or choose another TURF_DATA_DIR)") from None
 
     def start_servers(self, progress: bool = False) -> None:
-        """The embedded servers (those without a ``TURF_*_URL``), each asking for this directory's passwords
-        (issue 15): ``env`` gets URLs with credentials, NATS's the ``admin`` user's (tests and the organizer's
+        """The embedded servers (those without a ``TURF_*_URL``), each asking for this directory's passwords:
+        ``env`` gets URLs with credentials, NATS's the ``admin`` user's (tests and the organizer's
         tools); each service process gets its own NATS user (:meth:`start_process`)."""
         self.prepare()   # R12.1: the seed first, before any server makes a folder here
-        embedded.private_dir(self.data_dir)   # issue 15: servers' data and secrets, for the owner only
+        embedded.private_dir(self.data_dir)   # servers' data and secrets, for the owner only
         wanted = {"TURF_NATS_URL": ("nats", self._start_nats),
                   "TURF_DATABASE_URL": ("postgres", embedded.start_postgres),
                   "TURF_REDIS_URL": ("redis", embedded.start_redis)}
@@ -196,11 +196,11 @@ class Stack:
         return Settings.model_validate({n: env[f"TURF_{n.upper()}"] for n in names if f"TURF_{n.upper()}" in env})
 
     def _start_nats(self, data_dir: Path, port: int | None = None) -> embedded.Server:
-        """The embedded NATS, its users' JetStream permissions naming this stack's stream (issue 29)."""
+        """The embedded NATS, its users' JetStream permissions naming this stack's stream."""
         return embedded.start_nats(data_dir, port, self.bus_settings().stream)
 
     def set_up_bus(self, timeout: float = 120.0) -> None:
-        """Issue 29: the stream, every durable consumer and the clock's bucket, declared with the stack's
+        """The stream, every durable consumer and the clock's bucket, declared with the stack's
         ``TURF_NATS_URL`` (the ``admin`` user's; no service's NATS user may) by a one-shot ``turfwar.bussetup``
         process, as compose's ``bus-setup`` does; forked like the services, it finds their modules imported."""
         log = self.data_dir / "logs" / "bus-setup.log"
@@ -222,7 +222,7 @@ class Stack:
     # ---- services -----------------------------------------------------------------------------
     def start_process(self, name: str) -> ServiceProcess:
         """Start service ``name`` (or a replica, ``name#2``: same module, same queue group): forked from the warm
-        process (:mod:`turfwar.launcher`), or with ``TURF_LAUNCH=exec`` as ``python -m`` (issue 27). The first
+        process (:mod:`turfwar.launcher`), or with ``TURF_LAUNCH=exec`` as ``python -m``. The first
         one sets up the bus (:meth:`set_up_bus`)."""
         if not self.bus_ready:
             self.set_up_bus()
@@ -231,7 +231,7 @@ class Stack:
         logs.mkdir(parents=True, exist_ok=True)
         # a replica's own settings (e.g. ``gateway#2``'s HTTP port) come on top of its service's
         env = self.child_env() | self.proc_env.get(name.split("#")[0], {}) | self.proc_env.get(name, {})
-        if "nats" in self.servers:   # issue 15: its own NATS user, allowed its own subjects only
+        if "nats" in self.servers:   # its own NATS user, allowed its own subjects only
             env["TURF_NATS_URL"] = self.nats_url_for(name.split("#")[0])
         if not name.startswith("gateway"):
             self.metrics_ports[name] = embedded.free_port()
@@ -262,7 +262,7 @@ class Stack:
 
     def nats_url_for(self, user: str) -> str:
         """The embedded NATS server's URL with the credentials of ``user`` (a service name, ``gateway`` or
-        ``admin``): what that process connects with (issue 15)."""
+        ``admin``): what that process connects with."""
         return embedded.nats_url_for(self.servers["nats"].extra["bare"], self.data_dir, user)
 
     def wait_services(self, names: list[str], timeout: float = 90.0) -> None:
@@ -336,7 +336,7 @@ class Stack:
 
     def write_manifest(self, supervisor: int | None = None) -> None:
         """``<data dir>/stack.json`` for ``turfwar status``/``verify``/``audit``/``down``: the servers' URLs with the
-        admin credentials, so mode 0600 (issue 15), every process's pid, and the pid of the ``turfwar up`` that
+        admin credentials, so mode 0600, every process's pid, and the pid of the ``turfwar up`` that
         supervises them (``down`` asks it first)."""
         embedded.write_file(self.data_dir / "stack.json", json.dumps({
             "supervisor": supervisor,

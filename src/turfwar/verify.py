@@ -43,7 +43,7 @@ def owners_from_db(database_url: str) -> dict[str, str | None]:
 
 
 async def live_leaderboard(nats_url: str, stream: str) -> Leaderboard:
-    """Scoring's leaderboard once every consumer has caught up with the stream, every page of it (issue 29: pages of
+    """Scoring's leaderboard once every consumer has caught up with the stream, every page of it (pages of
     one ranking, ``next`` leading from one to the next). Raises :class:`BusError` when they do not within 60 s,
     scoring does not answer within 30 s, or it refuses."""
     pages: list[Leaderboard] = []

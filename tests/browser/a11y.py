@@ -1,4 +1,4 @@
-"""An accessibility check of a page (issue 20): axe-core (vendored in ``vendor/axe``) evaluated in the page through
+"""An accessibility check of a page: axe-core (vendored in ``vendor/axe``) evaluated in the page through
 the DevTools protocol, so the page's Content-Security-Policy stays as it is, and the page is checked as served."""
 
 from __future__ import annotations

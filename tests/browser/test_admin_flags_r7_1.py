@@ -36,7 +36,7 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     flags = {f["player_id"]: f for f in org.get("/admin/flags").json()["flags"]}
     on_claim, on_check = flags[jumper.id], flags[checker.id]
     assert on_claim["claim_id"] == claim.json()["claim_id"] and on_check["claim_id"] is None
-    # issue 29: three zero-accuracy checks from one spot are one flag with a count
+    # three zero-accuracy checks from one spot are one flag with a count
     zero = verified_player(http, org, "Zero")
     for _ in range(3):
         assert zero.claim(*HOBOKEN, OPEN + timedelta(minutes=1), accuracy_m=0.0, check=True).status_code == 200
@@ -55,7 +55,7 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     cells = row.locator("table.trail tbody td").all_inner_texts()
     assert [c.strip() for c in cells[2:]] == [f"{on_claim['evidence']['trail'][0]['km']:.2f}", "1.0",
                                               f"{on_claim['evidence']['trail'][0]['kmh']:.0f}"], cells
-    # issue 31: each fix named by the town it falls in, the coordinates after it; the player by name, not id
+    # each fix named by the town it falls in, the coordinates after it; the player by name, not id
     assert "Hoboken (40.7440, -74.0320 ±8 m)" in cells[0] and "Newark (40.7357, -74.1724 ±8 m)" in cells[1], cells
     assert f"player {jumper.id}" not in row.inner_text()
     zero_row = admin.locator(f"#flag-list li[data-flag-id='{repeated['id']}']")
@@ -72,7 +72,7 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     admin.check("#show-cleared")
     admin.wait_for_selector(f"#flag-list li[data-flag-id='{on_check['id']}'][data-state='cleared']")
 
-    # the claim's flag: disqualifying from it confirms first (issue 20); cancelled, nothing changes
+    # the claim's flag: disqualifying from it confirms first; cancelled, nothing changes
     row = admin.locator(f"#flag-list li[data-flag-id='{on_claim['id']}']")
     row.locator("button:has-text('Disqualify player')").click()
     admin.wait_for_selector("dialog#confirm[open]")
@@ -83,7 +83,7 @@ def test_r7_1_the_organizer_reads_the_trail_clears_a_flag_and_reverses_a_flagged
     # then reverse the claim (R28), which clears the flag too
     row.locator("input[aria-label=reason]").fill("teleported from Hoboken")
     row.locator("button:has-text('Reverse claim')").click()
-    admin.wait_for_selector("dialog#confirm[open]")   # issue 20: a destructive action confirms first
+    admin.wait_for_selector("dialog#confirm[open]")   # a destructive action confirms first
     assert "Reverse this claim?" in admin.inner_text("#confirm-title")
     admin.click("#confirm-ok")
     until(admin, "document.querySelector('#flags-msg').textContent.includes('Claim reversed; flag cleared.')")

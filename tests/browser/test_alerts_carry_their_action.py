@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_card_forms_issue20 import (
+from tests.browser.test_card_forms import (
     HOBOKEN,
     JERSEY_CITY,
     MON,

@@ -1,5 +1,5 @@
-"""Issue 19 in a real browser, under the gateway's CSP (the phone fixture fails on a page error or a CSP
-violation): a town's popup on the watch page tells its story as ownership periods with the longest holder; the
+"""History, journal and replay in a real browser, under the gateway's CSP (the phone fixture fails on a page error or a
+CSP violation): a town's popup on the watch page tells its story as ownership periods with the longest holder; the
 season replay's slider and play button move the map's ownership and the standings through the season; a player's
 season (daily totals) opens from the leaderboard; and a watch page whose socket was down resumes with ``since``
 (what it missed, no snapshot)."""

@@ -1,4 +1,4 @@
-"""#7 in a real browser: the play, watch and organize pages on a 390×844 phone viewport, against the real stack.
+"""In a real browser: the play, watch and organize pages on a 390×844 phone viewport, against the real stack.
 
 One story per test module's stack: a player registers on the play page and is refused with a readable reason;
 the organizer verifies them on the organize page; they sign in again, check and claim Hoboken from the browser's
@@ -32,7 +32,7 @@ FREE_FILL = "#cfd5da"
 
 
 def show_tab(page: Any, name: str) -> None:
-    """Issue 31: the play page's panels under its first screen are tabs (turf, cards, towns, notes, howto): shows
+    """The play page's panels under its first screen are tabs (turf, cards, towns, notes, howto): shows
     one, as a player's tap does (waiting for the tab to be offered: My turf and Cards once signed in)."""
     page.click(f"#tab-{name}")
     page.wait_for_selector(f"#pane-{name}:not([hidden])")
@@ -46,7 +46,7 @@ def colour_of(page: Any, player_id: str) -> str:
     return page.evaluate("""async pid => (await import("/static/js/board.js")).colourFor(pid)""", player_id)  # type: ignore[no-any-return]
 
 
-#: Paul Tol's muted palette, as js/palette.js gives it out in join order (issue 20)
+#: Paul Tol's muted palette, as js/palette.js gives it out in join order
 PALETTE = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499"]
 
 
@@ -141,7 +141,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     pending = sign_in(http, email, password)
     expected = pending.claim(40.744, -74.032, OPEN, check=True).json()
     assert expected["reason"] == "not_eligible" and expected["message"], expected
-    # issue 31: the answer is where I stand's sentence (said once), and Claim is disabled
+    # the answer is where I stand's sentence (said once), and Claim is disabled
     play.click("#check")
     until(play, "document.querySelector('#where').dataset.reason === 'not_eligible'")
     until(play, "!document.querySelector('#check').disabled")   # the check's own answer in, not only the page's
@@ -185,12 +185,12 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
 
     play.click("#check")
     until(play, "document.querySelector('#where').textContent.includes('You can claim it now')")
-    # issue 20: where I stand says the same, not what it said while I was pending
+    # where I stand says the same, not what it said while I was pending
     assert play.inner_text("#where") == "You are in Hoboken (owner: nobody). You can claim it now."
     play.click("#claim-btn")
     until(play, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
-    # my colour is the server's, not whatever either page drew first: the palette's colour of my join_index
-    # (issue 20), on the play page as on the watch page, the watch's leaderboard swatch and my legend
+    # my colour is the server's, not whatever either page drew first: the palette's colour of my join_index,
+    # on the play page as on the watch page, the watch's leaderboard swatch and my legend
     mine = palette_colour(http, player_id)
     until(play, f"turf.board.layers.get('{HOBOKEN_ID}').options.fillColor === '{mine}'")
     assert colour_of(play, player_id) == mine
@@ -229,7 +229,7 @@ def test_play_watch_organize(stack: Stack, http: httpx.Client, org: Player, phon
     rival_page.fill("#signin-form [name=password]", rival_password)
     rival_page.click("#signin-form button[type=submit]")
     rival_page.wait_for_selector("#map[data-located='1']")
-    # issue 31: the page's own check refuses it first: Claim disabled, the rule's sentence where I stand
+    # the page's own check refuses it first: Claim disabled, the rule's sentence where I stand
     until(rival_page, "document.querySelector('#where').dataset.reason === 'locked_today'", timeout=40)
     text = rival_page.inner_text("#where")
     assert rival_page.is_disabled("#claim-btn")
@@ -275,7 +275,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     admin.click("#signin-form button[type=submit]")
     admin.wait_for_selector("#console:not([hidden])")
     admin.select_option("#correction-action", "adjust_hand")
-    # issue 20: the player picked by name, the cards counted per type
+    # the player picked by name, the cards counted per type
     admin.fill("#correction-form [data-picker=player] .pick-search", "Card Player")
     until(admin, f"document.querySelector('#correction-form [data-picker=player] select').value === '{pid}'")
     admin.fill("#correction-form [name='add:double_trouble']", "1")
@@ -323,7 +323,7 @@ def test_cards_and_corrections(stack: Stack, http: httpx.Client, org: Player, ph
     shot(admin, "admin-clock", at="#clock-control")
 
 
-def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[..., Any],
+def test_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[..., Any],
                                                        shot: Callable[..., Path]) -> None:
     """/docs is Swagger UI from the package: it renders every /api/v1 operation with no request to another host
     and no Content-Security-Policy violation (the phone fixture fails on either), each operation declares the
@@ -342,7 +342,7 @@ def test_issue17_api_docs_render_offline_under_our_csp(stack: Stack, phone: Call
     shot(page, "docs")
 
 
-def test_issue17_a_plain_http_page_says_location_needs_https(stack: Stack, browser: Any,
+def test_a_plain_http_page_says_location_needs_https(stack: Stack, browser: Any,
                                                              shot: Callable[..., Path]) -> None:
     """Over plain HTTP on a public name a browser never shares its location (not a secure context), so the play page
     says the site needs HTTPS, and where, not "allow it". The public name is served by routing the page's requests

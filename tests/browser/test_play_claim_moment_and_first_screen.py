@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_card_forms_issue20 import adjust_hand
+from tests.browser.test_card_forms import adjust_hand
 from tests.browser.test_pages import message, open_page, show_tab, sign_in_page, until
 from tests.support.client import Player, move_clock, register, sign_in
 

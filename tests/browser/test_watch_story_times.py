@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_card_forms_issue20 import HOBOKEN, JERSEY_CITY, WEEHAWKEN, set_owner, verified
+from tests.browser.test_card_forms import HOBOKEN, JERSEY_CITY, WEEHAWKEN, set_owner, verified
 from tests.browser.test_pages import open_page, until
 from tests.support.cards import claim
 from tests.support.client import Player, move_clock

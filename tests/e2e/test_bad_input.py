@@ -27,7 +27,7 @@ def player(http: httpx.Client, org: Player) -> Player:
     GOOD | {"accuracy_m": -1},
     GOOD | {"fix_time": "yesterday"},
     GOOD | {"fix_time": "2026-10-05T07:00:00"},   # no offset: ambiguous time
-    GOOD | {"fix_time": "9999-12-31T23:59:59-14:00"},   # issue 29: year 10000 in UTC
+    GOOD | {"fix_time": "9999-12-31T23:59:59-14:00"},   # year 10000 in UTC
     GOOD | {"fix_time": "0001-01-01T00:00:00+14:00"},
     {k: v for k, v in GOOD.items() if k != "lat"},
     [],
@@ -133,7 +133,7 @@ def test_check_answer_has_exactly_the_contract_fields(player: Player) -> None:
     assert set(r.json()["territory"]) == {"id", "name", "owner_id"}
 
 
-def test_issue29_a_far_future_fix_leaves_the_players_trail_readable(http: httpx.Client, org: Player) -> None:
+def test_a_far_future_fix_leaves_the_players_trail_readable(http: httpx.Client, org: Player) -> None:
     """The fix of year 10000 UTC was stored and every later check or claim of that player answered 503."""
     p = verified_player(http, org)
     assert p.post("/claims/check", GOOD | {"fix_time": "9999-12-31T23:59:59-14:00"}).status_code == 422

@@ -1,4 +1,4 @@
-"""#5 "fair, auditable draws": a whole simulated season on the real stack (18 game days, players verified before and
+"""Fair, auditable draws: a whole simulated season on the real stack (18 game days, players verified before and
 during it, Jokers of both modes, Double Troubles, Freezes), then ``turfwar audit draws`` replays every draw and Joker
 pick from the seed revealed at season end and the event log: no mismatch. A forged log or a wrong seed is caught."""
 
@@ -24,7 +24,7 @@ from turf_common.rules import gametime
 from turfwar.audit import read_stream
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: a simulated season, audited
+pytestmark = [pytest.mark.slow]   # a simulated season, audited
 
 CFG = gametime.load_season()
 

@@ -1,4 +1,4 @@
-"""Issue 28: an organizer's action answers once the service that owns its effect has applied it, so the very next
+"""An organizer's action answers once the service that owns its effect has applied it, so the very next
 read through the API shows it (R27, R28): a disqualification frees the player's territories before its 200, a
 correction moves ownership before its 201, a verification lets the player claim at once, a rejection stops them."""
 

@@ -1,4 +1,4 @@
-"""R12/R5 (issue 14, race): a card play at a game day's opening instant is ordered after that day's deal, in the
+"""R12/R5 (race): a card play at a game day's opening instant is ordered after that day's deal, in the
 accelerated clock mode too (the manual clock's route waits for the services; the ticking clocks do not). A stack with
 an accelerated clock (1800×: a game second is 0.56 ms) runs through several openings; before each, fresh players are
 verified and their hands emptied (R28 ``adjust_hand``), so the only card each can hold is the one that day's deal
@@ -34,7 +34,7 @@ from turf_common.rules import gametime
 from turf_common.rules.cards import draw_card
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: an opening each game day (48 s); its checks hold under load
+pytestmark = [pytest.mark.slow]   # an opening each game day (48 s); its checks hold under load
 
 FACTOR = 1800
 DAYS = 2                    # openings raced
@@ -48,7 +48,7 @@ ARGS: dict[str, dict[str, Any]] = {"freeze": {"territory_id": HOBOKEN}, "war": {
 
 @pytest.fixture(scope="module")
 def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    # Monday 14:00, open: a stack starts in a few real seconds (issue 27; a game hour is 2 s), so the first set-up
+    # Monday 14:00, open: a stack starts in a few real seconds (a game hour is 2 s), so the first set-up
     # ends before 18:00 and the first opening raced is Tuesday's, 16 game hours (32 s) on, rather than a whole game
     # day later; a slower start only races the day after
     with running_stack(Path(tmp_path_factory.mktemp("r12race")), TURF_CLOCK=f"accelerated:{FACTOR}",

@@ -1,4 +1,4 @@
-"""R5 (issue 14, race): day-start work comes before any effect of that day, in every clock mode. A stack with an
+"""R5 (race): day-start work comes before any effect of that day, in every clock mode. A stack with an
 accelerated clock (1800×: a game second is 0.56 ms) runs through several openings; before each, players own
 territories with a Freeze scheduled for the next day (R15), and around the opening instant rivals fire
 ``claims.check`` and ``claims.submit`` at those territories again and again. Every answer must reflect the day
@@ -30,7 +30,7 @@ from turf_common.contracts.effects import ScheduleEffect
 from turf_common.rules import gametime
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow, pytest.mark.serial]   # issue 27: ms around an opening instant, alone on the machine
+pytestmark = [pytest.mark.slow, pytest.mark.serial]   # ms around an opening instant, alone on the machine
 
 FACTOR = 1800
 DAYS = 3                    # openings raced
@@ -42,7 +42,7 @@ SEASON = gametime.load_season()
 
 @pytest.fixture(scope="module")
 def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    # Monday 16:00, open: a stack starts in a few real seconds (issue 27; a game hour is 2 s), so the first
+    # Monday 16:00, open: a stack starts in a few real seconds (a game hour is 2 s), so the first
     # preparation comes before 20:00 and the first opening raced is Tuesday's, 14 game hours (28 s) on, rather
     # than a whole game day later; a slower start only races the day after
     with running_stack(Path(tmp_path_factory.mktemp("r5race")), TURF_CLOCK=f"accelerated:{FACTOR}",

@@ -1,4 +1,4 @@
-"""``turfwar simulate`` (issue #8) on a short season: 8 bots, 3 game days through the public HTTP API of a real
+"""``turfwar simulate`` on a short season: 8 bots, 3 game days through the public HTTP API of a real
 stack, then the clock runs on to the season's close. Every invariant must hold and every output must be there."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from turf_common.rules.prizes import PrizeTable, final_places
 from turfwar.cli import app
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: a simulated season
+pytestmark = [pytest.mark.slow]   # a simulated season
 
 
 def test_short_season(stack: Stack, tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from tests.support.client import API, Player, move_clock, until, verified_player
 from turf_common.board import load_board
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: K repetitions of each race
+pytestmark = [pytest.mark.slow]   # K repetitions of each race
 
 MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 K = 12          # repetitions of each race

@@ -1,5 +1,5 @@
-"""#2 end to end: a claim on a real town flows gateway → geo-verify → claims → scoring → spectator websocket,
-on real NATS, PostgreSQL and Redis, with the manual clock."""
+"""The walking skeleton end to end: a claim on a real town flows gateway → geo-verify → claims → scoring → spectator
+websocket, on real NATS, PostgreSQL and Redis, with the manual clock."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from turfwar.stack import Stack
 # also run on the containers backend in CI (deploy/ci/containers-tests.sh)
 pytestmark = pytest.mark.containers
 
-# issue 27: this stack's services start the plain way (python -m), as in a container, so that path stays tested
+# this stack's services start the plain way (python -m), as in a container, so that path stays tested
 STACK_ENV = {"TURF_LAUNCH": "exec"}
 
 HOBOKEN = (40.7440, -74.0320)        # Church Square Park, Hoboken

@@ -1,4 +1,4 @@
-"""Issue 17, the restore drill: play claims, a card play and an organizer correction; back up; lose the server (a
+"""The restore drill: play claims, a card play and an organizer correction; back up; lose the server (a
 new, empty data directory); restore; and the board, the hands, the clock and the leaderboard are what they were,
 the leaderboard equal to a full recompute (`turfwar verify scores`); the restored season plays on."""
 
@@ -94,7 +94,7 @@ def test_backup_wipe_restore_and_the_season_is_what_it_was(stack: Stack, http: h
 
 def test_the_scheduled_backup_backs_up_the_live_season_as_the_deployment_runs_it(stack: Stack, http: httpx.Client,
                                                                                  org: Player, tmp_path: Path) -> None:
-    """compose's ``backup`` service (issue 17): the services' own database role and Redis password, the admin NATS
+    """compose's ``backup`` service: the services' own database role and Redis password, the admin NATS
     user; each run a complete folder ``turfwar restore`` takes, the oldest pruned."""
     from turfwar.backup import Servers
     from turfwar.backup_schedule import run_once

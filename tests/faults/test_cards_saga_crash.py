@@ -1,4 +1,4 @@
-"""#5 / DESIGN "Sagas for cards": the cards service is killed in the middle of a card play — after reserving the card,
+"""DESIGN "Sagas for cards": the cards service is killed in the middle of a card play — after reserving the card,
 and after the claims service applied the effect but before the card was consumed. After a restart the saga is
 completed from its record: the card is never lost, and the effect is applied exactly once."""
 

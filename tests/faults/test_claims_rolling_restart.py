@@ -1,4 +1,4 @@
-"""#13: a rolling restart never cuts a claim in half. A burst of concurrent ``claims.submit`` commands (as the
+"""A rolling restart never cuts a claim in half. A burst of concurrent ``claims.submit`` commands (as the
 gateway sends them) is in flight when the claims process gets SIGTERM; it is restarted at once. Graceful shutdown
 stops taking requests, lets the claims it has begun finish (their commit, their outbox flush, their reply) and only
 then closes its connections. Afterwards:

@@ -1,4 +1,4 @@
-"""#10 faults: kill -9 each service in turn during a load of 5,000+ claims (and card plays through the API).
+"""Faults: kill -9 each service in turn during a load of 5,000+ claims (and card plays through the API).
 Afterwards every acknowledged claim and card effect exists exactly once, nothing exists that was neither
 acknowledged nor in flight, every ownership change reached scoring once, and the leaderboard equals a recompute."""
 

@@ -1,4 +1,4 @@
-"""#10 faults: a local 3-node NATS cluster (JetStream, stream replicas 3) with two replicas of each service.
+"""Faults: a local 3-node NATS cluster (JetStream, stream replicas 3) with two replicas of each service.
 One NATS node and one replica of every service are killed mid-load: the system keeps serving and loses nothing."""
 
 from __future__ import annotations

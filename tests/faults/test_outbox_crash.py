@@ -1,4 +1,4 @@
-"""#4 / DESIGN "Durability": the claims service dies between its commit and its publish; after a restart the
+"""DESIGN "Durability": the claims service dies between its commit and its publish; after a restart the
 outbox relay sends the events, and each arrives exactly once — in the stream and in every consumer."""
 
 from __future__ import annotations

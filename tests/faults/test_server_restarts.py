@@ -1,4 +1,4 @@
-"""#10 faults: PostgreSQL and NATS restart mid-load. While one is down, clients get 503 ``unavailable`` (never a
+"""Faults: PostgreSQL and NATS restart mid-load. While one is down, clients get 503 ``unavailable`` (never a
 500, never a hang); nothing acknowledged is lost, and the system serves again by itself afterwards."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _ready(http: httpx.Client) -> tuple[int, dict[str, bool]]:
 
 def test_redis_outage_gives_503_then_recovers_and_readiness_names_it(stack: Stack, http: httpx.Client,
                                                                      org: Player) -> None:
-    """Issue 17: while Redis (rate limits, idempotency keys, leaderboard) is down, what needs it answers 503
+    """While Redis (rate limits, idempotency keys, leaderboard) is down, what needs it answers 503
     ``unavailable``, never a plain 500, and nothing is claimed; ``/health`` says the process runs, ``/ready`` names
     Redis as the server it cannot reach. Once Redis is back, the same requests succeed by themselves."""
     assert _ready(http) == (200, {"nats": True, "postgres": True, "redis": True})
@@ -118,7 +118,7 @@ def test_nats_restart_gives_503_then_recovers(stack: Stack, http: httpx.Client, 
     try:
         r = players[0].claim(*points[0], T0)
         assert r.status_code == 503 and r.json()["reason"] == "unavailable", r.text
-        # issue 17: a verification is dated by the game clock (NATS KV): refused whole with 503, never a 500;
+        # a verification is dated by the game clock (NATS KV): refused whole with 503, never a 500;
         # the gateway's request metrics count the 503s (the lag gauge: tests/integration/test_outbox_lag.py)
         r = org.post(f"/admin/players/{register(http)[0]}/verify", {"reason": "while NATS is down"})
         assert r.status_code in (200, 503) and (r.status_code == 200 or r.json()["reason"] == "unavailable"), r.text

@@ -1,4 +1,4 @@
-"""#10 authorization matrix: every route × {anonymous, player, another player, organizer}."""
+"""The authorization matrix: every route × {anonymous, player, another player, organizer}."""
 
 from __future__ import annotations
 
@@ -66,8 +66,8 @@ def _verified(http: httpx.Client, org: Player) -> Player:
     return sign_in(http, email, pw)
 
 
-def test_issue15_a_signed_out_token_is_refused_by_every_route_that_needs_one(http: httpx.Client) -> None:
-    """DELETE /sessions (issue 15): 401 without a token; 204 with one, which every authenticated route then
+def test_a_signed_out_token_is_refused_by_every_route_that_needs_one(http: httpx.Client) -> None:
+    """DELETE /sessions: 401 without a token; 204 with one, which every authenticated route then
     refuses 401 ``unauthenticated``. Before, there was no sign-out (405) and a token lived until it expired."""
     _, email, pw = register(http)
     p = sign_in(http, email, pw)

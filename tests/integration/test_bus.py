@@ -150,7 +150,7 @@ async def test_an_event_that_keeps_failing_holds_back_the_later_ones_until_it_su
         assert loop.time() - began < 10
 
 
-async def test_issue21_a_batch_is_one_unit_of_work_and_a_failed_one_is_applied_event_by_event(
+async def test_a_batch_is_one_unit_of_work_and_a_failed_one_is_applied_event_by_event(
         nats_server: Server) -> None:
     """settle_batch: events published together arrive as batches, each applied by one call (all or nothing); a
     batch holding an event that fails counts for nothing and is applied one event at a time, in order, the
@@ -189,7 +189,7 @@ async def test_issue21_a_batch_is_one_unit_of_work_and_a_failed_one_is_applied_e
     assert all(7 not in b for b in batches)                  # 7's batch was applied event by event
 
 
-async def test_issue21_an_outbox_flush_sends_its_rows_in_order_and_a_repeat_adds_nothing(
+async def test_an_outbox_flush_sends_its_rows_in_order_and_a_repeat_adds_nothing(
         nats_server: Server) -> None:
     """EventPublisher.publish_many: 50 rows published with their acknowledgements awaited together are stored in
     the order given; the same rows again (a flush retried after a lost ack) are dropped by their Nats-Msg-Id."""

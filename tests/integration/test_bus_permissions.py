@@ -1,7 +1,7 @@
-"""Issue 15, "the bus and the databases": on the real stack with its embedded servers, nobody without this data
-directory's credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe
-only on its own subjects. Each test here failed on the code before issue 15 (open servers, trust auth, one
-superuser, ``_INBOX.>`` for all)."""
+"""The bus and the databases: on the real stack with its embedded servers, nobody without this data directory's
+credentials gets into NATS, PostgreSQL or Redis, and a service's NATS user may publish and subscribe only on its own
+subjects. Each test here failed on the code before the servers took passwords (open servers, trust auth, one superuser,
+``_INBOX.>`` for all)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from turf_common.contracts.cards import AdjustHand
 from turfwar import embedded
 from turfwar.stack import Stack
 
-# issue 27: services started by python -m, so /proc/<pid>/environ is the environment each was started with (a forked
+# services started by python -m, so /proc/<pid>/environ is the environment each was started with (a forked
 # service's shows the warm process's); the same variables reach a forked one (turfwar.launcher)
 STACK_ENV = {"TURF_LAUNCH": "exec"}
 
@@ -48,7 +48,7 @@ async def _connect(stack: Stack, user: str, errors: list[str]) -> Any:
                               allow_reconnect=False, connect_timeout=3, inbox_prefix=inbox_prefix(user))
 
 
-def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
+def test_a_client_without_credentials_is_refused(stack: Stack) -> None:
     async def go() -> None:
         for url in (_bare(stack), embedded.with_credentials(_bare(stack), "scoring", "guessed")):
             with pytest.raises(nats.errors.Error, match="Authorization Violation"):
@@ -61,16 +61,16 @@ def test_issue15_a_client_without_credentials_is_refused(stack: Stack) -> None:
     ("scoring", subjects.CLAIMS_SUBMIT), ("scoring", subjects.CARDS_ADJUST), ("claims", subjects.SCORING_ADJUST),
     ("cards", subjects.CLAIMS_SUBMIT), ("geo-verify", subjects.CARDS_ADJUST), ("clock", subjects.CLAIMS_CORRECT),
     ("scoring", subjects.CLAIM_ACCEPTED), ("cards", subjects.TERRITORY_CHANGED), ("claims", subjects.SCORE_UPDATED),
-    # issue 18: notifications are private and announcements the organizer's, both only the notify service's
+    # notifications are private and announcements the organizer's, both only the notify service's
     ("notify", subjects.CLAIM_ACCEPTED), ("scoring", subjects.ANNOUNCEMENT_PUBLISHED),
     ("gateway", subjects.ANNOUNCEMENT_PUBLISHED), ("cards", subjects.NOTIFY_ANNOUNCE),
-    # issue 32: only the modes service resolves turns and says mode.*; it asks nobody for anything
+    # only the modes service resolves turns and says mode.*; it asks nobody for anything
     ("gateway", subjects.MODE_TURN_RESOLVED), ("cards", subjects.MODES_RESOLVE), ("modes", subjects.CLAIMS_CORRECT),
     # the claim path is a pipeline: the claims service takes claims only as geo-verify hands them on (R7, R7.1)
     ("gateway", subjects.CLAIMS_VERIFIED_SUBMIT), ("cards", subjects.CLAIMS_VERIFIED_CHECK),
     ("claims", subjects.CLAIMS_VERIFIED_SUBMIT),
 ])
-def test_issue15_a_services_credentials_cannot_publish_another_services_commands_or_events(
+def test_a_services_credentials_cannot_publish_another_services_commands_or_events(
         stack: Stack, user: str, subject: str) -> None:
     """The server refuses the publish (a permissions violation to the sender) and nobody receives it: a command
     asked with another service's user gets no reply."""
@@ -104,7 +104,7 @@ def test_issue15_a_services_credentials_cannot_publish_another_services_commands
     assert any(f'permissions violation for publish to "{subject.lower()}"' in e for e in errors), errors
 
 
-def test_issue15_a_service_may_still_ask_what_it_needs(stack: Stack) -> None:
+def test_a_service_may_still_ask_what_it_needs(stack: Stack) -> None:
     """The other side of the allow-lists: the gateway's user asks claims (claims.state) and gets its answer."""
     async def go() -> None:
         errors: list[str] = []
@@ -120,7 +120,7 @@ def test_issue15_a_service_may_still_ask_what_it_needs(stack: Stack) -> None:
 
 
 @pytest.mark.parametrize("subject", ["_INBOX.>", "_INBOX.gateway.>", subjects.CLAIMS_SUBMIT, "player.>"])
-def test_issue15_a_service_cannot_listen_to_others_replies_or_commands(stack: Stack, subject: str) -> None:
+def test_a_service_cannot_listen_to_others_replies_or_commands(stack: Stack, subject: str) -> None:
     """Replies come to each process's own inboxes (``_INBOX.<name>.``): scoring's user may not read the gateway's
     (hands, sessions), nor another service's commands or events it does not own."""
     async def go() -> list[str]:
@@ -138,7 +138,7 @@ def test_issue15_a_service_cannot_listen_to_others_replies_or_commands(stack: St
     assert any(f'permissions violation for subscription to "{subject.lower()}"' in e for e in errors), errors
 
 
-def test_issue15_a_service_cannot_delete_or_purge_the_event_log(stack: Stack) -> None:
+def test_a_service_cannot_delete_or_purge_the_event_log(stack: Stack) -> None:
     async def go() -> list[str]:
         errors: list[str] = []
         nc = await _connect(stack, "claims", errors)
@@ -157,14 +157,14 @@ def test_issue15_a_service_cannot_delete_or_purge_the_event_log(stack: Stack) ->
     assert any("permissions violation for publish" in e and "stream.delete" in e for e in errors), errors
 
 
-def test_issue15_each_service_process_connects_as_its_own_user(stack: Stack) -> None:
+def test_each_service_process_connects_as_its_own_user(stack: Stack) -> None:
     for name, proc in stack.procs.items():
         env = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
         url = next(e for e in env if e.startswith(b"TURF_NATS_URL=")).decode().split("=", 1)[1]
         assert url.startswith(f"nats://{name.split('#')[0]}:"), embedded.redact(url)
 
 
-def test_issue15_postgres_asks_a_password_and_the_services_are_no_superuser(stack: Stack) -> None:
+def test_postgres_asks_a_password_and_the_services_are_no_superuser(stack: Stack) -> None:
     url = stack.env["TURF_DATABASE_URL"]
     assert url.startswith(f"postgresql://{embedded.DB_ROLE}:")
     host = url.split("@", 1)[1]
@@ -181,7 +181,7 @@ def test_issue15_postgres_asks_a_password_and_the_services_are_no_superuser(stac
             "127.0.0.1",)
 
 
-def test_issue15_redis_asks_a_password(stack: Stack) -> None:
+def test_redis_asks_a_password(stack: Stack) -> None:
     url = stack.env["TURF_REDIS_URL"]
     bare = "redis://" + url.split("@", 1)[1]
     with pytest.raises(redis.exceptions.AuthenticationError):
@@ -191,7 +191,7 @@ def test_issue15_redis_asks_a_password(stack: Stack) -> None:
     assert redis.Redis.from_url(url).ping() is True
 
 
-def test_issue15_the_data_directory_and_its_secrets_are_private(stack: Stack) -> None:
+def test_the_data_directory_and_its_secrets_are_private(stack: Stack) -> None:
     mode = stack.data_dir.stat().st_mode & 0o777
     if os.geteuid() == 0:   # postgres runs as "pgserver", which may only traverse (private_dir)
         import grp
@@ -199,7 +199,7 @@ def test_issue15_the_data_directory_and_its_secrets_are_private(stack: Stack) ->
         assert mode == 0o710 and grp.getgrgid(stack.data_dir.stat().st_gid).gr_name == embedded.PG_SERVER_USER
     else:
         assert mode == 0o700
-    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf", "vapid-private-key"):   # the last: issue 18
+    for f in (embedded.SECRETS_FILE, "nats.conf", "redis.conf", "vapid-private-key"):   # the last: the Web Push key
         assert stat.S_IMODE((stack.data_dir / f).stat().st_mode) == 0o600, f
     stack.write_manifest()   # `turfwar up`'s stack.json: the admin URLs
     try:
@@ -208,7 +208,7 @@ def test_issue15_the_data_directory_and_its_secrets_are_private(stack: Stack) ->
         (stack.data_dir / "stack.json").unlink()
 
 
-def test_issue15_no_log_shows_a_password(stack: Stack) -> None:
+def test_no_log_shows_a_password(stack: Stack) -> None:
     passwords = json.loads((stack.data_dir / embedded.SECRETS_FILE).read_text()).values()
     logs = [*stack.data_dir.glob("*.log"), *(stack.data_dir / "logs").glob("*.log")]
     assert len(logs) >= 9
@@ -217,7 +217,7 @@ def test_issue15_no_log_shows_a_password(stack: Stack) -> None:
         assert not [p for p in passwords if p in text], log.name
 
 
-def test_issue15_urls_are_shown_without_their_passwords() -> None:
+def test_urls_are_shown_without_their_passwords() -> None:
     assert embedded.redact("nats://claims:s3cr3t@127.0.0.1:4222,nats://claims:s3cr3t@h2:4222") == (
         "nats://claims:***@127.0.0.1:4222,nats://claims:***@h2:4222")
     assert embedded.redact("redis://:pw@127.0.0.1:6379/0") == "redis://:***@127.0.0.1:6379/0"
@@ -225,8 +225,8 @@ def test_issue15_urls_are_shown_without_their_passwords() -> None:
     assert embedded.with_credentials("nats://a:1,nats://b:2", "u", "p") == "nats://u:p@a:1,nats://u:p@b:2"
 
 
-def test_issue17_every_line_every_service_logs_is_json(stack: Stack) -> None:
-    """Issue 17: alembic's, uvicorn's (the access log, with the request's trace id), nats', sqlalchemy's lines
+def test_every_line_every_service_logs_is_json(stack: Stack) -> None:
+    """Alembic's, uvicorn's (the access log, with the request's trace id), nats', sqlalchemy's lines
     are JSON objects like structlog's own, each naming its service."""
     import httpx
 
@@ -249,7 +249,7 @@ def test_issue17_every_line_every_service_logs_is_json(stack: Stack) -> None:
     assert access and access[-1]["trace_id"] == "ab" * 16, access[-3:]
 
 
-# ---- issue 29: the JetStream API -----------------------------------------------------------------------------------
+# ---- the JetStream API ---------------------------------------------------------------------------------------------
 def _violations(errors: list[str], what: str) -> list[str]:
     return [e for e in errors if "permissions violation for publish" in e and what in e]
 
@@ -261,7 +261,7 @@ async def _refused(call: Any) -> None:
 
 
 @pytest.mark.parametrize("user", ["geo-verify", "notify", "claims", "gateway"])
-def test_issue29_a_service_cannot_make_a_durable_consumer_reading_private_draws(stack: Stack, user: str) -> None:
+def test_a_service_cannot_make_a_durable_consumer_reading_private_draws(stack: Stack, user: str) -> None:
     """A probe with geo-verify's password made a consumer filtered on ``card.drawn`` and read players' private draws:
     now no service's user may create a durable consumer, by either subject the API offers for it."""
     stream = stack.env["TURF_STREAM"]
@@ -285,7 +285,7 @@ def test_issue29_a_service_cannot_make_a_durable_consumer_reading_private_draws(
 
 
 @pytest.mark.parametrize("user", ["geo-verify", "notify", "scoring"])
-def test_issue29_a_service_without_a_feed_cannot_make_even_an_ephemeral_consumer(stack: Stack, user: str) -> None:
+def test_a_service_without_a_feed_cannot_make_even_an_ephemeral_consumer(stack: Stack, user: str) -> None:
     """The services that read no stream through an ordered consumer may not create one (geo-verify's ephemeral
     consumer of ``card.drawn`` read three players' draws)."""
     stream = stack.env["TURF_STREAM"]
@@ -306,7 +306,7 @@ def test_issue29_a_service_without_a_feed_cannot_make_even_an_ephemeral_consumer
     assert _violations(errors, f'"$js.api.consumer.create.{stream.lower()}"'), errors
 
 
-def test_issue29_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stack) -> None:
+def test_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(stack: Stack) -> None:
     """The gateway creates ephemeral (ordered) consumers for its feed, through the legacy ephemeral subject of the
     feed stream, which the server refuses a durable name: it cannot redefine its own durable (``gateway-history``:
     filter, start) that way; and that subject of the event stream, where cards' durable is, it may no longer use."""
@@ -342,11 +342,11 @@ def test_issue29_the_gateways_ephemeral_consumers_cannot_take_over_a_durable(sta
     assert not _violations(errors, f'"$js.api.consumer.create.{feed.lower()}"'), errors
 
 
-def test_issue29_the_gateways_user_reads_no_private_event_whatever_consumer_it_makes(stack: Stack) -> None:
-    """The hole issue 29 left open: the gateway's user made an ephemeral consumer of the event stream with any
-    filter (a private subject's history among them). Now it may make none on the event stream (one reading
-    ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter finds a
-    private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
+def test_the_gateways_user_reads_no_private_event_whatever_consumer_it_makes(stack: Stack) -> None:
+    """A hole left open by the first round of per-service permissions: the gateway's user made an ephemeral consumer of
+    the event stream with any filter (a private subject's history among them). Now it may make none on the event stream
+    (one reading ``card.drawn``'s history, one reading a flag's), and on the feed stream, the only one it may, no filter
+    finds a private event: asked for private subjects it gets nothing, asked for everything it gets the feed's subjects
     alone (a public event published with the private ones among them)."""
     from turf_gateway.feed.relay import feed_subjects
 
@@ -403,7 +403,7 @@ def test_issue29_the_gateways_user_reads_no_private_event_whatever_consumer_it_m
 
 
 @pytest.mark.parametrize("user", ["geo-verify", "notify", "gateway"])
-def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_add_streams(
+def test_a_service_cannot_delete_another_services_durable_nor_change_or_add_streams(
         stack: Stack, user: str) -> None:
     """Deleting the ``cards`` durable, pulling from it (its events: private draws' sources), ``STREAM.UPDATE`` of the
     event stream (a purge under another name) and a new stream capturing the gateway's replies
@@ -439,7 +439,7 @@ def test_issue29_a_service_cannot_delete_another_services_durable_nor_change_or_
     assert _violations(errors, "stream.create.probe"), errors
 
 
-def test_issue29_the_permissions_name_the_consumers_the_set_up_declares() -> None:
+def test_the_permissions_name_the_consumers_the_set_up_declares() -> None:
     """natsauth's table of durables per user is the bus set-up's (turfwar.bussetup): a service is allowed exactly
     the consumers it binds to."""
     from turfwar import bussetup, natsauth
@@ -448,4 +448,5 @@ def test_issue29_the_permissions_name_the_consumers_the_set_up_declares() -> Non
     for d in bussetup.durables():
         declared.setdefault(d.user, []).append(d.name)
     assert declared == natsauth.CONSUMERS
-    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}   # issue 29
+    # the feed log's durable, alone on the feed stream
+    assert {d.name for d in bussetup.durables() if d.feed} == natsauth.ON_FEED == {"gateway-history"}

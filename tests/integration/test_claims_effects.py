@@ -1,4 +1,4 @@
-"""#4/#5: the card effects of the claims service through NATS — each idempotent by command id, refusals with the
+"""The card effects of the claims service through NATS — each idempotent by command id, refusals with the
 rule code, and R8's card facts (War reclaim window) wired into claims.submit."""
 
 from __future__ import annotations

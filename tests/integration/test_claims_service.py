@@ -1,4 +1,4 @@
-"""#4: the claims service through NATS and Postgres — per-territory serialisation, idempotency, anti-spoofing."""
+"""The claims service through NATS and Postgres — per-territory serialisation, idempotency, anti-spoofing."""
 
 from __future__ import annotations
 

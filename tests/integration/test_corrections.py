@@ -67,9 +67,9 @@ def test_r28_set_owner_reverse_claim_adjust_score_and_the_log(http: httpx.Client
         conn.execute("UPDATE gateway.corrections SET reason = 'rewritten'")
 
 
-def test_issue29_the_claim_log_and_its_streamed_csv_export_list_the_same_claims(http: httpx.Client,
+def test_the_claim_log_and_its_streamed_csv_export_list_the_same_claims(http: httpx.Client,
                                                                                 org: Player) -> None:
-    """Issue 29 on the real stack: ``claims.list`` answers a page at a time, ``GET /admin/claims`` reads its pages
+    """On the real stack: ``claims.list`` answers a page at a time, ``GET /admin/claims`` reads its pages
     and ``claims.csv`` streams them; both list the same claims, oldest first, with names."""
     move_clock(org, T0)
     cy = verified_player(http, org, "Cy")
@@ -126,7 +126,7 @@ def test_r28_a_repeated_idempotency_key_applies_and_logs_once(http: httpx.Client
     first = org.post("/admin/corrections", body, headers=key)
     again = org.post("/admin/corrections", body, headers=key)
     assert first.status_code == again.status_code == 201, (first.text, again.text)
-    # issue 15: the key answers only the request it was first used for; another body is refused, not replayed
+    # the key answers only the request it was first used for; another body is refused, not replayed
     changed = org.post("/admin/corrections", body | {"points": 9}, headers=key)
     assert (changed.status_code, changed.json()["reason"]) == (422, "invalid_input"), changed.text
     assert again.json() == first.json() and first.json()["after"] == {"adjustment": 3}

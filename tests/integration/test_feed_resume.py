@@ -1,4 +1,4 @@
-"""Issue 19, a feed that never skips: every spectator message after the snapshot carries the stream's ``seq``; a
+"""A feed that never skips: every spectator message after the snapshot carries the stream's ``seq``; a
 spectator that reconnects with ``since=<seq>`` is resent what it missed, exactly once and in order, then goes on
 live; one that was gone for more than the resend bound (``TURF_WS_RESEND_MAX``, small here) gets a snapshot."""
 
@@ -20,9 +20,9 @@ from turf_common.rules import gametime
 from turf_common.settings import get_settings
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: hundreds of claims while a spectator is away
+pytestmark = [pytest.mark.slow]   # hundreds of claims while a spectator is away
 
-# TURF_WS_RESEND_MAX of this module's stack, in the feed stream's sequences (issue 29: the public events alone, a
+# TURF_WS_RESEND_MAX of this module's stack, in the feed stream's sequences (the public events alone, a
 # claim's territory.changed and score.updated), so 200 claims span about 400
 BOUND = 800
 PLAYERS = 50          # one claim each per game day (R6): four days make 200 claims

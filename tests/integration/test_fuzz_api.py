@@ -1,4 +1,4 @@
-"""#10 hostile input: schemathesis generates thousands of requests from the gateway's OpenAPI document, as an
+"""Hostile input: schemathesis generates thousands of requests from the gateway's OpenAPI document, as an
 anonymous client and as a signed-in player. No answer is a 5xx, and no refused request changes game state."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from tests.support.client import Player, verified_player
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.slow]   # issue 27: schemathesis over every route
+pytestmark = [pytest.mark.slow]   # schemathesis over every route
 
 
 def _state(db: str) -> tuple:

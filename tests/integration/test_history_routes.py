@@ -1,4 +1,4 @@
-"""Issue 19 on the real stack: GET /territories/{id}/history, /players/{id}/history and /replay, read from the
+"""On the real stack: GET /territories/{id}/history, /players/{id}/history and /replay, read from the
 gateway's feed log. One season, played in order by the fixture: takes, a steal, reinforcements up to a
 fortification, a War reversal, two organizer corrections."""
 
@@ -126,7 +126,7 @@ def pages(http: httpx.Client, path: str, limit: int, key: str, after: str) -> li
         params = {"limit": limit, after: body[key]}
 
 
-def test_issue29_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
+def test_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
         http: httpx.Client, season: dict[str, Player]) -> None:
     """Histories were read whole, however long: now ``limit`` (at most 1000, the default) a page after
     ``after_seq``; the default page is today's answer, with ``next_seq`` null."""
@@ -146,7 +146,7 @@ def test_issue29_histories_are_read_a_page_at_a_time_the_default_page_unchanged(
             assert (r.status_code, r.json()["reason"]) == (422, "invalid_input"), (path, query)
 
 
-def test_issue29_the_roster_is_read_a_page_at_a_time_the_default_page_unchanged(
+def test_the_roster_is_read_a_page_at_a_time_the_default_page_unchanged(
         http: httpx.Client, season: dict[str, Player]) -> None:
     whole = ok(http.get("/api/v1/players"))
     assert whole["next"] is None and len(whole["players"]) >= 3
@@ -202,7 +202,7 @@ def test_bad_replay_parameters_are_422(http: httpx.Client, query: str) -> None:
 
 def test_the_board_is_cached_per_ownership_version_with_etag_and_gzip(
         http: httpx.Client, season: dict[str, Player]) -> None:
-    """Issue 19, cheap reads: one body per ownership version, gzip when accepted, 304 for the same ETag, and a
+    """Cheap reads: one body per ownership version, gzip when accepted, 304 for the same ETag, and a
     claim answered by this gateway shows on the very next read (no waiting for its event)."""
     first = http.get("/api/v1/board", headers={"Accept-Encoding": "gzip"})
     assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"

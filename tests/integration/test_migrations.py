@@ -1,4 +1,4 @@
-"""Issue 16: each service's Alembic migrations, run on an empty database, give exactly the tables its code declares
+"""Each service's Alembic migrations, run on an empty database, give exactly the tables its code declares
 (what `alembic check` asks: no pending model change), and they ship inside the package, so an installed wheel
 migrates too. A column added to a model without a migration fails here."""
 
@@ -25,7 +25,7 @@ def _services() -> dict[str, tuple[Path, MetaData]]:
     from turf_clock import bootstrap as clock
     from turf_clock.adapters import tables as clock_tables
     from turf_gateway import main as gateway
-    from turf_gateway import tables as gateway_tables
+    from turf_gateway.adapters import tables as gateway_tables
 
     return {"cards": (cards.MIGRATIONS, cards_tables.metadata),
             "claims": (claims.MIGRATIONS, claims_tables.metadata),
@@ -91,9 +91,9 @@ async def test_two_gateways_starting_together_make_one_organizer(database: str) 
 
     from turf_common.db import make_engine
     from turf_common.settings import Settings
-    from turf_gateway.adapters.players import SqlPlayers
+    from turf_gateway.adapters.passwords import hash_password
+    from turf_gateway.adapters.player_store import SqlPlayers
     from turf_gateway.bootstrap import MIGRATIONS
-    from turf_gateway.passwords import hash_password
 
     async def same(_: str) -> bool:
         return True

@@ -1,4 +1,4 @@
-"""#10 operations: Prometheus metrics from every service, JSON logs, and secrets kept out of the logs."""
+"""Operations: Prometheus metrics from every service, JSON logs, and secrets kept out of the logs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: the outbox-lag gauge stays true while the outbox is stuck. With the bus refusing every publish, the
+"""The outbox-lag gauge stays true while the outbox is stuck. With the bus refusing every publish, the
 relay's sweep keeps failing, and ``turf_outbox_lag`` must still show how many committed events wait (it was only
 updated after a successful flush, so it read 0 through a whole NATS outage). Real PostgreSQL, a publisher that
 fails like a bus that is down."""

@@ -66,7 +66,7 @@ def test_r27_same_address_is_flagged_not_refused(http: httpx.Client, org: Player
     assert a.json()["id"] in players[b.json()["id"]]["same_address_as"]
 
 
-def test_r27_issue29_one_address_written_two_ways_is_one_household(http: httpx.Client, org: Player) -> None:
+def test_r27_one_address_written_two_ways_is_one_household(http: httpx.Client, org: Player) -> None:
     """The duplicate check compared address strings: "1 Washington St" and "1 Washington Street" passed. Both
     geocoded, the points decide; flagged, not refused (R27)."""
     a = _register(http, "1 Washington St, Hoboken, NJ", "street_a")
@@ -77,7 +77,7 @@ def test_r27_issue29_one_address_written_two_ways_is_one_household(http: httpx.C
     assert players[b.json()["id"]]["same_address_as"] == [a.json()["id"]]
 
 
-def test_issue29_r7_1_a_first_fix_far_from_the_geocoded_home_is_flagged_for_the_organizer(
+def test_r7_1_a_first_fix_far_from_the_geocoded_home_is_flagged_for_the_organizer(
         http: httpx.Client, org: Player) -> None:
     """The gateway hands claims the home geocoded at registration (R27) with each fix, so the day's first fix far
     from it is evidence for the organizer (R7.1), never a refusal."""
@@ -107,10 +107,10 @@ def test_r28_disqualification_frees_territories_and_leaves_standings(http: httpx
     assert hob["owner_id"] is None and hob["progress"] == 0
     ids = leaderboard_ids(http, lambda ids: cheat.id not in ids and other.id in ids)
     assert cheat.id not in ids and other.id in ids
-    # issue 15: the disqualification ended the player's sessions
+    # the disqualification ended the player's sessions
     r = cheat.claim(*HOBOKEN, T0)
     assert r.status_code == 401 and r.json()["reason"] == "unauthenticated", r.text
-    # issue 29: nor may they sign in again (before: 200 and a new token, with which checks and pushes answered)
+    # nor may they sign in again (before: 200 and a new token, with which checks and pushes answered)
     r = http.post("/api/v1/sessions", json={"email": cheat_email, "password": cheat_pw})
     assert r.status_code == 403 and r.json()["reason"] == "not_eligible", r.text
     assert http.get(f"/api/v1/players/{cheat.id}").json()["status"] == "disqualified"

@@ -210,7 +210,7 @@ def test_r28_two_identical_corrections_at_once_are_applied_and_logged_once_every
     a, b = at_once(stack, org, "POST", f"/admin/players/{pid}/reject", {"reason": "fake"})
     assert a.status_code == b.status_code == 200 and a.json() == b.json()
     assert http.get(f"{API}/players/{pid}").json()["status"] == "rejected"
-    refused = http.post(f"{API}/sessions", json={"email": email, "password": pw})   # issue 29: no sign-in
+    refused = http.post(f"{API}/sessions", json={"email": email, "password": pw})   # no sign-in
     assert refused.status_code == 403 and refused.json()["reason"] == "not_eligible", refused.text
 
     # the scores followed the adjustments exactly once

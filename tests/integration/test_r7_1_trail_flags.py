@@ -123,7 +123,7 @@ def test_r7_1_checks_are_rate_limited_per_player_with_retry_after(http: httpx.Cl
     assert q.claim(*HOBOKEN, now, check=True).status_code == 200      # per player: another is not refused
 
 
-def test_issue29_r7_1_repeats_of_a_flag_are_one_flag_with_a_count(http: httpx.Client, org: Player) -> None:
+def test_r7_1_repeats_of_a_flag_are_one_flag_with_a_count(http: httpx.Client, org: Player) -> None:
     """A flood of checks made one ~1 kB flag per fix until claims.flags outgrew the NATS payload: repeats of one
     player's flag at the same place are one flag, with how many times and when first (``at``) and last seen."""
     p = verified_player(http, org)

@@ -1,4 +1,4 @@
-"""``score.updated`` is a delta (issue #9): the scoring service, on a real Redis and the real board, publishes
+"""``score.updated`` is a delta: the scoring service, on a real Redis and the real board, publishes
 the standing of every player whose figures changed (R23 base and outposts, R24 side-quest bonuses, R28
 adjustments) and nobody else's; a client that applies the deltas to its snapshot and re-ranks (R25) holds exactly
 the leaderboard the service would build from scratch."""
@@ -232,8 +232,8 @@ def test_r24_a_redelivered_change_publishes_the_same_delta(redis_url: str) -> No
     asyncio.run(main())
 
 
-def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip_issue21(redis_url: str) -> None:
-    """Issue 21: apply_and_read runs the APPLY script per change in one transaction: each answer is what applying
+def test_r23_a_batch_of_changes_is_applied_in_order_in_one_round_trip(redis_url: str) -> None:
+    """``apply_and_read`` runs the APPLY script per change in one transaction: each answer is what applying
     the changes one at a time would have said in that order (the previous owner, "" for none, None for a change not
     newer than the stored one), and what it reads back is the state they leave: the players' sets, the owners, the
     adjustments."""

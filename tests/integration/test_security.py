@@ -1,4 +1,4 @@
-"""#10 access and abuse: rate limits with Retry-After, security headers, CORS, an authorization matrix."""
+"""Access and abuse: rate limits with Retry-After, security headers, CORS, an authorization matrix."""
 
 from __future__ import annotations
 

@@ -16,11 +16,11 @@ import pytest
 
 from tests.support.servers import redis_server
 from turf_common import redisconn
-from turf_gateway import passwords
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters import passwords
+from turf_gateway.adapters.ratelimit import RateLimiter, parse_limits
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players
 from turf_gateway.ports import NewPlayer
-from turf_gateway.ratelimit import RateLimiter, parse_limits
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables
 
 OWNER = ("owner@example.org", "owner's long passphrase")

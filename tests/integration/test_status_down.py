@@ -1,4 +1,4 @@
-"""Issue 17: `turfwar status` exits non-zero when any part is down and says which; `turfwar down` stops a stack
+"""`turfwar status` exits non-zero when any part is down and says which; `turfwar down` stops a stack
 left behind (no `turfwar up` supervising it) by its stack.json: every service and embedded server, nothing else."""
 
 from __future__ import annotations

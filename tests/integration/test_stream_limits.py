@@ -1,4 +1,4 @@
-"""Issue 29: the event stream has limits sized for a season (it had none: every refused claim added an event
+"""The event stream has limits sized for a season (it had none: every refused claim added an event
 forever), refuses rather than drops when full (nothing is lost: events wait in the outboxes), an older stream
 without limits is brought up to date at start, and the fill is a metric with an alert before it bites. The feed
 stream sourced from it holds the feed's subjects alone, in the events' order, with limits of its own: full, it

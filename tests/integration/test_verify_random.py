@@ -1,4 +1,4 @@
-"""#6: after a randomized sequence of 1,000+ claims, steals and organizer corrections, `turfwar verify scores`
+"""After a randomized sequence of 1,000+ claims, steals and organizer corrections, `turfwar verify scores`
 (a full recompute from the claims database) agrees with the incrementally kept live leaderboard."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from turf_common.rules import gametime
 from turfwar.stack import Stack
 from turfwar.verify import differences
 
-pytestmark = [pytest.mark.slow]   # issue 27: random claims, steals and corrections
+pytestmark = [pytest.mark.slow]   # random claims, steals and corrections
 
 
 def test_verify_scores_after_random_claims_steals_and_corrections(stack: Stack, http: httpx.Client,

@@ -60,7 +60,7 @@ async def stream_events(nats_url: str, stream: str, subject: str, wait: float = 
 
 
 def consumed(nats_url: str, stream: str, timeout: float = 30.0) -> None:
-    """A barrier (issue 27), instead of "nothing more arrives within N s": returns once every durable consumer of
+    """A barrier, instead of "nothing more arrives within N s": returns once every durable consumer of
     ``stream`` has taken and acknowledged every event published so far, twice in a row (a handler may publish a
     follow-up just before it acks), as :func:`turf_common.bus.wait_idle` does. Each service commits what an event
     causes before it acks, so whatever the events so far would cause (a duplicate included) is in place. Ephemeral

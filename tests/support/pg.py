@@ -1,5 +1,5 @@
 """A PostgreSQL server of its own for a test that needs the database alone (no stack): embedded, in ``data_dir``;
-and what the stores' contract suites share (issue 28)."""
+and what the stores' contract suites share."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def scratch_postgres(data_dir: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def migrated_postgres(data_dir: Path, migrations: Path, schema: str) -> Iterator[str]:
     """:func:`scratch_postgres` with one service's Alembic migrations run (its ``schema`` made): a contract suite's
-    server, started once per session (issue 28)."""
+    server, started once per session."""
     from turf_common.db import run_migrations
 
     with scratch_postgres(data_dir) as url:

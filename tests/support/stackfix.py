@@ -16,7 +16,7 @@ from tests.support.backends import servers
 from turfwar.embedded import free_port
 from turfwar.stack import Stack
 
-# issue 29: a password of 128 bits or more, which the accelerated-clock stacks require
+# a password of 128 bits or more, which the accelerated-clock stacks require
 ORGANIZER = ("organizer@test.turfwar", "Tq4-mW9zR2xK7vB3nJ8cL5hF6dG1")
 
 
@@ -39,8 +39,8 @@ def running_stack(data_dir: Path, **extra_env: str) -> Iterator[Stack]:
         "TURF_REDIS_PREFIX": "t" + uuid.uuid4().hex[:8] + ":",
         "TURF_LOG_LEVEL": "INFO",
         "TURF_RATE_LIMITS": "off",   # tests register and sign in many players from one address
-        "TURF_STREAM_MAX_BYTES": str(512 * 1024**2),   # issue 29: a stream per stack may share one NATS server
-        # issue 27: argon2id at one pass over 8 KiB (the suite hashes and verifies ~1,300 passwords, 0.2 s of CPU
+        "TURF_STREAM_MAX_BYTES": str(512 * 1024**2),   # a stream per stack may share one NATS server
+        # argon2id at one pass over 8 KiB (the suite hashes and verifies ~1,300 passwords, 0.2 s of CPU
         # each at the default); allowed for the manual clock on loopback only, so not in the accelerated races
         "TURF_PASSWORD_HASH": "fast",
     } | extra_env

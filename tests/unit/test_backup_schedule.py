@@ -1,4 +1,4 @@
-"""Issue 17: the deployment's scheduled backup — one folder per run, the newest complete ones kept, a failed run
+"""The deployment's scheduled backup — one folder per run, the newest complete ones kept, a failed run
 removed and reported."""
 
 from __future__ import annotations

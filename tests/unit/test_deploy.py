@@ -1,4 +1,4 @@
-"""#10 deploy/: the compose file against the Compose specification, the Kubernetes manifests against the
+"""deploy/: the compose file against the Compose specification, the Kubernetes manifests against the
 Kubernetes API schemas (strict, offline), and the NATS Helm values for a 3-node JetStream cluster."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_compose_file_follows_the_compose_spec_and_has_every_part() -> None:
     assert SERVICES | {"nats-1", "nats-2", "nats-3", "postgres", "redis", "backup"} <= set(doc["services"])
 
 
-def test_issue17_compose_backs_the_season_up_on_a_schedule_into_its_own_volume() -> None:
+def test_compose_backs_the_season_up_on_a_schedule_into_its_own_volume() -> None:
     svc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["backup"]
     assert svc["build"]["target"] == "backup" and "backups:/backups" in svc["volumes"]
     assert svc["command"][:4] == ["python", "-m", "turfwar.backup_schedule", "--into"]
@@ -71,8 +71,8 @@ def test_every_service_module_exists(name: str) -> None:
     assert run(sys.executable, "-c", f"import importlib.util as u; assert u.find_spec('{module}')").returncode == 0
 
 
-# ---- issue 15: the deployment's bus asks every process for its own credentials ---------------------------------------
-def test_issue15_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
+# ---- the deployment's bus asks every process for its own credentials -------------------------------------------------
+def test_the_deployments_nats_users_are_the_embedded_servers_table() -> None:
     """deploy/nats/auth.conf is what turfwar/natsauth.py gives (the table the embedded server enforces, tested on a
     live server by tests/integration/test_bus_permissions.py); `turfwar docs nats-auth` rewrites it."""
     from turfwar import natsauth
@@ -81,7 +81,7 @@ def test_issue15_the_deployments_nats_users_are_the_embedded_servers_table() -> 
     assert "include ./auth.conf" in (DEPLOY / "nats" / "nats.conf").read_text()
 
 
-def test_issue15_nats_refuses_to_start_without_every_password(tmp_path: Path) -> None:
+def test_nats_refuses_to_start_without_every_password(tmp_path: Path) -> None:
     """nats-server itself parses the deployment's configuration: valid with each password given, refused with one
     missing (nothing starts on a default)."""
     from turfwar import natsauth
@@ -97,7 +97,7 @@ def test_issue15_nats_refuses_to_start_without_every_password(tmp_path: Path) ->
     assert bad.returncode != 0 and "TURF_NATS_PASSWORD_CLAIMS" in bad.stdout + bad.stderr
 
 
-def test_issue15_each_compose_service_connects_as_its_own_nats_user() -> None:
+def test_each_compose_service_connects_as_its_own_nats_user() -> None:
     from turfwar import natsauth
 
     doc = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
@@ -111,7 +111,7 @@ def test_issue15_each_compose_service_connects_as_its_own_nats_user() -> None:
     assert "--requirepass" in doc["services"]["redis"]["command"]
 
 
-def test_issue15_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) -> None:
+def test_deploy_env_makes_every_secret_compose_asks_for(tmp_path: Path) -> None:
     import re
     import stat
 
@@ -158,7 +158,7 @@ def test_every_part_is_health_gated_and_stops_promptly() -> None:
     doc = _compose()
     for name, svc in doc["services"].items():
         assert svc.get("init") is True, name
-        # issue 29: one-shots (the services' PostgreSQL roles; the bus's stream and consumers), retried until they
+        # one-shots (the services' PostgreSQL roles; the bus's stream and consumers), retried until they
         # succeed
         if name in ("db-setup", "bus-setup"):
             assert svc.get("restart") == "on-failure"

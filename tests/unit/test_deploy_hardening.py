@@ -1,4 +1,4 @@
-"""Issue 29, "Nobody gets in, round two", the deployment's part, read statically from deploy/:
+"""Nobody gets in, round two: the deployment's part, read statically from deploy/:
 the Kubernetes NATS authenticates every client as its own user (the compose table, one Secret each), NetworkPolicies
 deny by default, the gateway trusts only the ingress controller's X-Forwarded-For; compose hands each container only
 its own secrets and a PostgreSQL role of its own; the image installs only what uv.lock pins, by hash; every pod and
@@ -18,7 +18,7 @@ from turfwar import deployenv, natsauth
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 K8S = DEPLOY / "k8s"
 SERVICES = ["geo-verify", "claims", "cards", "scoring", "clock", "notify", "gateway"]
-#: what each service reads (turf_common.settings): its secrets and nothing else (issue 29)
+#: what each service reads (turf_common.settings): its secrets and nothing else
 NEEDS = {"geo-verify": {"redis"}, "claims": {"db"}, "cards": {"db", "seed"}, "scoring": {"redis"}, "clock": {"db"},
          "notify": {"db", "email"}, "gateway": {"db", "redis", "seed", "email", "password"}}
 VAR = {"db": "TURF_DATABASE_URL", "redis": "TURF_REDIS_URL", "seed": "TURF_SEED", "email": "TURF_ORGANIZER_EMAIL",
@@ -110,7 +110,7 @@ def test_the_gateway_trusts_forwarded_headers_from_a_narrow_documented_range_onl
     value = yaml.safe_load(text)["data"]["TURF_FORWARDED_ALLOW_IPS"]
     for part in value.split(","):
         net = ipaddress.ip_network(part.strip())
-        assert net.prefixlen >= 24, part   # never the cluster's whole pod range (10.0.0.0/8 before issue 29)
+        assert net.prefixlen >= 24, part   # never the cluster's whole pod range (10.0.0.0/8 before)
     assert "SET THIS: the ingress controller's pod addresses" in text
 
 
@@ -166,7 +166,9 @@ def test_the_image_installs_only_what_uv_lock_pins_by_hash() -> None:
     # no CA of the build machine in any image
     assert "update-ca-certificates --fresh" in dockerfile and "rm -rf /var/lib/apt/lists/* /usr/local/share/ca-" \
         "certificates/*" in dockerfile
-    assert "ca-certificates" not in (DEPLOY / "ci" / "base-image.sh").read_text().split("# issue 29")[0]
+    base_image = (DEPLOY / "ci" / "base-image.sh").read_text()
+    before_the_rule = base_image.split("# the host's certificate authorities stay out")[0]
+    assert "ca-certificates" not in before_the_rule
     assert "cp /usr/local/share/ca-certificates" not in (DEPLOY / "ci" / "base-image.sh").read_text()
 
 

@@ -1,4 +1,4 @@
-"""Issue 16, Kubernetes: what `kubectl apply -k deploy/k8s` would apply, built by kustomize (kubectl's) and checked
+"""Kubernetes: what `kubectl apply -k deploy/k8s` would apply, built by kustomize (kubectl's) and checked
 against the Kubernetes API schemas (strict, offline), then read for what an organizer relies on."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 29, placeholder secrets: outside a manual-clock rehearsal a seed or organizer password that is a known
+"""Placeholder secrets: outside a manual-clock rehearsal a seed or organizer password that is a known
 placeholder (the Kubernetes example's ``CHANGE-ME``) or holds fewer than 128 bits is refused at start, by the
 gateway, the cards service and ``turfwar up`` alike (``sha256(seed)`` is published: a guessable seed is found from
 it offline). What ``turfwar deploy-env`` and ``turfwar up`` make always passes."""

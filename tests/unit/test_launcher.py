@@ -1,4 +1,4 @@
-"""Issue 27: a service forked from the warm process is a process of its own, as ``python -m`` would make it: its own
+"""A service forked from the warm process is a process of its own, as ``python -m`` would make it: its own
 pid and session, exactly the environment it was given, its output appended to its log, its exit code or the signal
 that ended it reported as :class:`subprocess.Popen` reports them, and the warm imports already there."""
 

@@ -1,4 +1,4 @@
-"""``turfwar audit game`` (issue 32, T20, K16): a game replayed from its revealed seed and log gives every published
+"""``turfwar audit game`` (T20, K16): a game replayed from its revealed seed and log gives every published
 die and turn again; a forged die, a forged battle count or another seed is caught."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``turfwar simulate --mode team-turf | hill`` (issue 32): short games of each mode on the real board, their
+"""``turfwar simulate --mode team-turf | hill``: short games of each mode on the real board, their
 invariants, and that a broken rule is caught."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""R12.1 and issue 15: the season's seed and the organizer's password are fixed before anything starts, from the OS's
+"""R12.1: the season's seed and the organizer's password are fixed before anything starts, from the OS's
 CSPRNG unless given, kept readable by their owner only, and never the public defaults outside a manual-clock
 rehearsal (the password: on loopback only too). A begun season is marked by ``season.json``, not guessed from the
 embedded servers' folders."""
@@ -24,7 +24,7 @@ from turf_common.settings import (
 from turfwar import embedded
 from turfwar.stack import Stack, StackError
 
-# issue 29: a configured seed or password of a real season holds 128 bits or more (turf_common.secrets_policy)
+# a configured seed or password of a real season holds 128 bits or more (turf_common.secrets_policy)
 STRONG = "Vq7dX2kLm9RtW4zB-8nHc3PfJ6sYg1Ee"
 SECRETS = ("TURF_SEED", "TURF_ORGANIZER_PASSWORD", "TURF_CLOCK", "TURF_HTTP_HOST", "TURF_NATS_URL",
            "TURF_DATABASE_URL", "TURF_REDIS_URL")
@@ -74,7 +74,7 @@ def test_r12_1_a_configured_seed_wins(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_r12_1_the_seed_is_chosen_before_the_embedded_servers_make_their_folders(
         tmp_path: Path, fake_servers: list[tuple[str, bool]]) -> None:
-    """The bug of issue 15: `up` started the servers first, then took their postgres folder for a begun season and
+    """A former bug: `up` started the servers first, then took their postgres folder for a begun season and
     drew every hand from the public default."""
     stack = Stack(tmp_path, env={"TURF_CLOCK": "manual"})
     stack.start_servers()
@@ -126,7 +126,7 @@ def test_r12_1_a_begun_season_refuses_another_seed(tmp_path: Path, fake_servers:
     ("real", "127.0.0.1", True), ("accelerated:60", "127.0.0.1", True), ("manual", "0.0.0.0", True),
     ("manual", "192.168.1.20", True), ("manual", "127.0.0.1", False), ("manual", "::1", False),
     ("manual", "localhost", False)])
-def test_issue15_the_default_organizer_password_only_for_a_manual_rehearsal_on_loopback(
+def test_the_default_organizer_password_only_for_a_manual_rehearsal_on_loopback(
         tmp_path: Path, clock: str, host: str, refused: bool) -> None:
     assert (organizer_password_refusal(DEFAULT_ORGANIZER_PASSWORD, clock, host) is not None) is refused
     assert organizer_password_refusal(STRONG, clock, host) is None
@@ -140,7 +140,7 @@ def test_issue15_the_default_organizer_password_only_for_a_manual_rehearsal_on_l
         assert stack.child_env()["TURF_ORGANIZER_PASSWORD"] == DEFAULT_ORGANIZER_PASSWORD
 
 
-def test_issue15_without_a_password_the_stack_makes_a_random_one_once_and_keeps_it_private(tmp_path: Path) -> None:
+def test_without_a_password_the_stack_makes_a_random_one_once_and_keeps_it_private(tmp_path: Path) -> None:
     first = Stack(tmp_path)
     pw = first.child_env()["TURF_ORGANIZER_PASSWORD"]
     assert pw != DEFAULT_ORGANIZER_PASSWORD and len(pw) >= 24 and first.new_organizer_password == pw
@@ -151,7 +151,7 @@ def test_issue15_without_a_password_the_stack_makes_a_random_one_once_and_keeps_
     assert Stack(tmp_path / "other").child_env()["TURF_ORGANIZER_PASSWORD"] != pw
 
 
-def test_issue15_up_prints_a_made_organizer_password_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_up_prints_a_made_organizer_password_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`turfwar up` without TURF_ORGANIZER_PASSWORD: the first start shows the password it made and where it is
     kept; later starts do not show it again."""
     from turfwar import cli

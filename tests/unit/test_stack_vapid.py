@@ -1,4 +1,4 @@
-"""Issue 18: the Web Push (VAPID) key is made once per data directory, kept private (0600) and the same across
+"""The Web Push (VAPID) key is made once per data directory, kept private (0600) and the same across
 restarts; ``TURF_VAPID_PRIVATE_KEY`` overrides it."""
 
 from __future__ import annotations

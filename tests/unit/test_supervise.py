@@ -1,4 +1,4 @@
-"""Issue 17: `turfwar up` restarts a crashed service with backoff instead of tearing the stack down (on fakes: a
+"""`turfwar up` restarts a crashed service with backoff instead of tearing the stack down (on fakes: a
 fake clock, processes that exit when told)."""
 
 from __future__ import annotations

@@ -31,17 +31,23 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.rules.medals import MedalSet
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
-from turf_gateway import password_policy, passwords, readiness, session_revocation, tables
-from turf_gateway.adapters.corrections import SqlCorrectionLog
+from turf_gateway.adapters import passwords, readiness, session_revocation, tables
+from turf_gateway.adapters.correction_store import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
 from turf_gateway.adapters.feed_stream import NatsFeedStream
-from turf_gateway.adapters.flags import SqlFlagClearances
-from turf_gateway.adapters.players import SqlPlayers, SqlSessions
+from turf_gateway.adapters.flag_store import SqlFlagClearances
+from turf_gateway.adapters.geocoding import Geocoder, make_geocoder
+from turf_gateway.adapters.idempotency import RedisIdempotencyKeys
+from turf_gateway.adapters.passwords import use_profile
+from turf_gateway.adapters.player_store import SqlPlayers, SqlSessions
+from turf_gateway.adapters.ratelimit import RateLimiter, parse_limits
+from turf_gateway.adapters.readiness import Check, Readiness
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
-from turf_gateway.geocoding import Geocoder, make_geocoder
+from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
@@ -59,8 +65,7 @@ from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.retention import Retention
-from turf_gateway.idempotency import RedisIdempotencyKeys
-from turf_gateway.passwords import use_profile
+from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     AccountTokens,
     CorrectionLog,
@@ -74,10 +79,6 @@ from turf_gateway.ports import (
     Services,
     SessionStore,
 )
-from turf_gateway.ratelimit import RateLimiter, parse_limits
-from turf_gateway.readiness import Check, Readiness
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_idle import IdlePolicy
 from turf_gateway.state import AppState, FeedState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
@@ -136,7 +137,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
 
 
 def _refuse_unsafe(settings: Settings) -> None:
-    # issue 15: the public seed (R12.1) and the well-known organizer password are for manual-clock rehearsals
+    # The public seed (R12.1) and the well-known organizer password are for manual-clock rehearsals
     # only (the password on loopback only too): refused before anything is touched
     if why := (seed_refusal(settings.seed, settings.clock) or organizer_password_refusal(
             settings.organizer_password, settings.clock, settings.http_host) or password_hash_refusal(
@@ -161,15 +162,15 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     # no per-message span or metrics: the gateway serves no command, and its feed relays every event
     broker = make_broker(settings.nats_url, "gateway", observe=False)
     await broker.connect()
-    await clock_kv(broker, settings.stream)   # issue 29: waits for the bus set-up (turfwar.bussetup)
-    # issue 21: a request holds a connection for its session lookup while the loop is busy with others, so under
+    await clock_kv(broker, settings.stream)   # waits for the bus set-up (turfwar.bussetup)
+    # A request holds a connection for its session lookup while the loop is busy with others, so under
     # load tens are out at once; beyond pool_size each one returned is closed and the next one reconnects (a
     # scram-sha-256 handshake on both sides: 0.175 connects per claim with 20, 0.023 with 40). No overflow: a
     # request beyond 40 waits for a connection, which costs less than making one (and bounds the total)
     engine = make_engine(settings.database_url, pool_size=40, max_overflow=0)
     redis = redisconn.connect(settings.redis_url) if settings.redis_url else None
     season = gametime.load_season(settings.season_file)
-    # issue 21: session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
+    # Session lookups kept for a few seconds, dropped on sign-out and status changes (session_cache.py)
     cache: SessionCache[Any] = SessionCache(settings.session_cache_s)
     board = load_board(settings.board_dir)
     adapters = Adapters(
@@ -184,7 +185,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
         tokens=SqlAccountTokens(engine),
         checks=readiness.checks(broker, engine, redis),
-        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max))
+        feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max,
+                                   relay.feed_subjects()))
     state = wire(settings, board, season, adapters, cache)
     sweeper = asyncio.create_task(adapters.relay.run())
     # R30: home addresses and location fixes erased TURF_ERASE_AFTER_DAYS after the season's close
@@ -212,21 +214,22 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
 
 
 async def _start_feed(state: AppState, broker: NatsBroker, board: Board, cache: SessionCache[Any]) -> None:
-    # issue 29: the feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
+    # The feed reads the feed stream (the public subjects alone, sourced from the event stream by the bus
     # set-up), the only stream the gateway's NATS user may make consumers on; its sequences are the feed's seq
     stream = feed_stream(state.settings.stream)
     # the feed starts right after the stream's last event, and so does the hub: a spectator's first snapshot
-    # reflects that sequence, and every later event reaches it (issue 19)
+    # reflects that sequence, and every later event reaches it
     state.feed.hub.last_seq = (await jetstream(broker).stream_info(stream)).state.last_seq
-    broker.include_router(relay.feed_router(state, stream, after_seq=state.feed.hub.last_seq))
-    # the feed log's consumer is the bus set-up's (turfwar.bussetup, issue 29): recreated there, reading the stream
+    broker.include_router(relay.feed_router(state.feed, state.public.named_changes, stream,
+                                            after_seq=state.feed.hub.last_seq))
+    # the feed log's consumer is the bus set-up's (turfwar.bussetup): recreated there, reading the stream
     # from its start again, when the feed's subjects changed; its rows are keyed by sequence, so each stays once
-    broker.include_router(feed_log.history_router(state, stream))
+    broker.include_router(feed_log.history_router(state.history.record, state.public.named_changes, stream))
     broker.include_router(session_revocation.revocations_router(cache))
     await broker.start()
     state.public.display_features()   # the board for the map, parsed now rather than on the first request
     board.locate(0.0, 0.0)           # and its point index (a home address's check at registration, R27), now
     # What is loaded now lives as long as the process (board, display GeoJSON, index): moved out of the
-    # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait (issue #9)
+    # collector's sight, so full collections stop rescanning ~10^5 objects while spectators wait
     gc.collect()
     gc.freeze()

@@ -9,7 +9,13 @@ from fastapi import APIRouter, FastAPI
 
 from turf_common.logs import configure
 from turf_common.settings import Settings, get_settings
-from turf_gateway import bootstrap, docs, errors, pages, security, server
+from turf_gateway import bootstrap, server
+from turf_gateway.adapters.board_cache import WritesMoveTheBoard
+from turf_gateway.api import docs, errors, pages
+from turf_gateway.api.middleware import security
+from turf_gateway.api.middleware.compression import PublicGzip
+from turf_gateway.api.middleware.edge import Edge
+from turf_gateway.api.middleware.no_store import PrivateNoStore
 from turf_gateway.api.routes import (
     accounts,
     adjacency,
@@ -31,10 +37,6 @@ from turf_gateway.api.routes import (
     spectators,
     yard,
 )
-from turf_gateway.board_cache import WritesMoveTheBoard
-from turf_gateway.compression import PublicGzip
-from turf_gateway.edge import Edge
-from turf_gateway.no_store import PrivateNoStore
 
 MIGRATIONS = bootstrap.MIGRATIONS
 
@@ -50,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # FastAPI's native OpenTelemetry is off: Edge carries the request's trace context (continuing the caller's
     # traceparent, answering ours; a span only with an exporter) and counts requests by route; the native layer made
-    # a second span per request and one per dependency, endpoint and serialization (issue 21: about a tenth of the
+    # a second span per request and one per dependency, endpoint and serialization (about a tenth of the
     # gateway's CPU per claim)
     app = FastAPI(title="Turf War gateway", version="1", lifespan=lifespan, openapi_url="/openapi.json",
                   docs_url=None, redoc_url=None,   # /docs: docs.py, served from the package under our CSP
@@ -66,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         api.include_router(r)
     app.include_router(api)
     app.include_router(ops.router)   # /metrics, /health, /ready, /
-    pages.install(app, settings)   # the web pages: /watch, /admin, /static (issue #7)
+    pages.install(app, settings)   # the web pages: /watch, /admin, /static
     app.add_middleware(PublicGzip)   # pages and public data only: never an answer that carries a secret (BREACH)
     app.add_middleware(PrivateNoStore)   # private and organizer answers are never stored by a cache
     app.add_middleware(WritesMoveTheBoard)
@@ -82,8 +84,8 @@ def main() -> None:
 
     settings = get_settings()
     # No permessage-deflate: feed messages are small deltas sent to every spectator, and compressing each copy per
-    # client cost more CPU than the bytes it saved (issue #9, fan-out to 1,000 clients).
-    # Issue 15: X-Forwarded-For is believed only from the proxies named in TURF_FORWARDED_ALLOW_IPS (none by
+    # client cost more CPU than the bytes it saved (fan-out to 1,000 clients).
+    # X-Forwarded-For is believed only from the proxies named in TURF_FORWARDED_ALLOW_IPS (none by
     # default: uvicorn's own default trusts 127.0.0.1, so any local process could pose as any client address and
     # slip the per-address limits)
     proxies = settings.forwarded_allow_ips.strip()

@@ -24,7 +24,7 @@ class Services(Protocol):
         ...
 
 
-#: issue 29: public lists (histories, the roster) are read a page at a time: the default and largest page
+#: public lists (histories, the roster) are read a page at a time: the default and largest page
 HISTORY_PAGE = 1000
 ROSTER_PAGE = 1000
 
@@ -67,7 +67,7 @@ class Limiter(Protocol):
 class IdempotencyKeys(Protocol):
     async def same_body_or_refuse(self, route: str, caller: str, key: str, body: Any) -> None:
         """Remember ``body`` as the first of ``caller``'s ``key`` on ``route``; ApiError 422 ``invalid_input``
-        when the key was first used with another body (issue 15)."""
+        when the key was first used with another body."""
         ...
 
 
@@ -175,7 +175,7 @@ class PlayerStore(Protocol):
         ...
 
     async def roster(self, after: int, limit: int) -> list[RosterRow]:
-        """Issue 29: the verified players whose join index (0 for the first player who registered, whatever their
+        """The verified players whose join index (0 for the first player who registered, whatever their
         status, never the organizer) is over ``after``, in join order, at most ``limit``."""
         ...
 
@@ -285,7 +285,7 @@ class SessionStore(Protocol):
 class Revocations(Protocol):
     async def revoke(self, *, player_id: str | None = None, token_hash: str | None = None) -> None:
         """Forget cached sessions (a token's, or every one of a player) in every gateway, once the change that
-        ends them has committed (issue 21)."""
+        ends them has committed."""
         ...
 
 
@@ -309,7 +309,7 @@ class FlagClearances(Protocol):
 
 
 class FeedLog(Protocol):
-    """The public feed's messages by stream sequence (issue 19), as spectators got them."""
+    """The public feed's messages by stream sequence, as spectators got them."""
 
     async def store(self, rows: list[dict[str, Any]]) -> None:
         """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
@@ -406,10 +406,11 @@ class CorrectionLog(Protocol):
 
 
 class FeedStream(Protocol):
-    """The feed stream's stored events (issue 19), for a spectator resuming with ``since``."""
+    """The feed stream's stored events, for a spectator resuming with ``since``."""
 
     async def read_back(self, since: int, upto: int) -> list[tuple[int, str, bytes]] | None:
         """The stored feed events of sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, subject,
-        data)``; None when they cannot be resent (:func:`turf_gateway.feed.resend.resumable`: gone from the stream,
-        a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does not answer."""
+        data)``; None when they cannot be resent (:func:`turf_gateway.adapters.feed_stream.resumable`: gone from
+        the stream, a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does
+        not answer."""
         ...

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from turf_common.settings import Settings
-from turf_gateway.board_cache import BoardCache
+from turf_gateway.adapters.board_cache import BoardCache
+from turf_gateway.adapters.ratelimit import RateLimiter
+from turf_gateway.adapters.readiness import Readiness
 from turf_gateway.feed.hub import Hub
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
@@ -27,15 +29,13 @@ from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import FeedStream
-from turf_gateway.ratelimit import RateLimiter
-from turf_gateway.readiness import Readiness
 
 
 @dataclass
 class FeedState:
     """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
     in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
-    address; GET /board's cached body and the ownership version it must be of (issue 19, board_cache.py)."""
+    address; GET /board's cached body and the ownership version it must be of (board_cache.py)."""
 
     hub: Hub = field(default_factory=Hub)
     leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
@@ -49,8 +49,7 @@ class FeedState:
 @dataclass
 class AppState:
     """Wiring only: the use cases the routes and the feed's consumers call, and what the websocket and operator
-    routes need beside them. No connection, store or service port: those live inside the use cases and adapters
-    (issue 28)."""
+    routes need beside them. No connection, store or service port: those live inside the use cases and adapters."""
 
     settings: Settings
     readiness: Readiness      # GET /ready's checks of NATS, PostgreSQL and Redis

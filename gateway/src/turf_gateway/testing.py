@@ -1,5 +1,5 @@
 """Fakes of the gateway's ports, for unit tests (no servers): null objects (no limits, no idempotency keys, no
-players) and the gateway's stores in memory (issue 28), each checked against its SQL adapter by the contract suite
+players) and the gateway's stores in memory, each checked against its SQL adapter by the contract suite
 (``gateway/tests/contract``)."""
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from typing import Any, TypeVar
 
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message
-from turf_gateway import idempotency
-from turf_gateway.adapters import accounts
-from turf_gateway.adapters import corrections as correction_log
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.adapters import account_store, correction_store, idempotency
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification, verification
 from turf_gateway.ports import (
     HISTORY_PAGE,
     Account,
@@ -95,7 +93,7 @@ class NoKeys:
 
 class MemoryIdempotencyKeys:
     """:class:`~turf_gateway.ports.IdempotencyKeys` in memory: the first body's digest per (route, caller, key), as
-    :class:`~turf_gateway.idempotency.RedisIdempotencyKeys` keeps it (the contract suite runs both)."""
+    :class:`~turf_gateway.adapters.idempotency.RedisIdempotencyKeys` keeps it (the contract suite runs both)."""
 
     def __init__(self) -> None:
         self.first: dict[tuple[str, str, str], str] = {}
@@ -119,7 +117,7 @@ class NoPlayers:
         return None
 
 
-# ---- the stores in memory (issue 28) --------------------------------------------------------------------------------
+# ---- the stores in memory ----------------------------------------------------------------------------------------
 # The same answers as the SQL adapters (gateway/tests/contract runs every case on both): the same ApiError reason
 # codes and messages, orders and paging cursors; times come back in UTC as PostgreSQL's do; what the SQL keeps in a
 # JSON column is kept as its JSON round trip. Each write checks before it changes anything, so one that raises leaves
@@ -222,33 +220,33 @@ class MemoryTables:
                                        _json(detail)))
 
     def append_correction(self, rec: Record) -> None:
-        """:func:`turf_gateway.adapters.corrections.append`: the record and its ``correction.applied``."""
+        """:func:`turf_gateway.adapters.correction_store.append`: the record and its ``correction.applied``."""
         self.corrections.append(rec)
-        self.outbox.append((subjects.CORRECTION_APPLIED, correction_log.applied(
+        self.outbox.append((subjects.CORRECTION_APPLIED, correction_store.applied(
             cid=rec.id, at=rec.at, action=rec.action, reason=rec.reason, territory_id=rec.territory_id,
             player_id=rec.player_id, post_season=rec.post_season)))
 
     def change_status(self, player_id: str, new: str, *, by: str, reason: str | None, game_now: datetime,
                       note: str | None = None) -> str:
-        """:func:`turf_gateway.adapters.accounts.change_status`: the status before."""
+        """:func:`turf_gateway.adapters.account_store.change_status`: the status before."""
         p = self.players.get(player_id)
-        if not accounts.changes(None if p is None else (p.role, p.status), new):
+        if not account_store.changes(None if p is None else (p.role, p.status), new):
             return new
         assert p is not None
         before, p.status, p.status_reason = p.status, new, None
-        if new == "disqualified":   # issue 15: the sessions end with the status change
+        if new == "disqualified":   # the sessions end with the status change
             self.sessions = {h: s for h, s in self.sessions.items() if s[0] != player_id}
         self.log_action(by, f"player_{new}", player_id, reason,
                         {"before": before, "after": new} | ({"note": note} if note else {}))
         if new == "disqualified":
-            self.outbox.append((accounts.SUBJECT[new], disqualification(player_id, game_now)))
+            self.outbox.append((account_store.SUBJECT[new], disqualification(player_id, game_now)))
         elif new == "verified":
-            self.outbox.append((accounts.SUBJECT[new], verification(player_id, game_now, p.discord)))
+            self.outbox.append((account_store.SUBJECT[new], verification(player_id, game_now, p.discord)))
         return before
 
 
 class MemoryPlayers:
-    """:class:`~turf_gateway.ports.PlayerStore` in memory (:class:`~turf_gateway.adapters.players.SqlPlayers`)."""
+    """:class:`~turf_gateway.ports.PlayerStore` in memory (:class:`~turf_gateway.adapters.player_store.SqlPlayers`)."""
 
     def __init__(self, tables: MemoryTables | None = None) -> None:
         self.t = tables or MemoryTables()
@@ -295,7 +293,7 @@ class MemoryPlayers:
                     verify_at: datetime | None) -> None:
         p = self.t.players.get(player_id)
         if verify_at is not None:   # checked first: a refused verification leaves the home unstored too
-            accounts.changes(None if p is None else (p.role, p.status), "verified")
+            account_store.changes(None if p is None else (p.role, p.status), "verified")
         if p is None:
             return
         p.address_norm, p.status_reason = address_norm, status_reason
@@ -335,7 +333,7 @@ class MemoryPlayers:
         p = self.t.players[player_id]
         if p.status in ("disqualified", "withdrawn"):
             raise ApiError("conflict", f"This account is {p.status} already.")
-        before, e = p.status, accounts.erased(player_id)
+        before, e = p.status, account_store.erased(player_id)
         p.status, p.status_reason, p.name, p.discord = "withdrawn", None, e["name"], e["discord"]
         p.email, p.email_confirmed, p.announcements_by_mail = e["email"], False, False
         p.home_address, p.address_norm, p.home, p.password_hash = "", None, None, e["password_hash"]
@@ -346,7 +344,7 @@ class MemoryPlayers:
         self.t.append_correction(Record(
             uuid.uuid4().hex, _utc(at), "disqualify", player_id, "the player withdrew (R30)",
             {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
-        self.t.outbox.append((accounts.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
+        self.t.outbox.append((account_store.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
 
     async def erase_homes(self) -> int:
         held = [p for p in self.t.players.values() if p.role == "player" and p.home_address != ""]
@@ -380,8 +378,8 @@ class MemoryPlayers:
             for q in list(self.t.players.values()):
                 if q.role == "organizer" and q.email.lower() != email.lower():   # the email changed: demoted
                     self.t.sessions = {h: s for h, s in self.t.sessions.items() if s[0] != q.id}
-                    q.role, q.password_hash = accounts.FORMER_ORGANIZER, ""
-                    q.discord = accounts.former_discord(q.id)
+                    q.role, q.password_hash = account_store.FORMER_ORGANIZER, ""
+                    q.discord = account_store.former_discord(q.id)
                     revoked.append(q.id)
             p = self._by_email(email)
             if p is None:
@@ -439,7 +437,7 @@ class MemoryAccountTokens:
 
 
 class MemorySessions:
-    """:class:`~turf_gateway.ports.SessionStore` in memory (:class:`~turf_gateway.adapters.players.SqlSessions`):
+    """:class:`~turf_gateway.ports.SessionStore` in memory (:class:`~turf_gateway.adapters.player_store.SqlSessions`):
     a session of a player the tables do not hold is found by no lookup (the SQL's join)."""
 
     def __init__(self, tables: MemoryTables | None = None) -> None:
@@ -495,7 +493,7 @@ class MemoryFlagClearances:
 
 
 class MemoryFeedLog:
-    """:class:`~turf_gateway.ports.FeedLog` in memory (issue 19): rows by stream sequence, the first kept."""
+    """:class:`~turf_gateway.ports.FeedLog` in memory: rows by stream sequence, the first kept."""
 
     def __init__(self, tables: MemoryTables | None = None) -> None:
         self.t = tables or MemoryTables()
@@ -530,13 +528,14 @@ class MemoryFeedLog:
 class MemoryCorrectionLog:
     """:class:`~turf_gateway.ports.CorrectionLog` in memory (R28). :meth:`settling` holds the request's own lock
     (the SQL's row lock: a concurrent settlement of it waits) and commits what was done inside on a clean exit
-    only. ``tz``: the season's zone, in which a record is answered (:func:`~turf_gateway.adapters.corrections.view`)."""
+    only. ``tz``: the season's zone, in which a record is answered
+    (:func:`~turf_gateway.adapters.correction_store.view`)."""
 
     def __init__(self, tables: MemoryTables | None = None, tz: tzinfo = UTC) -> None:
         self.t, self.tz = tables or MemoryTables(), tz
 
     def holding(self) -> bool:
-        """Whether a settlement holds a request now (issue 28: never while its service is asked)."""
+        """Whether a settlement holds a request now (never while its service is asked)."""
         return any(lock.locked() for lock in self.t.held.values())
 
     async def open_request(self, *, by: str, key: str | None, at: datetime, post_season: bool, action: str,
@@ -572,7 +571,7 @@ class _MemorySettling:
 
     async def record(self) -> dict[str, Any]:
         rec = self.logged or next(r for r in self.book.t.corrections if r.id == self.asked.id)
-        return correction_log.view(rec, self.book.tz)
+        return correction_store.view(rec, self.book.tz)
 
     async def refuse(self, reason: str, message: str) -> None:
         self.asked_now = replace(self.asked_now, state="refused", refusal={"reason": reason, "message": message})

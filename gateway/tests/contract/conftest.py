@@ -1,4 +1,4 @@
-"""The gateway stores' contract (issue 28): every case runs on the memory fakes (turf_gateway.testing) and on the
+"""The gateway stores' contract: every case runs on the memory fakes (turf_gateway.testing) and on the
 PostgreSQL adapters (turf_gateway.adapters). One embedded PostgreSQL per session, migrated once with the gateway's
 Alembic migrations; each case starts on empty tables (TRUNCATE, a few milliseconds, rather than a database per
 case). ``backend`` is all five stores of one implementation (they share tables: a disqualification ends sessions and
@@ -16,11 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.support.pg import emptied, migrated_engine
-from turf_gateway import tables as t
-from turf_gateway.adapters.corrections import SqlCorrectionLog
+from turf_gateway.adapters import tables as t
+from turf_gateway.adapters.correction_store import SqlCorrectionLog
 from turf_gateway.adapters.feed_log import SqlFeedLog
-from turf_gateway.adapters.flags import SqlFlagClearances
-from turf_gateway.adapters.players import SqlPlayers, SqlSessions
+from turf_gateway.adapters.flag_store import SqlFlagClearances
+from turf_gateway.adapters.player_store import SqlPlayers, SqlSessions
 from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.bootstrap import MIGRATIONS
 from turf_gateway.ports import AccountTokens, CorrectionLog, FeedLog, FlagClearances, PlayerStore, SessionStore

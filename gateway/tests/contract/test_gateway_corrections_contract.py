@@ -1,6 +1,6 @@
-"""The organizer's corrections log (R28), one contract for the memory fake and PostgreSQL (issue 28, see
+"""The organizer's corrections log (R28), one contract for the memory fake and PostgreSQL (see
 conftest.py): a request is recorded before its service is asked, an ``Idempotency-Key`` finds the first request's
-command id (issue 15), and a settlement (refuse or log) holds the request so that a concurrent one waits and then
+command id, and a settlement (refuse or log) holds the request so that a concurrent one waits and then
 finds it settled."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ async def test_r28_a_request_is_recorded_asked_and_each_without_a_key_is_new(cor
     assert await corrections.records() == []
 
 
-async def test_issue15_a_key_already_used_by_the_organizer_finds_the_first_request(
+async def test_a_key_already_used_by_the_organizer_finds_the_first_request(
         corrections: CorrectionLog) -> None:
     first = await opened(corrections, key="k1")
     assert await opened(corrections, key="k1", request={"action": "set_owner", "reason": "other"},

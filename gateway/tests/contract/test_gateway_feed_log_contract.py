@@ -1,6 +1,6 @@
-"""The feed log (issue 19), one contract for the memory fake and PostgreSQL (issue 28, see conftest.py): a message is
+"""The feed log, one contract for the memory fake and PostgreSQL (see conftest.py): a message is
 stored once per stream sequence (the first kept, as a redelivery must change nothing); each history reads a page
-oldest first with the next page's cursor, None on the last (issue 29)."""
+oldest first with the next page's cursor, None on the last."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def b(*seqs: int) -> list[dict[str, Any]]:
     return [BODY_OF[s] for s in seqs]
 
 
-async def test_issue19_a_sequence_is_stored_once_and_the_first_body_kept(feed_log: FeedLog) -> None:
+async def test_a_sequence_is_stored_once_and_the_first_body_kept(feed_log: FeedLog) -> None:
     await feed_log.store([])
     await feed_log.store([row(1), row(1, players=("bob",))])          # a batch that repeats itself
     await feed_log.store([row(1, territory="t9")])                     # a redelivery
@@ -48,7 +48,7 @@ async def test_issue19_a_sequence_is_stored_once_and_the_first_body_kept(feed_lo
     assert await feed_log.replay_page(None, None, 0, 10) == ([row(1)["body"]], None)
 
 
-async def test_issue19_a_towns_history_is_its_territory_changes_oldest_first_by_pages(feed_log: FeedLog) -> None:
+async def test_a_towns_history_is_its_territory_changes_oldest_first_by_pages(feed_log: FeedLog) -> None:
     await stored(feed_log)
     assert await feed_log.territory_changes("t1") == (b(1, 3, 7, 8), None)   # not 5 (a claim), not 2 (t2)
     assert await feed_log.territory_changes("t1", 0, 2) == (b(1, 3), 3)
@@ -59,7 +59,7 @@ async def test_issue19_a_towns_history_is_its_territory_changes_oldest_first_by_
     assert await feed_log.territory_changes("zz") == ([], None)
 
 
-async def test_issue19_a_players_journal_is_every_message_naming_them_by_pages(feed_log: FeedLog) -> None:
+async def test_a_players_journal_is_every_message_naming_them_by_pages(feed_log: FeedLog) -> None:
     await stored(feed_log)
     assert await feed_log.player_messages("ann") == (b(1, 3, 5, 8), None)
     assert await feed_log.player_messages("bob") == (b(2, 3, 4), None)
@@ -69,7 +69,7 @@ async def test_issue19_a_players_journal_is_every_message_naming_them_by_pages(f
     assert await feed_log.player_messages("an") == ([], None)          # a player id is matched whole
 
 
-async def test_issue19_the_replay_is_start_inclusive_end_exclusive_by_pages(feed_log: FeedLog) -> None:
+async def test_the_replay_is_start_inclusive_end_exclusive_by_pages(feed_log: FeedLog) -> None:
     await stored(feed_log)
     assert await feed_log.replay_page(None, None, 0, 100) == (b(1, 2, 3, 4, 5, 7, 8), None)
     assert await feed_log.replay_page(None, None, 0, 3) == (b(1, 2, 3), 3)
@@ -84,7 +84,7 @@ async def test_issue19_the_replay_is_start_inclusive_end_exclusive_by_pages(feed
     assert await feed_log.replay_page(end, end, 0, 100) == ([], None)
 
 
-async def test_issue19_the_replay_follows_the_stream_not_the_clock(feed_log: FeedLog) -> None:
+async def test_the_replay_follows_the_stream_not_the_clock(feed_log: FeedLog) -> None:
     """A later sequence with an earlier game time (a correction published late) keeps its stream place."""
     await feed_log.store([row(1, minutes=10), row(2, minutes=5), row(3, minutes=20)])
     got, nxt = await feed_log.replay_page(T0, T0 + timedelta(minutes=15), 0, 10)

@@ -1,4 +1,4 @@
-"""The organizer's flag clearances (R7.1), one contract for the memory fake and PostgreSQL (issue 28, see
+"""The organizer's flag clearances (R7.1), one contract for the memory fake and PostgreSQL (see
 conftest.py): the first clearance of a flag is the one kept, also against a repeat and a concurrent clear (two tabs),
 and each is one ``flag_cleared`` entry of the organizer's action log."""
 

@@ -1,5 +1,5 @@
 """The gateway's players (R27, R28) and the organizer's action log, one contract for the memory fake and PostgreSQL
-(issue 28, see conftest.py): exact answers, errors with their reason codes, orders and pages. Where the two
+(see conftest.py): exact answers, errors with their reason codes, orders and pages. Where the two
 disagreed, the SQL was taken as the truth and the fake fixed (with one SQL fix: a registration whose email is one
 player's and Discord name another's is named ``email_taken``, no longer either by chance)."""
 
@@ -12,8 +12,8 @@ from gateway_backends import Backend
 from sqlalchemy.exc import IntegrityError
 
 from turf_common.contracts import subjects
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.events import disqualification, verification
 from turf_gateway.ports import Account, NewPlayer, PlayerRow, PlayerStore, Point, Record, RosterRow, StatusChange
 from turf_gateway.testing import DuplicateKey
 
@@ -70,7 +70,7 @@ async def test_r27_a_taken_email_or_discord_name_is_refused_whatever_its_case(pl
         "An account with this email already exists."
     assert await refused("discord_taken", players.create(new("cy", discord="BOB_D"))) == \
         "An account with this Discord username already exists."
-    # issue 28: ann's email and bob's Discord name: the email is named (the SQL named either, by chance)
+    # ann's email and bob's Discord name: the email is named (the SQL named either, by chance)
     assert await refused("email_taken", players.create(new("cy", email="ann@example.com", discord="bob_d")))
     assert [p.id for p in await players.players()] == [ann, bob]
 
@@ -86,7 +86,7 @@ async def test_r27_players_in_registration_order_without_the_organizer(players: 
     assert await players.standing(org.id) == ("organizer", "verified")
 
 
-async def test_issue29_the_roster_pages_verified_players_by_join_index_skipping_the_organizer(
+async def test_the_roster_pages_verified_players_by_join_index_skipping_the_organizer(
         players: PlayerStore) -> None:
     a, b = await registered(players, "a", "b")
     await players.ensure_organizer("org@example.com", "hash-org", _never)   # joins nothing: no index
@@ -195,7 +195,7 @@ async def test_r27_a_status_change_logs_its_entry_and_event_and_a_repeat_does_no
         ("org", "player_verified", ann, "checked by hand", {"before": "pending", "after": "verified",
                                                            "note": "called her"}),
         ("org", "player_rejected", bob, "outside the area", {"before": "pending", "after": "rejected"})]
-    # issue 18: the event names the player publicly; a rejection publishes nothing
+    # the event names the player publicly; a rejection publishes nothing
     assert await backend.staged() == [(subjects.PLAYER_VERIFIED,
                                        verification(ann, AT, "ann_d").model_dump(mode="json"))]
 
@@ -210,7 +210,7 @@ async def test_r28_a_disqualification_ends_sessions_and_is_logged_as_a_correctio
     dq = StatusChange(ann, "disqualified", "org", "GPS spoofing", "private", AT, True)
     assert await players.change_status(dq) == "verified"
     assert await players.change_status(dq) == "disqualified"         # a repeat: no second record
-    assert await backend.sessions.lookup("h-ann") is None            # issue 15
+    assert await backend.sessions.lookup("h-ann") is None            # its sessions ended with it
     assert await backend.sessions.lookup("h-bob") is not None
     [rec] = await backend.corrections.records()
     assert rec == Record(rec.id, AT, "disqualify", "org", "GPS spoofing", {"player_id": ann, "note": "private"},
@@ -258,7 +258,7 @@ async def _never(stored: str) -> bool:
     raise AssertionError("no stored password to compare")
 
 
-async def test_issue15_ensure_organizer_keeps_sessions_for_the_same_password_and_ends_them_for_another(
+async def test_ensure_organizer_keeps_sessions_for_the_same_password_and_ends_them_for_another(
         backend: Backend) -> None:
     players, sessions = backend.players, backend.sessions
     assert await players.ensure_organizer("Org@example.com", "hash-1", _never) == []
@@ -326,7 +326,7 @@ async def _same() -> bool:
 
 
 async def test_ensure_organizer_fails_when_a_player_took_the_name_organizer(players: PlayerStore) -> None:
-    """Noticed in issue 28, left as it is: the organizer's start fails (the unique Discord name)."""
+    """Noticed while writing this contract, left as it is: the organizer's start fails (the unique Discord name)."""
     await players.create(new("ann", discord="Organizer"))
     with pytest.raises((IntegrityError, DuplicateKey)):
         await players.ensure_organizer("org@example.com", "hash-org", _never)

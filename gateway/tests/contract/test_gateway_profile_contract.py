@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from gateway_backends import Backend
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import NewPlayer, Point, ProfileChange, StatusChange
 
 NOW = datetime(2026, 10, 6, 13, tzinfo=UTC)

@@ -1,6 +1,6 @@
-"""The gateway's sessions by token hash, one contract for the memory fake and PostgreSQL (issue 28, see
+"""The gateway's sessions by token hash, one contract for the memory fake and PostgreSQL (see
 conftest.py): a lookup answers the caller as the players table has them now and the expiry in UTC; purge removes
-what expired by the instant given (issue 15)."""
+what expired by the instant given."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ async def test_delete_ends_one_session_and_an_unknown_one_is_no_error(backend: B
     assert await sessions.lookup("h2") is not None
 
 
-async def test_issue15_purge_removes_the_sessions_expired_by_now_and_counts_them(backend: Backend) -> None:
+async def test_purge_removes_the_sessions_expired_by_now_and_counts_them(backend: Backend) -> None:
     pid, sessions = await ann(backend), backend.sessions
     for h, at in (("gone", NOW - timedelta(seconds=1)), ("edge", NOW), ("kept", NOW + timedelta(microseconds=1))):
         await sessions.create(h, pid, at)
@@ -68,7 +68,7 @@ async def test_issue15_purge_removes_the_sessions_expired_by_now_and_counts_them
     assert await sessions.purge(NOW) == 0
 
 
-async def test_issue15_a_disqualified_players_sessions_end(backend: Backend) -> None:
+async def test_a_disqualified_players_sessions_end(backend: Backend) -> None:
     pid = await ann(backend)
     await backend.sessions.create("h1", pid, NOW)
     await backend.players.change_status(StatusChange(pid, "disqualified", "org", "spoofing", None, NOW, False))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 
 from turf_common.settings import Settings
+from turf_gateway.api.pages import STATIC
 from turf_gateway.main import create_app
-from turf_gateway.pages import STATIC
 
 
 async def test_r30_the_account_page_is_served_with_its_three_forms_and_the_sign_in_links_to_it() -> None:

@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from turf_common.settings import Settings
+from turf_gateway.api.middleware.security import content_security_policy, origin_allowed, tile_source
 from turf_gateway.main import create_app
-from turf_gateway.security import content_security_policy, origin_allowed, tile_source
 
 HOSTS = ["127.0.0.1", "localhost", "turf.example.org", "*.turf.example.org"]
 

@@ -14,10 +14,10 @@ import pytest
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.notify import Done, QueueMail
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters.passwords import verify_password
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.passwords import verify_password
 from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import MemoryAccountTokens, MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 

@@ -1,4 +1,4 @@
-"""Issue 19: GET /board's body cache (turf_gateway.board_cache): one build per version, shared by the callers
+"""GET /board's body cache (turf_gateway.adapters.board_cache): one build per version, shared by the callers
 that come while it runs; a new version builds again; the gzip body is the same content."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import gzip
 
 import pytest
 
-from turf_gateway.board_cache import OWNERSHIP_WRITES, BoardCache
+from turf_gateway.adapters.board_cache import OWNERSHIP_WRITES, BoardCache
 
 
 async def test_concurrent_reads_of_one_version_share_one_build_and_a_new_version_builds_again() -> None:

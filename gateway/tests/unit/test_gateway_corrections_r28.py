@@ -21,12 +21,12 @@ from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected, TerritoryStateOut
 from turf_common.rules import gametime
 from turf_common.settings import Settings
-from turf_gateway.adapters.corrections import view
+from turf_gateway.adapters.correction_store import view
 from turf_gateway.adapters.services import NatsServices
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api import deps
 from turf_gateway.bootstrap import Adapters, wire
 from turf_gateway.main import create_app
-from turf_gateway.session_cache import SessionCache
 from turf_gateway.testing import MemoryCorrectionLog, NoFeedStream, NoKeys, NoLimits, NoPlayers
 
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
@@ -125,9 +125,9 @@ async def test_r28_a_repeated_idempotency_key_answers_the_first_record_and_asks_
     assert len(asked) == 2 and len(log.t.corrections) == 2
 
 
-async def test_r28_issue15_a_repeated_idempotency_key_with_another_body_is_refused_422(
+async def test_r28_a_repeated_idempotency_key_with_another_body_is_refused_422(
         never_idle: list[str]) -> None:
-    """Issue 15: the first record answers only the request it was made for; before, a repeated key with another
+    """The first record answers only the request it was made for; before, a repeated key with another
     body (another territory, another reason) silently got the first correction's record."""
     async with gateway(corrected) as (http, log, asked):
         key = {"Idempotency-Key": "k-9"}
@@ -161,8 +161,8 @@ async def test_a_territory_off_the_board_is_not_found_before_anything_is_recorde
     assert log.t.requests == {} and asked == []
 
 
-async def test_issue28_no_request_is_held_while_the_service_is_asked(never_idle: list[str]) -> None:
-    """Issue 28: the correction's request is settled in a short transaction after the service answered, never held
+async def test_no_request_is_held_while_the_service_is_asked(never_idle: list[str]) -> None:
+    """The correction's request is settled in a short transaction after the service answered, never held
     (a database row lock, here the fake's lock) while the service is asked; two concurrent repeats of one key both
     ask (the service applies a command id once) and get the one record."""
     held: list[bool] = []

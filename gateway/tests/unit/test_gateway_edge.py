@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from turf_common import metrics, tracing
-from turf_gateway.edge import Edge, parse_traceparent
+from turf_gateway.api.middleware.edge import Edge, parse_traceparent
 
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER = f"00-{CALLER_TRACE}-00f067aa0ba902b7-01"

@@ -24,11 +24,16 @@ def gateway_state() -> Any:
     return SimpleNamespace(feed=FeedState())
 
 
+async def unnamed(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The names lookup of a feed whose score changes name nobody (the cases here send none to decode)."""
+    return changes
+
+
 async def test_a_territory_change_reaches_spectators_and_the_recent_stories_as_published() -> None:
     state = gateway_state()
     client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
-    broker.include_router(feed_router(state, "TURF"))
+    broker.include_router(feed_router(state.feed, unnamed, "TURF"))
     async with TestNatsBroker(broker) as br:
         await br.publish(json.dumps(CHANGED).encode(), subjects.TERRITORY_CHANGED)
     want = {"type": "territory.changed", "at": CHANGED["occurred_at"], "seq": 1} | CHANGED
@@ -42,7 +47,7 @@ async def test_a_card_play_is_relayed_without_its_target() -> None:
     state = gateway_state()
     client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
-    broker.include_router(feed_router(state, "TURF"))
+    broker.include_router(feed_router(state.feed, unnamed, "TURF"))
     played = {"type": "card.played", "event_id": "e2", "occurred_at": "2026-10-05T08:00:00-04:00",
               "season_id": "2026", "player_id": "ada", "card_id": "k1", "card_type": "freeze", "state": "reserved",
               "play_id": "p1", "effect": {"territory_id": "3401732250"}}
@@ -56,20 +61,20 @@ async def test_a_card_play_is_relayed_without_its_target() -> None:
 async def test_a_score_update_with_nobody_watching_is_counted_not_decoded() -> None:
     state = gateway_state()
     broker = make_broker("nats://test", "gateway")
-    broker.include_router(feed_router(state, "TURF"))
+    broker.include_router(feed_router(state.feed, unnamed, "TURF"))
     async with TestNatsBroker(broker) as br:
         await br.publish(b"not json: never parsed", subjects.SCORE_UPDATED)
     # not decoded, yet counted in the hub's sequence: a spectator joining now starts after it
     assert state.feed.score_updates == 1 and list(state.feed.hub.recent) == [] and state.feed.hub.last_seq == 1
 
 
-async def test_issue15_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
-    """Issue 15: a message that reached the bus on a feed subject is relayed only if it is that subject's event
+async def test_only_what_fits_the_feeds_contract_reaches_spectators() -> None:
+    """A message that reached the bus on a feed subject is relayed only if it is that subject's event
     (its contract model), and then only with the model's fields. Before, any JSON was relayed as it came."""
     state = gateway_state()
     client = state.feed.hub.join()
     broker = make_broker("nats://test", "gateway")
-    broker.include_router(feed_router(state, "TURF"))
+    broker.include_router(feed_router(state.feed, unnamed, "TURF"))
     forged = [
         (b"<script>alert(1)</script>", subjects.TERRITORY_CHANGED),                     # not JSON
         (json.dumps({"type": "territory.changed", "message": "Game over, go home"}).encode(),

@@ -1,5 +1,5 @@
-"""Issue 19, the pure side of the history routes (turf_gateway.history): a change's kind, a journal's entries and
-its daily totals."""
+"""The pure side of the history routes (turf_gateway.handlers.history_entries): a change's kind, a journal's
+entries and its daily totals."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from turf_gateway.history import change_kind, daily_totals, journal_entry, players_of
+from turf_gateway.handlers.history_entries import change_kind, daily_totals, journal_entry, players_of
 
 NY = ZoneInfo("America/New_York")
 

@@ -12,10 +12,10 @@ from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import PlayerReply
 from turf_common.rules import gametime
+from turf_gateway.adapters.session_cache import SessionCache
+from turf_gateway.adapters.session_revocation import NatsRevocations
 from turf_gateway.handlers.players import Players
 from turf_gateway.ports import Caller, NewPlayer, PlayerRow
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_revocation import NatsRevocations
 from turf_gateway.testing import MemoryPlayers, MemoryTables, NoLimits
 from turf_gateway.testing import MemorySessions as Sessions
 

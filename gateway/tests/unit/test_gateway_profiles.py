@@ -16,11 +16,11 @@ from turf_common.board import Board, load_board
 from turf_common.rules import gametime
 from turf_common.rules.medals import MedalSet
 from turf_common.testing import FakeClock
+from turf_gateway.adapters.recap_image import HEIGHT, WIDTH
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.ports import NewPlayer
-from turf_gateway.recap_image import HEIGHT, WIDTH
 from turf_gateway.testing import MemoryFeedLog, MemoryPlayers, MemoryTables
 
 SEASON = gametime.load_season()

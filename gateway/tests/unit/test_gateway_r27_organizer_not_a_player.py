@@ -86,5 +86,5 @@ async def test_r27_the_organizer_may_still_check_a_point_which_changes_nothing()
     async with gateway(ORG) as (http, asked):
         r = await http.post("/api/v1/claims/check", json=FIX)
     assert r.status_code == 200, r.text
-    # the gateway asks claims (which has geo-verify locate the fix, issue 28), and nothing else
+    # the gateway asks claims (which has geo-verify locate the fix), and nothing else
     assert r.json()["reason"] == "not_in_board" and asked == [subjects.CLAIMS_CHECK]

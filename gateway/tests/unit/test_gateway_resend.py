@@ -1,10 +1,11 @@
-"""Issue 19: when ``WS /ws/scores?since=`` can resend what a client missed (turf_gateway.feed.resend.resumable)."""
+"""When ``WS /ws/scores?since=`` can resend what a client missed
+(turf_gateway.adapters.feed_stream.resumable)."""
 
 from __future__ import annotations
 
 import pytest
 
-from turf_gateway.feed.resend import resumable
+from turf_gateway.adapters.feed_stream import resumable
 
 
 @pytest.mark.parametrize(("since", "upto", "first", "last", "bound", "want"), [

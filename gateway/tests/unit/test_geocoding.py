@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from turf_gateway.geocoding import (
+from turf_gateway.adapters.geocoding import (
     CensusGeocoder,
     GeocoderUnavailable,
     GeoPoint,

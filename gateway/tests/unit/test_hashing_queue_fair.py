@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from turf_gateway import passwords
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters import passwords
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players
 from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables, NoLimits

@@ -1,4 +1,4 @@
-"""Issue 17: the gateway's request metrics are labelled by route template, whole (routers' prefixes included)."""
+"""The gateway's request metrics are labelled by route template, whole (routers' prefixes included)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from starlette.routing import Mount
 
-from turf_gateway.edge import template
+from turf_gateway.api.middleware.edge import template
 
 
 @pytest.mark.parametrize(("path", "route", "want"), [

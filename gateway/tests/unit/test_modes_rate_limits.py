@@ -24,7 +24,7 @@ from turf_common.contracts.modes import (
     StartRoom,
     WithdrawOrder,
 )
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.testing import CannedServices, MemoryIdempotencyKeys
 

@@ -16,12 +16,12 @@ from turf_common.contracts.claims import PlayerReply
 from turf_common.contracts.notify import Done, QueueMail
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock
-from turf_gateway.errors import ApiError
-from turf_gateway.geocoding import GeoPoint
+from turf_gateway.adapters.geocoding import GeoPoint
+from turf_gateway.adapters.passwords import hash_password, verify_password
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.myaccount import MyAccount, PasswordChange, ProfilePatch
 from turf_gateway.handlers.players import Players, token_hash
-from turf_gateway.passwords import hash_password, verify_password
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
 from turf_gateway.testing import (
     CannedServices,

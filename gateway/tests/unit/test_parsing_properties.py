@@ -1,4 +1,4 @@
-"""#10: property tests (hypothesis) on what the gateway parses: coordinates, times, card arguments. Whatever
+"""Property tests (hypothesis) on what the gateway parses: coordinates, times, card arguments. Whatever
 arrives, parsing either yields a value inside the contract or raises a ValidationError (a 422) — nothing else."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from turf_gateway.password_policy import MAX_LENGTH, MIN_LENGTH, REASON, refusal
+from turf_gateway.handlers.password_policy import MAX_LENGTH, MIN_LENGTH, REASON, refusal
 
 EMAIL = "maria.lopez@example.org"
 NAMES = ("Maria Lopez", "mlopez")

@@ -1,4 +1,4 @@
-"""Registration refuses a guessable password (ASVS 5.0 V6.2; the policy is ``turf_gateway.password_policy``).
+"""Registration refuses a guessable password (ASVS 5.0 V6.2; the policy is ``turf_gateway.handlers.password_policy``).
 Threat: ``password`` and ``12345678`` were registered (201) and fall to the first guesses of any attacker."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players, Registration
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 

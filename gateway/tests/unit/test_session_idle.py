@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters.session_cache import SessionCache
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Sessions, token_hash
+from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import NewPlayer
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_idle import IdlePolicy
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables
 
 T0 = datetime(2026, 10, 6, 13, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""Issue 29: a stored push endpoint is a request the server makes, so only the real push services' hosts are taken
+"""A stored push endpoint is a request the server makes, so only the real push services' hosts are taken
 (a probe stored https://127.1/, internal names and redirecting hosts)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 29: a reply over the server's payload limit fails loudly (a flag flood grew ``claims.flags`` past 1 MiB:
+"""A reply over the server's payload limit fails loudly (a flag flood grew ``claims.flags`` past 1 MiB:
 the reply was never sent, the organizer's page answered 503 for the rest of the season, and nothing was logged).
 Now the requester gets a refusal at once, the service logs ``reply_too_large`` and counts it."""
 

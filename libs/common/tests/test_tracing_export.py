@@ -1,4 +1,4 @@
-"""Issue 17: with ``OTEL_EXPORTER_OTLP_ENDPOINT`` set (and the ``otlp`` extra installed), a process's spans reach an
+"""With ``OTEL_EXPORTER_OTLP_ENDPOINT`` set (and the ``otlp`` extra installed), a process's spans reach an
 OpenTelemetry collector over OTLP/HTTP, in the trace the caller's ``traceparent`` named, under the service's
 name. The collector here is a local HTTP server that keeps what it is sent."""
 

@@ -1,4 +1,4 @@
-"""The claims use cases on fakes, for the unit tests (issue 28: one World in place of four): the handlers wired by
+"""The claims use cases on fakes, for the unit tests (one World in place of four): the handlers wired by
 bootstrap over the in-memory store (:mod:`turf_claims.testing`), the shared fake clock and recording publisher
 (:mod:`turf_common.testing`), behind the claim path's first stage, geo-verify's, on its fakes (:mod:`turf_geo
 .testing`: a board of placed points, the trails in memory), as the gateway's claims and checks go."""

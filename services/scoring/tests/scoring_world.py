@@ -1,4 +1,4 @@
-"""Scoring on fakes, written once for the unit tests (issue 28): its handlers over a fresh memory store and a
+"""Scoring on fakes, written once for the unit tests: its handlers over a fresh memory store and a
 recording publisher on a small board, and the board's ownership as the claims service would report it."""
 
 from __future__ import annotations

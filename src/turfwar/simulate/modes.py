@@ -1,6 +1,6 @@
 """``turfwar simulate --mode team-turf | hill``: whole games of the turn-based modes played by bots in process,
 on the pure rules (``turf_common.rules.teamturf``, ``.hill``) and the real board, from one seed, checking the
-invariants after every turn or round. No stack: the modes' service and routes come later (issue 32).
+invariants after every turn or round. No stack: the modes' service and routes come later.
 
 Invariants: Team Turf — troops conserved as T19 says, one team per town (T5), no troop off the field, a finished
 game has winners; King of the Hill — ten rounds (K18), at most one holder who is a player, dice within 1…3 (K3),

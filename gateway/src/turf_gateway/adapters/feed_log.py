@@ -1,4 +1,4 @@
-"""Issue 19: the gateway's feed log (``gateway.feed_log``) in PostgreSQL, the :class:`~turf_gateway.ports.FeedLog`
+"""The gateway's feed log (``gateway.feed_log``) in PostgreSQL, the :class:`~turf_gateway.ports.FeedLog`
 port: the public feed's messages by stream sequence, written by :mod:`turf_gateway.feed.log`, read by the history
 and replay use cases (:mod:`turf_gateway.handlers.history`)."""
 
@@ -12,7 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.contracts import subjects
-from turf_gateway import tables
+from turf_gateway.adapters import tables
 from turf_gateway.ports import HISTORY_PAGE
 
 log_t = tables.feed_log
@@ -25,7 +25,7 @@ class SqlFeedLog:
     async def store(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
-        async with self.engine.begin() as conn:   # executemany of one cached statement (issue 21), one round trip
+        async with self.engine.begin() as conn:   # executemany of one cached statement, one round trip
             await conn.execute(insert(log_t).on_conflict_do_nothing(index_elements=["seq"]), rows)
 
     async def territory_changes(self, territory_id: str, after_seq: int = 0,

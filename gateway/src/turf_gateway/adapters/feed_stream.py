@@ -1,5 +1,5 @@
 """The :class:`~turf_gateway.ports.FeedStream` port over JetStream: the feed stream's stored events read back by
-sequence with an ordered consumer (issue 19; issue 29: ``<stream>_FEED``, the public subjects alone, the only stream
+sequence with an ordered consumer (``<stream>_FEED``, the public subjects alone, the only stream
 the gateway's NATS user may make consumers on)."""
 
 from __future__ import annotations
@@ -11,20 +11,30 @@ import nats.errors
 from nats.js import api as jsapi
 
 from turf_common.bus import jetstream
-from turf_gateway.feed.relay import feed_subjects
-from turf_gateway.feed.resend import resumable
 
 #: seconds to wait for the next stored event while reading back; the stream holds them already, so a longer wait
 #: means the server is gone (the client then gets a snapshot)
 READ_WAIT = 5.0
 
 
+def resumable(since: int, upto: int, first_seq: int, last_seq: int, max_span: int) -> bool:
+    """Whether the messages after ``since`` up to ``upto`` (the hub's sequence) can be resent: the stream still
+    holds them (``first_seq``..``last_seq``, its first and last stored sequences), ``since`` is no sequence the
+    stream never reached, and at most ``max_span`` sequences lie between."""
+    if since < 0 or since > last_seq:
+        return False
+    if since >= upto:
+        return True   # nothing to read back (a client of another replica may be a few events ahead)
+    return since + 1 >= first_seq and upto - since <= max_span
+
+
 class NatsFeedStream:
     """``stream``: the feed stream's name; ``max_span``: ``TURF_WS_RESEND_MAX``, the most sequences one read-back
-    may span."""
+    may span; ``subjects``: the feed's subjects (:func:`turf_gateway.feed.relay.feed_subjects`), the only ones
+    read back."""
 
-    def __init__(self, broker: Any, stream: str, max_span: int) -> None:
-        self.broker, self.stream, self.max_span = broker, stream, max_span
+    def __init__(self, broker: Any, stream: str, max_span: int, subjects: list[str]) -> None:
+        self.broker, self.stream, self.max_span, self.subjects = broker, stream, max_span, subjects
 
     async def read_back(self, since: int, upto: int) -> list[tuple[int, str, bytes]] | None:
         js = jetstream(self.broker)
@@ -35,7 +45,7 @@ class NatsFeedStream:
             return []
         sub = await js.subscribe(
             "", stream=self.stream, ordered_consumer=True,
-            config=jsapi.ConsumerConfig(filter_subjects=feed_subjects(),
+            config=jsapi.ConsumerConfig(filter_subjects=self.subjects,
                                         deliver_policy=jsapi.DeliverPolicy.BY_START_SEQUENCE,
                                         opt_start_seq=since + 1))
         out: list[tuple[int, str, bytes]] = []

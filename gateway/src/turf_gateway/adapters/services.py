@@ -12,7 +12,7 @@ from pydantic import Field, TypeAdapter
 
 from turf_common import bus
 from turf_common.contracts.base import Message, Refusal, decode_reply
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 
 M = TypeVar("M", bound=Message)
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from turf_gateway import tables as t
+from turf_gateway.adapters import tables as t
 
 k = t.account_tokens.c
 

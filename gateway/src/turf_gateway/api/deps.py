@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
@@ -63,7 +63,7 @@ async def get_modes(state: State) -> Modes:
     return state.modes
 
 
-#: Team Turf games and King of the Hill rooms (issue 32): opening, reading, moves
+#: Team Turf games and King of the Hill rooms: opening, reading, moves
 ModesCase = Annotated[Modes, Depends(get_modes)]
 
 
@@ -79,7 +79,7 @@ async def get_exports(state: State) -> Exports:
     return state.exports
 
 
-#: the organizer's claim log and CSV exports (issue 20)
+#: the organizer's claim log and CSV exports
 ExportsCase = Annotated[Exports, Depends(get_exports)]
 
 
@@ -103,7 +103,7 @@ async def get_notifications(state: State) -> Notifications:
     return state.notifications
 
 
-#: notifications, push subscriptions and announcements (issue 18)
+#: notifications, push subscriptions and announcements
 NotificationsCase = Annotated[Notifications, Depends(get_notifications)]
 
 
@@ -111,7 +111,7 @@ async def get_outlook(state: State) -> Outlook:
     return state.outlook
 
 
-#: a player's territories and deadlines now (issue 18)
+#: a player's territories and deadlines now
 OutlookCase = Annotated[Outlook, Depends(get_outlook)]
 
 
@@ -159,7 +159,7 @@ async def get_history(state: State) -> History:
     return state.history
 
 
-#: towns' histories, players' journals and the replay (issue 19)
+#: towns' histories, players' journals and the replay
 HistoryCase = Annotated[History, Depends(get_history)]
 
 

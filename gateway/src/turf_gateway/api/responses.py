@@ -1,7 +1,7 @@
 """The response of the busiest writes (``POST /claims``, ``POST /trades``): a pydantic model's JSON, written once
 by pydantic from the service's decoded reply. FastAPI's own path for a returned model validates it again against
 the route's ``response_model`` and serializes it in an operation span: about a twentieth of the gateway's CPU for a
-claim (measured in process, issue 28), for a body the contract already typed. The route still declares its
+claim (measured in process), for a body the contract already typed. The route still declares its
 ``response_model`` (the OpenAPI document shows it), and the fields written are that model's."""
 
 from __future__ import annotations

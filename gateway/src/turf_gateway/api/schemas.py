@@ -241,7 +241,7 @@ class Flag(BaseModel):
     evidence: dict[str, Any]
     state: Literal["open", "cleared"]
     cleared: Clearance | None
-    # issue 29: repeats between the same places are one flag: how many times it was raised (``at`` the first),
+    # Repeats between the same places are one flag: how many times it was raised (``at`` the first),
     # and when last
     count: int = 1
     last_at: str

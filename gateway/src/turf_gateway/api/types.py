@@ -17,7 +17,7 @@ def _iso_text_only(v: Any) -> Any:
 
 
 IsoTime = Annotated[AwareDatetime, BeforeValidator(_iso_text_only)]
-#: a GPS fix's own time: an ISO text within the contract's window (issue 29: a year-10000 fix poisoned the trail)
+#: a GPS fix's own time: an ISO text within the contract's window (a year-10000 fix poisoned the trail)
 FixIsoTime = Annotated[FixTime, BeforeValidator(_iso_text_only)]
 
 

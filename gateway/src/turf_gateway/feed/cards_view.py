@@ -1,4 +1,4 @@
-"""The live feed's view of card and trade events (issue 19): public fields only, never a drawn card's type (a hand is
+"""The live feed's view of card and trade events: public fields only, never a drawn card's type (a hand is
 private, R12) or a scheduled card's target (R15, R16)."""
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ model validation before anyone is known to listen) and :func:`forward` decodes o
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -27,20 +28,24 @@ from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified,
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.contracts.yard import YardMoved
 from turf_gateway.feed import cards_view as cards
-from turf_gateway.state import AppState
+from turf_gateway.state import FeedState
 
 log = structlog.get_logger(__name__)
+
+#: the display names of a ``score.updated`` delta's changes, as spectators see them
+#: (:meth:`turf_gateway.handlers.public.Public.named_changes`)
+Names = Callable[[list[dict[str, Any]]], Awaitable[list[dict[str, Any]]]]
 
 #: the core feed (card and trade events, private fields left out, are ``cards.FEED``)
 FEED = [subjects.SCORE_UPDATED, subjects.TERRITORY_CHANGED, subjects.CORRECTION_APPLIED,
         subjects.SEASON_FINAL_RESULTS, subjects.ANNOUNCEMENT_PUBLISHED, subjects.MEDAL_EARNED]
-#: issue 32: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
+#: Team Turf and King of the Hill, every event public (orders and choices are never events; a round's
 #: choices are revealed in its mode.round_resolved, the seed in mode.game_ended)
 MODE_FEED = [subjects.MODE_GAME_CREATED, subjects.MODE_PLAYER_JOINED, subjects.MODE_PLAYER_LEFT,
              subjects.MODE_ROOM_STARTED, subjects.MODE_TROOPS_PLACED, subjects.MODE_TURN_RESOLVED,
              subjects.MODE_ROUND_RESOLVED, subjects.MODE_GAME_ENDED,
              subjects.MODE_YARD_MOVED]  # yard cards: a move and what it did, never a hidden card (Y27)
-#: issue 15: the contract of each relayed subject. A message that does not fit its subject's model (or names
+#: the contract of each relayed subject. A message that does not fit its subject's model (or names
 #: another type) is not relayed, and of one that does, only the model's fields are: anything else that reached the
 #: bus (a process with bus access, a bug) never reaches the spectators
 MODELS: dict[str, type[BaseModel]] = {
@@ -73,16 +78,17 @@ def feed_subjects() -> list[str]:
     return FEED + cards.FEED + MODE_FEED
 
 
-def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> NatsRouter:
+def feed_router(feed: FeedState, names: Names, stream: str, after_seq: int | None = None) -> NatsRouter:
     """One JetStream ordered consumer of every feed subject (:func:`feed_subjects`) of ``stream``, the feed stream
-    (issue 29: those subjects alone, sourced from the event stream in its order, so the gateway's NATS user, which
+    (those subjects alone, sourced from the event stream in its order, so the gateway's NATS user, which
     may create consumers there only, reads no private subject whatever filter it asks), ephemeral and unacked, so
     each event comes with its stream sequence and all of them in stream order: the ``seq`` of every feed message
     (API.md), which a client resumes from (``WS /ws/scores?since=``). It starts right after ``after_seq`` (the
     stream's last sequence when the gateway starts, which the hub also starts from), or with the next new event.
     nats-py's ordered consumer re-creates itself from the last sequence it delivered when it misses a message or
     a heartbeat (a NATS node gone), so the feed has neither gaps nor duplicates. Every gateway replica has its
-    own consumer and relays every event to its own spectators.
+    own consumer and relays every event to its own spectators (``feed``: this process's hub and board version;
+    ``names``: :data:`Names`).
 
     The handler's argument is the body that :func:`as_received` makes the raw message, not a ``NatsMessage``
     context parameter: FastStream resolves context parameters in a worker thread, which doubled the CPU per event
@@ -93,7 +99,7 @@ def feed_router(state: AppState, stream: str, after_seq: int | None = None) -> N
     config = jsapi.ConsumerConfig(filter_subjects=feed_subjects(), **start)   # type: ignore[arg-type]
 
     async def relay(m: Any) -> None:
-        await forward(state, m)
+        await forward(feed, names, m)
 
     # an ordered consumer takes no acks (AckPolicy.MANUAL: FastStream sends none)
     r.subscriber("", stream=JStream(stream, declare=False), config=config, ordered_consumer=True,
@@ -131,9 +137,9 @@ def stream_seq(m: Msg) -> int | None:
         return None
 
 
-async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> dict[str, Any] | None:
+async def feed_message(names: Names, subject: str, raw: bytes, seq: int) -> dict[str, Any] | None:
     """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
-    contract, only its fields (issue 15: :func:`validated`), card and trade events without private fields,
+    contract, only its fields (:func:`validated`), card and trade events without private fields,
     display names added to score changes; None for a message that is no such event. The live feed and the
     resend of missed messages (:mod:`turf_gateway.feed.resend`) both make theirs here, so a resent message is the one
     the client would have got live."""
@@ -145,28 +151,28 @@ async def feed_message(state: AppState, subject: str, raw: bytes, seq: int) -> d
         data = cards.public_view(subject, data)
     msg = {"type": subject, "at": data.get("occurred_at"), "seq": seq} | data
     if subject == subjects.SCORE_UPDATED:
-        msg["changes"] = await state.public.named_changes(data.get("changes") or [])
+        msg["changes"] = await names(data.get("changes") or [])
     return msg
 
 
-async def forward(state: AppState, m: Msg) -> None:
+async def forward(feed: FeedState, names: Names, m: Msg) -> None:
     """Relay one bus event to the spectators (:func:`feed_message`) and move the hub's ``last_seq`` on. Events
     come one at a time, in stream order (one subscription, handled in order), and the hub's sequence moves in the
     same step as the broadcast, so a client joining between two events knows exactly which come to it."""
     seq = stream_seq(m)
     if seq is None:
-        seq = state.feed.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
+        seq = feed.hub.last_seq + 1   # FastStream's TestNatsBroker delivers plain messages: count them
     if m.subject == subjects.SCORE_UPDATED:
-        state.feed.score_updates += 1   # snapshot requests sent before this one are no longer shared
+        feed.score_updates += 1   # snapshot requests sent before this one are no longer shared
     elif m.subject == subjects.TERRITORY_CHANGED:
-        state.feed.board_version += 1   # GET /board's cached body is out of date
+        feed.board_version += 1   # GET /board's cached body is out of date
     story = m.subject not in (subjects.SCORE_UPDATED, subjects.SEASON_FINAL_RESULTS)
     msg = None
-    if state.feed.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising
-        msg = await feed_message(state, m.subject, m.data, seq)
-    state.feed.hub.last_seq = max(state.feed.hub.last_seq, seq)
+    if feed.hub.clients or story:   # nobody listening and nothing to keep: skip decoding and serialising
+        msg = await feed_message(names, m.subject, m.data, seq)
+    feed.hub.last_seq = max(feed.hub.last_seq, seq)
     if msg is None:
         return
     if story:
-        state.feed.hub.remember(msg)
-    state.feed.hub.broadcast(seq, msg)
+        feed.hub.remember(msg)
+    feed.hub.broadcast(seq, msg)

@@ -1,5 +1,5 @@
-"""What a spectator missed: the feed messages after a sequence, read back from the JetStream feed stream (issue 19,
-``WS /ws/scores?since=<seq>``; issue 29: the public subjects alone, sourced from the event stream, whose sequences
+"""What a spectator missed: the feed messages after a sequence, read back from the JetStream feed stream
+(``WS /ws/scores?since=<seq>``; the public subjects alone, sourced from the event stream, whose sequences
 the feed's ``seq`` are).
 
 The stream keeps every feed event (limits retention, no age limit), so any sequence it still holds can be resent;
@@ -13,30 +13,20 @@ from __future__ import annotations
 
 import json
 
-from turf_gateway.feed.relay import feed_message
-from turf_gateway.state import AppState
+from turf_gateway.feed.relay import Names, feed_message
+from turf_gateway.ports import FeedStream
 
 
-def resumable(since: int, upto: int, first_seq: int, last_seq: int, max_span: int) -> bool:
-    """Whether the messages after ``since`` up to ``upto`` (the hub's sequence) can be resent: the stream still
-    holds them (``first_seq``..``last_seq``, its first and last stored sequences), ``since`` is no sequence the
-    stream never reached, and at most ``max_span`` sequences lie between."""
-    if since < 0 or since > last_seq:
-        return False
-    if since >= upto:
-        return True   # nothing to read back (a client of another replica may be a few events ahead)
-    return since + 1 >= first_seq and upto - since <= max_span
-
-
-async def missed(state: AppState, since: int, upto: int) -> list[tuple[int, str]] | None:
+async def missed(stream: FeedStream, names: Names, since: int, upto: int) -> list[tuple[int, str]] | None:
     """The feed messages of the stream sequences ``since`` < seq <= ``upto``, oldest first, as ``(seq, text)``;
-    None when they cannot be resent (:func:`resumable`, or the stream does not answer in time)."""
-    stored = await state.feed_stream.read_back(since, upto)
+    None when they cannot be resent
+    (:func:`turf_gateway.adapters.feed_stream.resumable`, or the stream does not answer in time)."""
+    stored = await stream.read_back(since, upto)
     if stored is None:
         return None
     out: list[tuple[int, str]] = []
     for seq, subject, data in stored:
-        msg = await feed_message(state, subject, data, seq)
+        msg = await feed_message(names, subject, data, seq)
         if msg is not None:
             out.append((seq, json.dumps(msg, default=str)))
     return out

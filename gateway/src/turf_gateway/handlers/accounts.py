@@ -19,11 +19,11 @@ import structlog
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.notify import Done, MailListReply, MailListRequest, QueueMail
-from turf_gateway import password_policy
+from turf_gateway.adapters.passwords import hash_password
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.passwords import hash_password
 from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)

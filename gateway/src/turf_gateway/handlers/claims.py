@@ -11,7 +11,7 @@ from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, Home, SubmitClaim
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, IdempotencyKeys, Limiter, Services
 
 M = TypeVar("M", bound=Message)
@@ -37,8 +37,8 @@ class Claims:
         return await self._ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply)
 
     async def submit(self, caller: Caller, fix: Fix, ip: str, key: str | None, body: Any) -> ClaimAcceptedReply:
-        """Claim the territory at ``fix``. ``body``: the request's JSON, which a repeated ``key`` must repeat
-        (issue 15). Raises ApiError: 429, 422 for a key reused with another body, the rule code of R3/R7/R8."""
+        """Claim the territory at ``fix``. ``body``: the request's JSON, which a repeated ``key`` must repeat.
+        Raises ApiError: 429, 422 for a key reused with another body, the rule code of R3/R7/R8."""
         await self.limiter.hit("claims_player", caller.id, ("claims_ip", ip))
         if key is not None:
             await self.keys.same_body_or_refuse("claims", caller.id, key, body)

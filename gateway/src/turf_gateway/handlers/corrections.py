@@ -20,7 +20,7 @@ from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.scoring import AdjustScore, ScoreAdjusted
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import CorrectionLog, Flusher, GameClock, PlayerStore, Services
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -33,7 +33,7 @@ class CorrectionIn(BaseModel):
     action: Literal["reverse_claim", "set_owner", "adjust_hand", "adjust_score"]
     #: public: on GET /corrections and the feed's correction.applied
     reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-    #: private (issue 15): the organizer's own note, on GET /admin/corrections only
+    #: private: the organizer's own note, on GET /admin/corrections only
     note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
     claim_id: Id | None = None
     territory_id: Id | None = None
@@ -86,7 +86,7 @@ class Corrections:
     async def apply(self, body: CorrectionIn, by: str, key: str | None) -> dict[str, Any]:
         """Apply and log a correction; the record ``{id, at, action, by, reason, before, after, post_season}``. A
         repeated ``key`` answers the first record (or refusal), applied and logged once; with another body it is
-        refused 422 ``invalid_input`` (issue 15). Raises ApiError 404 for a target that does not exist (before
+        refused 422 ``invalid_input``. Raises ApiError 404 for a target that does not exist (before
         anything is recorded), the service's refusal, BusError when it does not answer (asked again on a repeat)."""
         await self._check_targets(body)
         now = await self.clock.now()
@@ -95,7 +95,7 @@ class Corrections:
                                           post_season=gametime.season_state(self.season, now) == "closed")
         first = await self.log.asked(cid)
         effect: Effect | ApiError | None = None
-        # issue 15: a key answers only the request it was first used for; another body under it is a client bug
+        # A key answers only the request it was first used for; another body under it is a client bug
         if canonical(first.request) != canonical(asked):
             raise ApiError("invalid_input", "This Idempotency-Key was already used for another correction; use a "
                                             "new key for a new correction.", 422)

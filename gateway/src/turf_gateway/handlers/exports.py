@@ -1,6 +1,6 @@
-"""The organizer's desk reads (issue 20) as use cases: the claim log, read from the claims service a page at a time
-(issue 29), with names; and the CSV exports of players, claims and results for the league's spreadsheets. Times in
-the season's zone, as everywhere else."""
+"""The organizer's desk reads as use cases: the claim log, read from the claims service a page at a time
+(one reply of the whole log outgrew NATS's payload limit), with names; and the CSV exports of players, claims and
+results for the league's spreadsheets. Times in the season's zone, as everywhere else."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import CLAIMS_PAGE, ClaimRecord, ClaimsListReply, ClaimsListRequest
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import PlayerStore, Services
@@ -58,8 +58,8 @@ class Exports:
 
     async def claim_pages(self, day: date | None, player_id: str | None,
                           want: int | None = None) -> AsyncIterator[list[ClaimRecord]]:
-        """The claim log (of ``day``, of ``player_id``) as claims answers it, a page at a time, oldest first (issue
-        29: the whole log in one reply outgrew the bus's payload limit), until its last page or until ``want``
+        """The claim log (of ``day``, of ``player_id``) as claims answers it, a page at a time, oldest first (the
+        whole log in one reply outgrew the bus's payload limit), until its last page or until ``want``
         claims were read (the last request asks for no more than are still wanted)."""
         after, got = None, 0
         while True:
@@ -97,7 +97,7 @@ class Exports:
         return csv_text(rows, PLAYER_COLUMNS, header=True)
 
     async def claims_csv(self) -> AsyncIterator[str]:
-        """``claims.csv``, the whole log, as text a page of claims at a time (issue 29: neither one reply of the
+        """``claims.csv``, the whole log, as text a page of claims at a time (neither one reply of the
         bus nor the gateway's memory holds it all). The first page is read before this returns, so a claims service
         that does not answer raises here (a 503 before the answer starts); one that stops answering later raises
         from the iterator (the download is cut off, never a short file that looks whole)."""

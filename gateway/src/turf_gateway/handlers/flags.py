@@ -10,7 +10,7 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Clearance, FlagClearances, GameClock, Services
 
 
@@ -23,7 +23,7 @@ class Flags:
 
     def _out(self, flag: FlagOut, cleared: Clearance | None) -> S.Flag:
         """The flag as API.md gives it (``at`` in the season's zone, like every game time), with its review state
-        and (issue 29) how many times it was raised, ``last_at`` the latest."""
+        and how many times it was raised, ``last_at`` the latest."""
         tz = self.season.tz
         return S.Flag.model_validate(flag.model_dump(mode="json", exclude={"schema_version"}) | {
             "at": flag.at.astimezone(tz).isoformat(), "last_at": (flag.last_at or flag.at).astimezone(tz).isoformat(),
@@ -31,7 +31,7 @@ class Flags:
             "cleared": dataclasses.asdict(cleared) if cleared else None})
 
     async def _all(self) -> list[FlagOut]:
-        """Every flag, oldest first, read from claims a page at a time (issue 29: one reply of them all outgrew
+        """Every flag, oldest first, read from claims a page at a time (one reply of them all outgrew
         the bus's payload limit under a flag flood)."""
         out: list[FlagOut] = []
         after: str | None = None

@@ -1,5 +1,6 @@
-"""Issue 19, public: a town's history, a player's season journal and the replay of the public feed (API.md "History
-and replay"), read from the feed log; the journal's rules are the pure functions of :mod:`turf_gateway.history`."""
+"""Public: a town's history, a player's season journal and the replay of the public feed (API.md "History and
+replay"), read from the feed log; the journal's rules are the pure functions of
+:mod:`turf_gateway.handlers.history_entries`."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 
 from turf_common.board import Board
 from turf_common.rules import gametime
-from turf_gateway import history
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers import history_entries
 from turf_gateway.ports import HISTORY_PAGE, FeedLog, PlayerStore
 
 
@@ -32,7 +33,7 @@ class History:
         if territory_id not in self.board.territories:
             raise ApiError("not_found", "No territory with that id.")
         msgs, next_seq = await self.log.territory_changes(territory_id, after_seq, limit)
-        return {"history": [history.territory_entry(m) for m in msgs], "next_seq": next_seq}
+        return {"history": [history_entries.territory_entry(m) for m in msgs], "next_seq": next_seq}
 
     async def player(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE) -> dict[str, Any]:
         """The player's public season record with daily totals, a page of at most ``limit`` feed messages after
@@ -41,8 +42,8 @@ class History:
         if await self.players.standing(player_id) is None:
             raise ApiError("not_found", "No such player.")
         msgs, next_seq = await self.log.player_messages(player_id, after_seq, limit)
-        entries = [e for m in msgs if (e := history.journal_entry(player_id, m)) is not None]
-        return {"history": entries, "days": history.daily_totals(entries, self.season.tz), "next_seq": next_seq}
+        entries = [e for m in msgs if (e := history_entries.journal_entry(player_id, m)) is not None]
+        return {"history": entries, "days": history_entries.daily_totals(entries, self.season.tz), "next_seq": next_seq}
 
     async def replay(self, start: datetime | None, end: datetime | None, after_seq: int,
                      limit: int) -> dict[str, Any]:

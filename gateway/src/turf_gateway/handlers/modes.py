@@ -1,7 +1,7 @@
-"""The turn-based modes (issue 32) as use cases: Team Turf and King of the Hill games are kept and decided by the
+"""The turn-based modes as use cases: Team Turf and King of the Hill games are kept and decided by the
 modes service; the gateway asks it. Opening a game: a repeated ``Idempotency-Key`` answers the first game only to a
-request with the same body; with another body it is 422 ``invalid_input`` before the modes service is asked (issue
-15, as for claims and corrections). A move on a game first reads the game, so an id of the other mode is 404
+request with the same body; with another body it is 422 ``invalid_input`` before the modes service is asked (as
+for claims and corrections). A move on a game first reads the game, so an id of the other mode is 404
 ``not_found`` whatever the move; the modes service's refusals (409 with the rule's code, 403 ``forbidden``) pass
 through unchanged."""
 
@@ -36,7 +36,7 @@ from turf_common.contracts.modes import (
     StartRoom,
     WithdrawOrder,
 )
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import IdempotencyKeys, Limiter, Services
 
 TIMEOUT = 10.0   # a command waits on its game's row lock; a resolution replays the game
@@ -48,7 +48,7 @@ MOVES: dict[type[Message], str] = {
     LeaveGame: subjects.MODES_LEAVE, StartRoom: subjects.MODES_START, ChooseAction: subjects.MODES_CHOOSE,
     EndGame: subjects.MODES_END, RemovePlayer: subjects.MODES_REMOVE}
 #: K19: the moves that change who sits where (each a story on the spectators' feed) count against
-#: ``modes_seat_player``; every other write against ``modes_move_player`` (``turf_gateway.ratelimit``)
+#: ``modes_seat_player``; every other write against ``modes_move_player`` (``turf_gateway.adapters.ratelimit``)
 SEAT_MOVES = (JoinGame, LeaveGame, RemovePlayer)
 #: the limits' key of the organizer's writes (they name no player)
 ORGANIZER = "organizer"

@@ -17,14 +17,14 @@ from turf_common.contracts import subjects
 from turf_common.contracts.notify import Done, ForgetMail
 from turf_common.contracts.players import EraseTrails, PlayerApplied, TrailsErased
 from turf_common.rules import gametime
-from turf_gateway import password_policy
+from turf_gateway.adapters.geocoding import normalise_address
+from turf_gateway.adapters.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification
-from turf_gateway.geocoding import normalise_address
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
+from turf_gateway.handlers.events import disqualification
 from turf_gateway.handlers.players import DISCORD, EMAIL, Players, token_hash
-from turf_gateway.passwords import dummy_hash, hash_password, verify_password
 from turf_gateway.ports import Caller, PlayerRow, ProfileChange
 
 log = structlog.get_logger(__name__)

@@ -1,4 +1,4 @@
-"""Notifications, Web Push subscriptions and announcements as use cases (issue 18): the notify service keeps and
+"""Notifications, Web Push subscriptions and announcements as use cases: the notify service keeps and
 decides; these name the caller (a player sees only their own notifications: the id asked for is always the
 caller's) and check what the gateway must before asking. A refusal of notify comes back as its ApiError."""
 
@@ -26,7 +26,7 @@ from turf_common.contracts.notify import (
     SavePush,
 )
 from turf_common.pushpolicy import allowed_push_endpoint
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, GameClock, Limiter, PlayerStore, Services
 
 #: seconds to wait for an announcement: notify fans it out to every player's notifications before it answers
@@ -38,7 +38,7 @@ class Notifications:
     services: Services
     limiter: Limiter
     clock: GameClock
-    rehearsal: bool   # a manual-clock rehearsal: a loopback push receiver is allowed too (issue 29)
+    rehearsal: bool   # a manual-clock rehearsal: a loopback push receiver is allowed too
     players: PlayerStore | None = None   # R30: whom announcements are mailed to
 
     async def inbox(self, player_id: str, after: int | None) -> NotificationsReply:
@@ -58,7 +58,7 @@ class Notifications:
     async def save_push(self, caller: Caller, endpoint: str, keys: PushKeys) -> None:
         """Keep the caller's push subscription. Raises ApiError, before notify is asked: 409 ``not_eligible`` for
         a player not verified (R27), 429 ``rate_limited`` over ``push_player``, 422 ``invalid_input`` for an
-        endpoint that is not a browser push service's (issue 29)."""
+        endpoint that is not a browser push service's."""
         if caller.status != "verified":
             raise ApiError("not_eligible", "Only a verified player may subscribe to pushes (R27).")
         await self.limiter.hit("push_player", caller.id)

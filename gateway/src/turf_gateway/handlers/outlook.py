@@ -1,4 +1,4 @@
-"""A player's territories and deadlines at the game clock's instant (issue 18), asked of the claims service
+"""A player's territories and deadlines at the game clock's instant, asked of the claims service
 (``claims.outlook``), which reads its own state then: the play page's countdowns (docs/countdowns.md)."""
 
 from __future__ import annotations

@@ -21,12 +21,15 @@ from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
 from turf_common.rules import gametime
 from turf_common.rules.households import Home, households
-from turf_gateway import password_policy
+from turf_gateway.adapters.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
+from turf_gateway.adapters.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.adapters.ratelimit import KNOWN_FOR_S
+from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
-from turf_gateway.events import disqualification, verification
-from turf_gateway.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
-from turf_gateway.passwords import dummy_hash, hash_password, verify_password
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers import password_policy
+from turf_gateway.handlers.events import disqualification, verification
+from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     ROSTER_PAGE,
     Caller,
@@ -42,9 +45,6 @@ from turf_gateway.ports import (
     SessionStore,
     StatusChange,
 )
-from turf_gateway.ratelimit import KNOWN_FOR_S
-from turf_gateway.session_cache import SessionCache
-from turf_gateway.session_idle import IdlePolicy
 
 if TYPE_CHECKING:
     from turf_gateway.handlers.accounts import Accounts
@@ -88,7 +88,7 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class Sessions:
-    """The caller behind a bearer token: from the session cache (a few seconds, issue 21), else the store."""
+    """The caller behind a bearer token: from the session cache (a few seconds), else the store."""
 
     store: SessionStore
     cache: SessionCache[Caller]
@@ -96,7 +96,7 @@ class Sessions:
 
     async def caller(self, token: str) -> Caller:
         """401 ``unauthenticated`` for an unknown token, an expired session or one unused for longer than its
-        idle time (:class:`~turf_gateway.session_idle.IdlePolicy`); a use moves the idle deadline on."""
+        idle time (:class:`~turf_gateway.handlers.session_idle.IdlePolicy`); a use moves the idle deadline on."""
         h = token_hash(token)
         now = datetime.now(UTC)
         hit = self.cache.get(h)
@@ -136,7 +136,7 @@ class Players:
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
         ``status_reason`` says why not (``not_in_board``, ``address_not_found``, ``geocoder_unavailable``). A
-        password the policy refuses (:mod:`turf_gateway.password_policy`) is 422 ``weak_password`` and changes
+        password the policy refuses (:mod:`turf_gateway.handlers.password_policy`) is 422 ``weak_password`` and changes
         nothing."""
         weak = password_policy.refusal(reg.password, reg.email, (reg.name, reg.discord))
         if weak is not None:
@@ -172,8 +172,8 @@ class Players:
 
     async def sign_in(self, email: str, password: str, ip: str) -> S.SessionOut:
         """A new session; 401 for a wrong email or password; 403 ``not_eligible`` for a disqualified or rejected
-        player's right password (issue 29); 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
-        hashing queue is full (:mod:`turf_gateway.passwords`). The argon2 check runs off the event loop."""
+        player's right password; 429 (:meth:`_admit`); 503 ``unavailable`` with ``Retry-After`` when the
+        hashing queue is full (:mod:`turf_gateway.adapters.passwords`). The argon2 check runs off the event loop."""
         account = email.lower()
         known, failures = await self._admit(account, ip)
         wrong = False
@@ -207,7 +207,7 @@ class Players:
         """Count this attempt against the sign-in limits, before any hash; whether the account signed in from
         this address before, and the failure counters it took provisionally (to be undone on a success).
         Every attempt per address (``sessions_ip``), failures per account and address (``sessions_email``) and
-        per address (``sessions_fail_ip``). Issue 29: the failure
+        per address (``sessions_fail_ip``). The failure
         is counted (one atomic INCR) before the hash, not after: 40 concurrent guesses all read the count before
         any was written, and all got 401. And failures per account from every address (``sessions_account``):
         over it, each address the account never signed in from is slowed for that account: one attempt per
@@ -229,7 +229,7 @@ class Players:
     async def sign_out(self, token: str) -> None:
         h = token_hash(token)
         await self.sessions.delete(h)
-        await self.revocations.revoke(token_hash=h)   # issue 21: refused from now on by every gateway
+        await self.revocations.revoke(token_hash=h)   # refused from now on by every gateway
 
     async def me(self, caller: Caller) -> S.Me:
         """The profile from the session cache's memory when it holds it (dropped with the player's
@@ -255,7 +255,7 @@ class Players:
         return S.PublicProfile(id=row.id, display_name=row.discord, status=row.status)
 
     async def roster(self, after: int = -1, limit: int = ROSTER_PAGE) -> tuple[list[RosterRow], int | None]:
-        """Issue 29: a page of the verified players in join order (see PlayerStore.roster), after join index
+        """A page of the verified players in join order (see PlayerStore.roster), after join index
         ``after``, and the next page's ``after`` (None on the last page)."""
         rows = await self.players.roster(after, limit + 1)
         return rows[:limit], (rows[limit - 1].join_index if len(rows) > limit else None)
@@ -269,7 +269,7 @@ class Players:
         now = await self.clock.now()
         before = await self.players.change_status(StatusChange(
             player_id, new, by, reason, note, now, gametime.season_state(self.season, now) == "closed"))
-        if before != new:   # issue 21: no gateway answers the old status (or a dead session) from its cache
+        if before != new:   # no gateway answers the old status (or a dead session) from its cache
             await self.revocations.revoke(player_id=player_id)
         await self.relay.flush()
         # read-your-writes for the organizer (and everyone after): the services that own the effect apply it now
@@ -285,7 +285,7 @@ class Players:
     async def admin_players(self) -> S.AdminPlayers:
         """Every player with private fields and the R27 duplicate-address flag, for the organizer."""
         rows = await self.players.players()
-        # issue 29: by geocoded point where both have one ("1 Main St" and "1 Main Street"), else by the string
+        # By geocoded point where both have one ("1 Main St" and "1 Main Street"), else by the string
         shared = households([Home(r.id, r.address_norm, (r.home.lat, r.home.lon) if r.home else None)
                              for r in rows])
         return S.AdminPlayers(players=[S.AdminPlayer(
@@ -297,7 +297,7 @@ class Players:
 
     async def ensure_organizer(self, email: str, password: str) -> None:
         """The organizer account exists at start with the configured password (the operator's choice: no player
-        rules). Issue 15: when it was another, every session of the organizer ends (a password changed because it
+        rules). When it was another, every session of the organizer ends (a password changed because it
         leaked also shuts out whoever signed in with it). A changed ``TURF_ORGANIZER_EMAIL`` demotes the old
         account (no organizer rights, no usable password) and ends its sessions: before, it stayed organizer
         with its old password, or the new account's start failed on the name ``organizer``."""

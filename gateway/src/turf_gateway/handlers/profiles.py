@@ -16,7 +16,7 @@ from turf_common.rules import gametime
 from turf_common.rules.footprint import Season, season_of
 from turf_common.rules.medals import TIERS, BoardFacts, Change, MedalSet, changes_of, compute
 from turf_gateway.api import schemas as S
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import HISTORY_PAGE, FeedLog, GameClock, PlayerStore
 
 #: the players fought most, shown in the statistics
@@ -126,15 +126,15 @@ class Profiles:
                             "taken": s.steals_taken[p]} for p in top]}
 
     async def stats_png(self, player_id: str) -> bytes:
-        """The statistics as a plot (:func:`turf_gateway.recap_image.stats`), drawn in a worker thread."""
-        from turf_gateway import recap_image  # matplotlib, loaded when a picture is first asked for
+        """The statistics as a plot (:func:`turf_gateway.adapters.recap_image.stats`), drawn in a worker thread."""
+        from turf_gateway.adapters import recap_image  # matplotlib, loaded when a picture is first asked for
 
         recap = await self.recap(player_id)
         return await asyncio.to_thread(recap_image.stats, recap)
 
     async def recap_png(self, player_id: str) -> bytes:
-        """The recap as a PNG (:mod:`turf_gateway.recap_image`), drawn in a worker thread."""
-        from turf_gateway import recap_image  # matplotlib, loaded when a picture is first asked for
+        """The recap as a PNG (:mod:`turf_gateway.adapters.recap_image`), drawn in a worker thread."""
+        from turf_gateway.adapters import recap_image  # matplotlib, loaded when a picture is first asked for
 
         recap = await self.recap(player_id)
         return await asyncio.to_thread(recap_image.render, recap, self.board,

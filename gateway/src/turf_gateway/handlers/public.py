@@ -21,10 +21,10 @@ from turf_common.contracts.scoring import FinalResults, Leaderboard, Leaderboard
 from turf_common.rules import gametime
 from turf_common.rules.cards import seed_commitment
 from turf_common.settings import parse_clock_mode
+from turf_gateway.adapters.board_cache import Body
 from turf_gateway.api import schemas as S
-from turf_gateway.board_cache import Body
-from turf_gateway.errors import ApiError
-from turf_gateway.paging import read_pages
+from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.paging import read_pages
 from turf_gateway.ports import GameClock, PlayerStore, Services
 
 if TYPE_CHECKING:   # state.py builds its AppState of the use cases: a runtime import would be circular
@@ -112,8 +112,8 @@ class Public:
         return self.feed.topo_cache.fresh(version) or await self.feed.topo_cache.get(version, self.board_topojson)
 
     async def board_body(self) -> Body:
-        """Issue 19: the board's body (JSON, its gzip, its ETag) of the current ownership version, built once per
-        version (:class:`turf_gateway.board_cache.BoardCache`: callers during a build share it)."""
+        """The board's body (JSON, its gzip, its ETag) of the current ownership version, built once per
+        version (:class:`turf_gateway.adapters.board_cache.BoardCache`: callers during a build share it)."""
         version = self.feed.board_version
         return self.feed.board_cache.fresh(version) or await self.feed.board_cache.get(version, self.board_json)
 
@@ -143,8 +143,8 @@ class Public:
         return await asyncio.shield(inflight[1])
 
     async def _fetch_leaderboard(self) -> dict[str, Any]:
-        """Issue 29: read a page at a time (one page, one request, up to 1,000 players), every page cut from the
-        one ranking scoring made for the first (turf_gateway.paging)."""
+        """Read a page at a time (one page, one request, up to 1,000 players), every page cut from the
+        one ranking scoring made for the first (turf_gateway.handlers.paging)."""
         pages = await read_pages(self.services, subjects.SCORING_LEADERBOARD, lambda after: LeaderboardRequest(
             after=after), Leaderboard)
         lb = pages[0] if len(pages) == 1 else pages[0].model_copy(update={
@@ -165,7 +165,7 @@ class Public:
                  "outposts": c["outposts"], "bonuses": c["bonuses"], "total": c["total"]} for c in changes]
 
     async def results(self) -> S.Results:
-        """R25/R26 final standings with prizes, read a page at a time as the leaderboard (issue 29). Raises
+        """R25/R26 final standings with prizes, read a page at a time as the leaderboard. Raises
         ApiError 409 ``season_not_closed`` (scoring's refusal) before the season has closed."""
         pages = await read_pages(self.services, subjects.SCORING_RESULTS, lambda after: ResultsRequest(after=after),
                                  FinalResults, 10)

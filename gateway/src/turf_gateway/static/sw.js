@@ -1,4 +1,4 @@
-// The service worker of the Turf War pages (issue 18): keeps the pages for offline (issue 31), shows a Web Push message's title and body, and a tap on it
+// The service worker of the Turf War pages: keeps the pages for offline, shows a Web Push message's title and body, and a tap on it
 // focuses the play page (or opens it). Served at /sw.js so its scope covers every page.
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -7,7 +7,7 @@ self.addEventListener("activate", (ev) => ev.waitUntil((async () => {
   await self.clients.claim();
 })()));
 
-// Issue 31, offline: the pages, their scripts and styles, Leaflet and the board are kept in one cache, each read
+// offline: the pages, their scripts and styles, Leaflet and the board are kept in one cache, each read
 // from the network first (the browser revalidates it with its ETag: a 304 when nothing changed) and from the cache
 // only when the network fails, so a reload at a street corner without signal still shows the page and the last
 // board. Nothing else (the API's answers about me, the clock) is kept: those say "offline" instead.

@@ -19,7 +19,7 @@ def make_engine(url: str, pool_size: int = 10, max_overflow: int = 20) -> AsyncE
     """An async engine over psycopg 3. Size ``pool_size`` for the connections the process holds at once under
     load: beyond it, each burst opens and closes overflow connections, a PostgreSQL connect each.
 
-    Connections are not pinged when taken from the pool (issue 30: the ping was a round trip before every
+    Connections are not pinged when taken from the pool (the ping was a round trip before every
     transaction of every service): after a PostgreSQL restart the first statement on a dead connection fails (503
     ``unavailable`` to its caller, a redelivery for a consumer), and SQLAlchemy then invalidates every connection
     the pool made before that moment, so one request per process pays for a restart."""
@@ -39,7 +39,7 @@ def run_migrations(database_url: str, migrations_dir: Path, schema: str) -> None
     with eng.begin() as conn:
         # Services start concurrently; the advisory lock keeps two Alembic runs from racing on one database.
         conn.execute(text("SELECT pg_advisory_xact_lock(724501)"))
-        # issue 29: a deployment's role owns its schema, made beforehand, and may create none (CREATE SCHEMA IF NOT
+        # a deployment's role owns its schema, made beforehand, and may create none (CREATE SCHEMA IF NOT
         # EXISTS checks that right before it looks)
         if conn.execute(text("SELECT 1 FROM pg_namespace WHERE nspname = :s"), {"s": schema}).first() is None:
             conn.execute(text(f'CREATE SCHEMA "{schema}"'))

@@ -12,9 +12,9 @@ HANDLER_ERRORS = Counter("turf_handler_errors_total", "Handlers that raised", ["
 CLAIMS = Counter("turf_claims_total", "Claim decisions", ["result", "reason"])
 OUTBOX_LAG = Gauge("turf_outbox_lag", "Committed events not yet published", ["service"])
 REDELIVERIES = Counter("turf_consumer_redeliveries_total", "Events delivered more than once", ["service", "durable"])
-REPLIES_TOO_LARGE = Counter("turf_replies_too_large_total", "Replies over the payload limit (issue 29)", ["service"])
+REPLIES_TOO_LARGE = Counter("turf_replies_too_large_total", "Replies over the payload limit", ["service"])
 STREAM_FILL = Gauge("turf_stream_fill_ratio", "Share of a stream's byte limit in use: the event stream and its feed "
-                    "stream (issue 29)", ["stream"])
+                    "stream", ["stream"])
 EVENTS_HANDLED = Counter("turf_events_handled_total", "Events handled by a consumer", ["service", "durable"])
 
 # the gateway's HTTP requests, by route template (never the raw path: ids would make a series per player)
@@ -27,7 +27,7 @@ SERVICE = {"name": "unknown"}
 
 def serve(service: str, port: int | None, host: str = "127.0.0.1") -> None:
     """Name this process's metrics and, when ``port`` is given, serve them over HTTP on ``host``
-    (``TURF_METRICS_HOST``): loopback by default, so nobody on the network reads them (issue 15); a deployment
+    (``TURF_METRICS_HOST``): loopback by default, so nobody on the network reads them; a deployment
     whose Prometheus scrapes from outside the pod sets 0.0.0.0."""
     SERVICE["name"] = service
     if port:

@@ -142,7 +142,7 @@ class OutboxRelay:
                     rows = sorted((await conn.execute(self._take, {"now": datetime.now(UTC)})).all(),
                                   key=lambda r: r.seq)
                     many = getattr(self.bus, "publish_many", None)
-                    if many is not None and len(rows) > 1:   # acknowledgements awaited together (issue 21)
+                    if many is not None and len(rows) > 1:   # acknowledgements awaited together
                         await many([(r.subject, r.payload.encode(), r.event_id, _traceparent_of(r.payload))
                                     for r in rows])
                     else:
@@ -161,7 +161,7 @@ class OutboxRelay:
                 await self.flush()
                 drained = True
             # a flush that worked left nothing behind it but rows committed meanwhile, which their own committers
-            # flush: the gauge reads 0 without a count (issue 21: half of every idle sweep's work). After a failed
+            # flush: the gauge reads 0 without a count (half of every idle sweep's work). After a failed
             # one it is counted: a stuck outbox (NATS down) is when the gauge matters
             with contextlib.suppress(Exception):
                 metrics.OUTBOX_LAG.labels(metrics.SERVICE["name"]).set(0 if drained else await self.lag())

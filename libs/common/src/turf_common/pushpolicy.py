@@ -1,4 +1,4 @@
-"""Where the server may send a Web Push (issue 29): the server posts to whatever endpoint a player stores, so a
+"""Where the server may send a Web Push: the server posts to whatever endpoint a player stores, so a
 stored endpoint is a request the server makes on the player's behalf. Only the browsers' real push services are
 taken; a rehearsal (manual clock) also takes loopback receivers, which the tests and rehearsals run.
 

@@ -16,7 +16,7 @@ POOL_WAIT_S = 10.0    # how long a request waits for a free connection before it
 def connect(url: str, pool_size: int = POOL_SIZE) -> Redis:
     """A client for ``url`` (``redis://`` or ``unix://``) over a bounded, blocking connection pool. A command on a
     pooled connection that Redis closed (a Redis restart: every idle connection is dead) reconnects and is sent
-    once more, instead of failing the request that drew that connection (issue 28: an organizer's verification
+    once more, instead of failing the request that drew that connection (an organizer's verification
     asks scoring directly now, and failed once per stale connection after a restart)."""
     return Redis(connection_pool=BlockingConnectionPool.from_url(
         url, max_connections=pool_size, timeout=POOL_WAIT_S,

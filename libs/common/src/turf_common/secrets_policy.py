@@ -1,4 +1,4 @@
-"""Issue 29: is a configured secret (the season's seed, the organizer's password) strong enough for a real season?
+"""Is a configured secret (the season's seed, the organizer's password) strong enough for a real season?
 
 The seed's commitment, ``sha256(seed)``, is published before the season (R12.1): a seed that can be guessed can be
 checked offline against it, and then every private hand is known. The organizer's password opens every admin route.
@@ -17,7 +17,7 @@ import math
 import re
 import string
 
-#: the least a seed or the organizer's password must hold outside a rehearsal (issue 29)
+#: the least a seed or the organizer's password must hold outside a rehearsal
 MIN_BITS = 128
 #: placeholders seen in examples and templates (compared without case, digits' neighbours or separators): a secret
 #: that contains one was copied, not made

@@ -66,7 +66,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
         metrics.serve(name, settings.metrics_port, settings.metrics_host)
         tracing.setup(name)
         await broker.connect()
-        # issue 29: no service may declare the stream or its consumers; this waits for the bus set-up (turfwar
+        # no service may declare the stream or its consumers; this waits for the bus set-up (turfwar
         # bussetup), which makes the clock's bucket last
         await clock_kv(broker, settings.stream)
         w = await wire(broker)

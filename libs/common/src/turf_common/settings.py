@@ -14,7 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from turf_common import secrets_policy
 
-# Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only (issue 15)
+# Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only
 PUBLIC_SEED = "turfwar-2026"
 DEFAULT_ORGANIZER_PASSWORD = "organizer"
 
@@ -40,12 +40,12 @@ class Settings(BaseSettings):
     medals_file: Path | None = None   # the season's medals and thresholds (docs/medals.md); None: medals-2026.json
     stream: str = "TURF"
     stream_replicas: int = 1   # 3 on a NATS cluster
-    # issue 29: the event stream's byte limit (NATS reserves it on every node's disk). 8 GiB holds a season of about
+    # the event stream's byte limit (NATS reserves it on every node's disk). 8 GiB holds a season of about
     # 1,000 players (150 events of under 1 kB a player a game day, 36 game days: ~4 GiB) twice over
     stream_max_bytes: int = Field(default=8 * 1024**3, ge=1024 * 1024)
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
     # the pages' optional base map: a raster XYZ tile template (``https://tile.example.org/{z}/{x}/{y}.png``) and the
-    # attribution its provider requires (gateway/pages.py, docs/organizer/tiles.md); none: the towns alone.
+    # attribution its provider requires (turf_gateway.api.pages, docs/organizer/tiles.md); none: the towns alone.
     # TURF_TILES_URL / TURF_TILES_ATTRIBUTION, or the older singular TURF_TILE_URL / TURF_TILE_ATTRIBUTION
     tile_url: str = Field(default="", validation_alias=AliasChoices("TURF_TILES_URL", "TURF_TILE_URL"))
     tile_attribution: str = Field(default="", validation_alias=AliasChoices("TURF_TILES_ATTRIBUTION",
@@ -55,15 +55,15 @@ class Settings(BaseSettings):
     # a session unused this long ends (the organizer's sooner), whatever its session_ttl_hours (session_idle.py)
     session_idle_hours: float = Field(default=24 * 7, gt=0)
     organizer_session_idle_hours: float = Field(default=12, gt=0)
-    # issue 27: the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
+    # the argon2id parameters of new password hashes: "default" (argon2-cffi's RFC 9106 low-memory
     # profile, ~0.2 s of CPU a hash) or "fast" (one pass over 8 KiB: for tests and manual-clock rehearsals on
     # loopback only, see password_hash_refusal). A hash keeps its parameters, so either verifies the other's
     password_hash: str = "default"
-    # issue 29: password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
+    # password hashes that may wait for one of the gateway's 2 hashing threads; one more sign-in or
     # registration is answered 503 with Retry-After at once (a burst queued the organizer's sign-in for 20.9 s)
     password_queue: int = 12
     # places of that queue one client address holds at once (one more: 429); priority sign-ins (the organizer's
-    # account, an address the account signed in from) count per account and address (turf_gateway.passwords)
+    # account, an address the account signed in from) count per account and address (turf_gateway.adapters.passwords)
     password_queue_per_client: int = Field(default=2, ge=1)
     # seconds a gateway answers a session (and GET /me's profile) from memory (0: ask PostgreSQL on every request).
     # Every change that ends a session or alters a profile drops it at once in every gateway
@@ -76,15 +76,15 @@ class Settings(BaseSettings):
     access_log_sample: float = 0.01
     # address verification (R27): "none" (organizer verifies by hand), "census" or "table:PATH"
     geocoder: str = "none"
-    # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.ratelimit)
+    # "default", "off", or overrides like "claims_player=10/60,players_ip=5/3600" (see turf_gateway.adapters.ratelimit)
     rate_limits: str = "default"
     # browser origins allowed to call the API from other sites (comma-separated); none by default
     cors_origins: str = ""
-    # issue 15: Host names the gateway answers (comma-separated; "*.example.org" for subdomains): a web page that
+    # Host names the gateway answers (comma-separated; "*.example.org" for subdomains): a web page that
     # rebinds its own name to 127.0.0.1 sends its own Host and is refused 400. Loopback names by default
     # ("testserver": the ASGI test client's)
     allowed_hosts: str = "127.0.0.1,localhost,::1,testserver"
-    # issue 15: addresses of the reverse proxies whose X-Forwarded-For/-Proto the gateway believes (uvicorn's
+    # addresses of the reverse proxies whose X-Forwarded-For/-Proto the gateway believes (uvicorn's
     # forwarded_allow_ips: comma-separated IPs or CIDRs, "*" for any); empty: none, the socket's peer is the client
     forwarded_allow_ips: str = ""
     # the gateway's HTTP server (turf_gateway.server): a request's headers must arrive within
@@ -95,21 +95,21 @@ class Settings(BaseSettings):
     http_body_timeout_s: float = Field(default=30.0, gt=0)
     http_keep_alive_s: int = Field(default=5, ge=1)
     http_max_connections: int = Field(default=6000, ge=1)
-    # issue 15: spectator websockets per client address and in all, per gateway process (over: closed 1008)
+    # spectator websockets per client address and in all, per gateway process (over: closed 1008)
     ws_max_per_ip: int = 50
     ws_max_total: int = 5000
-    # issue 19: how far back WS /ws/scores?since= resends, in stream sequences (every event counts, not only the
+    # how far back WS /ws/scores?since= resends, in stream sequences (every event counts, not only the
     # feed's); a client further behind gets a snapshot instead
     ws_resend_max: int = 10000
-    # issue 15: where a service's metrics listen (TURF_METRICS_PORT); the gateway's /metrics answers loopback
+    # where a service's metrics listen (TURF_METRICS_PORT); the gateway's /metrics answers loopback
     # clients only. A deployment whose Prometheus scrapes across the network sets 0.0.0.0
     metrics_host: str = "127.0.0.1"
-    # issue 18: the league channel's Discord webhook (live commentary; none: no posts). Secret: whoever has it posts
+    # the league channel's Discord webhook (live commentary; none: no posts). Secret: whoever has it posts
     discord_webhook_url: str | None = None
-    # issue 18: Web Push (VAPID) private key, base64url of the raw P-256 scalar; `turfwar up` makes one per data
+    # Web Push (VAPID) private key, base64url of the raw P-256 scalar; `turfwar up` makes one per data
     # directory. Unset (compose without it): the notify service keeps one in its schema, shared by its replicas
     vapid_private_key: str | None = None
-    # steals of one player within this many seconds make one push (issue 18)
+    # steals of one player within this many seconds make one push
     push_group_seconds: float = 60.0
     # R30: where mail goes. ``smtp://host:port`` (plain, for a loopback server), ``smtp+starttls://user:pw@host:587``
     # or ``smtps://user:pw@host:465`` for a real relay; unset, each message is written as an .eml file under
@@ -164,7 +164,7 @@ def is_loopback(host: str) -> bool:
 def seed_refusal(seed: str, clock: str) -> str | None:
     """R12.1: why ``seed`` may not run a ``clock`` (``TURF_CLOCK``) season, or None. The public default
     ``turfwar-2026`` (or an empty seed) lets anyone replay every private hand, so it is refused whenever the clock is
-    ``real`` or ``accelerated``; a ``manual`` clock (tests, rehearsals) may keep it. Issue 29: so is a placeholder or
+    ``real`` or ``accelerated``; a ``manual`` clock (tests, rehearsals) may keep it. So is a placeholder or
     a seed of fewer than 128 bits, which could be found from its published ``sha256`` commitment
     (:func:`turf_common.secrets_policy.weakness`)."""
     if parse_clock_mode(clock)[0] == "manual":
@@ -173,16 +173,16 @@ def seed_refusal(seed: str, clock: str) -> str | None:
         return (f"TURF_SEED is the public default {PUBLIC_SEED!r} (or empty) with TURF_CLOCK={clock}: anyone could "
                 "replay every draw (R12.1). Unset TURF_SEED to let `turfwar up` choose a random one, or set a secret "
                 "seed")
-    if why := secrets_policy.weakness(seed, "TURF_SEED"):   # issue 29: sha256(seed) is public
+    if why := secrets_policy.weakness(seed, "TURF_SEED"):   # sha256(seed) is public
         return (f"{why}, with TURF_CLOCK={clock} (R12.1). Make one with `python -c 'import secrets; "
                 "print(secrets.token_hex(32))'`, or unset it to let `turfwar up` choose")
     return None
 
 
 def organizer_password_refusal(password: str, clock: str, host: str) -> str | None:
-    """Issue 15: why the organizer may not use ``password`` with ``clock`` on ``host`` (``TURF_HTTP_HOST``), or None.
+    """Why the organizer may not use ``password`` with ``clock`` on ``host`` (``TURF_HTTP_HOST``), or None.
     The well-known default ``organizer`` (or an empty password) is allowed only for a manual-clock rehearsal
-    listening on loopback; issue 29: with a real or accelerated clock, a placeholder or a password of fewer than
+    listening on loopback; with a real or accelerated clock, a placeholder or a password of fewer than
     128 bits is refused too (:func:`turf_common.secrets_policy.weakness`)."""
     if parse_clock_mode(clock)[0] == "manual" and is_loopback(host):
         return None
@@ -191,13 +191,13 @@ def organizer_password_refusal(password: str, clock: str, host: str) -> str | No
                 f"TURF_CLOCK={clock} on {host}: allowed only for a manual-clock rehearsal on loopback. Unset it to let "
                 "`turfwar up` make a random one, or set a secret password")
     if parse_clock_mode(clock)[0] != "manual" and (why := secrets_policy.weakness(password, "TURF_ORGANIZER_PASSWORD")):
-        return (f"{why}, with TURF_CLOCK={clock} (issue 29). Make one with `python -c 'import secrets; "
+        return (f"{why}, with TURF_CLOCK={clock}. Make one with `python -c 'import secrets; "
                 "print(secrets.token_urlsafe(24))'`, or unset it to let `turfwar up` make one")
     return None
 
 
 def password_hash_refusal(profile: str, clock: str, host: str) -> str | None:
-    """Issue 27: why passwords may not be hashed with ``profile`` (``TURF_PASSWORD_HASH``) on this ``clock`` and
+    """Why passwords may not be hashed with ``profile`` (``TURF_PASSWORD_HASH``) on this ``clock`` and
     ``host``, or None. ``fast`` makes a stolen hash cheap to crack, so it serves only a manual-clock rehearsal (the
     tests) listening on loopback."""
     if profile != "fast" or (parse_clock_mode(clock)[0] == "manual" and is_loopback(host)):

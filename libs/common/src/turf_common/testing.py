@@ -1,4 +1,4 @@
-"""Fakes shared by the services' unit tests (issue 28): one game clock and one recording publisher, in place of the
+"""Fakes shared by the services' unit tests: one game clock and one recording publisher, in place of the
 five clocks and six publishers each test folder wrote for itself. No servers, no I/O; never wired in production."""
 
 from __future__ import annotations

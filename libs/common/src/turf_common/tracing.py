@@ -75,7 +75,7 @@ def current_context() -> otel_context.Context:
 @contextmanager
 def continued(ctx: otel_context.Context) -> Iterator[None]:
     """Run the block in ``ctx`` (from :func:`current_context`), with its trace id in the log context: work done for
-    several requests in one task (issue 21's group commit) stamps each request's events with its own trace."""
+    several requests in one task (the claims service's group commit) stamps each request's events with its own trace."""
     token = otel_context.attach(ctx)
     sc = trace.get_current_span(ctx).get_span_context()
     bound = structlog.contextvars.bind_contextvars(trace_id=format(sc.trace_id, "032x")) if sc.is_valid else {}

@@ -1,4 +1,4 @@
-"""Hand-checked facts about the committed board (issue #3)."""
+"""Hand-checked facts about the committed board."""
 
 from __future__ import annotations
 

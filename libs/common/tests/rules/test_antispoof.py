@@ -134,7 +134,7 @@ def test_r7_1_zero_accuracy_is_flagged() -> None:
     assert kinds(fix(HOBOKEN)) == []
 
 
-# ---- issue 29: repeats merge ---------------------------------------------------------------------------------
+# ---- repeats merge -------------------------------------------------------------------------------------------
 
 def jump(a: tuple[float, float], b: tuple[float, float], recv_s: float = 60) -> Flag:
     """The impossible_travel flag of a fix at ``b`` ``recv_s`` seconds after one at ``a``."""
@@ -142,7 +142,7 @@ def jump(a: tuple[float, float], b: tuple[float, float], recv_s: float = 60) -> 
     return f
 
 
-def test_r7_1_issue29_a_jump_between_the_same_places_again_repeats_the_flag() -> None:
+def test_r7_1_a_jump_between_the_same_places_again_repeats_the_flag() -> None:
     # R7.1: a flood of checks back and forth between Hoboken and Newark is one flag (with a count), not one a pair
     first = jump(HOBOKEN, NEWARK)
     again = jump((HOBOKEN[0] + 0.002, HOBOKEN[1]), (NEWARK[0], NEWARK[1] + 0.003), recv_s=90)   # ~220 m, ~250 m
@@ -150,7 +150,7 @@ def test_r7_1_issue29_a_jump_between_the_same_places_again_repeats_the_flag() ->
     assert repeats(again, [("f0", jump(HOBOKEN, TRENTON)), ("f1", first)]) == "f1"     # the first that matches
 
 
-def test_r7_1_issue29_other_places_another_direction_or_kind_are_new_flags() -> None:
+def test_r7_1_other_places_another_direction_or_kind_are_new_flags() -> None:
     first = jump(HOBOKEN, NEWARK)
     assert repeats(jump(HOBOKEN, TRENTON), [("f1", first)]) is None
     assert repeats(jump(NEWARK, HOBOKEN), [("f1", first)]) is None                 # back is another leg
@@ -164,7 +164,7 @@ def test_r7_1_issue29_other_places_another_direction_or_kind_are_new_flags() -> 
     assert merge_since(T) == T - timedelta(hours=1)
 
 
-def test_r7_1_issue29_a_replay_of_the_same_fix_from_the_same_detour_repeats() -> None:
+def test_r7_1_a_replay_of_the_same_fix_from_the_same_detour_repeats() -> None:
     a, away = fix(HOBOKEN), fix(TRENTON, recv_s=2 * 3600)
     (r1,) = [f for f in screen(fix(HOBOKEN, recv_s=4 * 3600), [a, away], max_travel_kmh=200)
              if f.kind == "repeated_fix"]
@@ -172,7 +172,7 @@ def test_r7_1_issue29_a_replay_of_the_same_fix_from_the_same_detour_repeats() ->
     assert repeats(r1, [("r1", r1)]) == "r1"
 
 
-# ---- issue 29: the day's first fix ---------------------------------------------------------------------------
+# ---- the day's first fix -------------------------------------------------------------------------------------
 
 NY = ZoneInfo("America/New_York")
 POUGHKEEPSIE = (41.7004, -73.9210)   # ~107 km north of Hoboken
@@ -183,7 +183,7 @@ def at(p: tuple[float, float], when: datetime, acc: float = 10) -> FixRecord:
     return FixRecord(p[0], p[1], acc, when - timedelta(seconds=3), when)
 
 
-def test_r7_1_issue29_a_patient_spoofer_far_from_yesterday_and_home_is_flagged_never_refused() -> None:
+def test_r7_1_a_patient_spoofer_far_from_yesterday_and_home_is_flagged_never_refused() -> None:
     # R7.1: one claim a day anywhere at 10 m accuracy escaped the 2.5 h trail; the day's first fix is compared
     # with where the player was last seen (yesterday) and their home: evidence for the organizer
     yesterday = at(HOBOKEN, T.replace(hour=20))                        # 2026-10-05 20:00 New York
@@ -196,7 +196,7 @@ def test_r7_1_issue29_a_patient_spoofer_far_from_yesterday_and_home_is_flagged_n
     assert ev["home"] == {"lat": HOBOKEN[0], "lon": HOBOKEN[1]}
 
 
-def test_r7_1_issue29_near_home_or_near_yesterday_or_not_the_days_first_is_no_flag() -> None:
+def test_r7_1_near_home_or_near_yesterday_or_not_the_days_first_is_no_flag() -> None:
     yesterday = at(POUGHKEEPSIE, T.replace(hour=20))
     today = T + timedelta(days=1)
     assert day_start_jump(at(YONKERS, today), yesterday, HOBOKEN, NY) is None           # 21 km from home
@@ -209,7 +209,7 @@ def test_r7_1_issue29_near_home_or_near_yesterday_or_not_the_days_first_is_no_fl
     assert day_start_jump(early, late, HOBOKEN, NY) is not None
 
 
-def test_r7_1_issue29_the_home_is_needed_the_last_place_when_there_is_one() -> None:
+def test_r7_1_the_home_is_needed_the_last_place_when_there_is_one() -> None:
     today = at(TRENTON, T + timedelta(days=1))
     # R7.1: without a home, a day's gap makes any trip from yesterday's place plausible (honest players roam)
     assert day_start_jump(today, None, None, NY) is None

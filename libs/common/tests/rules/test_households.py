@@ -1,4 +1,4 @@
-"""R27: two players at one address are flagged for the organizer (never refused); issue 29: by geocoded point when
+"""R27: two players at one address are flagged for the organizer (never refused); by geocoded point when
 both have one, by the normalised address string otherwise."""
 
 import random
@@ -9,14 +9,14 @@ from turf_common.rules.households import HOUSEHOLD_M, Home, households, same_hou
 HUDSON_PL = (40.7359, -74.0291)
 
 
-def test_r27_issue29_main_st_and_main_street_geocoded_to_one_point_are_one_household() -> None:
+def test_r27_main_st_and_main_street_geocoded_to_one_point_are_one_household() -> None:
     # the strings differ, so the string comparison alone missed them
     a, b = Home("a", "1 main st hoboken nj", HUDSON_PL), Home("b", "1 main street hoboken nj", HUDSON_PL)
     assert same_household(a, b)
     assert households([a, b]) == {"a": ["b"], "b": ["a"]}
 
 
-def test_r27_issue29_points_decide_when_both_have_one() -> None:
+def test_r27_points_decide_when_both_have_one() -> None:
     near = (HUDSON_PL[0] + 0.0001, HUDSON_PL[1])                       # ~11 m north: the same building
     across = (HUDSON_PL[0] + 0.0003, HUDSON_PL[1])                     # ~33 m: the neighbours'
     assert same_household(Home("a", "x", HUDSON_PL), Home("b", "y", near))

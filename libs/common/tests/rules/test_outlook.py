@@ -1,4 +1,4 @@
-"""Issue 18's countdowns as pure rules: the game day a claim counts on (R2, R3), the fortification streak (R9, R11,
+"""The play page's countdowns as pure rules: the game day a claim counts on (R2, R3), the fortification streak (R9, R11,
 R8.7) and the victim's War deadline (R4, R14)."""
 
 from __future__ import annotations

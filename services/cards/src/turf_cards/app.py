@@ -1,4 +1,4 @@
-"""Cards service process: ``python -m turf_cards``. Hands, seeded draws, card plays and trades as sagas (#5).
+"""Cards service process: ``python -m turf_cards``. Hands, seeded draws, card plays and trades as sagas.
 
 Serves ``cards.hand``, ``cards.play``, ``cards.cancel``, ``cards.seed``, ``cards.adjust`` and ``trades.*``; one
 durable consumer (``cards``) takes, in stream order, the clock's season and day starts, ``player.verified`` /

@@ -198,7 +198,7 @@ class Trades(Protocol):
 
     async def open_trade_on(self, territory_a: str, territory_b: str) -> Trade | None:
         """The open proposal on the two territories (either way round), if any; the pair stays locked until the
-        transaction ends, so two proposals on it never both find none (issue 15: one open proposal per pair)."""
+        transaction ends, so two proposals on it never both find none (one open proposal per pair)."""
         ...
 
     async def set_trade_saga(self, trade_id: str, saga_id: str | None) -> None: ...
@@ -223,7 +223,7 @@ class Trades(Protocol):
 
 class CardsTx(Protocol):
     """One transaction of the cards store: commits when its block ends, rolls back if it raises. It exposes the
-    store's roles (issue 28: each use case names the ones it needs), all over the one transaction."""
+    store's roles (each use case names the ones it needs), all over the one transaction."""
 
     @property
     def messages(self) -> Messages: ...

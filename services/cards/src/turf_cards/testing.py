@@ -130,7 +130,7 @@ class MemoryCardsTx:
 
     def __init__(self, store: MemoryCardsStore, work: _State) -> None:
         self.store, self.s = store, work
-        # every role of the unit of work (ports.CardsTx, issue 28) is served by this one object
+        # every role of the unit of work (ports.CardsTx) is served by this one object
         self.messages = self.season = self.players = self.hands = self.sagas = self.trades = self
 
     async def first_time(self, event_id: str, subject: str) -> bool:

@@ -80,7 +80,7 @@ class Trades:
             if refused is not None:
                 return refusal(refused)
             assert partner is not None
-            # issue 15: one open proposal per pair of territories (either way round), so nobody floods a partner
+            # one open proposal per pair of territories (either way round), so nobody floods a partner
             # with copies of one offer; a counter-offer of the same swap is an acceptance
             if await tx.trades.open_trade_on(cmd.offer_territory_id, cmd.want_territory_id) is not None:
                 return Refusal(reason="conflict", message="An open trade proposal for these two territories already "
@@ -219,7 +219,7 @@ class Trades:
         Idempotent by itself (a cancelled proposal is no longer open). Returns how many were cancelled.
 
         Every ownership change comes here and almost none touches a proposal, so a plain read looks first and
-        only a hit opens the locking transaction (issue #9: this consumer ran a transaction per claim)."""
+        only a hit opens the locking transaction (this consumer ran a transaction per claim)."""
         if not await self.cx.store.trade_lost(ev.territory_id, ev.owner_id):
             return 0
         async with self.cx.store.begin() as tx:

@@ -1,4 +1,4 @@
-"""The cards store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and on
+"""The cards store's contract (cosmicpython's repository tests): each case runs on the memory fake and on
 PostgreSQL (``store``, see conftest.py) and checks exact answers, role by role (ports.py), and the store's own
 reads."""
 

@@ -144,8 +144,8 @@ async def test_r18_open_proposals_end_with_the_season_and_the_seed_is_revealed()
     assert [s for s, _ in w.published("card.seed_revealed")] == ["card.seed_revealed"]
 
 
-async def test_r18_issue15_one_open_proposal_per_pair_of_territories() -> None:
-    """Issue 15: a second open proposal on the same two territories (the same offer again, or the partner's
+async def test_r18_one_open_proposal_per_pair_of_territories() -> None:
+    """A second open proposal on the same two territories (the same offer again, or the partner's
     counter-offer of the same swap) is refused 409 ``conflict``; once the first is closed, a new one may be made.
     Before, a player could open any number of copies of one offer."""
     w = await two_traders()
@@ -165,7 +165,7 @@ async def test_r18_issue15_one_open_proposal_per_pair_of_territories() -> None:
 
 
 async def test_r18_trade_holders_are_the_other_verified_players_with_a_ready_trade_card() -> None:
-    # issue 20's Trade form: R18 asks the partner to hold a Trade card, so only those are offered
+    # the play page's Trade form: R18 asks the partner to hold a Trade card, so only those are offered
     w = await two_traders()
     await w.verify("cat", at=BEFORE)
     await w.give("cat", "freeze")                                   # no Trade card: not a partner

@@ -49,7 +49,7 @@ class Corrections:
         freed: list[str] = []
         await self._changing()
         async with self.store.begin() as tx:
-            # a set_owner naming the player waits, or is waited for (issue 28: the gateway holds no lock for it)
+            # a set_owner naming the player waits, or is waited for (the gateway holds no lock for it)
             await tx.locks.lock("player:" + ev.player_id)
             first = await tx.messages.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
             # idempotent by itself, so recorded even for an event a consumer of an older version took (its inbox

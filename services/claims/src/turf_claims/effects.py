@@ -1,4 +1,4 @@
-"""Card effects applied by the claims service (#5): the ``claims.effect.*`` commands of the cards service's sagas
+"""Card effects applied by the claims service: the ``claims.effect.*`` commands of the cards service's sagas
 and ``claims.trade_check``.
 
 Each command runs in one unit of work that also stores its answer under the saga's ``command_id``: a repeat answers

@@ -1,4 +1,4 @@
-"""Group commit (issue 21): claims that arrive while others are being decided are decided together, in one
+"""Group commit: claims that arrive while others are being decided are decided together, in one
 transaction, instead of one transaction each.
 
 A claim's own work stays the same (its territory read under the row lock, its day facts, its trail, its writes

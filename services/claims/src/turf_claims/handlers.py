@@ -58,7 +58,7 @@ from turf_common.rules.claims import (
 from turf_common.rules.refusals import Refused, refuse
 
 log = structlog.get_logger(__name__)
-#: a player's recently seen flags of one kind that a new one is compared with (issue 29): more distinct places
+#: a player's recently seen flags of one kind that a new one is compared with: more distinct places
 #: than this within MERGE_WINDOW raise new flags, which merge again from then on
 MERGE_CANDIDATES = 50
 
@@ -117,7 +117,7 @@ class ClaimsService:
             allowance_today=allowance(facts.extra_claims, facts.replacement_claims),
             # R8.7 (amended): a War reclaim or a Joker award of it today is the claimant's claim of it today
             claimed_it_today=player_id in facts.claimed_today_by or facts.took_it_today)
-        # R8.2, R8.5, R8.6: War reclaim windows, active Freezes and Blockades (#5)
+        # R8.2, R8.5, R8.6: War reclaim windows, active Freezes and Blockades
         terr = TerritoryFacts(territory_id, row.owner_id, row.fort, war_reclaim_holder=facts.war_holder,
                               frozen=facts.frozen, blockade_against_claimant=facts.blockaded)
         locked_by_other = any(p != player_id for p in facts.claimed_today_by)  # R10
@@ -358,7 +358,7 @@ class ClaimsService:
         return [fl.kind for fl in found]
 
     async def _repeated(self, tx: ClaimsTx, player_id: str, fl: FlagFound, now: datetime) -> str | None:
-        """Issue 29: the flag ``fl`` (of a fix with no claim) repeats, or None. Only flags naming no claim merge: a
+        """The flag ``fl`` (of a fix with no claim) repeats, or None. Only flags naming no claim merge: a
         flag on a claim stays alone, the one the organizer may reverse (R28); claims are few (R6), checks many."""
         if places(fl.kind, fl.evidence) is None:
             return None
@@ -408,7 +408,7 @@ class ClaimsService:
             return PlayerReply(player_id=player_id, claims_left_today=await claims_left(tx, player_id, day))
 
     async def flags(self, q: FlagsRequest) -> FlagsReply | Refusal:
-        """A page of the flags, oldest first (issue 29); ``invalid_input`` for a cursor this service did not make."""
+        """A page of the flags, oldest first; ``invalid_input`` for a cursor this service did not make."""
         try:
             after = _flag_cursor(q.after)
         except ValueError:
@@ -420,7 +420,7 @@ class ClaimsService:
         return FlagsReply(flags=page, next=f"{page[-1].at.isoformat()}|{page[-1].id}" if more else None)
 
     async def log(self, q: ClaimsListRequest) -> ClaimsListReply | Refusal:
-        """A page of the claim log for the organizer (R28 audit), oldest first (issue 29); ``next`` the id of its
+        """A page of the claim log for the organizer (R28 audit), oldest first; ``next`` the id of its
         last claim when more follow. ``invalid_input`` for a cursor that is no logged claim.
 
         Pages follow the log's order (the store's sequence), so claims logged while the pages are read come after

@@ -1,5 +1,5 @@
-"""``claims.outlook`` (issue 18): a player's territories with their streak, Freeze, lock and War state, the War
-deadlines on the steals of their territories, the reclaim windows they hold and (issue 20) today's claims a Mulligan
+"""``claims.outlook``: a player's territories with their streak, Freeze, lock and War state, the War
+deadlines on the steals of their territories, the reclaim windows they hold and today's claims a Mulligan
 may undo, at the game clock's instant. A read:
 it locks nothing and changes nothing (the pure rules are turf_common.rules.outlook)."""
 

@@ -128,7 +128,7 @@ class Protection:
 
 @dataclass(frozen=True)
 class OwnedFacts:
-    """One territory of a player, for their countdowns (issue 18): whether they claimed it today (R8.7, amended),
+    """One territory of a player, for their countdowns: whether they claimed it today (R8.7, amended),
     whether a normal claim of it today locks it (R10, leaving out disqualified players: R28), their active Freeze on
     it today (R15), an open reclaim window on it (R14) and how they got it (their latest take, for the victim's War
     window)."""
@@ -182,7 +182,7 @@ class Locks(Protocol):
 
     async def lock_territories(self, territory_ids: Sequence[str]) -> None:
         """Lock the territories' rows until the transaction ends, in the order given (sorted by the caller), in one
-        round trip (issue 21's group commit takes every row lock of its batch before deciding any claim)."""
+        round trip (the group commit takes every row lock of its batch before deciding any claim)."""
         ...
 
 
@@ -279,7 +279,7 @@ class ClaimLog(Protocol):
     async def claims_log(self, game_day: date | None, player_id: str | None, limit: int,
                          after: str | None = None) -> list[Claim]:
         """The logged claims (of ``game_day``, of ``player_id`` when given), in the order they were logged, at most
-        ``limit``; with ``after`` (a claim id) only those logged after that claim (issue 29: a page's cursor).
+        ``limit``; with ``after`` (a claim id) only those logged after that claim (a page's cursor).
         Raises LookupError when ``after`` is no logged claim."""
         ...
 
@@ -302,12 +302,12 @@ class Trail(Protocol):
         ...
 
     async def recent_flags(self, player_id: str, kind: str, since: datetime, limit: int) -> list[FlagOut]:
-        """Issue 29: the player's flags of ``kind`` that name no claim, first raised at or after ``since``, the
+        """The player's flags of ``kind`` that name no claim, first raised at or after ``since``, the
         most recent first, at most ``limit``: those a repeat may merge into."""
         ...
 
     async def repeat_flag(self, flag_id: str, at: datetime) -> None:
-        """Issue 29: ``flag_id`` was raised again at ``at``: its count + 1, last seen ``at``."""
+        """``flag_id`` was raised again at ``at``: its count + 1, last seen ``at``."""
         ...
 
     async def flags(self, after: tuple[datetime, str] | None = None, limit: int | None = None) -> list[FlagOut]:
@@ -402,7 +402,7 @@ class Days(Protocol):
 
 
 class Outlook(Protocol):
-    """The player's countdowns (issue 18), read in one go."""
+    """The player's countdowns, read in one go."""
 
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
         """See :class:`OutlookFacts`: the player's territories by id (``day``: today's game day, None when today is
@@ -413,7 +413,7 @@ class Outlook(Protocol):
 
 class ClaimsTx(Protocol):
     """One unit of work of the claims store: commits when its block ends, rolls back if it raises. It exposes the
-    store's roles (issue 28: each use case names the few it needs), all over the one transaction."""
+    store's roles (each use case names the few it needs), all over the one transaction."""
 
     @property
     def locks(self) -> Locks: ...

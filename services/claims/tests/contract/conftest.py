@@ -1,4 +1,4 @@
-"""The claims store's contract (issue 28): every case runs on the memory fake (turf_claims.testing) and on the
+"""The claims store's contract: every case runs on the memory fake (turf_claims.testing) and on the
 PostgreSQL store (adapters/store.py). One embedded PostgreSQL per session, migrated once with the service's Alembic
 migrations; each case starts on empty tables (TRUNCATE, a few milliseconds, rather than a database per case)."""
 

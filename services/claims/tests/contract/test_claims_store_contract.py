@@ -1,4 +1,4 @@
-"""The claims store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and on
+"""The claims store's contract (cosmicpython's repository tests): each case runs on the memory fake and on
 PostgreSQL (``backend``, see conftest.py) and checks exact answers, role by role (ports.py). Where the two
 disagreed, the SQL was taken as the truth and the fake fixed."""
 
@@ -173,7 +173,7 @@ async def test_claims_record_read_undo_and_log(backend: Backend) -> None:
     assert [s for s, _ in staged] == [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED] * 3
 
 
-async def test_issue29_the_claim_log_a_page_after_a_claim(backend: Backend) -> None:
+async def test_the_claim_log_a_page_after_a_claim(backend: Backend) -> None:
     """The log's order is the order claims were logged in (not ``at``: c3 is logged before c2 with a later time),
     and ``after`` (a claim id) starts past that claim, narrowed like the whole log; an unknown one is LookupError."""
     await seeded(backend, "a", "b")
@@ -317,8 +317,8 @@ async def test_trail_flags_oldest_first(backend: Backend) -> None:
                     kind="impossible_travel", evidence={"speed_kmh": 900}, last_at=T0 + timedelta(minutes=1))]
 
 
-async def test_issue29_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
-    """Issue 29: a repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
+async def test_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:
+    """A repeat is counted on the flag the organizer has (count, first and last seen), not a new row;
     the candidates are the player's flags of the kind with no claim, first raised since a time, latest first."""
     async with backend.store.begin() as tx:
         await tx.trail.add_flag("f1", T0, "ann", None, "impossible_travel", {"n": 1})

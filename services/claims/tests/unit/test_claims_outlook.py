@@ -1,4 +1,4 @@
-"""``claims.outlook`` (issue 18) over the in-memory store: a player's territories with their streak and lock, the
+"""``claims.outlook`` over the in-memory store: a player's territories with their streak and lock, the
 victim's War deadline after a steal (R4, R14), the attacker's reclaim window after the War, and a Freeze (R15)."""
 
 from __future__ import annotations

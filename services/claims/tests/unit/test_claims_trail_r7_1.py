@@ -82,7 +82,7 @@ async def test_r7_1_trails_are_per_player(w: World) -> None:
     assert flags(w) == []
 
 
-async def test_issue29_the_flags_cross_the_bus_a_page_at_a_time(w: World) -> None:
+async def test_the_flags_cross_the_bus_a_page_at_a_time(w: World) -> None:
     """A flag flood grew the one ``claims.flags`` reply past NATS's 1 MiB limit; now a page is at most 200 flags
     and ``next`` leads through them all, in order, each once."""
     async with w.store.begin() as tx:
@@ -102,13 +102,13 @@ async def test_issue29_the_flags_cross_the_bus_a_page_at_a_time(w: World) -> Non
     assert len((await w.h.claims.flags(FlagsRequest(limit=7))).flags) == 7   # type: ignore[union-attr]
 
 
-async def test_issue29_a_page_cursor_the_service_did_not_make_is_invalid_input(w: World) -> None:
+async def test_a_page_cursor_the_service_did_not_make_is_invalid_input(w: World) -> None:
     for bad in ("yesterday|f1", "2026-10-05T12:00:00|f1", "2026-10-05T12:00:00-04:00", "no-bar"):
         reply = await w.h.claims.flags(FlagsRequest(after=bad))
         assert isinstance(reply, Refusal) and reply.reason == "invalid_input", bad
 
 
-async def test_issue29_r7_1_a_pending_or_disqualified_players_checks_join_no_trail(w: World) -> None:
+async def test_r7_1_a_pending_or_disqualified_players_checks_join_no_trail(w: World) -> None:
     """Twelve pending accounts making far-apart checks flooded the flag triage: only a verified player's fixes
     join a trail (R7.1 screens the players of the game); the answer is the rule's as before (R8: not_eligible)."""
     for status in ("pending", "disqualified", "rejected"):
@@ -120,7 +120,7 @@ async def test_issue29_r7_1_a_pending_or_disqualified_players_checks_join_no_tra
     assert w.fixes() == [] and flags(w) == []
 
 
-async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with_a_count(w: World) -> None:
+async def test_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with_a_count(w: World) -> None:
     """25 checks back and forth between Hoboken and Newark, 10 s apart, raised 47 flags of ~1 kB each (24 jumps, 23
     replays): now one flag per kind and leg (Hoboken → Newark and back), counted, first and last seen; flag.raised
     is published once per flag."""
@@ -138,7 +138,7 @@ async def test_issue29_r7_1_a_flood_of_checks_between_two_towns_is_one_flag_with
     assert len(page.flags) == 4 and len(flags(w)) == 4
 
 
-async def test_issue29_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_its_own(w: World) -> None:
+async def test_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_its_own(w: World) -> None:
     for where in (HOBOKEN, NEWARK):
         await w.check_cmd(w.cmd("ann", "hoboken", where=where, accuracy_m=8.0))
         w.clock.at += timedelta(seconds=10)
@@ -156,7 +156,7 @@ async def test_issue29_r7_1_a_repeat_after_an_hour_or_on_a_claim_is_a_flag_of_it
                      (HOBOKEN[0], reply.claim_id, 1)]
 
 
-async def test_issue29_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World) -> None:
+async def test_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World) -> None:
     """A flag takes the repeats of the hour after it was first raised, then a new one is raised: a flood the organizer
     cleared comes back to the queue within the hour."""
     for i in range(26):                                            # 2 h 10 min, a jump every 5 minutes
@@ -168,7 +168,7 @@ async def test_issue29_r7_1_a_flood_that_goes_on_makes_one_flag_an_hour(w: World
     assert jumps == [(timedelta(0), 7), (timedelta(hours=1, minutes=10), 6)]
 
 
-async def test_issue29_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_flagged(w: World) -> None:
+async def test_r7_1_the_days_first_fix_far_from_yesterday_and_home_is_flagged(w: World) -> None:
     """A patient spoofer: one check a day, far from where the player was last seen and from home. R7.1's speed
     cannot see it (the trail reaches back 2.5 h); the first fix of the day is evidence, the answer the rule's."""
     home = Home(lat=HOBOKEN[0], lon=HOBOKEN[1])

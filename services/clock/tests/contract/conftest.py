@@ -1,4 +1,4 @@
-"""The boundary log's contract (issue 28): every case runs on the memory fake (turf_clock.testing.MemoryOutbox) and
+"""The boundary log's contract: every case runs on the memory fake (turf_clock.testing.MemoryOutbox) and
 on the PostgreSQL log with the outbox relay (adapters/boundaries.py, turf_common.outbox). One embedded PostgreSQL
 per session, migrated once with the service's Alembic migrations; each case starts on empty tables."""
 

@@ -1,4 +1,4 @@
-"""The clock state's store contract (issue 28): the same cases on the memory fake (turf_clock.testing.MemoryStore)
+"""The clock state's store contract: the same cases on the memory fake (turf_clock.testing.MemoryStore)
 and on NATS KV (adapters/kv.py, a bucket of its own per case on an embedded NATS server), the entry every service's
 game clock reads (R1)."""
 

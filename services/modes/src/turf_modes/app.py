@@ -1,4 +1,4 @@
-"""Modes service process: ``python -m turf_modes``. Team Turf and King of the Hill (issue 32): serves ``modes.*``
+"""Modes service process: ``python -m turf_modes``. Team Turf and King of the Hill: serves ``modes.*``
 for the gateway, publishes ``mode.*`` through its outbox and resolves turns and rounds on the game clock."""
 
 from __future__ import annotations

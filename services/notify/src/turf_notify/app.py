@@ -1,5 +1,5 @@
 """Notify service process: ``python -m turf_notify``. Per-player notifications, Web Push, the Discord commentary
-and announcements (issue 18).
+and announcements.
 
 Serves ``notify.*`` for the gateway; one durable consumer (``notify``) takes, in stream order, claims, territory
 changes, trades, protections, deals, corrections, players, scores, day closes and the final results.

@@ -42,7 +42,7 @@ CONSUMED = [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED, subjects.TRADE_
             subjects.PLAYER_DISQUALIFIED, subjects.SCORE_UPDATED, subjects.CLOCK_DAY_CLOSED,
             subjects.SEASON_FINAL_RESULTS]
 #: the events the service publishes (from its outbox), for the AsyncAPI document
-#: (issue 30: a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
+#: (a notification is no event of its own: nothing consumed ``notification.created``, and its outbox row
 #: was a third write per steal)
 PUBLISHED: dict[str, type[Event]] = {subjects.ANNOUNCEMENT_PUBLISHED: AnnouncementPublished,
                                      subjects.MEDAL_EARNED: MedalEarned}
@@ -91,7 +91,7 @@ def router(h: NotifyHandlers, stream: str, public_key: str, mailing: Mailing,
 
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[NotifyEvent], batch: Batch) -> None:
-        await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)   # issue 21: a transaction a batch
+        await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)   # a transaction a batch
 
     if medals is not None:
         @r.subscriber(**durable(stream, MEDALS_DURABLE, MEDALS_CONSUMED), title=MEDALS_DURABLE)

@@ -117,7 +117,7 @@ class NotifyHandlers:
         await self.on_events([ev])
 
     async def on_events(self, events: Sequence[NotifyEvent]) -> None:
-        """Apply a batch of the stream's events in order, each once, in one transaction (issue 21: one commit and
+        """Apply a batch of the stream's events in order, each once, in one transaction (one commit and
         one outbox flush per batch), then publish what they staged. All or nothing: should one fail, none counts
         (turf_common.bus.settle_batch then applies them one at a time)."""
         todo = [ev for ev in events if rules.matters(ev)]
@@ -125,7 +125,7 @@ class NotifyHandlers:
             return   # plain takes and reinforcements: nothing to tell, store or publish
         async with self.store.tx() as tx:
             fresh = await tx.messages.first_times([(ev.event_id, ev.type) for ev in todo])
-            # issue 21: what every event of the batch needs is read once: the names it mentions, the next reminder
+            # what every event of the batch needs is read once: the names it mentions, the next reminder
             named = _named(todo)
             names = TableNames(await tx.roster.player_names(named), self.towns)
             b = _Batch(names, await tx.reminders.next_reminder_due(), named)
@@ -250,7 +250,7 @@ class NotifyHandlers:
 
         The due pushes are taken in one transaction and sent after its commit, all at once (at most
         :data:`PUSH_PARALLEL` in flight): a slow push service holds neither a database transaction nor the pushes
-        of other players behind it (issue 29). A crash after the commit loses those pushes; the notifications
+        of other players behind it. A crash after the commit loses those pushes; the notifications
         stay in each player's list."""
         async with self.store.tx() as tx:
             pending = await tx.deliveries.take_pushes(game_now, self.wall())

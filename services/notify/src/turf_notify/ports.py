@@ -43,7 +43,7 @@ class PendingPush:
     hold_until: datetime
 
 
-#: push subscriptions kept per player (issue 29): a phone, a laptop and some spares
+#: push subscriptions kept per player: a phone, a laptop and some spares
 MAX_SUBSCRIPTIONS = 5
 
 
@@ -179,7 +179,7 @@ class MedalBook(Protocol):
 
 
 class NotifyTx(Protocol):
-    """One transaction of the store. It exposes the store's roles (issue 28: each use case names the ones it
+    """One transaction of the store. It exposes the store's roles (each use case names the ones it
     needs), all over the one transaction."""
 
     @property
@@ -223,7 +223,7 @@ class NotifyStore(Protocol):
 
     async def save_subscription(self, s: Subscription) -> None:
         """Save ``s``, keyed by (player, endpoint): the same endpoint again updates its keys and makes it the most
-        recently saved. Issue 29: a player keeps at most :data:`MAX_SUBSCRIPTIONS`; one more replaces the least
+        recently saved. A player keeps at most :data:`MAX_SUBSCRIPTIONS`; one more replaces the least
         recently saved (a phone that re-subscribes on every visit stays, a browser long gone makes room)."""
 
     async def drop_subscription(self, player_id: str | None, endpoint: str | None) -> None:

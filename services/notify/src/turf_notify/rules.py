@@ -1,4 +1,4 @@
-"""What each event tells whom (issue 18), as pure functions: no I/O, no clock reads; the game time comes in.
+"""What each event tells whom, as pure functions: no I/O, no clock reads; the game time comes in.
 
 * :func:`notifications` — the per-player notifications an event makes (API.md kinds), texts naming towns and
   players by their public display names only (never e-mail, address or anyone's hand).
@@ -76,7 +76,7 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
         if ev.kind == "steal" and ev.previous_owner_id:
             until = war_play_deadline(cfg, ev.occurred_at)
             return [Draft(ev.previous_owner_id, "territory_stolen", ev.occurred_at,
-                          # issue 31: notify does not know the hand, so it says what a War card would allow
+                          # notify does not know the hand, so it says what a War card would allow
                           # rather than advising one the player may not hold
                           f"{names.player(ev.player_id)} stole {town} from you. A War card would let you take it "
                           f"back until {_clock_text(until, cfg)} (5 game hours).",
@@ -228,7 +228,7 @@ def push_text(kinds_messages: Iterable[tuple[str, str]]) -> tuple[str, str]:
 
 def matters(ev: object) -> bool:
     """Whether ``ev`` can change anything here: a notification (:func:`notifications`), a Discord line
-    (:func:`commentary`), a reminder made or dropped, a player or the standings stored. Issue 21: most events of a
+    (:func:`commentary`), a reminder made or dropped, a player or the standings stored. Most events of a
     busy day are plain takes and reinforcements (a ``claim.accepted`` and a ``territory.changed`` each) that tell
     nobody anything; they are passed over without a transaction. Types not named here all matter."""
     if isinstance(ev, ClaimAccepted):

@@ -1,4 +1,4 @@
-"""The notify store's contract (issue 28): every case runs on the memory fake (turf_notify.testing) and on the
+"""The notify store's contract: every case runs on the memory fake (turf_notify.testing) and on the
 PostgreSQL store (adapters/store.py). One embedded PostgreSQL per session, migrated once with the service's Alembic
 migrations; each case starts on empty tables."""
 

@@ -1,4 +1,4 @@
-"""The notify store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and
+"""The notify store's contract (cosmicpython's repository tests): each case runs on the memory fake and
 on PostgreSQL (``store``, see conftest.py) and checks exact answers, role by role (ports.py), and the store's own
 reads and writes."""
 
@@ -76,7 +76,7 @@ async def test_deliveries_pushes_grouped_per_player_and_posts_until_sent(store: 
         await tx.deliveries.queue_push(ns[0], "ann", T0, T0)
         await tx.deliveries.queue_push(ns[2], "bob", T0, T0 + 5 * M)     # held, alone
         await tx.deliveries.queue_push(ns[3], "cat", T0 + 60 * M, T0)    # quiet hours
-        await tx.deliveries.queue_push(ns[4], "dan", T0, T0)    # issue 30: no subscription, no push row
+        await tx.deliveries.queue_push(ns[4], "dan", T0, T0)    # no subscription, no push row
         await tx.deliveries.queue_post("first")
         await tx.deliveries.queue_post("second")
     async with store.tx() as tx:
@@ -139,7 +139,7 @@ async def test_subscriptions_and_the_vapid_key(store: NotifyStore) -> None:
     await store.save_subscription(Subscription("ann", "https://push/2", "k2", "a2"))
     await store.save_subscription(Subscription("ann", "https://push/1", "k1", "a1"))
     await store.save_subscription(Subscription("bob", "https://push/3", "k3", "a3"))
-    # issue 29: keyed by (player, endpoint): bob saving ann's endpoint takes nothing from ann
+    # keyed by (player, endpoint): bob saving ann's endpoint takes nothing from ann
     await store.save_subscription(Subscription("bob", "https://push/2", "k9", "a9"))
     assert [s.endpoint for s in await store.subscriptions("ann")] == ["https://push/1", "https://push/2"]
     assert [s.endpoint for s in await store.subscriptions("bob")] == ["https://push/2", "https://push/3"]
@@ -154,7 +154,7 @@ async def test_subscriptions_and_the_vapid_key(store: NotifyStore) -> None:
     assert await store.vapid_key(lambda: "key-2") == "key-1"
 
 
-async def test_issue29_a_players_subscriptions_are_keyed_by_endpoint_and_capped(store: NotifyStore) -> None:
+async def test_a_players_subscriptions_are_keyed_by_endpoint_and_capped(store: NotifyStore) -> None:
     """The same endpoint saved again updates its keys (one row, not two); a sixth endpoint replaces the least
     recently saved, and another player's are untouched. Before: a re-PUT was one row, but any number of endpoints
     were kept per player."""

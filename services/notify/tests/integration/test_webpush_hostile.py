@@ -1,4 +1,4 @@
-"""Issue 29: a player's push endpoint is a weapon. The Web Push sender against a local push service that
+"""A player's push endpoint is a weapon. The Web Push sender against a local push service that
 redirects to an internal address, trickles its answer, or answers with an endless gzip stream: no redirect is
 followed, a send ends at its deadline, at most a few kB of the answer is read and nothing is inflated; a host the
 policy refuses is never posted to. And one stalled push service no longer holds the other players' pushes."""

@@ -35,7 +35,7 @@ async def test_a_steal_delivered_twice_is_applied_once_r14(w: World) -> None:
                           "(5 game hours).",
                           {"territory_id": HOBOKEN, "by": "a", "war_until": "2026-10-05T17:00:00-04:00"})]
     assert w.of("a") == []
-    assert w.store.state.staged == []   # issue 30: a notification is stored, not published (nobody consumed it)
+    assert w.store.state.staged == []   # a notification is stored, not published (nobody consumed it)
     assert [p.content for p in w.store.state.posts] == ["⚔️ alice stole **Hoboken** from victor."]
 
 
@@ -163,8 +163,8 @@ async def test_r25_each_close_posts_the_days_standings_from_the_score_updates() 
     assert w.store.state.notifications == []   # standings are public commentary, nobody's notification
 
 
-async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_issue21_r14(monkeypatch) -> None:
-    """Issue 21: a batch reads its players' names once, skips a redelivered event inside it, names a player verified
+async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_r14(monkeypatch) -> None:
+    """A batch reads its players' names once, skips a redelivered event inside it, names a player verified
     earlier in the same batch, and makes a reminder falling due between two of its events between them (R14)."""
     from turf_common.contracts.players import PlayerVerified
     from turf_notify.testing import MemoryTx
@@ -188,7 +188,7 @@ async def test_a_batch_reads_names_once_and_keeps_a_reminder_in_stream_order_iss
     assert w.of("a")[2][1].startswith("victor stole Jersey City from you.")
 
 
-async def test_issue29_a_stalled_push_service_holds_neither_the_transaction_nor_the_other_pushes() -> None:
+async def test_a_stalled_push_service_holds_neither_the_transaction_nor_the_other_pushes() -> None:
     w = world("2026-10-05T12:00:00-04:00")
     done: dict[str, float] = {}
     in_tx: list[bool] = []

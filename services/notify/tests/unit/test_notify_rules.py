@@ -27,7 +27,7 @@ def test_r4_r14_a_saturday_steal_gives_the_victim_until_monday_10() -> None:
     (d,) = rules.notifications(steal(at("2026-10-10T21:00:00-04:00")), NAMES, SEASON)
     assert d.player_id == "v" and d.kind == "territory_stolen"
     assert d.data == {"territory_id": HOBOKEN, "by": "a", "war_until": "2026-10-12T10:00:00-04:00"}
-    # issue 31: notify does not know the hand, so neither the message nor its push advises playing a card
+    # notify does not know the hand, so neither the message nor its push advises playing a card
     assert "play war" not in d.message.lower()
     assert "play war" not in rules.push_text([("territory_stolen", d.message)] * 2)[1].lower()
     assert d.message == ("alice stole Hoboken from you. A War card would let you take it back until Mon 10:00 "
@@ -164,7 +164,7 @@ def test_r28_a_correction_taking_a_territory_away_tells_its_previous_owner() -> 
     assert rules.notifications(moved.model_copy(update={"cause": "trade"}), NAMES, SEASON) == []
 
 
-def test_issue21_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None:
+def test_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None:
     """rules.matters: a plain take, a reinforcement short of fortification (R11) and a claim's territory.changed
     neither notify, post nor store anything; a steal (R14), a fortification, a War reclaim (its reminder is
     dropped), a War and a correction (R28) do. Checked against notifications() and commentary() themselves."""

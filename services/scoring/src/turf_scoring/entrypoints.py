@@ -39,7 +39,7 @@ def router(h: ScoringHandlers, stream: str) -> NatsRouter:
 
     # one consumer for the four subjects, so a season's close, a verification (R25: the player enters the
     # standings at 0) and a disqualification are applied in stream order with the ownership changes around them;
-    # a batch at a time (issue 21): consecutive ownership changes make one rescore and one score.updated
+    # a batch at a time: consecutive ownership changes make one rescore and one score.updated
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[ScoringEvent], batch: Batch) -> None:
         await settle_batch(batch, events, h.on_events, h.on_event, DURABLE)

@@ -55,7 +55,7 @@ log = structlog.get_logger(__name__)
 
 #: The events scoring consumes, in stream order.
 ScoringFact = TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified
-#: a page cursor (issue 29): ``<snapshot id>:<page number>``, the first page being 0 (never asked by a cursor)
+#: a page cursor: ``<snapshot id>:<page number>``, the first page being 0 (never asked by a cursor)
 _CURSOR = re.compile(r"([0-9a-f]{32}):([1-9][0-9]{0,5})")
 Paged = TypeVar("Paged", Leaderboard, FinalResults)
 
@@ -118,7 +118,7 @@ class ScoringHandlers:
             await self.disqualify(ev)
 
     async def on_events(self, events: Sequence[ScoringFact]) -> None:
-        """A batch of the durable consumer, in stream order (issue 21): each run of consecutive territory changes
+        """A batch of the durable consumer, in stream order: each run of consecutive territory changes
         is applied as one (:meth:`apply_all`: one rescore, one ``score.updated``), the other events one by one.
         Idempotent like :meth:`on_event`, so a batch applied again one event at a time after a failure
         (turf_common.bus.settle_batch) ends in the same state."""
@@ -143,7 +143,7 @@ class ScoringHandlers:
         ``score.updated`` for them all (its ``territory_ids``; message id ``score:<the last change's id>``).
         Returns how many changes were new. A change applied before (a redelivery, perhaps after a crash before the
         publish) changes nothing, and rescoring and re-publishing is harmless. Two store round trips in the common
-        case (issue 21): apply and read, then write and swap the bonuses."""
+        case: apply and read, then write and swap the bonuses."""
         named = sorted({p for ev in changes for p in (ev.previous_owner_id, ev.owner_id) if p})
         last = changes[-1]
         async with self.publishing:
@@ -282,7 +282,7 @@ class ScoringHandlers:
         return Leaderboard(standings=standings, side_quests=_quest_standings(quests))
 
     async def leaderboard_page(self, q: LeaderboardRequest) -> Leaderboard | Refusal:
-        """``scoring.leaderboard`` (issue 29): a page of at most ``q.limit`` standings. The first page (``after``
+        """``scoring.leaderboard``: a page of at most ``q.limit`` standings. The first page (``after``
         None) ranks everyone now (:meth:`leaderboard`); a league that fits in it gets it whole (``next`` None: one
         reply, as before paging). A longer one is cut into pages kept together for a short time
         (:class:`~turf_scoring.ports.Snapshots`), and ``next`` names the following page of that same ranking, so
@@ -293,7 +293,7 @@ class ScoringHandlers:
         return await self._paged(await self.leaderboard(), q.limit)
 
     async def results_page(self, q: ResultsRequest) -> FinalResults | Refusal:
-        """``scoring.results`` (issue 29): a page of the final results (:meth:`results`), paged as
+        """``scoring.results``: a page of the final results (:meth:`results`), paged as
         :meth:`leaderboard_page`; ``season_not_closed`` before the close."""
         if q.after is not None:
             return await self._kept(q.after, FinalResults)
@@ -338,7 +338,7 @@ class ScoringHandlers:
     async def _publish_final(self, source_id: str, at: datetime) -> FinalResults:
         res = await self.final_results()
         await self.store.season.save_final(res)
-        # issue 29: the first page of places only (see SeasonFinalResults), so the event fits in one message
+        # the first page of places only (see SeasonFinalResults), so the event fits in one message
         out = SeasonFinalResults(occurred_at=at, standings=len(res.standings), results=res.model_copy(update={
             "standings": res.standings[:RESULTS_PAGE]}))
         await self.publisher.publish(subjects.SEASON_FINAL_RESULTS, out.model_dump_json().encode(),

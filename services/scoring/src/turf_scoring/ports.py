@@ -62,7 +62,7 @@ class Ownership(Protocol):
         ``version`` and move the territory between the two players' sets (bumping both set versions); a change
         whose ``version`` is not newer than the stored one (a redelivery or a reordering) changes nothing. Then read
         what the delta needs (:class:`Applied`: the sets of ``player_ids`` as :meth:`territory_sets` reads them,
-        :meth:`live`, the adjustments). One round trip, one instant (issue 21)."""
+        :meth:`live`, the adjustments). One round trip, one instant."""
         ...
 
     async def territory_sets(self, player_ids: Sequence[str]) -> list[OwnedSet]:
@@ -87,7 +87,7 @@ class Standings(Protocol):
     async def write_scores_and_swap_bonuses(
             self, scores: Sequence[tuple[OwnedSet, PlayerScore]], bonus: Mapping[str, int],
             source_id: str) -> tuple[list[str], dict[str, int]]:
-        """:meth:`write_scores`, then :meth:`swap_bonuses`, in one round trip (issue 21): (the players not written,
+        """:meth:`write_scores`, then :meth:`swap_bonuses`, in one round trip: (the players not written,
         the bonuses replaced)."""
         ...
 
@@ -143,7 +143,7 @@ class SeasonRecord(Protocol):
 
 
 class Snapshots(Protocol):
-    """Issue 29: the pages of a list too long for one reply (the leaderboard, the final results), kept for a short
+    """The pages of a list too long for one reply (the leaderboard, the final results), kept for a short
     time so that every page a caller reads is cut from the one list computed for its first page, whichever replica
     answers. At most :data:`SNAPSHOTS_KEPT` are kept, each at most :data:`SNAPSHOT_TTL_S` seconds: the memory
     they take stays bounded however often they are made (a reader of an evicted one starts again)."""
@@ -158,21 +158,21 @@ class Snapshots(Protocol):
         ...
 
 
-#: issue 29: how long a snapshot of pages is kept (a caller reads its pages one after another within milliseconds:
+#: how long a snapshot of pages is kept (a caller reads its pages one after another within milliseconds:
 #: 10 pages at 10,000 players)
 SNAPSHOT_TTL_S = 30
-#: issue 29: how many snapshots are kept at once, the oldest evicted first, so their memory is bounded however often
+#: how many snapshots are kept at once, the oldest evicted first, so their memory is bounded however often
 #: they are made: 8 × a whole leaderboard, about 11 MB at 10,000 players (1.4 MB each), 110 MB at 100,000. A snapshot
 #: is made only for the first page of a list longer than one page, one per distinct ranking (named by its content),
 #: and the gateways share such a request while no score changes; a caller whose snapshot 8 newer ones evicted
-#: before it was done reads again from the first page (turf_gateway.paging)
+#: before it was done reads again from the first page (turf_gateway.handlers.paging)
 SNAPSHOTS_KEPT = 8
 
 
 class ScoreStore(Protocol):
     """The read model. Territory changes apply in version order, once each; scores are written optimistically
     (refused when the player's set changed since it was read, e.g. by another replica). It exposes its roles
-    (issue 28: the handlers name the one they use)."""
+    (the handlers name the one they use)."""
 
     @property
     def ownership(self) -> Ownership: ...

@@ -29,13 +29,13 @@ class MemoryScoreStore:
     adjcmd: dict[str, ScoreAdjusted] = field(default_factory=dict)
     closed: datetime | None = None
     final_results: FinalResults | None = None
-    # snapshot id -> (monotonic expiry, pages), oldest first (issue 29)
+    # snapshot id -> (monotonic expiry, pages), oldest first
     kept: dict[str, tuple[float, list[bytes]]] = field(default_factory=dict)
     ttl_s: float = SNAPSHOT_TTL_S
     keep_at_most: int = SNAPSHOTS_KEPT
 
     def __post_init__(self) -> None:
-        # every role of the store (ports.ScoreStore, issue 28) is served by this one object
+        # every role of the store (ports.ScoreStore) is served by this one object
         self.ownership = self.standings = self.organizer = self.season = self.snapshots = self
 
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],

@@ -1,4 +1,4 @@
-"""The score store's contract (issue 28): every case runs on the memory fake (turf_scoring.testing) and on the Redis
+"""The score store's contract: every case runs on the memory fake (turf_scoring.testing) and on the Redis
 store (adapters/redis_store.py). One embedded Redis per session; each case has keys under a prefix of its own."""
 
 from __future__ import annotations

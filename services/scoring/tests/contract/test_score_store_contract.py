@@ -1,4 +1,4 @@
-"""The score store's contract (issue 28, cosmicpython's repository tests): each case runs on the memory fake and on
+"""The score store's contract (cosmicpython's repository tests): each case runs on the memory fake and on
 Redis (``store``, see conftest.py) and checks exact answers, role by role (ports.py)."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ async def test_season_record_disqualified_closed_and_final(store: ScoreStore) ->
     assert await store.season.final() == results
 
 
-async def test_issue29_snapshots_keep_pages_for_a_while_and_at_most_a_few(store: ScoreStore) -> None:
+async def test_snapshots_keep_pages_for_a_while_and_at_most_a_few(store: ScoreStore) -> None:
     """Pages kept under an id read back by number (None past the last, before the first, for an unknown id); the
     cap evicts the oldest (a snapshot kept again counts as new); the time-to-live expires them."""
     cap: Any = store

@@ -194,7 +194,7 @@ async def test_the_consumer_dispatches_each_event_by_its_type() -> None:
     assert g.store.closed == AT and g.bus.raw[-1][0] == subjects.SEASON_FINAL_RESULTS
 
 
-async def test_issue21_r23_r24_a_batch_of_changes_makes_one_delta_equal_to_applying_them_one_by_one() -> None:
+async def test_r23_r24_a_batch_of_changes_makes_one_delta_equal_to_applying_them_one_by_one() -> None:
     """Consecutive territory changes of one batch: one rescore and one score.updated naming every territory, with
     the same standings and side quests as the last delta of the same changes applied one at a time."""
     one, many = game(), game()
@@ -234,7 +234,7 @@ class CountingStore:
         return counted
 
 
-async def test_issue21_a_change_costs_two_store_round_trips_and_three_when_a_bonus_moves_elsewhere() -> None:
+async def test_a_change_costs_two_store_round_trips_and_three_when_a_bonus_moves_elsewhere() -> None:
     g = game()
     store = CountingStore(g.store)
     g.h = bootstrap.handlers(store, g.bus, GRAPH, STATS)  # type: ignore[arg-type]
@@ -246,7 +246,7 @@ async def test_issue21_a_change_costs_two_store_round_trips_and_three_when_a_bon
     assert upd["changes"] == [fig("ann", 1, 0, 6, 7, 1), fig("ben", 1, 0, 3, 4, 1)]
 
 
-async def test_issue21_r23_a_score_gone_stale_before_its_write_is_read_and_computed_again() -> None:
+async def test_r23_a_score_gone_stale_before_its_write_is_read_and_computed_again() -> None:
     """Another replica moves ben's set between this one's read and its write: the write is refused for ben and his
     score is computed from the set as it is now (R23), in the store and in the delta."""
     g = game()

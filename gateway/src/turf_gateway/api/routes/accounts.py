@@ -8,11 +8,11 @@ from typing import Annotated
 from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from turf_gateway.adapters.ratelimit import client_ip
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import AccountsCase, CurrentPlayer, MyAccountCase, MyDataCase, Organizer, bearer_token
 from turf_gateway.handlers.myaccount import PasswordChange, ProfilePatch, Withdrawal
-from turf_gateway.password_policy import MAX_LENGTH
-from turf_gateway.ratelimit import client_ip
+from turf_gateway.handlers.password_policy import MAX_LENGTH
 
 router = APIRouter(tags=["accounts"])
 

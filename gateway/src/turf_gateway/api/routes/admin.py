@@ -17,7 +17,7 @@ router = APIRouter(prefix="/admin", tags=["organizer"])
 
 class Reason(BaseModel):
     """``reason``: public (a disqualification's is on ``GET /corrections`` and the feed); ``note``: the
-    organizer's private note (issue 15), kept in the organizer's logs only."""
+    organizer's private note, kept in the organizer's logs only."""
     model_config = ConfigDict(extra="forbid")
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)] = ""
     note: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
@@ -43,7 +43,7 @@ async def reject_player(player_id: str, body: Reason, org: Organizer, players: P
 @router.post("/players/{player_id}/disqualify", response_model=S.PlayerStatus)
 async def disqualify_player(player_id: str, body: Reason, org: Organizer, players: PlayersCase) -> S.PlayerStatus:
     """Disqualify (R28): the player's territories become unclaimed and they leave the standings, both before the
-    answer (issue 28: the next read shows it); their sessions end (issue 15). ``reason`` is public (the
+    answer (the next read shows it); their sessions end. ``reason`` is public (the
     corrections log, the feed), ``note`` private."""
     return await players.set_status(org.id, player_id, "disqualified", body.reason, body.note)
 

@@ -9,11 +9,11 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.contracts.claims import Fix
+from turf_gateway.adapters.ratelimit import client_ip
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import ClaimsCase, CurrentPlayer, PlayerOnly
 from turf_gateway.api.responses import ModelResponse
 from turf_gateway.api.types import FixIsoTime
-from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["claims"])
 
@@ -54,7 +54,7 @@ async def submit_claim(body: ClaimBody, caller: PlayerOnly, claims: ClaimsCase, 
                        idempotency_key: Annotated[str | None, Header(max_length=200)] = None) -> ModelResponse:
     """Claim the territory at the fix. 201 ``{claim_id, territory_id, kind, owner_id, progress, fortified}``;
     409 with the rule code of R3/R7/R8 when refused. A repeated ``Idempotency-Key`` returns the first answer;
-    with another body it is refused 422 ``invalid_input`` (issue 15). 403 ``forbidden`` for the organizer, who is
+    with another body it is refused 422 ``invalid_input``. 403 ``forbidden`` for the organizer, who is
     not a player (R27)."""
     out = await claims.submit(caller, _fix(body), client_ip(request), idempotency_key,
                               body.model_dump(mode="json") if idempotency_key is not None else None)

@@ -22,7 +22,7 @@ async def apply_correction(body: CorrectionIn, org: Organizer, corrections: Corr
     null), ``adjust_hand`` (player_id, add, remove — ready cards removed first), ``adjust_score`` (player_id,
     points). Answers the record ``{id, at, action, by, reason, before, after}`` once it is logged; a repeated
     ``Idempotency-Key`` answers the first record (or refusal), applied and logged once; with another body it is
-    refused 422 ``invalid_input`` (issue 15). ``reason`` is public, ``note`` (optional) the organizer's own.
+    refused 422 ``invalid_input``. ``reason`` is public, ``note`` (optional) the organizer's own.
 
     A repeated key gets the first answer, whatever it was (R28, API.md): a correction applied is never applied
     again, and a refusal that depended on the game's state (claims' refusal, ``set_owner``'s ``invalid_target``)

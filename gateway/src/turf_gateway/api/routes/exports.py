@@ -1,4 +1,4 @@
-"""The organizer's desk reads (issue 20): the claim log (``GET /admin/claims``: the dashboard's claims today, the
+"""The organizer's desk reads: the claim log (``GET /admin/claims``: the dashboard's claims today, the
 claim picker) and CSV exports of players, claims and results (``GET /admin/export/{table}.csv``), for the league's
 spreadsheets. Organizer only; times in the season's zone, as on every other route (the use cases:
 :class:`turf_gateway.handlers.exports.Exports`)."""

@@ -1,4 +1,4 @@
-"""Issue 19, public: a town's history, a player's season journal, and the replay of the public feed (API.md "History
+"""Public: a town's history, a player's season journal, and the replay of the public feed (API.md "History
 and replay"), read from the gateway's feed log (:mod:`turf_gateway.handlers.history`)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class TerritoryEvent(BaseModel):
 
 class TerritoryHistory(BaseModel):
     history: list[TerritoryEvent]
-    next_seq: int | None = None    # issue 29: after_seq of the next page; null on the last
+    next_seq: int | None = None    # after_seq of the next page; null on the last
 
 
 PageAfter = Annotated[int, Query(ge=0, le=2**63 - 1, description="the previous page's next_seq")]
@@ -60,7 +60,7 @@ class DayTotals(BaseModel):
 class PlayerHistory(BaseModel):
     history: list[JournalEntry]
     days: list[DayTotals]          # the totals of this page's entries (the whole season on one default page)
-    next_seq: int | None = None    # issue 29: after_seq of the next page; null on the last
+    next_seq: int | None = None    # after_seq of the next page; null on the last
 
 
 class ReplayEvent(BaseModel):
@@ -79,7 +79,7 @@ class ReplayPage(BaseModel):
 async def territory_history(territory_id: str, history: HistoryCase, after_seq: PageAfter = 0,
                             limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """Every change of the town's owner or fortification, oldest first, ``limit`` a page after ``after_seq``
-    (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such town."""
+    (``next_seq`` null on the last page); 404 ``not_found`` for no such town."""
     return await history.territory(territory_id, after_seq, limit)
 
 
@@ -87,7 +87,7 @@ async def territory_history(territory_id: str, history: HistoryCase, after_seq: 
 async def player_history(player_id: str, history: HistoryCase, after_seq: PageAfter = 0,
                          limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """The player's public season record, oldest first, with daily totals, ``limit`` feed messages a page after
-    ``after_seq`` (issue 29; ``next_seq`` null on the last page); 404 ``not_found`` for no such player."""
+    ``after_seq`` (``next_seq`` null on the last page); 404 ``not_found`` for no such player."""
     return await history.player(player_id, after_seq, limit)
 
 

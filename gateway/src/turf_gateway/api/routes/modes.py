@@ -1,4 +1,4 @@
-"""The turn-based modes (issue 32): Team Turf (docs/rules/team-turf.md) and King of the Hill
+"""The turn-based modes: Team Turf (docs/rules/team-turf.md) and King of the Hill
 (docs/rules/king-of-the-hill.md), under ``/modes/team-turf`` and ``/modes/hill``. The modes service keeps the games
 and decides; the gateway checks the input's shape, names the caller and asks it. The organizer creates, resolves
 and ends Team Turf games; any verified player opens a King of the Hill room, and joins, places, orders and chooses.
@@ -36,7 +36,7 @@ from turf_common.contracts.modes import (
     WithdrawOrder,
 )
 from turf_gateway.api.deps import ModesCase, Organizer, PlayerOnly, State, bearer_token
-from turf_gateway.errors import ApiError
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller
 
 router = APIRouter(prefix="/modes", tags=["modes"])

@@ -1,4 +1,4 @@
-"""Notifications, Web Push subscriptions and announcements (issue 18; API.md "Notifications and announcements").
+"""Notifications, Web Push subscriptions and announcements (API.md "Notifications and announcements").
 The notify service keeps and decides; the gateway checks the shape of the input, names the caller, and asks it.
 A player sees only their own notifications (the caller's id is the one asked for, never one from the request)."""
 
@@ -102,8 +102,8 @@ async def push_key(notes: NotificationsCase) -> PushKey:
 @router.put("/me/push", status_code=204, response_class=Response)
 async def save_push(body: PushBody, caller: CurrentPlayer, notes: NotificationsCase) -> Response:
     """Store the caller's push subscription ``{endpoint, keys: {p256dh, auth}}``. 204; 422 ``invalid_input`` for an
-    endpoint that is not a browser push service's (issue 29: FCM, Mozilla, Apple, Windows; a loopback receiver in
-    a manual-clock rehearsal). Issue 29: 409 ``not_eligible`` for a player not verified (R27, as ``POST /claims``);
+    endpoint that is not a browser push service's (FCM, Mozilla, Apple, Windows; a loopback receiver in
+    a manual-clock rehearsal). 409 ``not_eligible`` for a player not verified (R27, as ``POST /claims``);
     429 ``rate_limited`` over ``push_player``. Notify keeps a handful of subscriptions per player, keyed by
     (player, endpoint): the same endpoint again updates its keys; one more replaces the least recently saved."""
     await notes.save_push(caller, body.endpoint, body.keys)

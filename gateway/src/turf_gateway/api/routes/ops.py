@@ -9,9 +9,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
-from turf_gateway import errors, security
+from turf_gateway.adapters.readiness import CheckResult
+from turf_gateway.api import errors
 from turf_gateway.api.deps import State
-from turf_gateway.readiness import CheckResult
+from turf_gateway.api.middleware import security
 
 router = APIRouter()
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -19,7 +20,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 @router.get("/metrics", include_in_schema=False)
 async def prometheus(request: Request) -> Response:
-    """Prometheus metrics, for clients on this machine only (issue 15: the request counts, handler timings and
+    """Prometheus metrics, for clients on this machine only (the request counts, handler timings and
     queue depths tell an outsider when and how the game is played); 404 for anyone else."""
     if not security.loopback_client(request.client):
         raise errors.ApiError("not_found", "Not found.")

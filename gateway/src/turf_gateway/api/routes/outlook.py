@@ -1,4 +1,4 @@
-"""``GET /me/territories`` (issue 18): what the play page's countdowns show, asked of the claims service
+"""``GET /me/territories``: what the play page's countdowns show, asked of the claims service
 (``claims.outlook``), which reads its own state at the game clock's instant. Documented in docs/countdowns.md."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class MyReclaimWindow(BaseModel):
 
 
 class MyMulliganClaim(BaseModel):
-    """R19: one of today's claims a Mulligan may undo now (issue 20; docs/card-forms.md)."""
+    """R19: one of today's claims a Mulligan may undo now (docs/card-forms.md)."""
 
     claim_id: str
     territory_id: str

@@ -8,10 +8,10 @@ from typing import Annotated
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from turf_gateway.adapters.ratelimit import client_ip
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, PlayersCase, bearer_token
 from turf_gateway.handlers.players import Registration
-from turf_gateway.ratelimit import client_ip
 
 router = APIRouter(tags=["players"])
 
@@ -28,7 +28,7 @@ async def register(reg: Registration, players: PlayersCase, request: Request) ->
     the player at once, otherwise the player is ``pending`` with a ``status_reason`` (``not_in_board``,
     ``address_not_found``, ``geocoder_unavailable``) until the organizer decides. Two players at one normalised
     address are both registered and flagged for the organizer (``GET /admin/players``). 503 ``unavailable`` with
-    ``Retry-After`` when the password-hashing queue is full (issue 29)."""
+    ``Retry-After`` when the password-hashing queue is full."""
     return await players.register(reg, client_ip(request))
 
 
@@ -36,13 +36,13 @@ async def register(reg: Registration, players: PlayersCase, request: Request) ->
 async def sign_in(cred: Credentials, players: PlayersCase, request: Request) -> S.SessionOut:
     """Sign in: 200 ``{token, player_id, role}``; 401 ``unauthenticated`` for a wrong email or password.
 
-    Issue 15: failed sign-ins are throttled per account *and* client address (``sessions_email``), and per client
+    Failed sign-ins are throttled per account *and* client address (``sessions_email``), and per client
     address over all accounts (``sessions_fail_ip``): a client that keeps failing gets 429 ``rate_limited`` with
     ``Retry-After``, and only that client: the right password from another client is never refused for someone
     else's failures. Every attempt also counts against ``sessions_ip``. The argon2 check runs in a small thread
     pool, never on the event loop.
 
-    Issue 29: an attempt counts as a failure from before its hash (concurrent guesses are throttled like sequential
+    An attempt counts as a failure from before its hash (concurrent guesses are throttled like sequential
     ones); an account failing from many addresses (``sessions_account``) is slowed for addresses it never signed
     in from (``sessions_account_slow``), never locked; 503 ``unavailable`` with ``Retry-After`` when the hashing
     queue is full (``TURF_PASSWORD_QUEUE``); 403 ``not_eligible`` for a disqualified or rejected player's right

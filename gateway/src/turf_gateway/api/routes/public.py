@@ -26,7 +26,7 @@ class GeoJSONResponse(JSONResponse):
 async def board(request: Request, public: PublicCase,
                 format: Literal["geojson", "topojson"] = "geojson") -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
-    Issue 19: one body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
+    One body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
     content, 304 for a client that has it. ``?format=topojson``: the same towns and properties as a TopoJSON
     topology (one GeometryCollection ``board``; shared borders once, delta-encoded integer coordinates), about half
     the gzipped bytes: what the pages read."""

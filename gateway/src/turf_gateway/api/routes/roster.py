@@ -1,4 +1,4 @@
-"""Issue 20: who the play page's card forms and colours may name. ``GET /players``: the verified players with their
+"""Who the play page's card forms and colours may name. ``GET /players``: the verified players with their
 join order (the map's colour is picked by it); ``GET /me/trade-partners``: R18's possible Trade partners, asked of
 the cards service (``cards.trade_holders``). Public names only, never email or address (R27). Documented in
 docs/card-forms.md."""
@@ -25,7 +25,7 @@ class RosterEntry(BaseModel):
 
 class Roster(BaseModel):
     players: list[RosterEntry]
-    next: int | None = Field(default=None, description="issue 29: the next page's `after`; null on the last")
+    next: int | None = Field(default=None, description="The next page's `after`; null on the last")
 
 
 class TradePartner(BaseModel):
@@ -48,7 +48,7 @@ async def roster(players: PlayersCase,
                  limit: Annotated[int, Query(ge=1, le=ROSTER_PAGE)] = ROSTER_PAGE) -> Roster:
     """The verified players (R27: not pending, rejected or disqualified ones, never the organizer) in join order.
     ``join_index`` counts every player's registration, so it stays when an earlier registrant is verified later.
-    Issue 29: ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
+    ``limit`` players a page after join index ``after``; ``next`` is the next page's ``after``."""
     rows, nxt = await players.roster(after, limit)
     return Roster(players=[RosterEntry(id=r.id, display_name=r.display_name, join_index=r.join_index)
                            for r in rows], next=nxt)

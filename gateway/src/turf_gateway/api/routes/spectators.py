@@ -10,11 +10,11 @@ import json
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from turf_gateway.errors import ApiError
+from turf_gateway.adapters.ratelimit import address_key
+from turf_gateway.api.errors import ApiError
+from turf_gateway.api.middleware.security import origin_allowed
 from turf_gateway.feed import resend
 from turf_gateway.feed.hub import Client
-from turf_gateway.ratelimit import address_key
-from turf_gateway.security import origin_allowed
 from turf_gateway.state import AppState
 
 log = structlog.get_logger(__name__)
@@ -27,18 +27,18 @@ POLICY = 1008
 
 @router.websocket("/ws/scores")
 async def scores(ws: WebSocket, since: str | None = None) -> None:
-    """Issue 19: every message after the first carries ``seq``, the stream sequence of its event, strictly
-    increasing. Without ``since`` (or one that cannot be resent: :func:`turf_gateway.feed.resend.resumable`) the first
-    message is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages
-    after it follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the
-    stream, then the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
+    """Every message after the first carries ``seq``, the stream sequence of its event, strictly increasing. Without
+    ``since`` (or one that cannot be resent: :func:`turf_gateway.adapters.feed_stream.resumable`) the first message
+    is ``{type: "snapshot", seq, leaderboard, recent}``, ``seq`` the last event it reflects: the messages after it
+    follow. With ``since=<seq>`` the messages after ``seq`` come first, in order, read back from the stream, then
+    the live ones, none twice. A ``since`` that is no non-negative integer gets the snapshot.
 
-    Issue 15: at most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
+    At most ``TURF_WS_MAX_PER_IP`` sockets per client address and ``TURF_WS_MAX_TOTAL`` in all per
     gateway; one more is accepted and closed at once with 1008 (policy violation) and a reason.
 
-    Issue 29: an IPv6 client counts by its /64 (:func:`turf_gateway.ratelimit.address_key`); a browser page of
-    another site (``Origin`` not allowed: :func:`turf_gateway.security.origin_allowed`) is closed with 1008; and
-    ``since`` resends count against ``resends_ip`` (over it: a snapshot)."""
+    An IPv6 client counts by its /64 (:func:`turf_gateway.adapters.ratelimit.address_key`); a browser page of
+    another site (``Origin`` not allowed: :func:`turf_gateway.api.middleware.security.origin_allowed`) is closed
+    with 1008; and ``since`` resends count against ``resends_ip`` (over it: a snapshot)."""
     state: AppState = ws.app.state.turf
     ip = address_key(ws.client.host) if ws.client else "unknown"
     await ws.accept()
@@ -112,7 +112,7 @@ async def _resend(ws: WebSocket, state: AppState, since: int | None, upto: int, 
         log.warning("ws_resend_limit_failed", exc_info=True)
         return None
     try:
-        missed = await resend.missed(state, since, upto)
+        missed = await resend.missed(state.feed_stream, state.public.named_changes, since, upto)
     except Exception:   # the stream does not answer: a snapshot is always possible
         log.warning("ws_resend_failed", since=since, upto=upto, exc_info=True)
         return None

@@ -15,8 +15,8 @@ from turf_common.contracts.modes import GamesReply, GameView
 from turf_common.contracts.yard import OpenYard, YardLobby
 from turf_common.rules import yard
 from turf_gateway.api.deps import ModesCase, PlayerOnly
+from turf_gateway.api.errors import ApiError
 from turf_gateway.api.routes.modes import Viewer, _command_id
-from turf_gateway.errors import ApiError
 from turf_gateway.handlers.yard import YardCards
 from turf_gateway.ports import Caller
 

@@ -1,4 +1,4 @@
-"""Issue 19: the public feed's history (territory history, player journals, replay), by stream sequence
+"""The public feed's history (territory history, player journals, replay), by stream sequence
 
 Revision ID: 0005
 Revises: 0004

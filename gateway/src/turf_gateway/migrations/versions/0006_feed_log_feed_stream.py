@@ -1,4 +1,4 @@
-"""Issue 29: the feed log is read from the feed stream (``<stream>_FEED``, the public subjects alone, sourced from the
+"""The feed log is read from the feed stream (``<stream>_FEED``, the public subjects alone, sourced from the
 event stream), whose sequences are not the event stream's: the rows numbered by the event stream are emptied, and
 the bus set-up's new durable on the feed stream reads it from its start again (the season so far)
 

@@ -87,7 +87,7 @@ function playerItems(list) {
 }
 
 let towns = [];
-let shapes = [];   // the board's features: a flag's fixes are named by the town they fall in (issue 31)
+let shapes = [];   // the board's features: a flag's fixes are named by the town they fall in
 let townsRead = null;
 function loadTowns() {
   townsRead = townsRead || readTowns().catch((e) => {
@@ -341,7 +341,7 @@ async function refreshFlags() {
     rows.push(h("li", { dataset: { flagId: f.id, state: f.state || "open" } },
       h("div", {}, h("b", {}, FLAG_KINDS[f.kind] || f.kind.replace(/_/g, " ")), ` · ${who}`,
         h("span", { class: "badge" }, f.at ? gameTime(f.at) : ""),
-        // issue 29: repeats between the same places are one flag with a count
+        // repeats between the same places are one flag with a count
         f.count > 1 ? h("span", { class: "badge flag-count" }, `×${f.count}, last ${gameTime(f.last_at)}`) : null,
         f.state === "cleared" ? h("span", { class: "badge" }, "cleared") : null),
       h("div", { class: "small muted" },

@@ -95,7 +95,7 @@ export function newKey() {
 
 // ---- small DOM helpers shared by the pages ----
 
-// "1 steal", "2 steals" (issue 31): a count with its noun, singular for one
+// "1 steal", "2 steals": a count with its noun, singular for one
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -157,7 +157,7 @@ export function formData(form) {
 // The game's own zone (rule 2: New York time); every game time is shown in it, whatever offset the string has
 // (an evidence time in UTC, a flag in -04:00) and wherever the device is.
 export const GAME_ZONE = "America/New_York";
-// made when first used, once (issue 31: a formatter with a time zone loads its data, a long task on a slow phone
+// made when first used, once (a formatter with a time zone loads its data, a long task on a slow phone
 // that belongs after the first paint, not in the modules' start)
 const formats = {};
 const format = (locale, opts) => (formats[locale] ||= new Intl.DateTimeFormat(locale, { timeZone: GAME_ZONE, ...opts }));
@@ -244,7 +244,7 @@ export async function playerName(id) {
   return pending.get(id);
 }
 
-// Issue 31, offline: the service worker (/sw.js) keeps the page, its scripts, Leaflet and the board; handed what
+// offline: the service worker (/sw.js) keeps the page, its scripts, Leaflet and the board; handed what
 // this page loaded before the worker controlled it. The page's body gets data-offline-ready once they are kept.
 export function keepOffline() {
   if (!("serviceWorker" in navigator) || window.isSecureContext === false) return;

@@ -6,11 +6,11 @@ import { storyElement } from "./history.js";
 import { BOARD_URL, features } from "./topo.js";
 import { colourFor, knowsPlayer, loadRoster, onRoster } from "./palette.js";
 
-// Owners are coloured from a colour-blind-safe palette in join order (palette.js, issue 20); re-exported for the
+// Owners are coloured from a colour-blind-safe palette in join order (palette.js); re-exported for the
 // watch page and the tests.
 export { colourFor };
 
-// Outlines that stand out on the light or the dark map (issue 20: dark mode follows the system)
+// Outlines that stand out on the light or the dark map (dark mode follows the system)
 const DARK = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : { matches: false };
 const outline = () => (DARK.matches ? { mine: "#f4f6f8", rival: "#c5ccd3", fort: "#fff" }
   : { mine: "#111", rival: "#2f3640", fort: "#000" });
@@ -64,7 +64,7 @@ export class BoardMap {
     this.view = options.view || null;
     this.cluster = options.cluster || (() => new Set());
     this.onSelect = options.onSelect || null;
-    // SVG, not canvas (issue 31, measured with Lighthouse): a canvas is rastered and handed to the compositor on the
+    // SVG, not canvas (measured with Lighthouse): a canvas is rastered and handed to the compositor on the
     // main thread at each redraw (60-160 ms a frame on a phone's CPU while the towns come in), SVG paths are
     // rastered off it; the same projection and clipping either way
     this.map = L.map(el, { preferCanvas: false, zoomSnap: 0.25, minZoom: 7, maxZoom: 17 });
@@ -105,7 +105,7 @@ export class BoardMap {
     const fc = features(await r.json());
     this.etag = etag;
     if (!this.geo) {
-      // issue 31: the view is set before the first town is drawn, from the coordinates' extent (no projection):
+      // the view is set before the first town is drawn, from the coordinates' extent (no projection):
       // drawn first and framed after, every town was projected and clipped again at each change of view (the TV's
       // framing of the claimed towns, the max bounds' pan), several hundred ms of one task on a phone's CPU
       this.boxes = new Map(); // territory id → its LatLngBounds, before its layer exists (TV framing, tv.js)
@@ -238,7 +238,7 @@ export class BoardMap {
     if (layer.getPopup()) layer.setPopupContent(html);
     else layer.bindPopup(html, this.popupOptions());
     layer.openPopup();
-    // then the town's story (issue 19), unless another town was selected meanwhile
+    // then the town's story, unless another town was selected meanwhile
     const asked = (this.storyAsked = (this.storyAsked || 0) + 1);
     storyElement(id, this.me()).then((story) => {
       if (asked !== this.storyAsked) return;
@@ -250,7 +250,7 @@ export class BoardMap {
     if (this.onSelect) this.onSelect(p);
   }
 
-  // Issue 20: a popup is never clipped: the map pans to show it whole (with padding) and a long one (a town's
+  // a popup is never clipped: the map pans to show it whole (with padding) and a long one (a town's
   // story) scrolls within the map's height, on a phone as on a desk
   // and never under the zoom buttons (a popup at the map's left edge read "boken", "dson County"): its pan keeps it
   // right of them, and its width leaves that room
@@ -304,7 +304,7 @@ export function escapeHtml(s) {
 }
 
 // WS /ws/scores with automatic reconnection (jittered backoff 0.5 s → 10 s). onMessage(msg); onState("live"|
-// "connecting"). Issue 19: every message carries the stream's seq (the snapshot the one it reflects), so a reconnect
+// "connecting"). Every message carries the stream's seq (the snapshot the one it reflects), so a reconnect
 // asks ?since=<the last seq seen> and the server resends what was missed, in order; only when that is too old does
 // it answer a snapshot, and then onReconnect lets a page re-read what the snapshot does not bring (the board).
 export class LiveSocket {
@@ -455,7 +455,7 @@ export function describe(msg, nameOf, territory) {
       return { kind: "trade", text: `⇄ ${who(msg.proposer_id)} and ${who(msg.partner_id)} traded territories` };
     case "medal.earned": // a tier of a medal (docs/medals.md)
       return { kind: "medal", text: `🏅 ${who(msg.player_id)} earned ${msg.name || "a medal"} (${msg.tier})` };
-    case "announcement.published": // issue 18: the organizer's announcement (its body shows in the banner)
+    case "announcement.published": // the organizer's announcement (its body shows in the banner)
       return { kind: "admin", text: `Announcement: ${msg.title || (msg.announcement && msg.announcement.title) || "Announcement"}` };
     default:
       return null;

@@ -1,4 +1,4 @@
-// Issue 31, "the border near me": with no tile layer the map is flat colour, so at a street corner nobody can tell
+// "The border near me": with no tile layer the map is flat colour, so at a street corner nobody can tell
 // where the town ends, though a fix near a border is refused `on_border` (R7). The nearest shared border is named
 // with its distance and direction ("Jersey City line 35 m west") and drawn from my dot to it: the nearest of the
 // town's neighbours, measured to its full-detail outline as the server checks it (GET /territories/{id}, read once).

@@ -1,4 +1,4 @@
-// The play page's card forms (issue 20): each card offers only the moves the rules allow now, from the server's
+// The play page's card forms: each card offers only the moves the rules allow now, from the server's
 // own answers (GET /me/territories, /players, /me/trade-partners), never from what this browser remembers.
 // Cards of one type are grouped ("Mulligan ×4") with one form: a play takes the oldest ready card of the type.
 

@@ -1,4 +1,4 @@
-// The play page's countdowns (issue 18, docs/countdowns.md): the game clock's next opening or closing, my War
+// The play page's countdowns (docs/countdowns.md): the game clock's next opening or closing, my War
 // deadlines, my reclaim windows and the state of each of my territories, from GET /clock and GET /me/territories,
 // counted down on the server's game clock (gameclock.js).
 
@@ -72,7 +72,7 @@ async function territoryItem(t) {
 export class Countdowns {
   // onDrift(): called when an answer's `now` is not the clock's (the organizer moved a manual clock, say): the
   // page reads GET /clock again; onData(answer): each GET /me/territories answer, for My turf (myturf.js)
-  // hasCard(type): does my hand hold a ready card of this type (issue 31: War is advised only when it is there)
+  // hasCard(type): does my hand hold a ready card of this type (War is advised only when it is there)
   // onWar(territoryId, button): plays War on a stolen town from its banner (the alert carries its action)
   constructor(root, clock, onDrift = () => {}, onData = () => {}, hasCard = () => true, onWar = null) {
     this.root = root;
@@ -96,7 +96,7 @@ export class Countdowns {
     this.tick();
   }
 
-  // "Play War before 17:40" only to a player holding a War card; otherwise what War would have allowed (issue 31)
+  // "Play War before 17:40" only to a player holding a War card; otherwise what War would have allowed
   warAdvice(d) {
     const hours = ` (${+d.game_hours_left.toFixed(1)} game hours).`;
     if (this.hasCard("war")) return [`Play War before ${gameTime(d.war_until)}: `, left(d.war_until, "too late"), hours];
@@ -138,7 +138,7 @@ export class Countdowns {
       h("div", { class: "small" }, `Until ${gameTime(w.until)}: `, left(w.until, "over"),
         ` (${+w.game_hours_left.toFixed(1)} game hours).`)));
     const mine = await Promise.all((out.territories || []).map(territoryItem));
-    // the deadlines are the banner at the top of the page (issue 31), outside this panel
+    // the deadlines are the banner at the top of the page, outside this panel
     $("#war-deadlines").replaceChildren(...wars);
     $("#reclaim-windows").replaceChildren(...reclaims);
     $("#my-territories", this.root).replaceChildren(...(mine.length ? mine

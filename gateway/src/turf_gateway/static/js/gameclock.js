@@ -1,4 +1,4 @@
-// The game clock as the pages count with it (issue 18): never the device's own clock, which may be wrong, and in a
+// The game clock as the pages count with it: never the device's own clock, which may be wrong, and in a
 // rehearsal is not the game's time at all. The server's `now` (GET /clock) plus the time elapsed on this device
 // since that answer, times the clock's rate: 1 for the real clock, N for accelerated:N, 0 for the manual clock
 // (time stands still between the organizer's moves, so the page shows the server's instant as it is).

@@ -1,4 +1,4 @@
-// A town's story (issue 19): GET /territories/{id}/history as ownership periods — who held it, from when to when,
+// A town's story: GET /territories/{id}/history as ownership periods — who held it, from when to when,
 // for how long — with the longest holder named, for the map's popup on the play and watch pages.
 
 import { API, gameTime, knownName, playerName } from "./api.js";

@@ -1,4 +1,4 @@
-// "How to play" (issue 20): the rulebook's essentials in the page, with this season's dates, hours and limits from
+// "How to play": the rulebook's essentials in the page, with this season's dates, hours and limits from
 // the server (GET /season), so the text never disagrees with the game. Rulings cited as RULINGS.md numbers them.
 
 import { api, h } from "./api.js";

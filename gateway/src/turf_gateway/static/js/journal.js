@@ -1,4 +1,4 @@
-// A player's season (issue 19): GET /players/{id}/history's daily totals as a small table, for the watch page (a
+// A player's season: GET /players/{id}/history's daily totals as a small table, for the watch page (a
 // rival's season, from the leaderboard).
 
 import { API, h } from "./api.js";

@@ -1,4 +1,4 @@
-// Town names on the board map (issue 20): each town's name at its label point (GET /board `label_point`), shown
+// Town names on the board map: each town's name at its label point (GET /board `label_point`), shown
 // only once the town is wide enough on screen to hold its name, so the state-wide view is not 448 names on top of
 // each other, with a font that grows with the zoom. The town I stand in (BoardMap.mark, where-am-I) always shows its
 // name, in its own style. A name whose box would overlap one already placed is left out, the larger towns placed
@@ -44,7 +44,7 @@ function shift(box, dy) {
 
 export class MapNames {
   // options.scale: the names' size against the phone's (the watch page's TV mode reads them across a room);
-  // options.first: () → territory ids named before any other (issue 31: the story town, then the claimed towns by
+  // options.first: () → territory ids named before any other (the story town, then the claimed towns by
   // recent activity), whatever their size, nudged up or down a line rather than left out when another is in the way
   constructor(board, { scale = 1, first = () => [] } = {}) {
     this.board = board;
@@ -129,7 +129,7 @@ export class MapNames {
   }
 
   // measured once per name at a 100-px font and scaled (a name's width grows with its font size): setting the
-  // canvas's font and measuring again at every zoom of the TV's camera cost a long task (issue 31)
+  // canvas's font and measuring again at every zoom of the TV's camera cost a long task
   textWidth(name, px) {
     let w = this.widths.get(name);
     if (w === undefined) {

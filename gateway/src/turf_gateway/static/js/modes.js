@@ -1,4 +1,4 @@
-// Team Turf and King of the Hill (issue 32): list the games, open a room, join, start, choose, place and order,
+// Team Turf and King of the Hill: list the games, open a room, join, start, choose, place and order,
 // each through the gateway's /modes routes; the open game is read again every 2 s. Refusals show the rule's
 // sentence (api.js), never just a code.
 import { api, session } from "/static/js/api.js";

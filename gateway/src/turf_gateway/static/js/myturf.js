@@ -1,4 +1,4 @@
-// "My turf" on the play page (issue 20): my score and rank (GET /leaderboard, kept live by the feed), today's claims
+// "My turf" on the play page: my score and rank (GET /leaderboard, kept live by the feed), today's claims
 // left (GET /me), and my towns split into my largest cluster — the base the leaderboard counts (R23) — and the
 // outposts, worth nothing until they join it. Each town says its progress toward fortification (R11), whether a claim
 // today keeps its streak (R9), a Freeze (R15) or lock (R10) on it today and any dispute on it (a reclaim window or a

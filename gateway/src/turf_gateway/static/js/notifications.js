@@ -1,4 +1,4 @@
-// The play page's notifications (issue 18, API.md "Notifications and announcements"): an unread badge and the list,
+// The play page's notifications (API.md "Notifications and announcements"): an unread badge and the list,
 // read with GET /me/notifications?after=<id> every 15 s and whenever a feed message may concern me, except while the
 // page is quiet (`quiet()`: around an opening; the first reading after it catches up); marked read
 // with POST /me/notifications/read {up_to}. A server without these routes (404) shows nothing at all, and is not

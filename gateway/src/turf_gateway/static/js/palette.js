@@ -1,4 +1,4 @@
-// Player colours (issue 20): Paul Tol's "muted" qualitative palette, which stays distinguishable with the common
+// Player colours: Paul Tol's "muted" qualitative palette, which stays distinguishable with the common
 // colour-vision deficiencies, given out in join order (GET /players: join_index), so the first nine players never
 // share a colour and a player's colour is the same on every page and every day.
 

@@ -50,7 +50,7 @@ const myTurf = new MyTurf($("#my-turf"), showOnMap);
 const towns = new TownList($("#towns"), board, () => session()?.player_id || null, showOnMap);
 const motion = new Motion();
 const announcement = new Announcement($("#announcement"));
-// issue 31: My turf, Cards, Every town, Notifications and How to play are tabs under the first screen
+// My turf, Cards, Every town, Notifications and How to play are tabs under the first screen
 let chosen = sessionStorage.getItem("turf.tab");   // the tab the player picked (a reload keeps it), or null
 const tabs = new Tabs($("#more-tabs"), { onShow: (id, { byPlayer }) => {
   if (byPlayer) sessionStorage.setItem("turf.tab", chosen = id);
@@ -261,7 +261,7 @@ installAccount(async () => { await refreshMe(); }, () => {
   say($("#auth-msg"), "ok", "You have withdrawn; your personal data is erased. Thank you for playing.");
 });
 
-// "My season" (issue 19): my public record's daily totals, read again at most every 5 s as my towns change
+// "My season": my public record's daily totals, read again at most every 5 s as my towns change
 let seasonTimer = null;
 function refreshSeason(me) {
   if (seasonTimer) return;
@@ -291,7 +291,7 @@ async function refreshMine({ now = false } = {}) {
   const names = [...state.cluster].map((id) => board.name(id)).sort();
   $("#my-cluster").textContent = mine.length ? `${state.cluster.size} (${names.join(", ")})` : "—";
   board.restyle(mine);
-  paintMine(document.documentElement, me);   // the legend's swatch in my towns' colour (issue 20)
+  paintMine(document.documentElement, me);   // the legend's swatch in my towns' colour
   await (now ? myReads(me) : bell.later("my-reads", () => myReads(me)));
 }
 
@@ -385,7 +385,7 @@ function onPosition(pos) {
   const { latitude: lat, longitude: lon, accuracy } = pos.coords;
   const ll = [lat, lon];
   if (!posMarker) {
-    // my dot in a pane of its own above the towns (issue 31): the town I stand in, brought to front to show its
+    // my dot in a pane of its own above the towns: the town I stand in, brought to front to show its
     // outline, no longer covers it
     const pane = board.map.createPane("me");
     pane.style.zIndex = 450;
@@ -473,14 +473,14 @@ $("#check").addEventListener("click", (ev) => act(ev.currentTarget, $("#claim-ms
     say(out, "error", r.message || "You are not inside any territory of the board.");
     return null;
   }
-  // the answer is the sentence where I stand (issue 31: the reason shown once, not here and there)
+  // the answer is the sentence where I stand (the reason shown once, not here and there)
   await whereAmI().answered(r);
   say(out, "info", "");
   out.dataset.reason = r.reason || "";
   return null;
 }).then(syncClaim));
 
-// Claim is enabled only when the last answer allows it here and the phone is online (issue 31); the sentence
+// Claim is enabled only when the last answer allows it here and the phone is online; the sentence
 // above says why not
 function syncClaim() {
   const b = $("#claim-btn");
@@ -579,7 +579,7 @@ function showClaimed(r, before, after) {
 }
 
 // ---------- cards ----------
-// each card's form offers only what the rules allow now (cardforms.js, issue 20)
+// each card's form offers only what the rules allow now (cardforms.js)
 const forms = new CardForms({ board, me: () => session()?.player_id || null, submit: playCard });
 
 function cardLabel(type) {
@@ -888,7 +888,7 @@ function opened() {
   bell.later("clock", refreshClock);
 }
 
-// ---------- offline (issue 31) ----------
+// ---------- offline ----------
 function showOnline() {
   const online = navigator.onLine;
   $("#offline").hidden = online;
@@ -908,7 +908,7 @@ window.addEventListener("offline", showOnline);
 
 // ---------- start ----------
 async function start() {
-  // the first screen's shape at once (issue 31): a signed-in player sees the claim panel loading, never the
+  // the first screen's shape at once: a signed-in player sees the claim panel loading, never the
   // signed-out form for the seconds the board takes on a slow network
   if (session()) {
     $("#auth").hidden = true;

@@ -1,4 +1,4 @@
-// The end of the season on the watch page (issue 20): GET /results as a podium (places 1–3, ties sharing a step)
+// The end of the season on the watch page: GET /results as a podium (places 1–3, ties sharing a step)
 // and the full table with prizes; an organizer's score adjustment (R28) is shown where it changed a total.
 
 import { api, ApiError, h } from "./api.js";

@@ -1,4 +1,4 @@
-// The watch page's season replay (issue 19): the public feed of the season from GET /replay (paged), and the map's
+// The watch page's season replay: the public feed of the season from GET /replay (paged), and the map's
 // ownership and the standings at any instant of it; a time slider and a play button (a game day a second).
 
 import { API, applyScoreDelta, gameTime, h, knownName, learnNames } from "./api.js";

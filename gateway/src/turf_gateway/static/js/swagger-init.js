@@ -1,4 +1,4 @@
-// Starts Swagger UI on /docs (gateway/src/turf_gateway/docs.py): a file, not an inline script, so the
+// Starts Swagger UI on /docs (gateway/src/turf_gateway/api/docs.py): a file, not an inline script, so the
 // Content-Security-Policy ('self' only) lets it run.
 const root = document.getElementById("swagger-ui");
 window.ui = SwaggerUIBundle({

@@ -1,4 +1,4 @@
-// Tabs after the WAI-ARIA Authoring Practices' tabs pattern (issue 31): a [role=tablist] of [role=tab] buttons, each
+// Tabs after the WAI-ARIA Authoring Practices' tabs pattern: a [role=tablist] of [role=tab] buttons, each
 // naming its [role=tabpanel] by aria-controls. One tab is in the Tab order (roving tabindex); Left/Right (wrapping),
 // Home and End move to a tab and show its panel at once (automatic activation); a hidden tab is skipped. Panels that
 // are not shown are [hidden], so a screen reader meets only the one shown.

@@ -1,4 +1,4 @@
-// Every town, searchable (issue 20): the game played without the map. Part of a town's or its county's name
+// Every town, searchable: the game played without the map. Part of a town's or its county's name
 // narrows the board's towns (GET /board); each match says its owner and has a button that shows it on the map.
 // A labelled search box, a polite live count of the matches, buttons named after their town; Enter in the box shows
 // the first match. Only a page of matches is drawn at a time, "Show more" adds the next.

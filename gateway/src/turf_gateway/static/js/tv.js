@@ -1,4 +1,4 @@
-// The watch page's TV mode (/watch?tv=1, issue 20): a screen across the room. The map flies to each story and back
+// The watch page's TV mode (/watch?tv=1): a screen across the room. The map flies to each story and back
 // to the whole board, the latest stories run as a ticker, the standings show who moved up or down since the last
 // change, and the next opening or closing is counted down from the server's game clock.
 
@@ -10,7 +10,7 @@ export const isTv = () => new URLSearchParams(location.search).get("tv") === "1"
 // territory id → when (performance.now()) its last story came: the map names the busiest towns first
 export const activity = new Map();
 
-// Issue 31: the towns whose names come first on the map: the claimed ones, the most recently active first, then
+// the towns whose names come first on the map: the claimed ones, the most recently active first, then
 // the largest; the story town (focus) before all
 export function labelOrder(board, focus = null) {
   const claimed = [...board.props.values()].filter((p) => p.owner_id)
@@ -19,7 +19,7 @@ export function labelOrder(board, focus = null) {
   return focus ? [focus, ...claimed.filter((id) => id !== focus)] : claimed;
 }
 
-// Issue 31: where the play is: the claimed towns' bounds (the whole board before the first claim); from the
+// where the play is: the claimed towns' bounds (the whole board before the first claim); from the
 // board's boxes, known before the towns are drawn (the first view is this one: BoardMap's options.view)
 export function playBounds(board) {
   return union([...board.props.values()].filter((p) => p.owner_id).map((p) => board.boxes.get(p.id))
@@ -56,7 +56,7 @@ export class TvDirector {
     if (!this.busy) this.next();
   }
 
-  // at rest (issue 31): the claimed towns framed, not the whole state, and no popup left open
+  // at rest: the claimed towns framed, not the whole state, and no popup left open
   rest({ fly = true } = {}) {
     const map = this.board.map;
     map.closePopup();

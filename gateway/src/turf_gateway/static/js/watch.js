@@ -12,7 +12,7 @@ import { Announcement } from "./announcements.js";
 import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
 
-// the TV's first view is its view at rest (issue 31: set before the towns are drawn, not after)
+// the TV's first view is its view at rest (set before the towns are drawn, not after)
 const board = new BoardMap($("#map"), { view: () => (tv ? restView(board) : null) });
 const announcement = new Announcement($("#announcement"));
 const replay = new Replay(board, $("#replay"));
@@ -103,7 +103,7 @@ async function addFeedNow(msg) {
 
 function onMessage(msg) {
   if (!board.loaded) {
-    // issue 31: the standings need no map, so they show at once rather than after the board's download (they were
+    // the standings need no map, so they show at once rather than after the board's download (they were
     // the page's largest paint, seconds late on a slow phone); the snapshot is handled in full with the board
     if (msg.type === "snapshot" && msg.leaderboard && !early.length) renderLeaderboard(msg.leaderboard);
     if (msg.type === "snapshot") gotStandings();
@@ -171,7 +171,7 @@ function onState(s) {
 async function start() {
   showOrganizeLink();
   if (isTv()) tv = new TvDirector(board);
-  // town names (issue 20), large across a room; the story town and the claimed towns first (issue 31)
+  // town names, large across a room; the story town and the claimed towns first
   names = new MapNames(board, { scale: tv ? 1.6 : 1,
     first: () => labelOrder(board, document.body.dataset.tvFocus || null) });
   refreshClock();
@@ -180,7 +180,7 @@ async function start() {
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
   window.turf = { board, socket: sock, replay, names }; // for the browser tests (they drop the socket) and the curious
   sock.start();
-  // issue 31: the standings first, then the board (228 kB): on a slow network the board's download held back the
+  // the standings first, then the board (228 kB): on a slow network the board's download held back the
   // snapshot's standings, the page's largest paint; a second at most, should the socket be slow
   await Promise.race([firstStandings, new Promise((resolve) => setTimeout(resolve, 1000))]);
   await board.init();   // the TV at rest already (options.view)

@@ -1,4 +1,4 @@
-// "Where am I, always" (issue 20): whenever the position changes meaningfully, the play page asks
+// "Where am I, always": whenever the position changes meaningfully, the play page asks
 // POST /claims/check (which changes nothing) and says which town I stand in, its owner and whether I may claim it
 // now, or the rule that stops me in its sentence — without pressing anything. The map follows me until I pan it
 // away; a re-centre button brings it back.
@@ -102,7 +102,7 @@ export class WhereAmI {
     return this.show(r);
   }
 
-  // offline (issue 31): the sentence no longer pretends to know where I am now, but says what it knew and when
+  // offline: the sentence no longer pretends to know where I am now, but says what it knew and when
   static offlineText() {
     const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
     if (!kept?.at) return "Offline — where you stand is checked again when the connection is back.";

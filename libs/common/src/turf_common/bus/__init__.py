@@ -5,8 +5,8 @@
   subscribers in a queue group named after the service, with bounded concurrency (``max_workers``); :func:`ask`
   sends one and decodes the reply (or a :class:`Refusal`).
 * :mod:`~turf_common.bus.streams`: the one event stream (:func:`ensure_stream`), the spectators' feed stream sourced
-  from it (:func:`feed_stream`, issue 29) and the clock's KV bucket, declared
-  by the bus set-up alone (``turfwar.bussetup``, issue 29); services wait for them (:func:`clock_kv`).
+  from it (:func:`feed_stream`) and the clock's KV bucket, declared
+  by the bus set-up alone (``turfwar.bussetup``); services wait for them (:func:`clock_kv`).
 * :mod:`~turf_common.bus.publisher`: services publish events from their outbox with ``Nats-Msg-Id`` = event id
   (:class:`EventPublisher`), so the stream drops a re-publish inside its duplicate window.
 * :mod:`~turf_common.bus.consumers`: durable pull subscribers taking ordered batches with explicit acks

@@ -53,7 +53,7 @@ def make_broker(nats_url: str, name: str, graceful_timeout: float = 15.0, observ
     more than the handlers); failures are logged by the handlers' middleware. ``observe=False`` leaves out the
     per-message span and metrics (the gateway's spectator feed relays every event and serves no command).
 
-    Credentials come in the URL (``nats://user:password@host:port``, issue 15). Replies and JetStream deliveries
+    Credentials come in the URL (``nats://user:password@host:port``). Replies and JetStream deliveries
     come to inboxes under ``_INBOX.<name>.``, so a server can let each service user subscribe to its own inboxes
     only (``_INBOX.>`` would let it read every other process's replies: hands, sessions' answers).
 

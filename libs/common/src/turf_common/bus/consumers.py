@@ -38,7 +38,7 @@ def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_
     """Keyword arguments of ``router.subscriber`` for a durable pull consumer ``name`` of ``subjects``: it takes
     ordered batches (at most ``batch`` events: what is there, or the first to come within :data:`PULL_WAIT`
     seconds) from the start of the stream, to the process's own inboxes, and the handler acks explicitly with
-    :func:`settle`. The consumer itself is the bus set-up's (:func:`consumer_config`, issue 29): the subscriber
+    :func:`settle`. The consumer itself is the bus set-up's (:func:`consumer_config`): the subscriber
     binds to it (nats-py asks its info and declares nothing when it exists)::
 
         @router.subscriber(**durable(stream, "scoring", [subjects.TERRITORY_CHANGED, ...]))
@@ -56,7 +56,7 @@ def durable(stream: str, name: str, subjects: Sequence[str], batch: int = BATCH_
 
 
 def consumer_config(name: str, subjects: Sequence[str]) -> jsapi.ConsumerConfig:
-    """Issue 29: the configuration of durable consumer ``name``, as the bus set-up declares it (``turfwar bus-setup``,
+    """The configuration of durable consumer ``name``, as the bus set-up declares it (``turfwar bus-setup``,
     with the set-up user: no service may create, change or delete a consumer) and as its service binds to it
     (:func:`durable`; nats-py binds to an existing durable without declaring it)."""
     return jsapi.ConsumerConfig(
@@ -97,7 +97,7 @@ async def settle(msg: NatsBatchMessage, events: Iterable[E], handle: Callable[[E
 
 async def settle_batch(msg: NatsBatchMessage, events: Sequence[E], handle_all: Callable[[Sequence[E]], Awaitable[None]],
                        handle: Callable[[E], Awaitable[None]], durable_name: str) -> None:
-    """Handle a fetched batch as one unit of work (issue 21: one transaction, one publish, one Redis round trip per
+    """Handle a fetched batch as one unit of work (one transaction, one publish, one Redis round trip per
     batch instead of per event), acking every event once ``handle_all`` returns. ``handle_all`` must apply the
     events in order, either all or nothing (one transaction) or idempotently per event, like ``handle``. Should it
     raise, nothing of it counts and the batch is handled again one event at a time by :func:`settle`, so a

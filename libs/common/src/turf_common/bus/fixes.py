@@ -128,7 +128,7 @@ def draining_stop() -> None:
 #:
 #: Defect (FastStream 0.7.8): a pull subscriber passes its ``inbox_prefix`` argument, ``_INBOX.`` by default, to
 #: nats-py's ``pull_subscribe`` explicitly, overriding the connection's ``inbox_prefix`` (``_INBOX.<name>``,
-#: :func:`turf_common.bus.make_broker`): a service user allowed only its own inboxes (issue 15) would be refused
+#: :func:`turf_common.bus.make_broker`): a service user allowed only its own inboxes would be refused
 #: its consumers' deliveries. ``None`` lets nats-py 2.16 use the connection's own (it does since
 #: https://github.com/nats-io/nats.py/issues/777; no FastStream report found).
 OWN_INBOXES: dict[str, Any] = {"inbox_prefix": None}

@@ -40,7 +40,7 @@ def _ephemeral_name(name: str) -> bool:
 
 async def consumers_idle(broker: NatsBroker, stream: str) -> bool:
     """True when every consumer of the stream has nothing pending and nothing un-acked (:func:`caught_up`), and so
-    has every consumer of its feed stream (issue 29: the feed log's durable), whose source is caught up with the
+    has every consumer of its feed stream (the feed log's durable), whose source is caught up with the
     event stream too (:func:`source_caught_up`: the server lists no source consumer). A stream without a feed
     stream (a test's) has only its own consumers."""
     feed = feed_stream(stream)

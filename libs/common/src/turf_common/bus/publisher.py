@@ -33,7 +33,7 @@ class EventPublisher:
 
     async def publish_many(self, rows: Sequence[tuple[str, bytes, str, str | None]], timeout: float = 5.0) -> None:
         """Several rows ``(subject, data, msg_id, traceparent)`` in order, their acknowledgements awaited together
-        (issue 21: one round trip for an outbox flush instead of one per row). The stream stores them in the
+        (one round trip for an outbox flush instead of one per row). The stream stores them in the
         order sent (one connection); raises if any is not acknowledged within ``timeout`` seconds, and then the
         caller sends them all again (the stream drops what it already has, by ``Nats-Msg-Id``)."""
         js = jetstream(self.broker)

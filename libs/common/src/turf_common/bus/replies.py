@@ -1,4 +1,4 @@
-"""A reply larger than the server's payload limit fails loudly (issue 29).
+"""A reply larger than the server's payload limit fails loudly.
 
 nats-py refuses to publish a body over the server's ``max_payload`` (1 MiB by default): FastStream's reply was then
 never sent, the requester timed out and answered 503 for the rest of the season (``claims.flags`` grown by a flag

@@ -1,4 +1,4 @@
-"""Stream set-up: the event stream, the spectators' feed stream sourced from it (issue 29) and the game clock's KV
+"""Stream set-up: the event stream, the spectators' feed stream sourced from it and the game clock's KV
 bucket, made or brought up to date at start."""
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ E = TypeVar("E")
 EVENT_SUBJECTS = [
     "claim.>", "territory.>", "score.>", "card.>", "trade.>", "season.>", "correction.>", "player.>", "flag.>",
     "protection.>", "notification.>", "announcement.>", "medal.>",
-    "mode.>",   # issue 32: Team Turf and King of the Hill (the commands are modes.*, outside the stream)
+    "mode.>",   # Team Turf and King of the Hill (the commands are modes.*, outside the stream)
     # clock events by name: "clock.>" would also capture the clock.set command and answer it with a PubAck
     "clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed", "clock.season_ended",
 ]
 CLOCK_BUCKET = "clock"  # suffix; the bucket is "<stream>_clock" so two stacks on one NATS stay apart
-#: issue 29: the stream had no limits and every refused claim adds an event. Its byte limit is the setting
+#: the stream had no limits and every refused claim adds an event. Its byte limit is the setting
 #: ``TURF_STREAM_MAX_BYTES`` (sized there for a season). Full, the stream refuses new events (DiscardNew) rather than
 #: dropping the season's first ones: they wait in the outboxes, nothing is lost, and ``turf_stream_fill_ratio`` with
 #: the alert in deploy/prometheus/alerts.yaml warns at 80 % long before.
@@ -39,12 +39,12 @@ FEED_SUFFIX = "_FEED"
 
 
 def feed_stream(stream: str) -> str:
-    """Issue 29: the name of the feed stream of the event stream ``stream`` (``TURF`` → ``TURF_FEED``)."""
+    """The name of the feed stream of the event stream ``stream`` (``TURF`` → ``TURF_FEED``)."""
     return stream + FEED_SUFFIX
 
 
 def feed_max_bytes(max_bytes: int) -> int:
-    """Issue 29: the feed stream's byte limit for an event stream of ``max_bytes``: half. The feed is a part of the
+    """The feed stream's byte limit for an event stream of ``max_bytes``: half. The feed is a part of the
     events (a steal's ``territory.changed`` and ``score.updated``, not its ``claim.accepted``, notifications, flags,
     refused claims, clock and player events), but each sourced message carries a ``Nats-Stream-Source`` header
     naming every filter (about 300 bytes with the 15 feed subjects). NATS reserves both limits on each node's disk
@@ -93,15 +93,16 @@ async def ensure_stream(broker: NatsBroker, stream: str, replicas: int = 1, pati
 
 async def ensure_feed_stream(broker: NatsBroker, stream: str, subjects: Sequence[str], replicas: int = 1,
                              patience: float = 60.0, *, max_bytes: int) -> None:
-    """Issue 29: create the feed stream of ``stream`` (:func:`feed_stream`), or bring its filter and limits up to
+    """Create the feed stream of ``stream`` (:func:`feed_stream`), or bring its filter and limits up to
     date. It has no subjects of its own (nobody publishes to it): it *sources* the event stream, filtered to exactly
     ``subjects`` (the public feed's, :func:`turf_gateway.feed.relay.feed_subjects`), through one source with one
     subject transform per subject (destination empty: the subject is kept). One source is one consumer of the event
     stream, so the feed keeps the events' order; its sequences are its own (1, 2, … for the feed's messages alone).
     The gateway's NATS user may create consumers on this stream only, so whatever filter it asks for, it reads no
-    private subject (nats-server issue 6180: a filter cannot be checked against the permissions). A new feed stream
-    sources the event stream from its start; a subject added later brings only its events from then on (the source
-    goes on after the last event it copied, never copying one twice). Limits as the event stream's: ``max_bytes``
+    private subject (a filter cannot be checked against the permissions:
+    https://github.com/nats-io/nats-server/issues/6180). A new feed stream sources the event stream from its start; a
+    subject added later brings only its events from then on (the source goes on after the last event it copied, never
+    copying one twice). Limits as the event stream's: ``max_bytes``
     (:func:`feed_max_bytes`); full, it takes no more (the source waits, and goes on where it stopped once there is
     room: a larger limit at the next set-up), so nothing is skipped."""
     js = jetstream(broker)
@@ -147,7 +148,7 @@ async def _last_sourced(broker: NatsBroker, name: str) -> int:
 
 
 async def ensure_clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) -> Any:
-    """The set-up's part (issue 29): the game clock's KV bucket (``<stream>_clock``), created when missing."""
+    """The set-up's part: the game clock's KV bucket (``<stream>_clock``), created when missing."""
     js = jetstream(broker)
     bucket = f"{stream}_{CLOCK_BUCKET}"
 
@@ -163,7 +164,7 @@ async def ensure_clock_kv(broker: NatsBroker, stream: str, replicas: int = 1) ->
 
 
 async def clock_kv(broker: NatsBroker, stream: str, patience: float = 600.0) -> Any:
-    """The game clock's KV bucket (``<stream>_clock``). Issue 29: a service only looks it up (its NATS user may not
+    """The game clock's KV bucket (``<stream>_clock``). A service only looks it up (its NATS user may not
     create streams); the bus set-up makes it last, after the stream and every durable consumer, so a service that
     finds it finds the whole bus ready. Missing, it is waited for up to ``patience`` seconds (a deployment's set-up
     job may still run)."""
@@ -189,7 +190,7 @@ async def stream_fill(broker: NatsBroker, stream: str) -> float:
 
 
 async def watch_stream_fill(broker: NatsBroker, stream: str, every: float = 30.0) -> None:
-    """Keep ``turf_stream_fill_ratio`` current for the event stream and its feed stream (issue 29: label
+    """Keep ``turf_stream_fill_ratio`` current for the event stream and its feed stream (label
     ``stream``), forever (one process does it: the clock)."""
     from turf_common import metrics
 

@@ -113,7 +113,7 @@ class TradesReply(Message):
 
 
 class TradeHoldersRequest(Message):
-    """``cards.trade_holders`` (issue 20): the verified players a Trade may be proposed to now (R18: the partner
+    """``cards.trade_holders``: the verified players a Trade may be proposed to now (R18: the partner
     holds a ready Trade card), ``player_id`` (the asker) left out."""
 
     player_id: str

@@ -7,7 +7,7 @@ from pydantic import AfterValidator, AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
 
-#: issue 29: a fix dated 9999-12-31T23:59:59-14:00 was stored as year 10000 UTC and every later read of that
+#: a fix dated 9999-12-31T23:59:59-14:00 was stored as year 10000 UTC and every later read of that
 #: player's trail failed; a fix's own time must fall in this window (R7 then judges its staleness)
 FIX_TIME_WINDOW = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
 
@@ -22,9 +22,9 @@ FixTime = Annotated[AwareDatetime, AfterValidator(_sane_fix_time)]
 #: flags in one page of ``claims.flags``: a flag's evidence (legs of the trail) is about 1 kB, so a page stays far
 #: below NATS's 1 MiB payload limit
 FLAGS_PAGE = 200
-#: issue 29: claims in one page of ``claims.list``. A logged claim is at most about 500 bytes of JSON (ids of 64
+#: claims in one page of ``claims.list``. A logged claim is at most about 500 bytes of JSON (ids of 64
 #: characters, a territory id of 16, every flag kind: measured by the claims unit test
-#: ``test_issue29_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit``), so a page is at most about
+#: ``test_a_full_page_of_the_claim_log_stays_far_below_the_payload_limit``), so a page is at most about
 #: 500 kB, half NATS's 1 MiB payload limit (about 280 kB with the usual 32-character ids)
 CLAIMS_PAGE = 1000
 ClaimKind = Literal["take", "steal", "reinforce", "war_reclaim"]
@@ -57,7 +57,7 @@ class SubmitClaim(Message):
     player_status: PlayerStatus
     fix: Fix
     idempotency_key: str | None = None
-    #: the player's geocoded home (R27), when known: the day's first fix is compared with it (R7.1, issue 29)
+    #: the player's geocoded home (R27), when known: the day's first fix is compared with it (R7.1)
     home: Home | None = None
 
 
@@ -172,14 +172,14 @@ class FlagOut(Message):
     claim_id: str | None
     kind: str
     evidence: dict[str, Any]
-    #: issue 29: how many times the flag was raised (repeats between the same places merge, see
+    #: how many times the flag was raised (repeats between the same places merge, see
     #: turf_common.rules.antispoof.repeats); ``at`` is when it was first raised, ``last_at`` the latest (None: once)
     count: int = 1
     last_at: AwareDatetime | None = None
 
 
 class FlagsRequest(Message):
-    """``claims.flags``: a page of the anti-spoofing flags, oldest first (issue 29: every list that crosses the bus
+    """``claims.flags``: a page of the anti-spoofing flags, oldest first (every list that crosses the bus
     is paginated, so no reply can outgrow the payload limit). ``after`` is the ``next`` of the previous page."""
 
     after: str | None = Field(default=None, max_length=200)
@@ -189,7 +189,7 @@ class FlagsRequest(Message):
 class ClaimsListRequest(Message):
     """``claims.list``: a page of the claim log for the organizer, oldest first (in the order claims were logged);
     ``game_day`` and ``player_id`` narrow it. ``after`` is the ``next`` of the previous page (the id of its last
-    claim; ``invalid_input`` for an id not in the log). Issue 29: the whole log in one reply (up to 100,000 claims)
+    claim; ``invalid_input`` for an id not in the log). Paged because the whole log in one reply (up to 100,000 claims)
     passed NATS's 1 MiB payload limit at about 3,800 claims (about 275 bytes each)."""
 
     game_day: date | None = None

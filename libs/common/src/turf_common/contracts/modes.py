@@ -1,4 +1,4 @@
-"""The wire of the turn-based modes (issue 32): Team Turf (docs/rules/team-turf.md, T1–T22) and King of the Hill
+"""The wire of the turn-based modes: Team Turf (docs/rules/team-turf.md, T1–T22) and King of the Hill
 (docs/rules/king-of-the-hill.md, K1–K18), run by the modes service.
 
 Commands come from the gateway (request/reply, ``modes.*``), each answered with its reply or a

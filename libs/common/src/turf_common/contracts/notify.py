@@ -1,8 +1,8 @@
-"""The notify service's wire (issue 18): per-player notifications, Web Push subscriptions, announcements (rule 11).
+"""The notify service's wire: per-player notifications, Web Push subscriptions, announcements (rule 11).
 
 Commands come from the gateway (request/reply, ``notify.*``); events go to the stream (``announcement.published``; a
-notification is no event: issue 30). Notification ids are integers, increasing in the order notifications were
-made, so a client pages with ``after=<id>`` and marks read ``up_to=<id>``.
+notification is no event: nothing consumed one). Notification ids are integers, increasing in the order
+notifications were made, so a client pages with ``after=<id>`` and marks read ``up_to=<id>``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``claims.outlook`` (issue 18): what the play page's countdowns show a player, answered by the claims service
+"""``claims.outlook``: what the play page's countdowns show a player, answered by the claims service
 from its own state and the game clock (GET /me/territories)."""
 
 from __future__ import annotations
@@ -76,4 +76,4 @@ class OutlookReply(Message):
     territories: list[TerritoryOutlook]
     war_deadlines: list[WarDeadline]
     reclaim_windows: list[ReclaimWindow]
-    mulligan_claims: list[MulliganClaim] = []   # issue 20, additive: older repliers send none
+    mulligan_claims: list[MulliganClaim] = []   # additive: older repliers send none

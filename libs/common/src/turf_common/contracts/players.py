@@ -16,7 +16,7 @@ class PlayerVerified(Event):
     type: Literal["player.verified"] = "player.verified"
     player_id: str
     at: AwareDatetime
-    display_name: str | None = None   # the public name (Discord username); never e-mail or address (issue 18)
+    display_name: str | None = None   # the public name (Discord username); never e-mail or address
 
 
 class PlayerDisqualified(Event):

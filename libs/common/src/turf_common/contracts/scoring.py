@@ -6,13 +6,13 @@ from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
 
-#: issue 29: standings in one page of ``scoring.leaderboard``. A standing is at most about 300 bytes of JSON (a
+#: standings in one page of ``scoring.leaderboard``. A standing is at most about 300 bytes of JSON (a
 #: 64-character player id, seven integers of up to 20 digits, the keys: measured by the scoring unit test
-#: ``test_issue29_a_full_page_stays_far_below_the_payload_limit``), the side quests at most 3 × 448 leaders × 70 bytes
+#: ``test_a_full_page_stays_far_below_the_payload_limit``), the side quests at most 3 × 448 leaders × 70 bytes
 #: (every territory of the board owned by a different tied leader); so a page is at most about 400 kB, well
 #: below NATS's 1 MiB payload limit, and a league of up to 1,000 players still gets its leaderboard in one reply
 LEADERBOARD_PAGE = 1000
-#: issue 29: final standings in one page of ``scoring.results``; a final standing is at most about 250 bytes (the
+#: final standings in one page of ``scoring.results``; a final standing is at most about 250 bytes (the
 #: same test), so a page is at most about 250 kB
 RESULTS_PAGE = 1000
 
@@ -41,7 +41,7 @@ class Standing(ScoreChange):
 
 
 class Leaderboard(Message):
-    """A page of the ranked leaderboard (issue 29), best first, and the side quests. The pages of one leaderboard
+    """A page of the ranked leaderboard, best first, and the side quests. The pages of one leaderboard
     (``next`` leads from one to the next) are slices of one ranking, computed when the first page was asked for:
     concurrent score changes never move a player across a page boundary. ``next`` is None on the last page."""
 
@@ -54,7 +54,7 @@ class Leaderboard(Message):
 class LeaderboardRequest(Message):
     """``scoring.leaderboard``: the first page (``after`` None: a new ranking) or the page a ``next`` names (of the
     ranking the first page was cut from; ``not_found`` once that ranking has expired: ask for the first page
-    again). Issue 29: one reply of every standing passed NATS's payload limit at about 7,400 players (about 140
+    again). Paged because one reply of every standing passed NATS's payload limit at about 7,400 players (about 140
     bytes each)."""
 
     after: str | None = Field(default=None, max_length=100)
@@ -72,7 +72,7 @@ class ScoreUpdated(Event):
     type: Literal["score.updated"] = "score.updated"
     players: list[str]
     territory_id: str   # the (last) territory whose change this follows; "" for a verification, adjustment …
-    territory_ids: list[str] = []   # issue 21: every territory of the batch of changes it follows, in order
+    territory_ids: list[str] = []   # every territory of the batch of changes it follows, in order
     changes: list[ScoreChange]
     removed: list[str] = []
     side_quests: dict[str, QuestStanding]
@@ -89,8 +89,8 @@ class FinalStanding(Message):
 
 
 class FinalResults(Message):
-    """The final standings (R25, R26), by place. As the reply of ``scoring.results``, a page of them (issue 29:
-    ``next`` as in :class:`Leaderboard`); as the store's record and in ``season.final_results``, all of them."""
+    """The final standings (R25, R26), by place. As the reply of ``scoring.results``, a page of them
+    (``next`` as in :class:`Leaderboard`); as the store's record and in ``season.final_results``, all of them."""
 
     ok: Literal[True] = True
     final: Literal[True] = True
@@ -107,7 +107,7 @@ class ResultsRequest(Message):
 
 class SeasonFinalResults(Event):
     """``season.final_results``: published when the season closes (R25) and again after each post-season correction
-    (R28: ownership, score adjustment, disqualification) or verification, recomputed. Issue 29: ``results`` holds
+    (R28: ownership, score adjustment, disqualification) or verification, recomputed. ``results`` holds
     the first :data:`RESULTS_PAGE` standings (the prize places come first) and ``standings`` how many there are in
     all (None in an event published before): every place of a league in one event would pass NATS's payload limit
     at about 8,000 players, and the failed publish would fail the scoring consumer's batch again and again. The

@@ -14,7 +14,7 @@ CLAIMS_VERIFIED_CHECK = "claims.verified.check"
 CLAIMS_STATE = "claims.state"          # read model for the gateway: territory ownership
 CLAIMS_PLAYER = "claims.player"        # claims_left_today for GET /me
 CLAIMS_FLAGS = "claims.flags"          # anti-spoofing flags for the organizer
-CLAIMS_OUTLOOK = "claims.outlook"      # a player's territories, War deadlines and reclaim windows (issue 18)
+CLAIMS_OUTLOOK = "claims.outlook"      # a player's territories, War deadlines and reclaim windows
 CLAIMS_LIST = "claims.list"            # the claim log for the organizer (dashboard, pickers, CSV export)
 CLOCK_SET = "clock.set"
 CLOCK_GET = "clock.get"
@@ -29,7 +29,7 @@ CLAIMS_ERASE_TRAILS = "claims.erase_trails"   # R30: every location fix, after t
 SCORING_DISQUALIFY = "scoring.disqualify"   # ... and by scoring (the player leaves the standings)
 SCORING_VERIFY = "scoring.verify"   # R25: a verification applied by scoring (the player enters the standings) likewise
 CORRECTION_APPLIED = "correction.applied"
-# core NATS, every gateway (no queue group): drop cached sessions (issue 21, turf_gateway.session_cache)
+# core NATS, every gateway (no queue group): drop cached sessions (turf_gateway.adapters.session_cache)
 GATEWAY_SESSIONS_REVOKED = "gateway.sessions.revoked"
 
 
@@ -53,7 +53,7 @@ SEASON_FINAL_RESULTS = "season.final_results"
 
 SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes")
 
-# ---- cards and trades (#5) ----------------------------------------------------------------------
+# ---- cards and trades ---------------------------------------------------------------------------
 # commands served by the cards service (the gateway asks)
 CARDS_HAND = "cards.hand"
 CARDS_PLAY = "cards.play"
@@ -65,7 +65,7 @@ TRADES_ACCEPT = "trades.accept"
 TRADES_DECLINE = "trades.decline"
 TRADES_WITHDRAW = "trades.withdraw"
 TRADES_LIST = "trades.list"
-CARDS_TRADE_HOLDERS = "cards.trade_holders"   # R18: who may be asked for a trade (issue 20's Trade form)
+CARDS_TRADE_HOLDERS = "cards.trade_holders"   # R18: who may be asked for a trade (the play page's Trade form)
 # card effects served by the claims service (the cards service's sagas ask; idempotent by command_id)
 CLAIMS_EFFECT_DOUBLE_TROUBLE = "claims.effect.double_trouble"
 CLAIMS_EFFECT_MULLIGAN = "claims.effect.mulligan"
@@ -93,7 +93,7 @@ PROTECTION_LAPSED = "protection.lapsed"
 PLAYER_VERIFIED = "player.verified"
 PLAYER_DISQUALIFIED = "player.disqualified"
 
-# ---- notifications and announcements (#18) ---------------------------------------------------------------------
+# ---- notifications and announcements ---------------------------------------------------------------------------
 # commands served by the notify service (the gateway asks)
 NOTIFY_LIST = "notify.list"
 NOTIFY_READ = "notify.read"
@@ -109,7 +109,7 @@ NOTIFY_MAIL_FORGET = "notify.mail_forget"
 ANNOUNCEMENT_PUBLISHED = "announcement.published"
 MEDAL_EARNED = "medal.earned"   # a tier of a medal earned (docs/medals.md): a story on the spectator feed
 
-# ---- turn-based modes: Team Turf and King of the Hill (issue 32) --------------------------------
+# ---- turn-based modes: Team Turf and King of the Hill -------------------------------------------
 # commands served by the modes service (the gateway asks)
 MODES_CREATE_TEAM_TURF = "modes.team_turf.create"
 MODES_OPEN_HILL = "modes.hill.open"

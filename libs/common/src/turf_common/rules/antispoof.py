@@ -155,7 +155,7 @@ def screen(fix: FixRecord, trail: Sequence[FixRecord], max_travel_kmh: float = 2
     return out
 
 
-# ---- repeats of one flag (issue 29) --------------------------------------------------------------------------
+# ---- repeats of one flag -------------------------------------------------------------------------------------
 #: two flags of a kind are "between the same places" when each place of one is within this many metres of the
 #: other's (a spoofer's or a phone's fixes at one spot scatter by tens of metres, towns are kilometres apart)
 MERGE_TOLERANCE_M = 1000.0
@@ -181,7 +181,7 @@ def places(kind: str, evidence: dict[str, Any]) -> list[tuple[float, float]] | N
 
 def repeats(flag: Flag, earlier: Sequence[tuple[str, Flag]],
             tolerance_m: float = MERGE_TOLERANCE_M) -> str | None:
-    """R7.1, issue 29: the id of the first of ``earlier`` (the same player's recent flags, the latest first) that
+    """R7.1: the id of the first of ``earlier`` (the same player's recent flags, the latest first) that
     ``flag`` repeats: the same kind between the same places (each within ``tolerance_m``). None: a new flag.
     A flag flood (one player's checks back and forth between two towns) makes one flag with a count, not one per
     pair of fixes; evidence for the organizer either way, never a refusal."""
@@ -201,7 +201,7 @@ def merge_since(now: datetime) -> datetime:
     return now - MERGE_WINDOW
 
 
-# ---- the day's first fix (issue 29) ---------------------------------------------------------------------------
+# ---- the day's first fix --------------------------------------------------------------------------------------
 #: the day's first fix further than this (beyond the accuracies) from both the player's home and where they were
 #: last seen is flagged: R7.1's speed cannot catch it (overnight, any place on a board under 250 km is reachable
 #: at 200 km/h), so a patient spoofer, one claim a day anywhere at 10 m accuracy, was never flagged

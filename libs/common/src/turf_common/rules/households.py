@@ -1,4 +1,4 @@
-"""R27: two players at one address are flagged for the organizer, never refused. Issue 29: addresses are compared
+"""R27: two players at one address are flagged for the organizer, never refused. Addresses are compared
 by their geocoded points where both players have one ("1 Main St" and "1 Main Street" are one household; the
 strings differ), by their normalised strings otherwise (a pending player whose address found no point)."""
 

@@ -1,4 +1,4 @@
-"""Replaying a finished turn-based game from its revealed seed (T20, K16): the audit of issue 32.
+"""Replaying a finished turn-based game from its revealed seed (T20, K16): the audit of a mode's game.
 
 A game's log is its creation (ids, teams or players, homes, the published seed commitment) and the actions the
 service accepted, in order. :func:`replay_team_turf` and :func:`replay_hill` check the seed against the commitment

@@ -1,4 +1,4 @@
-"""What a player's territories face at one instant (issue 18's countdowns), as pure rules: the streak toward
+"""What a player's territories face at one instant (the play page's countdowns), as pure rules: the streak toward
 fortification (R9, R11), the victim's War deadline after a steal (R4, R14) and the game day a claim counts on.
 
 Everything takes the game-clock instant as an argument; nothing reads a clock. The claims service loads the facts

@@ -122,7 +122,7 @@ class SqlCardsTx:
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
-        # every role of the unit of work (ports.CardsTx, issue 28) is served by this one object
+        # every role of the unit of work (ports.CardsTx) is served by this one object
         self.messages = self.season = self.players = self.hands = self.sagas = self.trades = self
 
     async def first_time(self, event_id: str, subject: str) -> bool:

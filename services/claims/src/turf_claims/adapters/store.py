@@ -113,7 +113,7 @@ _NEW_CLAIM = t.claims.insert().values(
     {c: bindparam("c_" + c, type_=t.claims.c[c].type) for c in _CLAIM_COLUMNS}).cte("new_claim")
 #: claim.accepted then territory.changed, in that order (the outbox publishes by seq). An INSERT … SELECT … UNION
 #: ALL rather than a two-row VALUES: SQLAlchemy caches no statement holding a multi-row VALUES, and recompiling
-#: _RECORD for every claim was a fifth of the claims service's CPU (issue 21)
+#: _RECORD for every claim was a fifth of the claims service's CPU
 _NEW_EVENTS = t.outbox.insert().from_select(["event_id", "subject", "payload", "created_at"], union_all(*(
     select(bindparam(f"e{k}_id", type_=String), bindparam(f"e{k}_subject", type_=String),
            bindparam(f"e{k}_payload", type_=Text), bindparam("e_at", type_=DateTime(timezone=True)))
@@ -176,7 +176,7 @@ class SqlClaimsTx:
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
-        # every role of the unit of work (ports.ClaimsTx, issue 28) is served by this one object
+        # every role of the unit of work (ports.ClaimsTx) is served by this one object
         self.locks = self.messages = self.replies = self.board = self.claims = self.trail = self
         self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
 

@@ -103,7 +103,7 @@ flags = Table(
     Column("claim_id", String(64), nullable=True),
     Column("kind", String(32), nullable=False),
     Column("evidence", JSON, nullable=False),
-    # issue 29: repeats between the same places merge into one flag: how many, and when the latest came
+    # repeats between the same places merge into one flag: how many, and when the latest came
     Column("count", Integer, nullable=False, server_default=text("1")),
     Column("last_at", DateTime(timezone=True), nullable=False),
     Index("ix_flags_repeats", "player_id", "kind", "at"),   # a player's recent flags of a kind (0007)
@@ -116,7 +116,7 @@ days_started = Table(
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
-# ---- card effects (#5) ------------------------------------------------------------------------------
+# ---- card effects -----------------------------------------------------------------------------------
 # every card-effect command applied or refused, keyed by the saga's command id: a repeat gets this answer
 effect_commands = Table(
     "effect_commands", metadata,

@@ -40,7 +40,7 @@ class SqlTx:
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
-        # every role of the unit of work (ports.NotifyTx, issue 28) is served by this one object
+        # every role of the unit of work (ports.NotifyTx) is served by this one object
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
         self.standings = self.announcements = self.mail = self.medals = self
 

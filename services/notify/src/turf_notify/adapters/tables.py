@@ -47,7 +47,7 @@ reads = Table(
     Column("up_to", BigInteger, nullable=False),
 )
 
-# issue 29: keyed by (player, endpoint), at most ports.MAX_SUBSCRIPTIONS a player (the least recently saved goes)
+# keyed by (player, endpoint), at most ports.MAX_SUBSCRIPTIONS a player (the least recently saved goes)
 subscriptions = Table(
     "subscriptions", metadata,
     Column("player_id", String(64), primary_key=True),

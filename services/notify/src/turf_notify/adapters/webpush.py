@@ -40,7 +40,7 @@ class _Recorder:
     """pywebpush's ``requests_session`` port, recording the encrypted request instead of sending it, so that the
     send is ours: pywebpush posts with ``requests`` (redirects followed, the whole answer read and un-gzipped,
     a per-read time-out only: a trickling server held every push behind it, a redirect reached internal hosts,
-    a gzip bomb crashed notify; issue 29)."""
+    a gzip bomb crashed notify)."""
 
     # read by pywebpush's log line after its "post"
     status_code, text = 201, ""

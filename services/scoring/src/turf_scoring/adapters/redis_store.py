@@ -1,5 +1,5 @@
 """The read model in Redis (keys under one prefix, default ``turf:``). Round trips per batch of
-``territory.changed`` (issue 21): one transaction applying every change (the APPLY script of each) and reading what
+``territory.changed``: one transaction applying every change (the APPLY script of each) and reading what
 the delta needs (the touched players' sets and adjustments, the owners, the disqualified, the close), one pipeline
 of the WRITE_SCORES and SWAP_BONUS scripts, and only when a player's side-quest bonus moved without their owning
 anything new, one read of their standings: two or three in all, where there were six.
@@ -8,7 +8,7 @@ Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>``
 player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
 (JSON) and ``bonus_before:<source>`` what they were before that source; ``dq`` disqualified players; ``adj`` player
 → adjustment; ``adjcmd`` command id → its reply; ``closed`` and ``final`` once the season has closed; ``snap:<id>``
-a kept snapshot's pages (a list, issue 29), ``snaps`` the kept snapshots by age and ``snapseq`` their counter."""
+a kept snapshot's pages (a list), ``snaps`` the kept snapshots by age and ``snapseq`` their counter."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ return before
 """
 BONUS_MEMORY_S = 7 * 24 * 3600   # longer than any redelivery
 
-# Keep a snapshot's pages (issue 29): the list KEYS[1] expiring in ARGV[1] ms, entered in the index KEYS[2] (by the
+# Keep a snapshot's pages: the list KEYS[1] expiring in ARGV[1] ms, entered in the index KEYS[2] (by the
 # counter KEYS[3]); the oldest snapshots beyond ARGV[2] are deleted with their index entries. ARGV[3..] the pages (a
 # few dozen at most: 100,000 players are 100 pages).
 KEEP_SNAPSHOT = """
@@ -115,7 +115,7 @@ class RedisScoreStore:
                  keep_at_most: int = SNAPSHOTS_KEPT) -> None:
         self.redis, self.prefix = redis, prefix
         self.ttl_s, self.keep_at_most = ttl_s, keep_at_most
-        # every role of the store (ports.ScoreStore, issue 28) is served by this one object
+        # every role of the store (ports.ScoreStore) is served by this one object
         self.ownership = self.standings = self.organizer = self.season = self.snapshots = self
 
     def k(self, name: str) -> str:

@@ -6,6 +6,8 @@ Revises:
 import sqlalchemy as sa
 from alembic import op
 
+from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop_outbox
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -77,25 +79,12 @@ def upgrade() -> None:
         sa.Column("ended", sa.Boolean, nullable=False, server_default=sa.false()),
         schema=S,
     )
-    op.create_table(
-        "outbox",
-        sa.Column("seq", sa.BigInteger, sa.Identity(), primary_key=True),
-        sa.Column("event_id", sa.String(64), nullable=False, unique=True),
-        sa.Column("subject", sa.String(128), nullable=False),
-        sa.Column("payload", sa.Text, nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("published_at", sa.DateTime(timezone=True), nullable=True, index=True),
-        schema=S,
-    )
-    op.create_table(
-        "inbox",
-        sa.Column("event_id", sa.String(64), primary_key=True),
-        sa.Column("subject", sa.String(128), nullable=False),
-        sa.Column("handled_at", sa.DateTime(timezone=True), nullable=False),
-        schema=S,
-    )
+    create_outbox(S)
+    create_inbox(S)
 
 
 def downgrade() -> None:
-    for name in ("inbox", "outbox", "season", "trades", "sagas", "cards", "players"):
+    drop_inbox(S)
+    drop_outbox(S)
+    for name in ("season", "trades", "sagas", "cards", "players"):
         op.drop_table(name, schema=S)

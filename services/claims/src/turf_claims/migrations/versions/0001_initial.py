@@ -1,13 +1,16 @@
 """initial claims schema: territories, claims, player days, idempotency, outbox, inbox
 
-Frozen: the tables as they stood at this revision, written out (not today's models), so that a database made here
-and brought to head by the later revisions is the one the code declares (tests/integration/test_migrations.py).
+Frozen: the tables as they stood at this revision, written out (not today's models; the outbox and inbox by
+turf_common.migrations, frozen too), so that a database made here and brought to head by the later revisions is the
+one the code declares (tests/integration/test_migrations.py).
 
 Revision ID: 0001
 Revises:
 """
 import sqlalchemy as sa
 from alembic import op
+
+from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop_outbox
 
 revision = "0001"
 down_revision = None
@@ -48,25 +51,8 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('player_id', 'key'),
     schema='claims'
     )
-    op.create_table('inbox',
-    sa.Column('event_id', sa.String(length=64), nullable=False),
-    sa.Column('subject', sa.String(length=128), nullable=False),
-    sa.Column('handled_at', sa.DateTime(timezone=True), nullable=False),
-    sa.PrimaryKeyConstraint('event_id'),
-    schema='claims'
-    )
-    op.create_table('outbox',
-    sa.Column('seq', sa.BigInteger(), sa.Identity(always=False), nullable=False),
-    sa.Column('event_id', sa.String(length=64), nullable=False),
-    sa.Column('subject', sa.String(length=128), nullable=False),
-    sa.Column('payload', sa.Text(), nullable=False),
-    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('published_at', sa.DateTime(timezone=True), nullable=True),
-    sa.PrimaryKeyConstraint('seq'),
-    sa.UniqueConstraint('event_id'),
-    schema='claims'
-    )
-    op.create_index(op.f('ix_claims_outbox_published_at'), 'outbox', ['published_at'], unique=False, schema='claims')
+    create_inbox("claims")
+    create_outbox("claims")
     op.create_table('player_days',
     sa.Column('player_id', sa.String(length=64), nullable=False),
     sa.Column('game_day', sa.Date(), nullable=False),
@@ -89,5 +75,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("territories", "player_days", "outbox", "inbox", "idempotency", "claims"):
+    drop_outbox("claims")
+    drop_inbox("claims")
+    for table in ("territories", "player_days", "idempotency", "claims"):
         op.drop_table(table, schema="claims")

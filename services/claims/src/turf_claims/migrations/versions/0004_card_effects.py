@@ -1,4 +1,4 @@
-"""card effects: command log, War reclaim windows, Freeze/Blockade protections, disqualified players (#5)
+"""card effects: command log, War reclaim windows, Freeze/Blockade protections, disqualified players
 
 Revision ID: 0004
 Revises: 0003

@@ -1,4 +1,4 @@
-"""Issue 29: repeats of a flag between the same places merge into it (a count and the last time seen)
+"""Repeats of a flag between the same places merge into it (a count and the last time seen)
 
 Revision ID: 0007
 Revises: 0006

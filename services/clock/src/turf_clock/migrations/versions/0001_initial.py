@@ -1,12 +1,15 @@
 """initial clock schema: the emission cursor and the outbox
 
-Frozen: the tables as they stood at this revision, written out (not today's models).
+Frozen: the tables as they stood at this revision, written out (not today's models; the outbox by
+turf_common.migrations, frozen too).
 
 Revision ID: 0001
 Revises:
 """
 import sqlalchemy as sa
 from alembic import op
+
+from turf_common.migrations import create_outbox, drop_outbox
 
 revision = "0001"
 down_revision = None
@@ -21,20 +24,9 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id'),
     schema='clock'
     )
-    op.create_table('outbox',
-    sa.Column('seq', sa.BigInteger(), sa.Identity(always=False), nullable=False),
-    sa.Column('event_id', sa.String(length=64), nullable=False),
-    sa.Column('subject', sa.String(length=128), nullable=False),
-    sa.Column('payload', sa.Text(), nullable=False),
-    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('published_at', sa.DateTime(timezone=True), nullable=True),
-    sa.PrimaryKeyConstraint('seq'),
-    sa.UniqueConstraint('event_id'),
-    schema='clock'
-    )
-    op.create_index(op.f('ix_clock_outbox_published_at'), 'outbox', ['published_at'], unique=False, schema='clock')
+    create_outbox("clock")
 
 
 def downgrade() -> None:
-    op.drop_table("outbox", schema="clock")
+    drop_outbox("clock")
     op.drop_table("cursor", schema="clock")

@@ -1,4 +1,4 @@
-"""issue 29: push subscriptions keyed by (player, endpoint), with the time each was last saved (the per-player cap
+"""push subscriptions keyed by (player, endpoint), with the time each was last saved (the per-player cap
 replaces the least recently saved)
 
 Revision ID: 0002

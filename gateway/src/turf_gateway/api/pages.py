@@ -1,0 +1,90 @@
+"""The web pages, served by the gateway: play at ``/`` (``static/index.html``, routed in main.py), watch
+at ``/watch``, organize at ``/admin``, their files under ``/static``, ``/pages/config.json``, and the service worker
+at ``/sw.js``.
+
+Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
+``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILES_URL``
+(a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILES_ATTRIBUTION``;
+without it the territory polygons alone make the map. The pages and their files are compressed for a browser that
+accepts gzip (``compression.PublicGzip``); the board serves its own gzip body.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+from turf_common.settings import Settings, parse_clock_mode
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+# /modes: the turn-based modes; /yard: the yard card game (docs/rules/yard-cards.md); /account: R30's mailed links
+# (email confirmation, password reset) and "forgot password"; /profile: a player's public profile and season recap
+# (?player=<id>)
+PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html", "/yard": "yard.html",
+         "/account": "account.html", "/profile": "profile.html"}
+NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
+
+
+class _Static(StaticFiles):
+    async def get_response(self, path: str, scope: Scope) -> Any:
+        resp = await super().get_response(path, scope)
+        resp.headers.setdefault("Cache-Control", "no-cache")
+        return resp
+
+
+def clock_rate(settings: Settings) -> float:
+    """Game seconds per real second (``TURF_CLOCK``): 1 real, N accelerated, 0 manual. The pages count down from the
+    server's ``now`` (GET /clock) at this rate: in manual mode time stands still between moves."""
+    try:
+        return parse_clock_mode(settings.clock)[1]
+    except ValueError:
+        return 1.0
+
+
+class PageConfig(BaseModel):
+    """What the pages need to know about this deployment (nothing secret): ``GET /pages/config.json``."""
+
+    tile_url: str | None = Field(description="a Leaflet URL template of the base map's tiles; none: towns alone")
+    tile_attribution: str
+    clock_rate: float = Field(description="game seconds per real second: 1 real, N accelerated, 0 manual")
+
+
+def page_config(settings: Settings) -> PageConfig:
+    return PageConfig(tile_url=settings.tile_url or None, tile_attribution=settings.tile_attribution,
+                      clock_rate=clock_rate(settings))
+
+
+def _page(file: Path) -> Any:
+    async def page() -> FileResponse:
+        return FileResponse(file, headers=NO_CACHE)
+    return page
+
+
+def install(app: FastAPI, settings: Settings) -> None:
+    """Add the page routes and the ``/static`` mount to the gateway app."""
+    for path, name in PAGES.items():
+        app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
+
+    async def config(response: Response) -> PageConfig:
+        response.headers.update(NO_CACHE)
+        return page_config(settings)
+
+    app.add_api_route("/pages/config.json", config, methods=["GET"], response_model=PageConfig,
+                      include_in_schema=False)
+
+    async def service_worker() -> FileResponse:
+        # at the root, so its scope covers every page (Web Push); a worker is a script of our own origin,
+        # which the Content-Security-Policy (default-src 'self', security.py) allows
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                            headers=NO_CACHE | {"Service-Worker-Allowed": "/"})
+
+    app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
+    app.mount("/static", _Static(directory=STATIC), name="static")
+    # gzip (the Leaflet script travels as 45 KB) is compression.PublicGzip's, for the pages and public data only:
+    # an app-wide GZip also compressed /me and /admin answers, whose secrets BREACH reads back

@@ -1,0 +1,77 @@
+"""Where am I, always: as the phone moves, the play page says which town I stand in, its owner and
+whether I may claim it now, or the rule that stops me in its sentence, without pressing anything; the map follows me
+until I pan it away, and the re-centre control brings it back. Under our Content-Security-Policy."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from tests.browser.test_pages import open_page, sign_in_page, until
+from tests.support.client import Player, move_clock, register
+
+pytestmark = pytest.mark.timeout(600)
+
+MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
+HOBOKEN = {"latitude": 40.7440, "longitude": -74.0320, "accuracy": 10}
+JERSEY_CITY = {"latitude": 40.7178, "longitude": -74.0431, "accuracy": 10}
+HOBOKEN_ID, JERSEY_CITY_ID = "3401732250", "3401736000"
+
+
+def where(page: Any) -> str:
+    return str(page.inner_text("#where"))
+
+
+def test_the_page_says_where_i_am_as_i_move_and_the_map_follows(
+        stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
+    move_clock(org, MON)
+    pid, email, password = register(http, "Walker")
+    assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
+    page = phone(geolocation=HOBOKEN, permissions=["geolocation"])
+    # when (ms, the browser's clock) the page asked POST /claims/check by itself, and when it claimed
+    asked: dict[str, list[float]] = {"/claims/check": [], "/claims": []}
+    page.on("requestfinished", lambda r: asked[path].append(r.timing["startTime"])
+            if (path := urlsplit(r.url).path.removeprefix("/api/v1")) in asked else None)
+    open_page(page, stack.base_url + "/")
+    sign_in_page(page, email, password)
+
+    # no button pressed: the first fix is checked
+    until(page, f"document.querySelector('#where').dataset.territoryId === '{HOBOKEN_ID}'", timeout=30)
+    assert where(page) == "You are in Hoboken (owner: nobody). You can claim it now."
+    page.click("#claim-btn")
+    until(page, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
+    # after the claim the sentence follows: mine, and the rule that stops a second claim today (R8.7)
+    until(page, "document.querySelector('#where').textContent.startsWith('You are in Hoboken (owner: you).')")
+    until(page, "document.querySelector('#where').dataset.checking === 'false'")   # said at once, then checked
+    assert "You cannot claim it:" in where(page) and page.evaluate("document.querySelector('#where').dataset.reason")
+
+    # walking into Jersey City: told again, and the map follows
+    page.context.set_geolocation(JERSEY_CITY)
+    until(page, f"document.querySelector('#where').dataset.territoryId === '{JERSEY_CITY_ID}'", timeout=40)
+    assert where(page).startswith("You are in Jersey City (owner: nobody). You cannot claim it: ")   # R6: none left
+    centre = page.evaluate("(() => { const c = window.turf.board.map.getCenter(); return [c.lat, c.lng]; })()")
+    assert abs(centre[0] - JERSEY_CITY["latitude"]) < 0.01 and abs(centre[1] - JERSEY_CITY["longitude"]) < 0.01
+
+    # the player pans away: the map stops following, the re-centre control brings it back
+    assert page.locator("#recentre").is_hidden()
+    box = page.locator("#map").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 150, box["y"] + box["height"] / 2 + 80, steps=8)
+    page.mouse.up()
+    page.wait_for_selector("#recentre:not([hidden])")
+    page.click("#recentre")
+    page.wait_for_selector("#recentre", state="hidden")
+    centre = page.evaluate("(() => { const c = window.turf.board.map.getCenter(); return [c.lat, c.lng]; })()")
+    assert abs(centre[0] - JERSEY_CITY["latitude"]) < 0.01 and abs(centre[1] - JERSEY_CITY["longitude"]) < 0.01
+
+    # rate-limited by the page: a check per meaningful move, never two within 10 s but right after my own claim
+    checks, claims = sorted(asked["/claims/check"]), asked["/claims"]
+    assert len(checks) >= 3 and claims, asked
+    assert all(b - a >= 9_900 or any(a < c < b for c in claims) for a, b in itertools.pairwise(checks)), asked

@@ -1,0 +1,60 @@
+"""The docs site (mkdocs.yml, docs/): it builds with ``--strict`` (a broken link, a missing page or a missing document
+fails), its API page carries the OpenAPI document made from the gateway itself, and the README stays a front door."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MKDOCS = Path(sys.executable).parent / "mkdocs"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    r = subprocess.run([str(MKDOCS), "build", "--strict", "--quiet", "--site-dir", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+def test_the_site_builds_strict_with_every_section(site: Path) -> None:
+    for page in ("players/index.html", "players/pages.html", "organizer/index.html", "organizer/settings.html",
+                 "organizer/clock.html", "organizer/rehearsal.html", "organizer/deployment.html",
+                 "organizer/backups.html", "organizer/mail.html", "organizer/game-day.html", "api/http.html",
+                 "api/asyncapi.html", "api/modes.html", "architecture/index.html", "architecture/claim-path.html",
+                 "architecture/bus.html", "architecture/vocabulary.html", "benchmarks/results.html"):
+        assert (site / page.replace(".html", "/index.html")).is_file() or (site / page).is_file(), page
+
+
+def test_the_api_page_renders_the_openapi_document_the_gateway_serves(site: Path) -> None:
+    # made at build time from the app (turfwar/docsite.py), so the page never shows a stale contract
+    built = json.loads((site / "api" / "openapi.json").read_text())
+    assert built["info"]["title"] == "Turf War gateway"
+    assert {"/api/v1/claims", "/api/v1/claims/check", "/api/v1/modes/hill"} <= set(built["paths"])
+    page = (site / "api" / "http" / "index.html").read_text()
+    assert "<swagger-ui" not in page and "swagger-ui-iframe" in page   # the tag became Swagger UI's frame
+
+
+def test_the_benchmark_page_includes_bench_results_as_they_are(site: Path) -> None:
+    html = (site / "benchmarks" / "results" / "index.html").read_text()
+    assert "Notes per benchmark" in html and "--8&lt;--" not in html
+
+
+def test_the_claim_path_is_drawn_as_a_mermaid_diagram(site: Path) -> None:
+    html = (site / "architecture" / "claim-path" / "index.html").read_text()
+    assert 'class="mermaid"' in html and "claims.verified.submit" in html
+
+
+def test_the_readme_is_a_front_door_under_120_lines_with_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) < 120
+    # .ci/run runs the README's test command: the line keeps its form
+    assert "./turf test    # install (first time) and run the test suite" in readme
+    assert "./turf up " in readme and "TURF_CLOCK=manual" in readme
