@@ -43,6 +43,7 @@ class FeedState:
     score_updates: int = 0
     ws_per_ip: dict[str, int] = field(default_factory=dict)
     board_cache: BoardCache = field(default_factory=BoardCache)
+    topo_cache: BoardCache = field(default_factory=BoardCache)   # the same board as TopoJSON (?format=topojson)
     board_version: int = 0
 
 

@@ -36,6 +36,26 @@ def test_the_csp_names_the_deployments_tile_host_only() -> None:
     assert d["img-src"] == ["'self'", "data:", "https://tiles.example.net"]
 
 
+async def test_turf_tiles_url_reaches_the_pages_config_and_the_csp(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURF_TILES_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+    monkeypatch.setenv("TURF_TILES_ATTRIBUTION", "© OpenStreetMap contributors")
+    app = create_app(Settings(allowed_hosts="turf.example.org"))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="https://turf.example.org") as h:
+        r = await h.get("/pages/config.json")
+    assert r.json()["tile_url"] == "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    assert r.json()["tile_attribution"] == "© OpenStreetMap contributors"
+    assert _directives(r.headers["content-security-policy"].encode())["img-src"] == [
+        "'self'", "data:", "https://tile.openstreetmap.org"]
+
+
+def test_without_turf_tiles_url_the_pages_get_no_base_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TURF_TILES_URL", "TURF_TILE_URL", "TURF_TILES_ATTRIBUTION", "TURF_TILE_ATTRIBUTION"):
+        monkeypatch.delenv(name, raising=False)
+    assert (Settings().tile_url, Settings().tile_attribution) == ("", "")
+    monkeypatch.setenv("TURF_TILE_URL", "https://tiles.example.net/{z}/{x}/{y}.png")   # the older name still works
+    assert Settings().tile_url == "https://tiles.example.net/{z}/{x}/{y}.png"
+
+
 @pytest.mark.parametrize("host", ["evil.example; script-src *", "a b", "x\r\ny"])
 def test_a_host_header_that_is_not_a_name_never_reaches_the_csp(host: str) -> None:
     d = _directives(content_security_policy(host, secure=True))

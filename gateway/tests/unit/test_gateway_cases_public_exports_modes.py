@@ -54,7 +54,7 @@ from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.modes import Modes
 from turf_gateway.handlers.players import Players
-from turf_gateway.handlers.public import Public
+from turf_gateway.handlers.public import UNOWNED, Public
 from turf_gateway.ports import NewPlayer, StatusChange
 from turf_gateway.state import FeedState
 from turf_gateway.testing import CannedServices, MemoryIdempotencyKeys, MemoryPlayers, MemoryTables, NoLimits
@@ -136,6 +136,28 @@ async def test_the_board_body_is_built_once_per_ownership_version_and_again_when
     newer = await pub.board_body()
     assert len(services.asked) == 2 and newer.version == 1 and newer.etag != first.etag
     assert b'"owner_id":"bob"' in newer.raw and b'"owner_id":"ada"' not in newer.raw
+
+
+async def test_the_board_as_topojson_has_every_town_with_its_ownership_and_a_topology_made_once() -> None:
+    owner = ["ada"]
+    services = CannedServices({subjects.CLAIMS_STATE: lambda _: StateReply(territories=[
+        Own(id=A, owner_id=owner[0], progress=2, fortified=True)])})
+    feed = FeedState()
+    pub = public(services, feed=feed)
+    topo = json.loads((await pub.board_topo_body()).raw)
+    assert topo["type"] == "Topology" and topo["transform"]["scale"] == [1e-5, 1e-5]
+    geoms = topo["objects"]["board"]["geometries"]
+    assert len(geoms) == 448 and all(g["type"] in ("Polygon", "MultiPolygon") for g in geoms)
+    by_id = {g["id"]: g for g in geoms}
+    assert by_id[A]["properties"] == BOARD.feature_properties(A) | {"owner_id": "ada", "progress": 2,
+                                                                     "fortified": True}
+    assert by_id[B]["properties"] == BOARD.feature_properties(B) | UNOWNED
+    made = pub._topo
+    owner[0] = "bob"
+    feed.board_version += 1
+    newer = json.loads((await pub.board_topo_body()).raw)
+    assert {g["id"]: g for g in newer["objects"]["board"]["geometries"]}[A]["properties"]["owner_id"] == "bob"
+    assert pub._topo is made and newer["arcs"] == topo["arcs"]   # the arcs made once, only the owners anew
 
 
 def test_the_display_features_are_parsed_once() -> None:

@@ -3,8 +3,8 @@ at ``/watch``, organize at ``/admin``, their files under ``/static``, ``/pages/c
 at ``/sw.js``.
 
 Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
-``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILE_URL``
-(a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILE_ATTRIBUTION``;
+``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILES_URL``
+(a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILES_ATTRIBUTION``;
 without it the territory polygons alone make the map. The pages and their files are compressed for a browser that
 accepts gzip (``compression.PublicGzip``); the board serves its own gzip body.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from turf_common import secrets_policy
@@ -20,7 +20,7 @@ DEFAULT_ORGANIZER_PASSWORD = "organizer"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore", populate_by_name=True)
 
     nats_url: str | None = None
     database_url: str | None = None
@@ -44,9 +44,12 @@ class Settings(BaseSettings):
     # 1,000 players (150 events of under 1 kB a player a game day, 36 game days: ~4 GiB) twice over
     stream_max_bytes: int = Field(default=8 * 1024**3, ge=1024 * 1024)
     metrics_port: int | None = None   # Prometheus metrics of a service process (the gateway: /metrics)
-    # the pages' optional base-map tile layer (a Leaflet URL template) and its attribution (gateway/pages.py)
-    tile_url: str = ""
-    tile_attribution: str = ""
+    # the pages' optional base map: a raster XYZ tile template (``https://tile.example.org/{z}/{x}/{y}.png``) and the
+    # attribution its provider requires (turf_gateway.api.pages, docs/organizer/tiles.md); none: the towns alone.
+    # TURF_TILES_URL / TURF_TILES_ATTRIBUTION, or the older singular TURF_TILE_URL / TURF_TILE_ATTRIBUTION
+    tile_url: str = Field(default="", validation_alias=AliasChoices("TURF_TILES_URL", "TURF_TILE_URL"))
+    tile_attribution: str = Field(default="", validation_alias=AliasChoices("TURF_TILES_ATTRIBUTION",
+                                                                            "TURF_TILE_ATTRIBUTION"))
     redis_prefix: str = "turf:"
     session_ttl_hours: float = 24 * 14
     # a session unused this long ends (the organizer's sooner), whatever its session_ttl_hours (session_idle.py)

@@ -25,7 +25,7 @@ _CSP_HOST = re.compile(r"^[a-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9a-f:.]+\](:[0-9]{1,
 
 
 def tile_source(tile_url: str) -> str | None:
-    """The CSP source of a Leaflet tile template's host (``TURF_TILE_URL``): ``https://{s}.tile.example.org/{z}/..``
+    """The CSP source of a Leaflet tile template's host (``TURF_TILES_URL``): ``https://{s}.tile.example.org/{z}/..``
     → ``https://*.tile.example.org``; None for no template or one that is not http(s)."""
     parts = urlsplit(tile_url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -36,7 +36,7 @@ def tile_source(tile_url: str) -> str | None:
 
 def content_security_policy(host: str, secure: bool, tile_url: str = "") -> bytes:
     """The pages' CSP: their own scripts and styles; images from here and the deployment's tile host only
-    (``TURF_TILE_URL``); connections to this gateway and its own websocket (``wss://`` + the request's Host) only.
+    (``TURF_TILES_URL``); connections to this gateway and its own websocket (``wss://`` + the request's Host) only.
     Before: ``img-src https:`` and ``connect-src ws: wss:`` let an injected script send anything anywhere."""
     tiles = tile_source(tile_url)
     h = host.strip().lower()

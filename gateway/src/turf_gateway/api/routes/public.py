@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -23,17 +23,22 @@ class GeoJSONResponse(JSONResponse):
 @router.get("/board", response_class=GeoJSONResponse, responses={
     200: {"model": S.Board, "description": "The board, a GeoJSON FeatureCollection"},
     304: {"description": "Not modified since the ETag sent in If-None-Match"}})
-async def board(request: Request, public: PublicCase) -> Response:
+async def board(request: Request, public: PublicCase,
+                format: Literal["geojson", "topojson"] = "geojson") -> Response:
     """GeoJSON FeatureCollection of every territory (display-simplified), with owner and fortification.
     One body per ownership version (board_cache.py), gzip when the client accepts it; ``ETag`` over the
-    content, 304 for a client that has it."""
-    body = await public.board_body()
+    content, 304 for a client that has it. ``?format=topojson``: the same towns and properties as a TopoJSON
+    topology (one GeometryCollection ``board``; shared borders once, delta-encoded integer coordinates), about half
+    the gzipped bytes: what the pages read."""
+    topo = format == "topojson"
+    body = await (public.board_topo_body() if topo else public.board_body())
     if request.headers.get("if-none-match") == body.etag:
         return Response(status_code=304, headers={"ETag": body.etag})
     headers = {"ETag": body.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    media = "application/json" if topo else "application/geo+json"
     if "gzip" in request.headers.get("accept-encoding", ""):
-        return Response(body.gz, media_type="application/geo+json", headers=headers | {"Content-Encoding": "gzip"})
-    return Response(body.raw, media_type="application/geo+json", headers=headers)
+        return Response(body.gz, media_type=media, headers=headers | {"Content-Encoding": "gzip"})
+    return Response(body.raw, media_type=media, headers=headers)
 
 
 @router.get("/territories/{territory_id}", response_model=S.TerritoryDetail)

@@ -180,21 +180,32 @@ export function gameDate(iso) {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
-export function clockText(c) {
+// "Open · day 3 · closes Mon 5 Oct, 22:00"; chip: the header's short form, "Open · closes 22:00" (the day of the
+// change only when it is not today's: "Closed · opens Tue 07:00"), the game day left to the chip's title, so it fits
+// a 390-px phone's header whole
+export function clockText(c, { chip = false } = {}) {
   if (!c) return "clock unavailable";
   if (c.season_state === "closed") return "Season closed";
   const state = c.open ? "Open" : "Closed";
-  const day = c.game_day ? ` · day ${c.game_day}` : "";
-  const next = c.next_change ? ` · ${c.open ? "closes" : "opens"} ${gameTime(c.next_change)}` : "";
+  const day = c.game_day && !chip ? ` · day ${c.game_day}` : "";
+  const when = chip ? shortTime(c.next_change, c.now) : gameTime(c.next_change);
+  const next = c.next_change ? ` · ${c.open ? "closes" : "opens"} ${when}` : "";
   return `${state}${day}${next}`;
+}
+
+// "22:00" when the instant falls on the game date of `now`, else "Tue 07:00" (New York time)
+function shortTime(iso, now) {
+  const t = gameTime(iso);
+  const clock = t.slice(-5);
+  return now && gameDate(iso) === gameDate(now) ? clock : `${t.split(" ")[0]} ${clock}`;
 }
 
 export function renderClock(el, c) {
   if (!el) return;
-  el.textContent = clockText(c);
+  el.textContent = clockText(c, { chip: true });
   el.classList.toggle("open", !!(c && c.open));
   el.classList.toggle("closed", !(c && c.open));
-  if (c) el.title = "Game time now: " + gameTime(c.now);
+  if (c) el.title = `${c.game_day ? `Game day ${c.game_day}. ` : ""}Game time now: ${gameTime(c.now)}`;
 }
 
 // A score.updated message is a delta: the standings that changed (absolute figures, no rank), the players who

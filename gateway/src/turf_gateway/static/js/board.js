@@ -3,6 +3,7 @@
 
 import { API, knownName } from "./api.js";
 import { storyElement } from "./history.js";
+import { BOARD_URL, features } from "./topo.js";
 import { colourFor, knowsPlayer, loadRoster, onRoster } from "./palette.js";
 
 // Owners are coloured from a colour-blind-safe palette in join order (palette.js); re-exported for the
@@ -93,14 +94,15 @@ export class BoardMap {
     await this.load();
   }
 
-  // GET /board; the browser revalidates with If-None-Match, an unchanged ETag keeps the layers as they are
+  // GET /board as TopoJSON (half the bytes of its GeoJSON: shared borders once); the browser revalidates with
+  // If-None-Match, an unchanged ETag keeps the layers as they are
   async load() {
     // a plain GET, as the page's <link rel=preload> asks it (a request with other headers would not use it)
-    const r = await fetch(API + "/board");
+    const r = await fetch(BOARD_URL);
     if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
     const etag = r.headers.get("ETag");
     if (this.geo && etag && etag === this.etag) return false;
-    const fc = await r.json();
+    const fc = features(await r.json());
     this.etag = etag;
     if (!this.geo) {
       // the view is set before the first town is drawn, from the coordinates' extent (no projection):
@@ -250,10 +252,29 @@ export class BoardMap {
 
   // a popup is never clipped: the map pans to show it whole (with padding) and a long one (a town's
   // story) scrolls within the map's height, on a phone as on a desk
+  // and never under the zoom buttons (a popup at the map's left edge read "boken", "dson County"): its pan keeps it
+  // right of them, and its width leaves that room
   popupOptions() {
     const size = this.map.getSize();
-    return { autoPan: true, autoPanPadding: [12, 12], maxWidth: Math.max(160, Math.min(280, size.x - 48)),
-      maxHeight: Math.max(120, size.y - 72), className: "turf-popup" };
+    const zoom = this.map.zoomControl?.getContainer();
+    const left = zoom ? zoom.offsetLeft + zoom.offsetWidth + 8 : 12;
+    return { autoPan: true, autoPanPaddingTopLeft: [left, 12], autoPanPaddingBottomRight: [12, 12],
+      maxWidth: Math.max(160, Math.min(280, size.x - left - 36)), maxHeight: Math.max(120, size.y - 72),
+      className: "turf-popup" };
+  }
+
+  // a town that has just become mine (a claim, a Joker, War): outlined and flashed, the map framed on it when
+  // `frame` (it may be anywhere on the board), kept outlined when `mark`; no popup, which would cover the moment
+  show(id, { frame = false, mark = true } = {}) {
+    const layer = this.layers.get(id);
+    if (!layer) return;
+    this.map.closePopup();
+    const old = this.highlight;
+    this.highlight = mark ? id : null;
+    this.restyle([old, id].filter(Boolean));
+    if (frame) this.map.fitBounds(layer.getBounds(), { maxZoom: 13, padding: [32, 32], animate: false });
+    layer.bringToFront();
+    this.flash(id);
   }
 
   // outline the territory I stand in without opening its popup or moving the map; the map fires "turf:here" so

@@ -1,9 +1,10 @@
 // A player's footprint (Ingress's portal history for this board): every town they held this season, coloured by
 // what happened there (held now, or held and lost), on a small map of its own. Public facts only:
-// GET /players/{id}/footprint and GET /board.
+// GET /players/{id}/footprint and GET /board (as TopoJSON).
 /* global L */
 
 import { API, h } from "./api.js";
+import { BOARD_URL, features } from "./topo.js";
 
 export const FOOTPRINT_COLOURS = { held: "#1f77b4", lost: "#f28e2b" };
 const REST = { fillColor: "#cfd5da", fillOpacity: 0.25, color: "#9aa5b1", weight: 0.4 };
@@ -11,10 +12,11 @@ const REST = { fillColor: "#cfd5da", fillOpacity: 0.25, color: "#9aa5b1", weight
 let boardBody = null; // GET /board, read once per page
 async function boardGeo() {
   if (!boardBody) {
-    boardBody = fetch(API + "/board").then((r) => {
+    // the board the play page has read already (the same URL: the browser's cache answers)
+    boardBody = fetch(BOARD_URL).then((r) => {
       if (!r.ok) throw new Error("board " + r.status);
       return r.json();
-    });
+    }).then(features);
   }
   return boardBody;
 }

@@ -67,12 +67,44 @@ const authTabs = new Tabs($("#auth-tabs"));
 const notifications = new Notifications({ button: $("#notif-btn"), count: $("#notif-count"),
   panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
   onRead: (items) => announcement.read(items),
-  open: () => {   // the bell shows the Notifications tab, scrolled to
-    tabs.select("tab-notes");
-    $("#more-tabs").scrollIntoView({ block: "start" });
-  },
+  open: () => toggleSheet(),
   onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n) });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
+
+// The bell shows my notifications as a sheet under the header, over the page: the page is not scrolled, so the map
+// and where I stand stay where they were (scrolled down to the tab, the map went off the screen). Closing it (the
+// bell again, Close, Escape) shows the tab that was shown before; a tap on the tab bar leaves the sheet for the tab.
+let beforeSheet = null;
+function toggleSheet(open = !document.body.classList.contains("notes-sheet")) {
+  if (open) {
+    beforeSheet = tabs.selected;
+    tabs.select("tab-notes");
+  } else if (beforeSheet && beforeSheet !== "tab-notes") {
+    tabs.select(beforeSheet);
+  }
+  document.body.classList.toggle("notes-sheet", open);
+  $("#notif-close").hidden = !open;
+  $("#notif-btn").setAttribute("aria-expanded", String(open));
+  (open ? $("#notif-list") : $("#notif-btn")).focus({ preventScroll: true });
+}
+function leaveSheet() {
+  document.body.classList.remove("notes-sheet");
+  $("#notif-close").hidden = true;
+}
+$("#notif-close").addEventListener("click", () => toggleSheet(false));
+$("#more-tabs").addEventListener("click", leaveSheet);
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && document.body.classList.contains("notes-sheet")) toggleSheet(false);
+});
+// the legend on the map itself (it was in the last tab): what mine, a rival's, a free town and my dot look like
+function addLegend() {
+  const box = h("div", { class: "legend map-legend", role: "note", "aria-label": "Map legend" },
+    h("span", { class: "mine" }, "mine"), h("span", { class: "rival" }, "rivals"), h("span", { class: "free" }, "free"),
+    h("span", { class: "here" }, "me"));
+  const Control = L.Control.extend({ onAdd: () => { L.DomEvent.disableClickPropagation(box); return box; } });
+  new Control({ position: "topright" }).addTo(board.map);
+}
+addLegend();
 window.turf = { board, state, clock, bell, motion, notifications, names }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
 let posMarker = null;
@@ -504,7 +536,9 @@ const claim = (button) => { button.disabled = true; return act(null, $("#claim-m
   }
   if (r.claim_id) ownClaims.add(r.claim_id);
   board.apply(r);
-  board.select(r.territory_id, { pan: false, mark: false });
+  // the town flashes in my colour, uncovered: no popup of its story over the moment (it is a tap away)
+  board.show(r.territory_id, { mark: false });
+  const before = state.cluster.size;   // my base points (my largest cluster) before this claim
   if (typeof r.claims_left_today === "number") {
     $("#claims-left").textContent = String(r.claims_left_today);
     if (r.claims_left_today === 0) state.refused = true;   // the server would refuse another today (R6)
@@ -516,18 +550,33 @@ const claim = (button) => { button.disabled = true; return act(null, $("#claim-m
   if (!where?.changed(r.territory_id, "you", recheck)) recheck();
   await refreshMine();
   bell.later("forms", refreshForms);   // a Mulligan may undo this claim (R19)
-  const name = board.name(r.territory_id);
   $("#claim-msg").dataset.reason = "";
-  switch (r.kind) {
-    case "take": return `You took ${name}!`;
-    case "steal": return `You stole ${name}!`;
-    case "war_reclaim": return `You reclaimed ${name}.`;
-    default: return r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`;
-  }
+  showClaimed(r, before, state.cluster.size);
+  return null;
 }).then(() => {
   if (button !== $("#claim-btn")) button.disabled = false;
   syncClaim();
 }); };
+
+// The moment of a claim as a banner in the claim panel: what I won (the town), what it is worth (my base points are
+// my largest cluster's towns, rules "Scoring"), and my claims left today (the claim's answer, R6).
+// r: the POST /claims answer; before, after: my largest cluster's size before and after it
+function showClaimed(r, before, after) {
+  const name = board.name(r.territory_id);
+  const title = { take: `You took ${name}!`, steal: `You stole ${name}!`, war_reclaim: `You reclaimed ${name}!` }[r.kind]
+    || (r.fortified ? `${name} is now fortified.` : `${name} reinforced: progress ${r.progress}/3.`);
+  const gained = after - before;
+  const worth = r.kind === "reinforce" ? `Your score: ${plural(after, "base point")}.`
+    : gained > 0 ? `+${plural(gained, "point")}: your largest cluster is ${plural(after, "town")}.`
+      : `An outpost for now: no points until it joins your largest cluster (${plural(after, "point")}).`;
+  const n = r.claims_left_today ?? state.me?.claims_left_today;
+  const left = typeof n === "number" ? `${plural(n, "claim")} left today.` : "";
+  const out = $("#claim-msg");
+  say(out, "ok claimed", title);
+  out.replaceChildren(h("strong", { class: "claimed-title" }, title), h("span", { class: "claimed-points" }, worth),
+    left && h("span", { class: "claimed-left" }, left));
+  out.dataset.territoryId = r.territory_id;
+}
 
 // ---------- cards ----------
 // each card's form offers only what the rules allow now (cardforms.js)
@@ -553,10 +602,21 @@ async function playCard(card, form, button) {
       await board.load();
       await refreshMine();
       where?.refresh();   // a town changed hands: perhaps the one I stand in
+      if (["joker", "war"].includes(r.type)) showWon(r.effect.territory_id);
     }
     await Promise.all([refreshCards(), refreshMe()]);   // after the board: the forms list the towns as they are now
     return describeEffect(r);
   });
+}
+
+// a town a card has just given me (a Joker's, perhaps at the other end of the board; War's): the map framed on it,
+// outlined, and brought into view from the Cards tab; the map stops following me, or my next fix would pan it away
+function showWon(id) {
+  where?.follow(false);
+  board.show(id, { frame: true });
+  $("#map").scrollIntoView({ block: "nearest" });
+  const p = board.props.get(id);
+  if (p) $("#map-status").textContent = `${p.name} is yours: shown on the map.`;
 }
 
 // War from an alert (the steal banner, a steal's notification): one tap, as the card's own form plays it
@@ -566,6 +626,7 @@ function playWar(territoryId, button) {
     await board.load();
     await refreshMine();
     where?.refresh();   // perhaps the town I stand in
+    showWon(territoryId);
     await Promise.all([refreshCards(), refreshMe()]);
     return describeEffect(r);
   });
