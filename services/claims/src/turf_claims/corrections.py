@@ -77,11 +77,11 @@ class Corrections:
     async def erase_trails(self) -> int:
         """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks),
         and so do the coordinates kept as evidence on flags and the positions of claims (the flags and claims
-        stay); how many fixes were deleted now."""
+        stay); how many fixes were deleted and claim positions erased now (the organizer's log counts both as
+        location fixes)."""
         async with self.store.begin() as tx:
             await tx.trail.erase_flag_places(None)
-            await tx.claims.erase_claim_places(None)
-            return await tx.trail.erase_all_fixes()
+            return await tx.claims.erase_claim_places(None) + await tx.trail.erase_all_fixes()
 
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:

@@ -140,6 +140,7 @@ async def test_r28_a_disqualification_keeps_the_position_of_the_players_claims(w
 async def test_r30_the_retention_job_erases_the_position_of_every_claim(w: World) -> None:
     await w.claim("ann", "hoboken")
     await w.claim("bob", "newark")
-    await w.h.corrections.erase_trails()
+    assert await w.h.corrections.erase_trails() == 2   # both positions (the memory store keeps no fixes)
+    assert await w.h.corrections.erase_trails() == 0   # nothing left: the organizer's log records no second one
     assert sorted((c.territory_id, c.lat, c.lon, c.accuracy_m) for c in w.store.state.claims.values()) == [
         ("hoboken", None, None, None), ("newark", None, None, None)]
