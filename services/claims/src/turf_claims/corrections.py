@@ -57,6 +57,7 @@ class Corrections:
             await tx.exclusions.exclude_player(ev.player_id, ev.at)
             if ev.withdrawn:   # R30: their location fixes go (idempotent, so on every delivery)
                 await tx.trail.erase_fixes(ev.player_id)
+                await tx.claims.erase_claim_places(ev.player_id)   # the claims stay in the log, their places go
                 await tx.trail.erase_flag_places(ev.player_id)   # the flags stay, their coordinates go
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
@@ -75,10 +76,12 @@ class Corrections:
 
     async def erase_trails(self) -> int:
         """R30: every location fix goes, a set time after the season's close (the gateway's retention job asks),
-        and so do the coordinates kept as evidence on flags (the flags stay); how many fixes were deleted now."""
+        and so do the coordinates kept as evidence on flags and the positions of claims (the flags and claims
+        stay); how many fixes were deleted and claim positions erased now (the organizer's log counts both as
+        location fixes)."""
         async with self.store.begin() as tx:
             await tx.trail.erase_flag_places(None)
-            return await tx.trail.erase_all_fixes()
+            return await tx.claims.erase_claim_places(None) + await tx.trail.erase_all_fixes()
 
     async def correct(self, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
         """Apply one ownership correction; a repeat of ``command_id`` answers the first reply. Refusals:

@@ -66,8 +66,9 @@ class TerritoryChange:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim as stored: the fix (R7 audit), what it replaced (``fort_before``, for Mulligan, War and
-    corrections) and ``undone_by`` (mulligan | war | correction, None while it stands)."""
+    """One claim as stored: the fix (R7 audit; ``lat``, ``lon`` in WGS84 degrees and ``accuracy_m`` in metres are
+    None once erased, R30), what it replaced (``fort_before``, for Mulligan, War and corrections) and ``undone_by``
+    (mulligan | war | correction, None while it stands)."""
 
     id: str
     player_id: str
@@ -76,9 +77,9 @@ class Claim:
     normal: bool
     game_day: date
     at: datetime
-    lat: float
-    lon: float
-    accuracy_m: float
+    lat: float | None
+    lon: float | None
+    accuracy_m: float | None
     fix_time: datetime
     border_distance_m: float | None
     previous_owner_id: str | None
@@ -282,6 +283,12 @@ class ClaimLog(Protocol):
         """The logged claims (of ``game_day``, of ``player_id`` when given), in the order they were logged, at most
         ``limit``; with ``after`` (a claim id) only those logged after that claim (a page's cursor).
         Raises LookupError when ``after`` is no logged claim."""
+        ...
+
+    async def erase_claim_places(self, player_id: str | None) -> int:
+        """R30: the position of each claim of ``player_id`` (every player's when None) is erased: its ``lat``,
+        ``lon`` and ``accuracy_m`` become None; the claim stays in the log with its time, territory and moves.
+        How many claims changed (a claim erased before is not counted again)."""
         ...
 
 

@@ -191,6 +191,12 @@ class MemoryClaimsTx:
     async def erase_all_fixes(self) -> int:
         return 0
 
+    async def erase_claim_places(self, player_id: str | None) -> int:
+        erased = [c for c in self.s.claims.values() if player_id in (None, c.player_id) and c.lat is not None]
+        for c in erased:
+            self.s.claims[c.id] = replace(c, lat=None, lon=None, accuracy_m=None)
+        return len(erased)
+
     async def player_fixes(self, player_id: str) -> list[FixOut]:
         return []   # the memory store never kept fixes
 

@@ -4,6 +4,7 @@ disagreed, the SQL was taken as the truth and the fake fixed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -40,6 +41,7 @@ def claim(cid: str, player: str, tid: str, kind: str = "take", *, normal: bool =
 async def record(tx: ClaimsTx, c: Claim, progress: int = 1) -> int:
     """Record ``c`` as a claim.submit does: the claimant owns the territory after it."""
     fort = Fortification(progress, c.game_day, False)
+    assert c.lat is not None and c.lon is not None and c.accuracy_m is not None   # a new claim has its fix
     change = TerritoryChange(c.territory_id, c.player_id, c.previous_owner_id, fort, "claim", c.id)
     accepted = ClaimAccepted(occurred_at=c.at, claim_id=c.id, player_id=c.player_id, territory_id=c.territory_id,
                              kind=c.kind, game_day=c.game_day, progress=progress, fortified=False,  # type: ignore[arg-type]
@@ -334,6 +336,29 @@ async def test_r30_erasing_flag_places_keeps_each_flag_without_its_coordinates(b
     async with backend.store.connect() as tx:
         assert [f.evidence for f in await tx.trail.flags()] == [
             {"accuracy_m": 0, "at": {"accuracy_m": 0}}, {"at": {"accuracy_m": 0}}]
+
+
+async def test_r30_erasing_claim_places_keeps_each_claim_without_its_position(backend: Backend) -> None:
+    await seeded(backend, "a", "b")
+    c1, c2 = claim("c1", "ann", "a"), claim("c2", "bob", "b", at=T0 + timedelta(minutes=1))
+    c3 = claim("c3", "ann", "b", "steal", day=DAY2, at=T0 + timedelta(days=1), prev="bob")
+    async with backend.store.begin() as tx:
+        for c in (c1, c2, c3):
+            await record(tx, c)
+        await tx.claims.undo_claim("c3", "correction")
+    async with backend.store.begin() as tx:
+        assert await tx.claims.erase_claim_places("ann") == 2
+        assert await tx.claims.erase_claim_places("ann") == 0   # nothing left to erase
+        assert await tx.claims.erase_claim_places("cy") == 0
+    gone = {"lat": None, "lon": None, "accuracy_m": None}
+    async with backend.store.connect() as tx:
+        # the log keeps each move: its time, the fix's time, the border distance, what it replaced, its undoing
+        assert await tx.claims.claims_log(None, None, 10) == [
+            replace(c1, **gone), c2, replace(c3, undone_by="correction", **gone)]
+    async with backend.store.begin() as tx:
+        assert await tx.claims.erase_claim_places(None) == 1
+    async with backend.store.connect() as tx:
+        assert await tx.claims.claim("c2") == replace(c2, **gone)
 
 
 async def test_a_repeated_flag_counts_on_the_first_and_recent_flags_find_it(backend: Backend) -> None:

@@ -118,3 +118,29 @@ async def test_r30_the_retention_job_erases_the_coordinates_on_every_flag(w: Wor
     await _flag(w, "f-bob", "bob")
     await w.h.corrections.erase_trails()
     assert [(f.id, f.evidence) for f in w.store.state.flags] == [("f-ann", ERASED), ("f-bob", ERASED)]
+
+
+async def test_r30_a_withdrawal_erases_the_position_of_each_of_the_players_claims_and_keeps_the_claims(
+        w: World) -> None:
+    await w.claim("ann", "hoboken")
+    await w.claim("bob", "newark")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at, withdrawn=True))
+    places = {c.player_id: (c.territory_id, c.lat, c.lon, c.accuracy_m) for c in w.store.state.claims.values()}
+    assert places["ann"] == ("hoboken", None, None, None)   # the claim log keeps the move, not where it was made
+    assert places["bob"][0] == "newark" and None not in places["bob"]   # another player's claim is kept whole
+
+
+async def test_r28_a_disqualification_keeps_the_position_of_the_players_claims(w: World) -> None:
+    await w.claim("ann", "hoboken")
+    await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="ann", at=w.clock.at))
+    [kept] = w.store.state.claims.values()
+    assert None not in (kept.lat, kept.lon, kept.accuracy_m)   # R28 alone erases nothing personal
+
+
+async def test_r30_the_retention_job_erases_the_position_of_every_claim(w: World) -> None:
+    await w.claim("ann", "hoboken")
+    await w.claim("bob", "newark")
+    assert await w.h.corrections.erase_trails() == 2   # both positions (the memory store keeps no fixes)
+    assert await w.h.corrections.erase_trails() == 0   # nothing left: the organizer's log records no second one
+    assert sorted((c.territory_id, c.lat, c.lon, c.accuracy_m) for c in w.store.state.claims.values()) == [
+        ("hoboken", None, None, None), ("newark", None, None, None)]

@@ -85,7 +85,7 @@ class EraseTrails(Message):
 
 class TrailsErased(Message):
     ok: Literal[True] = True
-    erased: int   # fixes deleted now (0 when an earlier request did it)
+    erased: int   # fixes deleted now, with claims' positions erased (0 when an earlier request did it)
 
 
 class PlayerFixesRequest(Message):

@@ -270,6 +270,13 @@ class SqlClaimsTx:
     async def erase_all_fixes(self) -> int:
         return int((await self.conn.execute(t.fixes.delete())).rowcount or 0)
 
+    async def erase_claim_places(self, player_id: str | None) -> int:
+        c = t.claims.c
+        q = update(t.claims).where(c.lat.is_not(None)).values(lat=None, lon=None, accuracy_m=None)
+        if player_id is not None:
+            q = q.where(c.player_id == player_id)
+        return int((await self.conn.execute(q)).rowcount or 0)
+
     async def player_fixes(self, player_id: str) -> list[FixOut]:
         f = t.fixes.c
         rows = (await self.conn.execute(select(t.fixes).where(f.player_id == player_id).order_by(f.id))).all()

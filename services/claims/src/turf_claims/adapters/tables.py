@@ -45,10 +45,12 @@ claims = Table(
     Column("normal", Boolean, nullable=False),
     Column("game_day", Date, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
-    # R7 audit: the fix, its accuracy and its distance to the nearest border
-    Column("lat", Float, nullable=False),
-    Column("lon", Float, nullable=False),
-    Column("accuracy_m", Float, nullable=False),
+    # R7 audit: the fix, its accuracy and its distance to the nearest border; R30: the position (lat, lon,
+    # accuracy) is erased at the player's withdrawal and a set time after the season's close (migration 0008),
+    # the fix's time and the border distance stay
+    Column("lat", Float, nullable=True),
+    Column("lon", Float, nullable=True),
+    Column("accuracy_m", Float, nullable=True),
     Column("fix_time", DateTime(timezone=True), nullable=False),
     Column("border_distance_m", Float, nullable=True),
     # what the claim replaced, so Mulligan / War / corrections can restore it (R14, R19, R28)
