@@ -198,7 +198,11 @@ class MemoryClaimsTx:
         return len(erased)
 
     async def player_fixes(self, player_id: str) -> list[FixOut]:
-        return []   # the memory store never kept fixes
+        # the memory store keeps no trail fixes: only the positions its claims were made from
+        return sorted((FixOut(lat=c.lat, lon=c.lon, accuracy_m=c.accuracy_m, fix_time=c.fix_time, received_at=c.at)
+                       for c in self.s.claims.values()
+                       if c.player_id == player_id and c.lat is not None and c.lon is not None
+                       and c.accuracy_m is not None), key=lambda x: x.received_at)
 
     async def erase_flag_places(self, player_id: str | None) -> int:
         changed = 0

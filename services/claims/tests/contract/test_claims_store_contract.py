@@ -346,6 +346,10 @@ async def test_r30_erasing_claim_places_keeps_each_claim_without_its_position(ba
         for c in (c1, c2, c3):
             await record(tx, c)
         await tx.claims.undo_claim("c3", "correction")
+    async with backend.store.connect() as tx:
+        # the player's export (R30) holds the position each of their claims was made from, oldest first
+        assert [(x.lat, x.lon, x.accuracy_m, x.fix_time, x.received_at) for x in await tx.trail.player_fixes("ann")] \
+            == [(c.lat, c.lon, c.accuracy_m, c.fix_time, c.at) for c in (c1, c3)]
     async with backend.store.begin() as tx:
         assert await tx.claims.erase_claim_places("ann") == 2
         assert await tx.claims.erase_claim_places("ann") == 0   # nothing left to erase
@@ -355,6 +359,7 @@ async def test_r30_erasing_claim_places_keeps_each_claim_without_its_position(ba
         # the log keeps each move: its time, the fix's time, the border distance, what it replaced, its undoing
         assert await tx.claims.claims_log(None, None, 10) == [
             replace(c1, **gone), c2, replace(c3, undone_by="correction", **gone)]
+        assert await tx.trail.player_fixes("ann") == []   # nothing of where they were is left to export
     async with backend.store.begin() as tx:
         assert await tx.claims.erase_claim_places(None) == 1
     async with backend.store.connect() as tx:

@@ -278,10 +278,14 @@ class SqlClaimsTx:
         return int((await self.conn.execute(q)).rowcount or 0)
 
     async def player_fixes(self, player_id: str) -> list[FixOut]:
-        f = t.fixes.c
-        rows = (await self.conn.execute(select(t.fixes).where(f.player_id == player_id).order_by(f.id))).all()
-        return [FixOut(lat=r.lat, lon=r.lon, accuracy_m=r.accuracy_m, fix_time=r.fix_time, received_at=r.at)
-                for r in rows]
+        f, c = t.fixes.c, t.claims.c
+        kept = (await self.conn.execute(select(t.fixes).where(f.player_id == player_id).order_by(f.id))).all()
+        claimed = (await self.conn.execute(
+            select(c.lat, c.lon, c.accuracy_m, c.fix_time, c.at)
+            .where(c.player_id == player_id, c.lat.is_not(None)).order_by(c.seq))).all()
+        out = [FixOut(lat=r.lat, lon=r.lon, accuracy_m=r.accuracy_m, fix_time=r.fix_time, received_at=r.at)
+               for r in [*kept, *claimed]]
+        return sorted(out, key=lambda x: x.received_at)
 
     async def erase_flag_places(self, player_id: str | None) -> int:
         f = t.flags.c
