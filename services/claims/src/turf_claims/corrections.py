@@ -19,11 +19,12 @@ from datetime import datetime
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
-from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
+from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, TerritoryChange
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.players import FixOut, PlayerDisqualified
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 
 
@@ -31,7 +32,7 @@ from turf_common.rules import gametime
 class Corrections:
     store: ClaimsStore
     clock: Clock
-    publisher: Publisher
+    relay: OutboxFlush
     #: the claims' memory of the day's growing facts, tainted before a correction or disqualification applies
     memory: DayMemory | None = None
     season: gametime.SeasonConfig | None = None
@@ -65,7 +66,7 @@ class Corrections:
                     await tx.board.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
                                                               "disqualification"), ev.at)
                     freed.append(terr.id)
-        await self.publisher.flush()
+        await self.relay.flush()
         return freed
 
     async def player_fixes(self, player_id: str) -> list[FixOut]:
@@ -96,7 +97,7 @@ class Corrections:
             reply = await _apply(tx, now, cmd)
             await tx.replies.store_command_reply(cmd.command_id, "correction_" + cmd.action, cmd.player_id or "",
                                                  reply, now)
-        await self.publisher.flush()
+        await self.relay.flush()
         return reply
 
 

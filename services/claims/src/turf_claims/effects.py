@@ -18,7 +18,7 @@ import structlog
 
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
-from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, Publisher, TerritoryChange
+from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, TerritoryChange
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.effects import (
     DoubleTroubleEffect,
@@ -34,6 +34,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime
 from turf_common.rules.claims import Fortification, allowance, check_open
@@ -75,7 +76,7 @@ class CardEffects:
     season: gametime.SeasonConfig
     names: dict[str, str]
     graph: nx.Graph
-    publisher: Publisher
+    relay: OutboxFlush
     days: GameDays
     #: the claims' memory of the day's growing facts: an effect may raise an allowance or undo a claim
     memory: DayMemory | None = None
@@ -108,7 +109,7 @@ class CardEffects:
             reply: Reply = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
             await tx.replies.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
-        await self.publisher.flush()
+        await self.relay.flush()
         log.info("card_effect", kind=kind, command_id=cmd.command_id, player_id=cmd.player_id,
                  ok=not isinstance(decision, Refused), reason=getattr(decision, "reason", None))
         return reply

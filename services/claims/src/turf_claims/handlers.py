@@ -21,7 +21,7 @@ from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, TerritoryChange
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -45,6 +45,7 @@ from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.geo import FlagFound, Verdict, VerifiedClaim
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import Flag, merge_since, places, repeats
 from turf_common.rules.claims import (
@@ -89,7 +90,7 @@ class ClaimsService:
     round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
 
     store: ClaimsStore
-    publisher: Publisher
+    relay: OutboxFlush
     clock: Clock
     season: gametime.SeasonConfig
     names: dict[str, str]
@@ -339,7 +340,7 @@ class ClaimsService:
             if self._flush_done >= ticket:
                 return  # a flush that began after our commit has already published our rows
             started = self._flush_ticket
-            await self.publisher.flush()
+            await self.relay.flush()
             self._flush_done = started
 
     async def _flag(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, claim_id: str | None,

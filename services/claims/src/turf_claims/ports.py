@@ -1,5 +1,5 @@
 """Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
-the game clock, geo-verify, and the publisher of committed events.
+the game clock, geo-verify, and the outbox relay that publishes committed events.
 
 The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
 transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
@@ -499,8 +499,3 @@ class Clock(Protocol):
         cannot be reached."""
         ...
 
-
-class Publisher(Protocol):
-    """Publishes every outbox row committed before the call (the outbox relay); returns how many it sent."""
-
-    async def flush(self) -> int: ...
