@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from turf_claims import bootstrap
-from turf_claims.handlers import Handlers
+from turf_claims.handlers import ClaimsHandlers
 from turf_claims.testing import MemoryClaimsStore
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message, Refusal, decode_reply
@@ -43,7 +43,7 @@ class World:
         self.geo = PointsBoard()
         self.geo.place(40.0, -74.0, "hoboken")
         self.trails = MemoryTrails()
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.relay, SEASON, NAMES)
+        self.h: ClaimsHandlers = bootstrap.handlers(self.store, self.clock, self.relay, SEASON, NAMES)
         self.handed_on = FunctionClaims(self._claims_answer)
         self.path = geo_bootstrap.claim_path(geo_bootstrap.handlers(self.geo, SEASON.limits), self.trails,
                                              self.clock, self.handed_on, SEASON)

@@ -91,7 +91,7 @@ async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[Pr
     excluded = await tx.exclusions.excluded_players()
     out = []
     for r in due:
-        owner = await tx.board.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
+        owner = await tx.ownership.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
         active = r.day == day and rules.protection_activates(
             r.kind, r.player_id, territory_owner=owner, excluded=excluded, rival_id=r.rival_id)
         state: Literal["active", "lapsed"] = "active" if active else "lapsed"

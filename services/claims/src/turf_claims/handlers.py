@@ -1,5 +1,5 @@
 """Claims use cases: load facts → pure rule → store → stage events, over the ports (adapters are wired in
-bootstrap.py). :class:`Handlers` gathers them with the card effects, the corrections and the day start, for the
+bootstrap.py). :class:`ClaimsHandlers` gathers them with the card effects, the corrections and the day start, for the
 subscribers."""
 
 from __future__ import annotations
@@ -84,8 +84,9 @@ class Pending:
 
 
 @dataclass
-class ClaimsService:
-    """``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
+class ClaimDecisions:
+    """The claim use cases: each claim decided and recorded, and the claim state read back.
+    ``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
     each claim with its verdict, R7 and R7.1) and ``claims.state`` / ``player`` / ``flags`` / ``list``. No network
     round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
 
@@ -110,7 +111,7 @@ class ClaimsService:
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
                      now: datetime) -> tuple[ClaimantFacts, TerritoryFacts, bool, int]:
-        row = await tx.board.territory(territory_id, lock=lock)
+        row = await tx.ownership.territory(territory_id, lock=lock)
         assert row is not None, territory_id
         facts = await tx.claims.day_facts(territory_id, row.owner_id, player_id, day, now)
         claimant = ClaimantFacts(
@@ -182,7 +183,7 @@ class ClaimsService:
         decision (no territory lock), and R7.1's flags recorded."""
         tid, ref = v.located.territory_id, None
         if tid is not None and tid in self.names:
-            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.ownership.owner_of(tid))
         decision, _, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
         await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
@@ -396,7 +397,7 @@ class ClaimsService:
     # ---- reads --------------------------------------------------------------------------------------------
     async def state(self, territory_id: str | None) -> StateReply:
         async with self.store.connect() as tx:
-            rows = await tx.board.territories(territory_id)
+            rows = await tx.ownership.territories(territory_id)
         return StateReply(territories=[r.out() for r in rows])
 
     async def player(self, player_id: str) -> PlayerReply:
@@ -443,10 +444,10 @@ class ClaimsService:
 
 
 @dataclass
-class Handlers:
+class ClaimsHandlers:
     """Every use case of the claims service, for its subscribers."""
 
-    claims: ClaimsService
+    claims: ClaimDecisions
     effects: CardEffects
     corrections: Corrections
     days: GameDays
