@@ -1,5 +1,5 @@
 """Ports of the cards service: its store (one unit of work over hands, sagas and trades), the game clock, the claims
-service's card effects, and the outbox relay that publishes committed events.
+service's card effects; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`.
 
 The store's rows are the plain records below. Every ``*_for_update`` read locks what it returns until the
 transaction ends; reads outside a transaction (:class:`CardsStore`'s own methods) lock nothing.

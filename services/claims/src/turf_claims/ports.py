@@ -1,5 +1,5 @@
 """Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
-the game clock, geo-verify, and the outbox relay that publishes committed events.
+the game clock, geo-verify; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`.
 
 The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
 transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.

@@ -1,5 +1,6 @@
 """Ports of the clock service: where its state lives (the NATS KV entry every process reads), the log of boundaries
-emitted with their outbox, and the outbox relay that sends committed events on."""
+emitted with their outbox; the outbox relay that sends committed events on is
+:class:`turf_common.outbox.OutboxFlush`."""
 
 from __future__ import annotations
 

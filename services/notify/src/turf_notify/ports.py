@@ -1,5 +1,6 @@
 """Ports of the notify service: its store (a unit of work over notifications, players' names, reminders, the push
-and Discord queues), the game clock, the senders (Web Push, Discord) and the outbox relay (publishes committed events).
+and Discord queues), the game clock, the senders (Web Push, Discord); the outbox relay's port is
+:class:`turf_common.outbox.OutboxFlush`.
 
 Every ``take_*`` read inside a transaction locks what it returns until the transaction ends, skipping rows another
 replica holds, so two replicas never send one push or post twice.
