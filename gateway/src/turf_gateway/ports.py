@@ -78,11 +78,6 @@ class GameClock(Protocol):
         ...
 
 
-class Flusher(Protocol):
-    async def flush(self) -> int:
-        """Publish what the outbox holds now (committed events); how many were sent."""
-        ...
-
 
 @dataclass(frozen=True)
 class PlayerRow:

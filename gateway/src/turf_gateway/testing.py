@@ -41,7 +41,7 @@ M = TypeVar("M", bound=Message)
 
 @dataclass
 class MemoryRelay:
-    """A :class:`~turf_gateway.ports.Flusher` over :attr:`MemoryTables.outbox`: each flush hands the mail requests
+    """A :class:`~turf_common.outbox.OutboxFlush` over :attr:`MemoryTables.outbox`: each flush hands the mail requests
     committed since the last one (R30, ``notify.mail``) to ``services``, one at a time, as the gateway's relay does
     (:class:`turf_gateway.adapters.outboxbus.OutboxBus`); a request that fails stays for the next flush. Events
     stay in the outbox for the tests to read."""

@@ -67,11 +67,11 @@ class World:
     store: MemoryCardsStore
     clock: FakeClock
     claims: FakeClaims
-    publisher: RecordingPublisher
+    relay: RecordingPublisher
     h: CardsHandlers
 
     def published(self, prefix: str = "") -> list[tuple[str, Event]]:
-        return self.publisher.events(prefix)
+        return self.relay.events(prefix)
 
     async def verify(self, player_id: str, at: datetime = OPEN) -> None:
         """``player.verified`` during the season: R12's top-up to 3 cards."""
@@ -93,8 +93,8 @@ def world(now: datetime = OPEN, claims: FakeClaims | None = None, deal_wait_s: f
     """``deal_wait_s``: how long a command waits for its day's deal (R5/R12); most tests deliver no day start, so
     by default none."""
     store, clock, fake = MemoryCardsStore(), FakeClock(now), claims or FakeClaims()
-    publisher = RecordingPublisher(store.take_staged)
-    h = bootstrap.handlers(store=store, clock=clock, claims=fake, publisher=publisher,
+    relay = RecordingPublisher(store.take_staged)
+    h = bootstrap.handlers(store=store, clock=clock, claims=fake, relay=relay,
                            season=gametime.load_season(), seed=SEED)
     h.cx.deal_wait_s = deal_wait_s
-    return World(store, clock, fake, publisher, h)
+    return World(store, clock, fake, relay, h)

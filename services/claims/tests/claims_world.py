@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from turf_claims import bootstrap
-from turf_claims.handlers import Handlers
+from turf_claims.handlers import ClaimsHandlers
 from turf_claims.testing import MemoryClaimsStore
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Message, Refusal, decode_reply
@@ -37,13 +37,13 @@ class World:
     def __init__(self, clock: FakeClock | None = None) -> None:
         self.store = MemoryClaimsStore()
         self.clock = clock or FakeClock(opening(DAY1) + timedelta(hours=1))
-        self.publisher = RecordingPublisher(self.store.take_staged)
+        self.relay = RecordingPublisher(self.store.take_staged)
         # geo-verify on the World's board: each command's point lies in the territory it names (see cmd), and
         # (40.0, -74.0), the point the tests' own commands use, in Hoboken
         self.geo = PointsBoard()
         self.geo.place(40.0, -74.0, "hoboken")
         self.trails = MemoryTrails()
-        self.h: Handlers = bootstrap.handlers(self.store, self.clock, self.publisher, SEASON, NAMES)
+        self.h: ClaimsHandlers = bootstrap.handlers(self.store, self.clock, self.relay, SEASON, NAMES)
         self.handed_on = FunctionClaims(self._claims_answer)
         self.path = geo_bootstrap.claim_path(geo_bootstrap.handlers(self.geo, SEASON.limits), self.trails,
                                              self.clock, self.handed_on, SEASON)
@@ -91,7 +91,7 @@ class World:
 
     def sent(self, subject: str) -> list[Event]:
         """The published events of ``subject``, in order."""
-        return [e for s, e in self.publisher.sent if s == subject]
+        return [e for s, e in self.relay.sent if s == subject]
 
 
 async def world(clock: FakeClock | None = None) -> World:

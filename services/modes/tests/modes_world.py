@@ -1,4 +1,4 @@
-"""A modes service on fakes (memory store, fixed game clock, recording publisher) and a five-town board for the
+"""A modes service on fakes (memory store, fixed game clock, recording relay) and a five-town board for the
 unit and contract tests: A–B–C–D–E in a row, A and B in county X, C, D and E in county Y."""
 
 from __future__ import annotations
@@ -38,21 +38,21 @@ class World:
     h: ModesHandlers
     store: ModesStore
     clock: FakeClock
-    publisher: RecordingPublisher
+    relay: RecordingPublisher
 
     def events(self, subject: str) -> list[Event]:
-        return [e for s, e in self.publisher.sent if s == subject]
+        return [e for s, e in self.relay.sent if s == subject]
 
 
 def world(store: ModesStore | None = None, now: str = NOON) -> World:
     store = store or MemoryModesStore()
     clock = FakeClock(at(now))
     drain = getattr(store, "drain", None)
-    publisher = RecordingPublisher(drain)
+    relay = RecordingPublisher(drain)
     counter = iter(range(1, 10**6))
-    h = ModesHandlers(store=store, clock=clock, publisher=publisher, fields=fields(),
+    h = ModesHandlers(store=store, clock=clock, relay=relay, fields=fields(),
                       ids=lambda: f"id{next(counter)}", seeds=lambda: SEED)
-    return World(h, store, clock, publisher)
+    return World(h, store, clock, relay)
 
 
 def ok(reply: Any) -> Any:

@@ -44,7 +44,7 @@ def world(game_now: str = "2026-10-05T12:00:00-04:00") -> World:
     store, clock = MemoryNotifyStore(), FakeClock(at(game_now))
     push, discord = RecordingPush(), RecordingDiscord()
     wall = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
-    h = NotifyHandlers(store=store, clock=clock, publisher=RecordingPublisher(), season=SEASON, towns=TOWNS,
+    h = NotifyHandlers(store=store, clock=clock, relay=RecordingPublisher(), season=SEASON, towns=TOWNS,
                        push=push, discord=discord, group_seconds=60.0, wall=lambda: wall[0])
     mailer = RecordingMailer()
     mailing = Mailing(MemoryMailQueue(), mailer, "league@example.org", interval_s=0, wall=lambda: wall[0])

@@ -27,7 +27,7 @@ class Events(Protocol):
 
 
 class OutboxBus:
-    """:class:`turf_common.outbox.Publisher` over the event stream and the services' commands."""
+    """:class:`turf_common.outbox.StreamPublisher` over the event stream and the services' commands."""
 
     def __init__(self, events: Events, services: Services) -> None:
         self.events, self.services = events, services

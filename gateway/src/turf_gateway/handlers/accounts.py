@@ -20,12 +20,13 @@ import structlog
 
 from turf_common.contracts import subjects
 from turf_common.contracts.notify import MailListReply, MailListRequest, QueueMail
+from turf_common.outbox import OutboxFlush
 from turf_gateway.adapters.passwords import hash_password
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.ports import AccountTokens, Flusher, Limiter, PlayerStore, Revocations, Services
+from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)
 
@@ -50,7 +51,7 @@ class Accounts:
     limiter: Limiter
     base_url: str   # the pages' address, for the links (TURF_PUBLIC_URL)
     wall: Callable[[], datetime] = _wall
-    relay: Flusher = field(kw_only=True)   # hands the mail staged with a token to notify after the commit
+    relay: OutboxFlush = field(kw_only=True)   # hands the mail staged with a token to notify after the commit
 
     def _link(self, action: str, token: str) -> str:
         return f"{self.base_url}/account?{urlencode({'action': action, 'token': token})}"

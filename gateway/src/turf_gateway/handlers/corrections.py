@@ -18,10 +18,11 @@ from turf_common.contracts import subjects
 from turf_common.contracts.cards import AdjustHand, AdjustReply, CardOut, CardType
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.scoring import AdjustScore, ScoreAdjusted
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
-from turf_gateway.ports import CorrectionLog, Flusher, GameClock, PlayerStore, Services
+from turf_gateway.ports import CorrectionLog, GameClock, PlayerStore, Services
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
@@ -81,7 +82,7 @@ class Corrections:
     board: Board
     clock: GameClock
     season: gametime.SeasonConfig
-    relay: Flusher
+    relay: OutboxFlush
 
     async def apply(self, body: CorrectionIn, by: str, key: str | None) -> dict[str, Any]:
         """Apply and log a correction; the record ``{id, at, action, by, reason, before, after, post_season}``. A

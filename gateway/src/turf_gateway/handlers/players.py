@@ -19,6 +19,7 @@ from turf_common.board import Board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
 from turf_common.contracts.players import PlayerApplied
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_common.rules.households import Home, households
 from turf_gateway.adapters.geocoding import Geocoder, GeocoderUnavailable, NoGeocoder, normalise_address
@@ -33,7 +34,6 @@ from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     ROSTER_PAGE,
     Caller,
-    Flusher,
     GameClock,
     Limiter,
     NewPlayer,
@@ -126,7 +126,7 @@ class Players:
     board: Board
     clock: GameClock
     season: gametime.SeasonConfig
-    relay: Flusher
+    relay: OutboxFlush
     session_ttl: timedelta
     accounts: Accounts | None = None   # R30: the email confirmation mailed at registration
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions

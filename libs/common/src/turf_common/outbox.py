@@ -40,11 +40,20 @@ from turf_common.txguard import no_transaction
 log = structlog.get_logger(__name__)
 
 
-class Publisher(Protocol):
-    """Port: publishes one committed outbox row with ``Nats-Msg-Id`` = ``msg_id``
-    (:class:`turf_common.bus.EventPublisher` in services, a recording fake in unit tests)."""
+class StreamPublisher(Protocol):
+    """Port: publishes one message to the event stream with ``Nats-Msg-Id`` = ``msg_id``, so the stream drops a
+    repeat inside its duplicate window (:class:`turf_common.bus.EventPublisher` in services, what
+    :class:`OutboxRelay` sends through; :class:`turf_common.testing.RecordingPublisher` in unit tests)."""
 
     async def publish(self, subject: str, data: bytes, msg_id: str, traceparent: str | None = None) -> Any: ...
+
+
+class OutboxFlush(Protocol):
+    """Port: publishes every outbox row committed before the call, in commit order; returns how many it sent
+    (:class:`OutboxRelay` in services, :class:`turf_common.testing.RecordingPublisher` in unit tests). A use case
+    calls it after its transaction commits, never inside one."""
+
+    async def flush(self) -> int: ...
 
 
 def outbox_table(metadata: MetaData, schema: str) -> Table:
@@ -130,7 +139,7 @@ class OutboxRelay:
     ends the flush: rows committed after it was read are left to the flush their own committer runs next (every
     writer flushes after its commit) or to the sweep."""
 
-    def __init__(self, engine: AsyncEngine, outbox: Table, bus: Publisher, forget: Sequence[str] = ()) -> None:
+    def __init__(self, engine: AsyncEngine, outbox: Table, bus: StreamPublisher, forget: Sequence[str] = ()) -> None:
         """``forget``: subjects whose rows' payloads are blanked once sent (a mail request carries a link's
         token, which no table keeps but as its hash, R30)."""
         self.engine, self.outbox, self.bus, self.forget = engine, outbox, bus, frozenset(forget)

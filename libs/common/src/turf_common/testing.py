@@ -40,13 +40,13 @@ class FakeClock:
 
 
 class RecordingPublisher:
-    """Both publisher ports of the services, recording what goes through:
+    """Both publishing ports of the services (:mod:`turf_common.outbox`), recording what goes through:
 
-    * the outbox relay (``flush() -> int``, claims, cards, notify): each flush takes what ``drain`` answers (the
-      memory store's committed events) into :attr:`sent`, in order; :attr:`flushes` counts the calls. Without a
-      ``drain`` nothing is ever staged and a flush sends 0.
-    * the direct publisher (``publish(subject, data, msg_id)``, scoring): :attr:`raw` keeps (subject, decoded JSON
-      payload, Nats-Msg-Id)."""
+    * :class:`~turf_common.outbox.OutboxFlush`, the outbox relay (``flush() -> int``: claims, cards, clock, modes,
+      notify): each flush takes what ``drain`` answers (the memory store's committed events) into :attr:`sent`, in
+      order; :attr:`flushes` counts the calls. Without a ``drain`` nothing is ever staged and a flush sends 0.
+    * :class:`~turf_common.outbox.StreamPublisher` (``publish(subject, data, msg_id)``, scoring): :attr:`raw` keeps
+      (subject, decoded JSON payload, Nats-Msg-Id)."""
 
     def __init__(self, drain: Drain | None = None) -> None:
         self.drain = drain

@@ -13,11 +13,11 @@ from turf_cards.adapters.claims import ClaimsRequester
 from turf_cards.adapters.store import SqlCardsStore
 from turf_cards.context import Cards
 from turf_cards.handlers import CardsHandlers
-from turf_cards.ports import CardsStore, ClaimsEffects, Clock, Publisher
+from turf_cards.ports import CardsStore, ClaimsEffects, Clock
 from turf_common.bus import EventPublisher, clock_kv
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
-from turf_common.outbox import OutboxRelay
+from turf_common.outbox import OutboxFlush, OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, seed_refusal
@@ -25,10 +25,10 @@ from turf_common.settings import Settings, seed_refusal
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
-def handlers(store: CardsStore, clock: Clock, claims: ClaimsEffects, publisher: Publisher,
+def handlers(store: CardsStore, clock: Clock, claims: ClaimsEffects, relay: OutboxFlush,
              season: gametime.SeasonConfig, seed: str) -> CardsHandlers:
     """The use cases over the given adapters; ``seed`` is the season's secret seed (R12)."""
-    return CardsHandlers.create(Cards(store=store, clock=clock, publisher=publisher, season=season, seed=seed),
+    return CardsHandlers.create(Cards(store=store, clock=clock, relay=relay, season=season, seed=seed),
                                 claims)
 
 
@@ -45,7 +45,7 @@ def wire(settings: Settings) -> Wire:
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         h = handlers(store=SqlCardsStore(engine),
                      clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-                     claims=ClaimsRequester(broker), publisher=relay,
+                     claims=ClaimsRequester(broker), relay=relay,
                      season=gametime.load_season(settings.season_file), seed=settings.seed)
         await h.hands.pin_seed()   # R12.1: the seed the season began on, or no start
         await relay.flush()        # anything a crash left behind

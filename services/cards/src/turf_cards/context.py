@@ -8,8 +8,9 @@ from datetime import date, datetime
 
 import structlog
 
-from turf_cards.ports import CardsStore, Clock, Publisher
+from turf_cards.ports import CardsStore, Clock
 from turf_common.contracts.base import Refusal
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_common.rules.claims import check_open
 from turf_common.rules.refusals import Refused, refuse
@@ -38,7 +39,7 @@ class Cards:
 
     store: CardsStore
     clock: Clock
-    publisher: Publisher
+    relay: OutboxFlush
     season: gametime.SeasonConfig
     seed: str
     #: seconds a command at a day's opening waits for that day's deal (R5/R12; :meth:`wait_dealt`)

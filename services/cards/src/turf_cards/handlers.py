@@ -66,7 +66,7 @@ class CardsHandlers:
             await self.hands.season_started(ev)
         elif isinstance(ev, SeasonEnded):
             await self.hands.season_ended(ev)
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
 
     def batch(self, events: Sequence[CardsEvent]) -> Callable[[CardsEvent], Awaitable[None]]:
         """:meth:`on_event` for the events of one fetched batch, in order, with one read for all its

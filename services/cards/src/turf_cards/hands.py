@@ -201,7 +201,7 @@ class Hands:
                 correction_id=cmd.correction_id, player_id=cmd.player_id, added=added, removed=removed))
             if removed:
                 await cancel_without_cards(tx, [cmd.player_id], now)
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
         for sid in withdrawals:
             out = await self.sagas.drive(sid)
             if isinstance(out, CardOut):

@@ -1,5 +1,5 @@
 """Ports of the cards service: its store (one unit of work over hands, sagas and trades), the game clock, the claims
-service's card effects, and the publisher of committed events.
+service's card effects; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`.
 
 The store's rows are the plain records below. Every ``*_for_update`` read locks what it returns until the
 transaction ends; reads outside a transaction (:class:`CardsStore`'s own methods) lock nothing.
@@ -303,10 +303,3 @@ class ClaimsEffects(Protocol):
         :class:`turf_common.bus.BusError` when claims does not answer."""
         ...
 
-
-class Publisher(Protocol):
-    """Publishes the committed events (the outbox relay)."""
-
-    async def flush(self) -> int:
-        """Publish every event committed before the call; how many were sent."""
-        ...

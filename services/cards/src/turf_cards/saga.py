@@ -71,7 +71,7 @@ class Sagas:
             return Refusal(reason="unavailable", message=out.message or "Try again shortly.")
         crash_point("cards.after_effect")
         reply = await self.complete(saga_id, out)
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
         followup = self.followups.get(saga.kind)
         if followup is not None:
             await followup(saga, reply)

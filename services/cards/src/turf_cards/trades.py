@@ -88,7 +88,7 @@ class Trades:
             row = await tx.trades.add_trade(uuid.uuid4().hex, cmd.player_id, partner, cmd.offer_territory_id,
                                      cmd.want_territory_id, now)
             await tx.messages.stage(subjects.TRADE_PROPOSED, trade_event(row, "open", None, now, "proposed"))
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
         return TradeReply(trade=trade_out(await self.recheck(row)))
 
     async def recheck(self, row: Trade) -> Trade:
@@ -114,7 +114,7 @@ class Trades:
             if locked is None or locked.state != "open" or locked.saga_id is not None:
                 return locked or row
             row = await close_trade(tx, locked, "cancelled", "territory_lost", now)
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
         return row
 
     async def decline(self, cmd: TradeAction) -> TradeReply | Refusal:
@@ -134,7 +134,7 @@ class Trades:
             if isinstance(row, Refusal):
                 return row
             row = await close_trade(tx, row, state, reason, now)
-        await self.cx.publisher.flush()
+        await self.cx.relay.flush()
         return TradeReply(trade=trade_out(row))
 
     async def accept(self, cmd: TradeAction) -> TradeReply | Refusal:
@@ -169,7 +169,7 @@ class Trades:
                                        card_ids=picked, subject=subjects.CLAIMS_EFFECT_TRADE,
                                        command=effect.model_dump_json(), trade_id=row.id))
         if refused:
-            await self.cx.publisher.flush()
+            await self.cx.relay.flush()
             return refusal(refuse("trade_no_longer_valid"))
         return cast("TradeReply | Refusal", await self.sagas.drive(saga_id))
 

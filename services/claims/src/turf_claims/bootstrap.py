@@ -15,14 +15,14 @@ from turf_claims.corrections import Corrections
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects
-from turf_claims.handlers import ClaimsService, Handlers
+from turf_claims.handlers import ClaimDecisions, ClaimsHandlers
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import ClaimsStore, Clock, Publisher
+from turf_claims.ports import ClaimsStore, Clock
 from turf_common.board import load_board
 from turf_common.bus import EventPublisher, clock_kv
 from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import WatchedGameClock
-from turf_common.outbox import OutboxRelay
+from turf_common.outbox import OutboxFlush, OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
@@ -30,19 +30,19 @@ from turf_common.settings import Settings
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
-def handlers(store: ClaimsStore, clock: Clock, publisher: Publisher, season: gametime.SeasonConfig,
-             names: dict[str, str], graph: nx.Graph | None = None) -> Handlers:
+def handlers(store: ClaimsStore, clock: Clock, relay: OutboxFlush, season: gametime.SeasonConfig,
+             names: dict[str, str], graph: nx.Graph | None = None) -> ClaimsHandlers:
     """The use cases over the given adapters. ``names``: the board's territory names by id; ``graph``: the board's
     adjacency (R20). R7 and R7.1 are geo-verify's, the claim path's stage before this service."""
-    days = GameDays(store=store, publisher=publisher)
+    days = GameDays(store=store, relay=relay)
     memory = DayMemory(store.day_snapshot)
     g = graph if graph is not None else nx.Graph()
-    return Handlers(
-        claims=ClaimsService(store=store, publisher=publisher, clock=clock, season=season, names=names, days=days,
+    return ClaimsHandlers(
+        claims=ClaimDecisions(store=store, relay=relay, clock=clock, season=season, names=names, days=days,
                              memory=memory),
-        effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, publisher=publisher,
+        effects=CardEffects(store=store, clock=clock, season=season, names=names, graph=g, relay=relay,
                             days=days, memory=memory),
-        corrections=Corrections(store=store, clock=clock, publisher=publisher, memory=memory, season=season),
+        corrections=Corrections(store=store, clock=clock, relay=relay, memory=memory, season=season),
         days=days,
         outlook=Outlooks(store=store, clock=clock, season=season, names=names))
 

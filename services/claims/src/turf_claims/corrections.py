@@ -19,11 +19,12 @@ from datetime import datetime
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
-from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
+from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, TerritoryChange
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
 from turf_common.contracts.players import FixOut, PlayerDisqualified
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 
 
@@ -31,7 +32,7 @@ from turf_common.rules import gametime
 class Corrections:
     store: ClaimsStore
     clock: Clock
-    publisher: Publisher
+    relay: OutboxFlush
     #: the claims' memory of the day's growing facts, tainted before a correction or disqualification applies
     memory: DayMemory | None = None
     season: gametime.SeasonConfig | None = None
@@ -62,11 +63,11 @@ class Corrections:
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
-                for terr in await tx.board.owned_for_update(ev.player_id):
-                    await tx.board.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
+                for terr in await tx.ownership.owned_for_update(ev.player_id):
+                    await tx.ownership.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
                                                               "disqualification"), ev.at)
                     freed.append(terr.id)
-        await self.publisher.flush()
+        await self.relay.flush()
         return freed
 
     async def player_fixes(self, player_id: str) -> list[FixOut]:
@@ -99,7 +100,7 @@ class Corrections:
             reply = await _apply(tx, now, cmd)
             await tx.replies.store_command_reply(cmd.command_id, "correction_" + cmd.action, cmd.player_id or "",
                                                  reply, now)
-        await self.publisher.flush()
+        await self.relay.flush()
         return reply
 
 
@@ -110,7 +111,7 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
         claim = await tx.claims.claim(cmd.claim_id)
         if claim is None:
             return Refusal(reason="not_found", message="No claim with that id.")
-        before = await tx.board.territory(claim.territory_id, lock=True)
+        before = await tx.ownership.territory(claim.territory_id, lock=True)
         assert before is not None
         if claim.undone_by is not None:
             return Refusal(reason="conflict", message=f"That claim was already undone ({claim.undone_by}).")
@@ -119,7 +120,7 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
                            message="The territory changed hands after that claim; reverse the later moves first.")
         back_to, fort = await returned_to(tx, claim.previous_owner_id, claim.fort_before)   # R28
         await tx.claims.undo_claim(claim.id, "correction")
-        await tx.board.change_territory(TerritoryChange(claim.territory_id, back_to, claim.player_id,
+        await tx.ownership.change_territory(TerritoryChange(claim.territory_id, back_to, claim.player_id,
                                                   fort, "correction", claim.id), now)
         tid = claim.territory_id
     else:
@@ -131,14 +132,14 @@ async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> Ownershi
             await tx.locks.lock("player:" + cmd.player_id)
         if cmd.player_id is not None and cmd.player_id in await tx.exclusions.excluded_players():
             return Refusal(reason="invalid_target", message="set_owner names a disqualified player.")   # R28
-        found = await tx.board.territory(cmd.territory_id, lock=True)
+        found = await tx.ownership.territory(cmd.territory_id, lock=True)
         if found is None:
             return Refusal(reason="not_found", message="No territory with that id.")
         before = found
         fort = UNCLAIMED if cmd.player_id is None else before.fort
-        await tx.board.change_territory(TerritoryChange(cmd.territory_id, cmd.player_id, before.owner_id, fort,
+        await tx.ownership.change_territory(TerritoryChange(cmd.territory_id, cmd.player_id, before.owner_id, fort,
                                                   "correction"), now)
         tid = cmd.territory_id
-    after = await tx.board.territory(tid)
+    after = await tx.ownership.territory(tid)
     assert after is not None
     return OwnershipCorrected(command_id=cmd.command_id, territory_id=tid, before=before.out(), after=after.out())

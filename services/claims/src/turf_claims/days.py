@@ -10,10 +10,11 @@ from typing import Literal
 
 import structlog
 
-from turf_claims.ports import ClaimsStore, ClaimsTx, Publisher
+from turf_claims.ports import ClaimsStore, ClaimsTx
 from turf_common.contracts import subjects
 from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.effects import ProtectionResolved
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import cards as rules
 
 log = structlog.get_logger(__name__)
@@ -22,7 +23,7 @@ log = structlog.get_logger(__name__)
 @dataclass
 class GameDays:
     store: ClaimsStore
-    publisher: Publisher
+    relay: OutboxFlush
     _started: set[date] = field(default_factory=set)
     _signals: dict[date, asyncio.Event] = field(default_factory=dict)
     _polls: dict[date, asyncio.Task[bool]] = field(default_factory=dict)
@@ -36,7 +37,7 @@ class GameDays:
             await activate_protections(tx, ev.game_day, ev.at)  # R15, R16
             await tx.days.mark_day_started(ev.game_day, ev.at)
         self._mark(ev.game_day)
-        await self.publisher.flush()
+        await self.relay.flush()
 
     def _mark(self, day: date) -> None:
         self._started.add(day)
@@ -90,7 +91,7 @@ async def activate_protections(tx: ClaimsTx, day: date, at: datetime) -> list[Pr
     excluded = await tx.exclusions.excluded_players()
     out = []
     for r in due:
-        owner = await tx.board.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
+        owner = await tx.ownership.owner_of(r.territory_id) if r.kind == "freeze" and r.territory_id else None
         active = r.day == day and rules.protection_activates(
             r.kind, r.player_id, territory_owner=owner, excluded=excluded, rival_id=r.rival_id)
         state: Literal["active", "lapsed"] = "active" if active else "lapsed"

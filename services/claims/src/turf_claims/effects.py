@@ -18,7 +18,7 @@ import structlog
 
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
-from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, Publisher, TerritoryChange
+from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, TerritoryChange
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.effects import (
     DoubleTroubleEffect,
@@ -34,6 +34,7 @@ from turf_common.contracts.effects import (
     UnscheduleEffect,
     WarEffect,
 )
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import cards as rules
 from turf_common.rules import gametime
 from turf_common.rules.claims import Fortification, allowance, check_open
@@ -75,7 +76,7 @@ class CardEffects:
     season: gametime.SeasonConfig
     names: dict[str, str]
     graph: nx.Graph
-    publisher: Publisher
+    relay: OutboxFlush
     days: GameDays
     #: the claims' memory of the day's growing facts: an effect may raise an allowance or undo a claim
     memory: DayMemory | None = None
@@ -108,7 +109,7 @@ class CardEffects:
             reply: Reply = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
             await tx.replies.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
-        await self.publisher.flush()
+        await self.relay.flush()
         log.info("card_effect", kind=kind, command_id=cmd.command_id, player_id=cmd.player_id,
                  ok=not isinstance(decision, Refused), reason=getattr(decision, "reason", None))
         return reply
@@ -133,14 +134,14 @@ class CardEffects:
             rec = None if c is None else rules.ClaimRecord(
                 c.id, c.player_id, c.territory_id, c.kind, c.normal, c.game_day, c.undone_by, c.previous_owner_id,
                 c.fort_before)
-            terr = await tx.board.territory(c.territory_id, lock=True) if c is not None else None
+            terr = await tx.ownership.territory(c.territory_id, lock=True) if c is not None else None
             r = rules.check_mulligan(cmd.player_id, day, rec, terr.owner_id if terr is not None else None)
             if r is not None:
                 return r
             assert rec is not None
             back_to, fort = await returned_to(tx, rec.previous_owner_id, rec.fort_before)  # R28
             await tx.claims.undo_claim(rec.claim_id, "mulligan")
-            await tx.board.change_territory(TerritoryChange(rec.territory_id, back_to, cmd.player_id,
+            await tx.ownership.change_territory(TerritoryChange(rec.territory_id, back_to, cmd.player_id,
                                                       fort, "mulligan", rec.claim_id), now)
             await tx.allowances.add_replacement_claim(cmd.player_id, day)
             return EffectApplied(command_id=cmd.command_id, kind="mulligan", territory_id=rec.territory_id,
@@ -154,7 +155,7 @@ class CardEffects:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
             if cmd.territory_id not in self.names:
                 return refuse("invalid_target")  # R29: an unknown territory
-            terr = await tx.board.territory(cmd.territory_id, lock=True)
+            terr = await tx.ownership.territory(cmd.territory_id, lock=True)
             assert terr is not None
             steal = await tx.claims.take_record(cmd.territory_id, terr.owner_id)
             facts = await tx.cards.card_facts(cmd.territory_id, terr.owner_id, cmd.player_id, day, now)
@@ -164,7 +165,7 @@ class CardEffects:
             if isinstance(o, Refused):
                 return o
             await tx.claims.undo_claim(o.steal_claim_id, "war")
-            await tx.board.change_territory(TerritoryChange(o.territory_id, o.victim_id, o.attacker_id, o.restored,
+            await tx.ownership.change_territory(TerritoryChange(o.territory_id, o.victim_id, o.attacker_id, o.restored,
                                                             "war", o.steal_claim_id), now)
             await tx.cards.open_war_window(cmd.command_id, o.territory_id, o.attacker_id, o.victim_id, o.steal_claim_id,
                                      now, o.reclaim_until)
@@ -173,21 +174,21 @@ class CardEffects:
 
         # the attacker is locked too: their claims of the territory wait for the War
         async with self.store.connect() as tx:
-            owner = await tx.board.owner_of(cmd.territory_id)
+            owner = await tx.ownership.owner_of(cmd.territory_id)
         return await self._run(cmd, "war", body, players=[owner] if owner else [])
 
     # ---- R20 Joker --------------------------------------------------------------------------------------------
     async def joker(self, cmd: JokerEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
             for _ in range(20):  # a concurrent claim may take the pick between our read and our row lock
-                owners = {tid: o for tid, o in (await tx.board.owners()).items() if tid in self.names}
+                owners = {tid: o for tid, o in (await tx.ownership.owners()).items() if tid in self.names}
                 choice = rules.joker_pick(self.graph, owners, cmd.player_id, cmd.mode, cmd.entropy)
                 if choice.territory_id is None:
                     return refuse("no_eligible_territory")
-                terr = await tx.board.territory(choice.territory_id, lock=True)
+                terr = await tx.ownership.territory(choice.territory_id, lock=True)
                 if terr is None or terr.owner_id is not None:
                     continue
-                await tx.board.change_territory(TerritoryChange(choice.territory_id, cmd.player_id, None,
+                await tx.ownership.change_territory(TerritoryChange(choice.territory_id, cmd.player_id, None,
                                                           Fortification(1, day, False), "joker"), now)
                 # R8.7 (amended): the award is the player's claim of it today
                 await tx.cards.record_joker_award(cmd.command_id, cmd.player_id, choice.territory_id, day, now)
@@ -212,7 +213,7 @@ class CardEffects:
                 already = False
                 if known:
                     await tx.locks.lock(f"freeze:{tid}:{on.isoformat()}")
-                    terr = await tx.board.territory(tid, lock=True)
+                    terr = await tx.ownership.territory(tid, lock=True)
                     owner = terr.owner_id if terr is not None else None
                     already = await tx.protections.protection_scheduled("freeze", on, territory_id=tid)
                 r = rules.check_freeze(cmd.player_id, owner, known, already)
@@ -250,7 +251,7 @@ class CardEffects:
             x, y = cmd.offer_territory_id, cmd.want_territory_id
             if x not in self.names or y not in self.names or x == y:
                 return refuse("trade_no_longer_valid")
-            rows = {tid: await tx.board.territory(tid, lock=True) for tid in sorted((x, y))}
+            rows = {tid: await tx.ownership.territory(tid, lock=True) for tid in sorted((x, y))}
             fx, fy = rows[x], rows[y]
             assert fx is not None and fy is not None
             r = rules.check_trade_acceptance(
@@ -261,8 +262,9 @@ class CardEffects:
             if r is not None:
                 return r
             # R11/R18: the fortification state travels with each territory
-            await tx.board.change_territory(TerritoryChange(x, cmd.player_id, cmd.proposer_id, fx.fort, "trade"), now)
-            await tx.board.change_territory(TerritoryChange(y, cmd.proposer_id, cmd.player_id, fy.fort, "trade"), now)
+            own = tx.ownership
+            await own.change_territory(TerritoryChange(x, cmd.player_id, cmd.proposer_id, fx.fort, "trade"), now)
+            await own.change_territory(TerritoryChange(y, cmd.proposer_id, cmd.player_id, fy.fort, "trade"), now)
             return EffectApplied(command_id=cmd.command_id, kind="trade", territory_id=y, owner_id=cmd.proposer_id)
 
         return await self._run(cmd, "trade", body, players=[cmd.proposer_id])
@@ -282,7 +284,7 @@ class CardEffects:
         now = await self.clock.now()
         x, y = q.offer_territory_id, q.want_territory_id
         async with self.store.connect() as tx:
-            owners = await tx.board.owners((x, y))
+            owners = await tx.ownership.owners((x, y))
             xo, yo = owners.get(x), owners.get(y)
             return TradeFacts(offer_known=x in self.names, want_known=y in self.names and y != x,
                               offer_owner=xo, want_owner=yo,

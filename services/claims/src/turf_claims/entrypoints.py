@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from faststream.nats import NatsRouter
 
-from turf_claims.handlers import ClaimsEvent, Handlers
+from turf_claims.handlers import ClaimsEvent, ClaimsHandlers
 from turf_common.bus import Batch, durable, settle
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Refusal
@@ -70,7 +70,7 @@ PUBLISHED: dict[str, type[Event]] = {
 }
 
 
-def router(h: Handlers, stream: str) -> NatsRouter:
+def router(h: ClaimsHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
     # the claim path's second stage: only geo-verify may publish these (NATS permissions, turfwar.natsauth)
@@ -134,7 +134,7 @@ def router(h: Handlers, stream: str) -> NatsRouter:
     return r
 
 
-def _effects(r: NatsRouter, h: Handlers) -> None:
+def _effects(r: NatsRouter, h: ClaimsHandlers) -> None:
     """``claims.effect.*`` (the cards service's sagas) and ``claims.trade_check``."""
 
     @r.subscriber(subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE, queue=QUEUE, max_workers=EFFECT_WORKERS,
@@ -177,7 +177,7 @@ def _effects(r: NatsRouter, h: Handlers) -> None:
         return await h.effects.trade_check(q)
 
 
-def _memory(r: NatsRouter, h: Handlers) -> None:
+def _memory(r: NatsRouter, h: ClaimsHandlers) -> None:
     """Refusals from memory (:mod:`turf_claims.daymemory`): every replica hears every claim and territory change
     (no queue group), and what taints a day's facts wherever it happened (card plays, corrections,
     disqualifications). A plain subscription: a claim missed while reconnecting only means a refusal decided under

@@ -1,5 +1,5 @@
 """Claims use cases: load facts → pure rule → store → stage events, over the ports (adapters are wired in
-bootstrap.py). :class:`Handlers` gathers them with the card effects, the corrections and the day start, for the
+bootstrap.py). :class:`ClaimsHandlers` gathers them with the card effects, the corrections and the day start, for the
 subscribers."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from turf_claims.days import GameDays
 from turf_claims.effects import CardEffects, claims_left
 from turf_claims.group import GroupCommit
 from turf_claims.outlook import Outlooks
-from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, Publisher, TerritoryChange
+from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock, TerritoryChange
 from turf_common import metrics, tracing
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
@@ -45,6 +45,7 @@ from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.geo import FlagFound, Verdict, VerifiedClaim
 from turf_common.contracts.players import PlayerDisqualified
 from turf_common.faults import crash_point
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import Flag, merge_since, places, repeats
 from turf_common.rules.claims import (
@@ -83,13 +84,14 @@ class Pending:
 
 
 @dataclass
-class ClaimsService:
-    """``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
+class ClaimDecisions:
+    """The claim use cases: each claim decided and recorded, and the claim state read back.
+    ``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
     each claim with its verdict, R7 and R7.1) and ``claims.state`` / ``player`` / ``flags`` / ``list``. No network
     round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
 
     store: ClaimsStore
-    publisher: Publisher
+    relay: OutboxFlush
     clock: Clock
     season: gametime.SeasonConfig
     names: dict[str, str]
@@ -109,7 +111,7 @@ class ClaimsService:
     # ---- the decision -------------------------------------------------------------------------------------
     async def _facts(self, tx: ClaimsTx, player_id: str, eligible: bool, territory_id: str, day: date, lock: bool,
                      now: datetime) -> tuple[ClaimantFacts, TerritoryFacts, bool, int]:
-        row = await tx.board.territory(territory_id, lock=lock)
+        row = await tx.ownership.territory(territory_id, lock=lock)
         assert row is not None, territory_id
         facts = await tx.claims.day_facts(territory_id, row.owner_id, player_id, day, now)
         claimant = ClaimantFacts(
@@ -181,7 +183,7 @@ class ClaimsService:
         decision (no territory lock), and R7.1's flags recorded."""
         tid, ref = v.located.territory_id, None
         if tid is not None and tid in self.names:
-            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.board.owner_of(tid))
+            ref = TerritoryRef(id=tid, name=self.names[tid], owner_id=await tx.ownership.owner_of(tid))
         decision, _, _ = await self._decide(tx, p.cmd, v, p.now, lock=False)
         await self._flag(tx, p.cmd, p.now, None, v.flags)
         if isinstance(decision, Refused):
@@ -339,7 +341,7 @@ class ClaimsService:
             if self._flush_done >= ticket:
                 return  # a flush that began after our commit has already published our rows
             started = self._flush_ticket
-            await self.publisher.flush()
+            await self.relay.flush()
             self._flush_done = started
 
     async def _flag(self, tx: ClaimsTx, cmd: SubmitClaim, now: datetime, claim_id: str | None,
@@ -395,7 +397,7 @@ class ClaimsService:
     # ---- reads --------------------------------------------------------------------------------------------
     async def state(self, territory_id: str | None) -> StateReply:
         async with self.store.connect() as tx:
-            rows = await tx.board.territories(territory_id)
+            rows = await tx.ownership.territories(territory_id)
         return StateReply(territories=[r.out() for r in rows])
 
     async def player(self, player_id: str) -> PlayerReply:
@@ -442,10 +444,10 @@ class ClaimsService:
 
 
 @dataclass
-class Handlers:
+class ClaimsHandlers:
     """Every use case of the claims service, for its subscribers."""
 
-    claims: ClaimsService
+    claims: ClaimDecisions
     effects: CardEffects
     corrections: Corrections
     days: GameDays

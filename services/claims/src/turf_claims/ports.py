@@ -1,5 +1,5 @@
 """Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
-the game clock, geo-verify, and the publisher of committed events.
+the game clock, geo-verify; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`.
 
 The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
 transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
@@ -219,7 +219,7 @@ class Replies(Protocol):
     async def store_idempotent_reply(self, player_id: str, key: str, reply: Message, at: datetime) -> None: ...
 
 
-class Board(Protocol):
+class Ownership(Protocol):
     """The territories: their owners and fortification (R11), and the one writer of a change."""
 
     async def territory(self, territory_id: str, lock: bool = False) -> Territory | None: ...
@@ -443,7 +443,7 @@ class ClaimsTx(Protocol):
     def replies(self) -> Replies: ...
 
     @property
-    def board(self) -> Board: ...
+    def ownership(self) -> Ownership: ...
 
     @property
     def claims(self) -> ClaimLog: ...
@@ -506,8 +506,3 @@ class Clock(Protocol):
         cannot be reached."""
         ...
 
-
-class Publisher(Protocol):
-    """Publishes every outbox row committed before the call (the outbox relay); returns how many it sent."""
-
-    async def flush(self) -> int: ...

@@ -94,7 +94,7 @@ class MemoryClaimsTx:
     def __init__(self, s: State) -> None:
         self.s = s
         # every role of the unit of work (ports.ClaimsTx) is served by this one object
-        self.locks = self.messages = self.replies = self.board = self.claims = self.trail = self
+        self.locks = self.messages = self.replies = self.ownership = self.claims = self.trail = self
         self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
 
     # ---- serialisation, idempotency and events

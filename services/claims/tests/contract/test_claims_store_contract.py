@@ -47,7 +47,7 @@ async def record(tx: ClaimsTx, c: Claim, progress: int = 1) -> int:
                              kind=c.kind, game_day=c.game_day, progress=progress, fortified=False,  # type: ignore[arg-type]
                              previous_owner_id=c.previous_owner_id, lat=c.lat, lon=c.lon, accuracy_m=c.accuracy_m,
                              border_distance_m=c.border_distance_m, flags=c.flags)
-    version = (await tx.board.territory(c.territory_id) or Territory("", None, 0, None, False, 0)).version + 1
+    version = (await tx.ownership.territory(c.territory_id) or Territory("", None, 0, None, False, 0)).version + 1
     return await tx.claims.record_claim(c, change, accepted, change.event(version, c.at))
 
 
@@ -55,31 +55,31 @@ async def seeded(b: Backend, *ids: str) -> None:
     await b.store.seed_territories(list(ids))
 
 
-# ---- board ---------------------------------------------------------------------------------------------------------
+# ---- ownership -----------------------------------------------------------------------------------------------------
 
 async def test_board_seed_read_and_change(backend: Backend) -> None:
     await seeded(backend, "b", "a", "c")
     await seeded(backend, "a")                         # a second seed changes nothing
     async with backend.store.begin() as tx:
-        assert await tx.board.territory("a") == Territory("a", None, 0, None, False, 0)
-        assert await tx.board.territory("zz") is None
+        assert await tx.ownership.territory("a") == Territory("a", None, 0, None, False, 0)
+        assert await tx.ownership.territory("zz") is None
         change = TerritoryChange("a", "ann", None, Fortification(2, DAY, True), "correction")
-        assert await tx.board.change_territory(change, T0) == 1
-        assert await tx.board.change_territory(TerritoryChange("c", "ann", None, NONE, "trade"), T0) == 1
+        assert await tx.ownership.change_territory(change, T0) == 1
+        assert await tx.ownership.change_territory(TerritoryChange("c", "ann", None, NONE, "trade"), T0) == 1
     async with backend.store.connect() as tx:
-        assert await tx.board.territory("a", lock=False) == Territory("a", "ann", 2, DAY, True, 1)
-        assert await tx.board.owner_of("a") == "ann"
-        assert await tx.board.owner_of("b") is None
-        assert await tx.board.owner_of("zz") is None
-        assert await tx.board.owners() == {"a": "ann", "b": None, "c": "ann"}
-        assert await tx.board.owners(("a", "b", "zz")) == {"a": "ann", "b": None}
-        assert sorted(t.id for t in await tx.board.territories()) == ["a", "b", "c"]
-        assert await tx.board.territories("b") == [Territory("b", None, 0, None, False, 0)]
-        assert await tx.board.territories("zz") == []
+        assert await tx.ownership.territory("a", lock=False) == Territory("a", "ann", 2, DAY, True, 1)
+        assert await tx.ownership.owner_of("a") == "ann"
+        assert await tx.ownership.owner_of("b") is None
+        assert await tx.ownership.owner_of("zz") is None
+        assert await tx.ownership.owners() == {"a": "ann", "b": None, "c": "ann"}
+        assert await tx.ownership.owners(("a", "b", "zz")) == {"a": "ann", "b": None}
+        assert sorted(t.id for t in await tx.ownership.territories()) == ["a", "b", "c"]
+        assert await tx.ownership.territories("b") == [Territory("b", None, 0, None, False, 0)]
+        assert await tx.ownership.territories("zz") == []
     async with backend.store.begin() as tx:
-        assert [t.id for t in await tx.board.owned_for_update("ann")] == ["a", "c"]
-        assert await tx.board.owned_for_update("bob") == []
-        assert await tx.board.territory("a", lock=True) == Territory("a", "ann", 2, DAY, True, 1)
+        assert [t.id for t in await tx.ownership.owned_for_update("ann")] == ["a", "c"]
+        assert await tx.ownership.owned_for_update("bob") == []
+        assert await tx.ownership.territory("a", lock=True) == Territory("a", "ann", 2, DAY, True, 1)
     ((subject, _), (subject2, _)) = await backend.staged()
     assert subject == subject2 == subjects.TERRITORY_CHANGED
 
@@ -88,12 +88,12 @@ async def test_a_unit_of_work_that_raises_leaves_nothing(backend: Backend) -> No
     await seeded(backend, "a")
     try:
         async with backend.store.begin() as tx:
-            await tx.board.change_territory(TerritoryChange("a", "ann", None, NONE, "correction"), T0)
+            await tx.ownership.change_territory(TerritoryChange("a", "ann", None, NONE, "correction"), T0)
             raise RuntimeError("boom")
     except RuntimeError:
         pass
     async with backend.store.connect() as tx:
-        assert await tx.board.territory("a") == Territory("a", None, 0, None, False, 0)
+        assert await tx.ownership.territory("a") == Territory("a", None, 0, None, False, 0)
     assert await backend.staged() == []
 
 
@@ -152,7 +152,7 @@ async def test_claims_record_read_undo_and_log(backend: Backend) -> None:
         assert await record(tx, c2) == 2
         assert await record(tx, c3) == 1
     async with backend.store.connect() as tx:
-        assert await tx.board.territory("a") == Territory("a", "bob", 1, DAY2, False, 2)
+        assert await tx.ownership.territory("a") == Territory("a", "bob", 1, DAY2, False, 2)
         assert await tx.claims.claim("c2") == c2
         assert await tx.claims.claim("zz") is None
         assert await tx.claims.claims_log(None, None, 10) == [c1, c2, c3]
@@ -514,7 +514,7 @@ async def test_outlook_facts(backend: Backend) -> None:
         await record(tx, claim("c4", "bob", "d", day=DAY - timedelta(days=1), at=T0 - timedelta(days=1)))
         await record(tx, claim("c5", "ann", "d", "steal", at=T0 + timedelta(minutes=1), prev="bob"))
         await record(tx, claim("c6", "cat", "b", normal=True, at=T0 + timedelta(minutes=2)))  # cat... then back
-        await tx.board.change_territory(TerritoryChange("b", "ann", "cat", Fortification(1, DAY, False),
+        await tx.ownership.change_territory(TerritoryChange("b", "ann", "cat", Fortification(1, DAY, False),
                                                         "correction"), T0)
         await tx.cards.open_war_window("w1", "d", "bob", "ann", "c5", T0, T0 + timedelta(hours=5))
         await tx.cards.open_war_window("w2", "c", "ann", "bob", "cX", T0, T0 + timedelta(hours=3))
@@ -562,7 +562,7 @@ async def test_outlook_windows_opened_at_one_instant_come_by_war_id(backend: Bac
     """The latest window on a territory is the last by (opening time, War id); the held ones come in that order."""
     await seeded(backend, "a", "b", "c")
     async with backend.store.begin() as tx:
-        await tx.board.change_territory(TerritoryChange("a", "ann", None, NONE, "correction"), T0)
+        await tx.ownership.change_territory(TerritoryChange("a", "ann", None, NONE, "correction"), T0)
         await tx.cards.open_war_window("w9", "a", "bob", "ann", "s1", T0, T0 + timedelta(hours=5))
         await tx.cards.open_war_window("w1", "a", "cat", "ann", "s2", T0, T0 + timedelta(hours=4))
         await tx.cards.open_war_window("w8", "c", "dan", "x", "s3", T0, T0 + timedelta(hours=3))

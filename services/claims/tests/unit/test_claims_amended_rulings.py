@@ -167,7 +167,7 @@ async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start(w: 
 async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored(
         w: World) -> None:
     await _frozen_tomorrow(w)
-    w.h.claims.days = w.h.effects.days = GameDays(store=w.store, publisher=w.publisher)
+    w.h.claims.days = w.h.effects.days = GameDays(store=w.store, relay=w.relay)
 
     async def no_wait(day: date, timeout: float = 0.05) -> bool:
         return await GameDays.wait_started(w.h.claims.days, day, timeout)
@@ -211,16 +211,16 @@ async def test_r28_r16_a_disqualification_lapses_the_players_scheduled_cards_and
                                                       kind=kind, territory_id=terr, rival_id=rival,
                                                       rival_known=rival is not None))
         assert isinstance(s, EffectApplied), s
-    w.publisher.sent.clear()
+    w.relay.sent.clear()
     await w.h.on_event(PlayerDisqualified(occurred_at=w.clock.at, player_id="X", at=w.clock.at))
-    lapsed = [e for s, e in w.publisher.sent if s == "protection.lapsed"]
+    lapsed = [e for s, e in w.relay.sent if s == "protection.lapsed"]
     assert sorted((e.card_id, e.reason) for e in lapsed) == [  # type: ignore[attr-defined]
         ("card-0", "disqualified"), ("card-1", "disqualified"), ("card-2", "disqualified")]
     assert {c: p.state for c, p in w.store.state.protections.items()} == {
         "card-0": "lapsed", "card-1": "lapsed", "card-2": "lapsed", "card-3": "scheduled"}
-    w.publisher.sent.clear()
+    w.relay.sent.clear()
     await w.start(DAY2)                                   # the day start resolves only what is left
-    resolved = [e.card_id for s, e in w.publisher.sent if s.startswith("protection.")]  # type: ignore[attr-defined]
+    resolved = [e.card_id for s, e in w.relay.sent if s.startswith("protection.")]  # type: ignore[attr-defined]
     assert resolved == ["card-3"]
 
 

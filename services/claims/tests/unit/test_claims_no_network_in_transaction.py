@@ -34,5 +34,5 @@ async def test_claims_checks_flags_and_effects_make_their_round_trips_outside_th
                       EffectApplied)
     assert isinstance(await w.claim("ann", "jersey"), ClaimAcceptedReply)
     assert asked_in == [None, None, None]
-    assert w.publisher.flushes >= 3 and w.sent("flag.raised")   # each flush ran, guarded, after its commit
+    assert w.relay.flushes >= 3 and w.sent("flag.raised")   # each flush ran, guarded, after its commit
     assert txguard.open_transaction() is None

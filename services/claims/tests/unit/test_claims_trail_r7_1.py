@@ -24,7 +24,7 @@ POUGHKEEPSIE = (41.7004, -73.9210)   # ~107 km north of Hoboken
 
 
 def flags(w: World) -> list[FlagRaised]:
-    return [e for s, e in w.publisher.sent if s == subjects.FLAG_RAISED]  # type: ignore[misc]
+    return [e for s, e in w.relay.sent if s == subjects.FLAG_RAISED]  # type: ignore[misc]
 
 
 async def test_r7_1_a_check_joins_the_trail_so_a_claim_far_from_it_a_minute_later_is_flagged_not_refused(

@@ -16,7 +16,7 @@ async def test_r9_a_claim_on_an_unclaimed_territory_takes_it_and_publishes_accep
     reply = await w.claim("ann", "hoboken")
     assert isinstance(reply, ClaimAcceptedReply)
     assert (reply.kind, reply.owner_id, reply.progress, reply.fortified) == ("take", "ann", 1, False)
-    assert [s for s, _ in w.publisher.sent] == [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED]
+    assert [s for s, _ in w.relay.sent] == [subjects.CLAIM_ACCEPTED, subjects.TERRITORY_CHANGED]
     changed = w.sent(subjects.TERRITORY_CHANGED)[0]
     assert isinstance(changed, TerritoryChanged)
     assert (changed.owner_id, changed.previous_owner_id, changed.version, changed.cause, changed.claim_id) == \

@@ -14,12 +14,12 @@ from turf_clock.adapters import tables
 from turf_clock.adapters.boundaries import SqlBoundaryLog
 from turf_clock.adapters.kv import KvClockStore
 from turf_clock.handlers import ClockHandlers, initial_state
-from turf_clock.ports import BoundaryLog, ClockStore, Publisher
+from turf_clock.ports import BoundaryLog, ClockStore
 from turf_common.bus import EventPublisher, clock_kv
 from turf_common.bus.streams import watch_stream_fill
 from turf_common.contracts.clock import ClockState
 from turf_common.db import make_engine, run_migrations
-from turf_common.outbox import OutboxRelay
+from turf_common.outbox import OutboxFlush, OutboxRelay
 from turf_common.rules import gametime
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, parse_clock_mode
@@ -27,9 +27,9 @@ from turf_common.settings import Settings, parse_clock_mode
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
-def handlers(store: ClockStore, boundaries: BoundaryLog, publisher: Publisher, season: gametime.SeasonConfig,
+def handlers(store: ClockStore, boundaries: BoundaryLog, relay: OutboxFlush, season: gametime.SeasonConfig,
              state: ClockState, real_now: Callable[[], datetime] | None = None) -> ClockHandlers:
-    h = ClockHandlers(store=store, boundaries=boundaries, publisher=publisher, season=season, state=state)
+    h = ClockHandlers(store=store, boundaries=boundaries, relay=relay, season=season, state=state)
     if real_now is not None:
         h.real_now = real_now
     return h

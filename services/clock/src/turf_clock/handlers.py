@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import structlog
 
-from turf_clock.ports import BoundaryLog, ClockStore, Publisher
+from turf_clock.ports import BoundaryLog, ClockStore
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.clock import (
@@ -28,6 +28,7 @@ from turf_common.contracts.clock import (
     SetClock,
     WeekStarted,
 )
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 
 log = structlog.get_logger(__name__)
@@ -73,7 +74,7 @@ class ClockHandlers:
 
     store: ClockStore
     boundaries: BoundaryLog
-    publisher: Publisher
+    relay: OutboxFlush
     season: gametime.SeasonConfig
     state: ClockState
     real_now: Callable[[], datetime] = _utc_now
@@ -90,7 +91,7 @@ class ClockHandlers:
     async def start(self) -> None:
         """Start-up: publish the state, publish what a crash left unpublished, emit every boundary passed since."""
         await self.save_state()
-        await self.publisher.flush()
+        await self.relay.flush()
         await self.emit_upto(self.now())
 
     async def emit_upto(self, upto: datetime) -> list[str]:
@@ -110,7 +111,7 @@ class ClockHandlers:
                     await tx.stage(subject, ev)
                     names.append(f"{b.kind}:{b.game_day.isoformat()}")
                 await tx.advance(upto)
-            await self.publisher.flush()
+            await self.relay.flush()
             if names:
                 log.info("clock_boundaries", events=names)
             return names

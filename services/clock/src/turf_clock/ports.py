@@ -1,5 +1,6 @@
 """Ports of the clock service: where its state lives (the NATS KV entry every process reads), the log of boundaries
-emitted with their outbox, and the publisher that sends committed events on."""
+emitted with their outbox; the outbox relay that sends committed events on is
+:class:`turf_common.outbox.OutboxFlush`."""
 
 from __future__ import annotations
 
@@ -43,8 +44,3 @@ class BoundaryLog(Protocol):
         """Commits on a clean exit, rolls back on an exception."""
         ...
 
-
-class Publisher(Protocol):
-    """Publishes every committed, unpublished event, in commit order (the outbox relay's ``flush``)."""
-
-    async def flush(self) -> int: ...

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from turf_clock.ports import BoundaryLog, Publisher
+from turf_clock.ports import BoundaryLog
+from turf_common.outbox import OutboxFlush
 
 
 @dataclass
@@ -14,7 +15,7 @@ class Outbox:
     far, in order."""
 
     log: BoundaryLog
-    relay: Publisher
+    relay: OutboxFlush
     published: Callable[[], list[tuple[str, str]]]
 
     @property

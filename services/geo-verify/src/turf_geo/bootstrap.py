@@ -18,7 +18,7 @@ from turf_geo.adapters.claims import NatsClaims
 from turf_geo.adapters.trail import RedisTrails
 from turf_geo.claimpath import ClaimPath
 from turf_geo.handlers import GeoHandlers
-from turf_geo.ports import BoardIndex, Claims, Clock, Trails
+from turf_geo.ports import BoardIndex, ClaimsHandOn, Clock, Trails
 
 
 def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandlers:
@@ -26,7 +26,7 @@ def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandler
     return GeoHandlers(board=board, limits=limits or ClaimLimits())
 
 
-def claim_path(geo: GeoHandlers, trails: Trails, clock: Clock, claims: Claims,
+def claim_path(geo: GeoHandlers, trails: Trails, clock: Clock, claims: ClaimsHandOn,
                season: gametime.SeasonConfig) -> ClaimPath:
     """The claim path's first stage over the given adapters (``season``: its zone, for the day's first fix)."""
     return ClaimPath(geo=geo, trails=trails, clock=clock, claims=claims, season=season)

@@ -20,7 +20,7 @@ from turf_common.rules import gametime
 from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
 from turf_common.rules.location import verify_fix
 from turf_geo.handlers import GeoHandlers
-from turf_geo.ports import Claims, Clock, NotHandedOn, Trails, Unavailable
+from turf_geo.ports import ClaimsHandOn, Clock, NotHandedOn, Trails, Unavailable
 
 log = structlog.get_logger(__name__)
 
@@ -43,7 +43,7 @@ class ClaimPath:
     geo: GeoHandlers
     trails: Trails
     clock: Clock
-    claims: Claims
+    claims: ClaimsHandOn
     season: gametime.SeasonConfig
     hand_on_s: float = HAND_ON_S
     places: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(AT_ONCE))

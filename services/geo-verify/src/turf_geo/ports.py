@@ -65,8 +65,9 @@ class Clock(Protocol):
     async def fresh_now(self) -> datetime: ...
 
 
-class Claims(Protocol):
-    """The claims service, the claim path's second stage."""
+class ClaimsHandOn(Protocol):
+    """Port: hands a verified claim on to the claims service (the claim path's second stage) and brings back its
+    reply."""
 
     async def ask(self, subject: str, claim: VerifiedClaim, within: float | None = None) -> bytes:
         """The claims service's reply to ``claim`` on ``subject``, undecoded (geo-verify relays it as it is),

@@ -63,7 +63,7 @@ class MemoryTrails:
 
 @dataclass
 class FunctionClaims:
-    """:class:`turf_geo.ports.Claims` answered by ``answer(subject, claim)`` in process (its reply encoded as the
+    """:class:`turf_geo.ports.ClaimsHandOn` answered by ``answer(subject, claim)`` in process (its reply encoded as the
     bus would); :attr:`asked` keeps what was handed on; ``down``: raises :class:`Unavailable`."""
 
     answer: Callable[[str, VerifiedClaim], Awaitable[Message]]

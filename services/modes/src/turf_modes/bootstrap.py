@@ -34,7 +34,7 @@ def wire(settings: Settings) -> Wire:
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
         board = load_board(settings.board_dir)
         fields = BoardFields(board.graph, {t: f"{v.county}, {v.state}" for t, v in board.territories.items()})
-        h = ModesHandlers(store=SqlModesStore(engine), publisher=relay, fields=fields,
+        h = ModesHandlers(store=SqlModesStore(engine), relay=relay, fields=fields,
                           clock=GameClockReader(lambda: clock_kv(broker, settings.stream, settings.stream_replicas)))
         await relay.flush()   # anything a crash left behind
         return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run, lambda: h.run_timers(TICK_S)],

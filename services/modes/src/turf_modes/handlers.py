@@ -54,13 +54,14 @@ from turf_common.contracts.modes import (
     WithdrawOrder,
 )
 from turf_common.contracts.players import PlayerDisqualified
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.refusals import RefusalCode
 from turf_common.rules.seeded import SeededSource, seed_commitment
 from turf_common.rules.yardstate import YardRefused
 from turf_modes import games, snapshots
-from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore, Publisher
+from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore
 
 log = structlog.get_logger(__name__)
 
@@ -99,10 +100,10 @@ def refusal(e: ModeRefused | Denied) -> Refusal:
 
 
 class ModesHandlers:
-    def __init__(self, store: ModesStore, clock: Clock, publisher: Publisher, fields: Fields,
+    def __init__(self, store: ModesStore, clock: Clock, relay: OutboxFlush, fields: Fields,
                  ids: Callable[[], str] = lambda: uuid.uuid4().hex[:16],
                  seeds: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
-        self.store, self.clock, self.publisher, self.fields = store, clock, publisher, fields
+        self.store, self.clock, self.relay, self.fields = store, clock, relay, fields
         self.ids, self.seeds = ids, seeds
         self.replays = games.Replays()
         from turf_modes.yard import YardGames  # it uses this class's transaction
@@ -139,7 +140,7 @@ class ModesHandlers:
             for subject, event in out.events:
                 await tx.messages.stage(subject, event)
         if out.events:
-            await self.publisher.flush()
+            await self.relay.flush()
         return g
 
     async def _view_after(self, game_id: str, player_id: str | None, step: Step, seating: str | None = None,
@@ -218,7 +219,7 @@ class ModesHandlers:
                             await tx.games.seat(game_id, g.mode, g.created_by)
         except ModeRefused as e:
             return refusal(e)
-        await self.publisher.flush()
+        await self.relay.flush()
         return await self.game(GameRequest(game_id=game_id, player_id=viewer))
 
     async def create_team_turf(self, cmd: CreateTeamTurf) -> GameView | Refusal:

@@ -1,5 +1,5 @@
 """Ports of the modes service: its store (games, their action logs, the turns resolved, the outbox), the game
-clock, the board's towns and fields, and the publisher of committed events."""
+clock, the board's towns and fields; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`."""
 
 from __future__ import annotations
 
@@ -111,9 +111,6 @@ class ModesStore(Protocol):
 class Clock(Protocol):
     async def now(self) -> datetime: ...
 
-
-class Publisher(Protocol):
-    async def flush(self) -> int: ...
 
 
 class Fields(Protocol):

@@ -96,7 +96,7 @@ async def test_y5_a_whole_game_ends_reveals_its_seed_and_its_log_replays_it(w: W
     assert final.finished and final.winners == view.yard_cards.table.winners
     (ended,) = w.events(s.MODE_GAME_ENDED)
     assert ended.winners == final.winners  # type: ignore[attr-defined]
-    published = [e.model_dump(mode="json") for _, e in w.publisher.sent]
+    published = [e.model_dump(mode="json") for _, e in w.relay.sent]
     audit = audit_yard(log.model_dump(mode="json"), published)
     assert audit.ok and audit.resolutions == len(log.actions), audit.mismatches
     moved = next(e for e in published if e["type"] == "mode.yard_moved" and e["move"] == "side")

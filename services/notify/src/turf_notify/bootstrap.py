@@ -47,7 +47,7 @@ def wire(settings: Settings) -> Wire:
                              rehearsal=settings.clock.startswith("manual"))
         h = NotifyHandlers(
             store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-            publisher=relay, season=gametime.load_season(settings.season_file),
+            relay=relay, season=gametime.load_season(settings.season_file),
             towns=town_names(settings.board_dir),
             push=push, discord=discord,
             group_seconds=settings.push_group_seconds)

@@ -31,6 +31,7 @@ from turf_common.contracts.notify import (
 )
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerRenamed, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_notify import mailtext, rules
 from turf_notify.ports import (
@@ -39,7 +40,6 @@ from turf_notify.ports import (
     NotifyStore,
     NotifyTx,
     PendingPush,
-    Publisher,
     PushSender,
     Reminder,
     Subscription,
@@ -101,7 +101,7 @@ def _wall() -> datetime:
 class NotifyHandlers:
     store: NotifyStore
     clock: Clock
-    publisher: Publisher
+    relay: OutboxFlush
     season: gametime.SeasonConfig
     towns: dict[str, str]
     push: PushSender | None = None
@@ -133,7 +133,7 @@ class NotifyHandlers:
                 if ev.event_id in fresh:
                     fresh.discard(ev.event_id)   # a batch may hold one event twice (a redelivery)
                     await self._apply(tx, ev, b)
-        await self.publisher.flush()
+        await self.relay.flush()
 
     async def _apply(self, tx: NotifyTx, ev: NotifyEvent, b: _Batch) -> None:
         """One new event in the caller's transaction. Reminders due by the event's game instant are made first, so
@@ -216,7 +216,7 @@ class NotifyHandlers:
             await self._mail_announcement(tx, cmd)
             if self.discord is not None and (line := rules.commentary(ev, TableNames({}, self.towns))):
                 await tx.deliveries.queue_post(line)
-        await self.publisher.flush()
+        await self.relay.flush()
         return AnnouncementReply(announcement=a)
 
     async def _mail_announcement(self, tx: NotifyTx, cmd: PublishAnnouncement) -> None:
@@ -242,7 +242,7 @@ class NotifyHandlers:
             async with self.store.tx() as tx:
                 reminded = await self._remind(tx, now)
             if reminded:   # nothing staged otherwise: the relay's own sweep is the safety net
-                await self.publisher.flush()
+                await self.relay.flush()
             await self.send_pushes(now)
             await self.send_posts()
 

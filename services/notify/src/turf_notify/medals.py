@@ -19,10 +19,11 @@ from turf_common.contracts import subjects
 from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import DayClosed
 from turf_common.contracts.notify import MedalEarned
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_common.rules.medals import Award, BoardFacts, MedalSet, change_of, compute
 from turf_notify import rules
-from turf_notify.ports import NotifyStore, NotifyTx, Publisher
+from turf_notify.ports import NotifyStore, NotifyTx
 
 #: what the medals' consumer decodes, by ``type`` (entrypoints.MEDALS_CONSUMED lists the same subjects)
 MedalEvent = Annotated[TerritoryChanged | DayClosed, Field(discriminator="type")]
@@ -38,7 +39,7 @@ def event_id(a: Award) -> str:
 @dataclass
 class MedalHandlers:
     store: NotifyStore
-    publisher: Publisher
+    relay: OutboxFlush
     season: gametime.SeasonConfig
     board: BoardFacts
     medal_set: MedalSet
@@ -62,7 +63,7 @@ class MedalHandlers:
             if any(isinstance(ev, DayClosed) for ev in events):
                 named |= await tx.medals.medal_players()
             await self._award(tx, named, until)
-        await self.publisher.flush()
+        await self.relay.flush()
 
     async def _award(self, tx: NotifyTx, players: set[str], until: datetime) -> None:
         if not players:

@@ -1,5 +1,6 @@
 """Ports of the notify service: its store (a unit of work over notifications, players' names, reminders, the push
-and Discord queues), the game clock, the senders (Web Push, Discord) and the publisher of committed events.
+and Discord queues), the game clock, the senders (Web Push, Discord); the outbox relay's port is
+:class:`turf_common.outbox.OutboxFlush`.
 
 Every ``take_*`` read inside a transaction locks what it returns until the transaction ends, skipping rows another
 replica holds, so two replicas never send one push or post twice.
@@ -242,11 +243,6 @@ class NotifyStore(Protocol):
 class Clock(Protocol):
     async def now(self) -> datetime: ...
 
-
-class Publisher(Protocol):
-    """Publishes what the committed transactions staged (the outbox relay)."""
-
-    async def flush(self) -> int: ...
 
 
 class PushSender(Protocol):

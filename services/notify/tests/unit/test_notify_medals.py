@@ -18,7 +18,7 @@ from turf_notify.ports import Subscription
 
 
 def medals(w: World) -> MedalHandlers:
-    return MedalHandlers(w.store, w.h.publisher, SEASON, board_facts(), MedalSet.load(), w.h.deliver)
+    return MedalHandlers(w.store, w.h.relay, SEASON, board_facts(), MedalSet.load(), w.h.deliver)
 
 
 def changed(when: str, town: str, owner: str, before: str | None, version: int) -> TerritoryChanged:

@@ -1,5 +1,5 @@
 """The one place where scoring's adapters are wired: Redis and the event stream in the service, or any
-:class:`ScoreStore` and :class:`Publisher` in tests."""
+:class:`ScoreStore` and :class:`StreamPublisher` in tests."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from faststream.nats import NatsBroker
 from turf_common import redisconn
 from turf_common.board import Board, load_board
 from turf_common.bus import EventPublisher
+from turf_common.outbox import StreamPublisher
 from turf_common.rules.prizes import PrizeTable
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.service import Wire, Wired
@@ -18,7 +19,7 @@ from turf_common.settings import Settings
 from turf_scoring import entrypoints
 from turf_scoring.adapters.redis_store import RedisScoreStore
 from turf_scoring.handlers import ScoringHandlers
-from turf_scoring.ports import Publisher, ScoreStore
+from turf_scoring.ports import ScoreStore
 
 
 def territory_stats(board: Board) -> dict[str, TerritoryStats]:
@@ -26,7 +27,7 @@ def territory_stats(board: Board) -> dict[str, TerritoryStats]:
     return {tid: TerritoryStats(t.borders_water, t.land_area_m2, t.population) for tid, t in board.territories.items()}
 
 
-def handlers(store: ScoreStore, publisher: Publisher, graph: nx.Graph, stats: Mapping[str, TerritoryStats],
+def handlers(store: ScoreStore, publisher: StreamPublisher, graph: nx.Graph, stats: Mapping[str, TerritoryStats],
              prizes: PrizeTable | None = None) -> ScoringHandlers:
     """The use cases over given adapters, on the board's adjacency ``graph`` (R22) and territory ``stats``."""
     return ScoringHandlers(store=store, publisher=publisher, graph=graph, stats=stats,

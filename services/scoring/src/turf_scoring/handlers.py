@@ -40,6 +40,7 @@ from turf_common.contracts.scoring import (
     SeasonFinalResults,
     Standing,
 )
+from turf_common.outbox import StreamPublisher
 from turf_common.rules.prizes import PrizeTable, final_places
 from turf_common.rules.scoring import (
     QuestResult,
@@ -49,7 +50,7 @@ from turf_common.rules.scoring import (
     player_score,
     side_quests,
 )
-from turf_scoring.ports import Applied, OwnedSet, Publisher, ScoreStore, StoredScore, stored_score
+from turf_scoring.ports import Applied, OwnedSet, ScoreStore, StoredScore, stored_score
 
 log = structlog.get_logger(__name__)
 
@@ -97,7 +98,7 @@ def _quest_standings(quests: dict[str, QuestResult]) -> dict[str, QuestStanding]
 @dataclass
 class ScoringHandlers:
     store: ScoreStore
-    publisher: Publisher
+    publisher: StreamPublisher
     graph: nx.Graph
     stats: Mapping[str, TerritoryStats]
     prizes: PrizeTable = field(default_factory=PrizeTable.load)

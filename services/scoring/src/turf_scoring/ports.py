@@ -1,11 +1,11 @@
-"""Ports of scoring: the read model of ownership and scores (Redis in the service, memory in unit tests) and the
-publisher of ``score.updated`` and ``season.final_results``."""
+"""Ports of scoring: the read model of ownership and scores (Redis in the service, memory in unit tests); it publishes
+``score.updated`` and ``season.final_results`` through :class:`turf_common.outbox.StreamPublisher`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol, TypedDict
+from typing import NamedTuple, Protocol, TypedDict
 
 from turf_common.contracts.scoring import FinalResults, ScoreAdjusted
 from turf_common.rules.scoring import PlayerScore
@@ -189,9 +189,3 @@ class ScoreStore(Protocol):
     @property
     def snapshots(self) -> Snapshots: ...
 
-
-class Publisher(Protocol):
-    """Publishes one event to the stream with ``msg_id`` as its ``Nats-Msg-Id``, so the stream drops a repeat
-    inside its duplicate window (:class:`turf_common.bus.EventPublisher` in the service, a recorder in tests)."""
-
-    async def publish(self, subject: str, data: bytes, msg_id: str) -> Any: ...

@@ -1,4 +1,5 @@
-"""The outbox relay's publisher: committed rows to the event stream, de-duplicated by ``Nats-Msg-Id``."""
+"""The stream publisher (:class:`turf_common.outbox.StreamPublisher`) the outbox relay sends through: committed rows to
+the event stream, de-duplicated by ``Nats-Msg-Id``."""
 
 from __future__ import annotations
 

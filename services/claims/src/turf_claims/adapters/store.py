@@ -179,7 +179,7 @@ class SqlClaimsTx:
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
         # every role of the unit of work (ports.ClaimsTx) is served by this one object
-        self.locks = self.messages = self.replies = self.board = self.claims = self.trail = self
+        self.locks = self.messages = self.replies = self.ownership = self.claims = self.trail = self
         self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
 
     # ---- serialisation, idempotency and events

@@ -18,12 +18,12 @@ RETRY_S = 0.2
 
 @dataclass
 class NatsClaims:
-    """:class:`turf_geo.ports.Claims` over the bus. While nobody listens (a claims process restarting), nothing was
-    taken, so the claim is asked again for up to ``retry_for`` seconds, well within the gateway's wait for the
-    whole path (10 s): a claim is never handed on once its requester may have given up. A claim taken is waited for
-    up to ``timeout`` seconds, longer than the gateway waits (a stopping claims process answers every claim it
-    took before it exits, ``turf_common.bus.fixes.draining_stop``): one never answered is never asked twice (it
-    may have been decided). Nobody listening for the whole window raises :class:`NotHandedOn`."""
+    """:class:`turf_geo.ports.ClaimsHandOn` over the bus. While nobody listens (a claims process restarting), nothing
+    was taken, so the claim is asked again for up to ``retry_for`` seconds, well within the gateway's wait for the whole
+    path (10 s): a claim is never handed on once its requester may have given up. A claim taken is waited for up to
+    ``timeout`` seconds, longer than the gateway waits (a stopping claims process answers every claim it took before it
+    exits, ``turf_common.bus.fixes.draining_stop``): one never answered is never asked twice (it may have been decided).
+    Nobody listening for the whole window raises :class:`NotHandedOn`."""
 
     broker: NatsBroker
     timeout: float = 15.0
