@@ -295,9 +295,11 @@ def start_postgres(data_dir: Path, port: int | None = None, database: str = "tur
         stale.unlink(missing_ok=True)  # left by a crash: postgres would refuse to start otherwise
     log = data_dir / "postgres.log"
     logf = open(log, "ab")
+    # TCP on loopback only, no Unix-domain socket: every client connects to 127.0.0.1, and a socket path under a
+    # deep data directory passes the kernel's 107-byte limit (postgres then refuses to start)
     port, proc = _serve(lambda p: subprocess.Popen(
         [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(pgdata), "-p", str(p), "-h", "127.0.0.1",
-         "-k", str(pgdata), "-c", "max_connections=300", "-c", "fsync=on", "-c", "shared_buffers=128MB"],
+         "-k", "", "-c", "max_connections=300", "-c", "fsync=on", "-c", "shared_buffers=128MB"],
         stdout=logf, stderr=logf, start_new_session=True, **_as_user(user)), log, 30, port)
     admin = f"postgresql://postgres:{su_password}@127.0.0.1:{port}"
     owner = _ensure_database(admin + "/postgres", database, su_password, role_password)

@@ -58,7 +58,9 @@ def test_the_organizers_desk(stack: Stack, http: httpx.Client, org: Player, phon
     sign_in_page(admin, ORGANIZER[0], ORGANIZER[1])
 
     # the dashboard: one waiting, two claims today by two players, no flags, the game open
-    until(admin, "document.querySelector('#dash-claims').textContent === '2'")
+    # each tile fills from its own request: wait for all three, not for the claims alone ('—' until answered)
+    until(admin, "document.querySelector('#dash-claims').textContent === '2' && "
+                 "['#dash-pending', '#dash-flags'].every((t) => document.querySelector(t).textContent !== '—')")
     assert admin.inner_text("#dash-pending") == "1" and admin.inner_text("#dash-flags") == "0"
     assert "0 steals · 2 players" in admin.inner_text("#dash-claims-detail")
     assert admin.inner_text("#dash-clock") == "Open"

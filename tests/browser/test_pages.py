@@ -331,7 +331,9 @@ def test_api_docs_render_offline_under_our_csp(stack: Stack, phone: Callable[...
     page = phone()
     r = page.goto(stack.base_url + "/docs")
     assert r is not None and r.status == 200 and "default-src 'self'" in r.headers["content-security-policy"]
-    page.wait_for_selector(".swagger-ui .info .title")
+    # Swagger UI parses the whole document (about 90 operations) in the page before drawing its title: seconds of
+    # CPU, longer than the default wait while the other test worker loads the same two cores
+    page.wait_for_selector(".swagger-ui .info .title", timeout=60_000)
     assert "Turf War gateway" in page.inner_text(".swagger-ui .info .title")
     page.wait_for_function("document.querySelectorAll('.opblock').length >= 25")
     assert page.locator("button.authorize").count() == 1
