@@ -47,7 +47,9 @@ def revocations_router(cache: SessionCache[Any],
     """``renamed(player_id, display_name)``: where this replica keeps display names (None: nowhere)."""
     r = NatsRouter()
 
-    @r.subscriber(subjects.PLAYER_RENAMED, title=subjects.PLAYER_RENAMED + " (every gateway)")
+    # no_reply: the event also goes to the stream, whose ack travels on the publisher's inbox; FastStream's empty
+    # reply from here would race it (the outbox's publish read "" as the ack: a 500 on PATCH /me)
+    @r.subscriber(subjects.PLAYER_RENAMED, no_reply=True, title=subjects.PLAYER_RENAMED + " (every gateway)")
     async def on_renamed(ev: PlayerRenamed) -> None:
         with contextlib.suppress(Exception):
             cache.evict_player(ev.player_id)
