@@ -20,9 +20,11 @@ def on_the_stream(subject: str) -> bool:
     parts = subject.split(".")
     for pattern in EVENT_SUBJECTS:
         want = pattern.split(".")
-        if want[-1] == ">" and len(parts) >= len(want) and all(w in ("*", p) for w, p in zip(want[:-1], parts)):
+        head = want[:-1]
+        if want[-1] == ">" and len(parts) >= len(want) and all(
+                w in ("*", p) for w, p in zip(head, parts[:len(head)], strict=True)):
             return True
-        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts)):
+        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=True)):
             return True
     return False
 
