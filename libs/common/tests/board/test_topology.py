@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from turf_common.board import load_board
-from turf_common.board.topology import SCALE, topology
+from turf_common.board.topology import SCALE, decode, same_ring, topology
 
 
 def _square(fid: str, x0: float, y0: float, x1: float, y1: float,
@@ -16,37 +16,6 @@ def _square(fid: str, x0: float, y0: float, x1: float, y1: float,
     ring = [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
     return {"type": "Feature", "id": fid, "properties": {"id": fid},
             "geometry": {"type": "Polygon", "coordinates": [ring, *([hole] if hole else [])]}}
-
-
-def _decode(topo: dict[str, Any]) -> dict[str, list[list[list[tuple[float, float]]]]]:
-    sx, sy = topo["transform"]["scale"]
-    tx, ty = topo["transform"]["translate"]
-    arcs = []
-    for arc in topo["arcs"]:
-        x = y = 0
-        pts = []
-        for dx, dy in arc:
-            x, y = x + dx, y + dy
-            pts.append((round(x * sx + tx, 5), round(y * sy + ty, 5)))
-        arcs.append(pts)
-
-    def ring(refs: list[int]) -> list[tuple[float, float]]:
-        out: list[tuple[float, float]] = []
-        for r in refs:
-            pts = arcs[r] if r >= 0 else arcs[~r][::-1]
-            out.extend(pts if not out else pts[1:])
-        return out
-
-    out = {}
-    for g in topo["objects"]["board"]["geometries"]:
-        polys = [g["arcs"]] if g["type"] == "Polygon" else g["arcs"]
-        out[g["id"]] = [[ring(r) for r in poly] for poly in polys]
-    return out
-
-
-def _same_ring(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
-    a, b = a[:-1], b[:-1]
-    return len(a) == len(b) and a[0] in b and b[b.index(a[0]):] + b[:b.index(a[0])] == a
 
 
 def _rings(geometry: dict[str, Any]) -> list[list[list[tuple[float, float]]]]:
@@ -61,9 +30,9 @@ def test_a_border_two_towns_share_is_stored_once_and_read_backwards_by_one_of_th
     shared = set(refs[0]) & {~r for r in refs[1]}
     assert len(shared) == 1   # the edge x = 0.01, once: east's ring goes along it the other way
     assert len(topo["arcs"]) == 3 and topo["transform"]["scale"] == [SCALE, SCALE]
-    decoded = _decode(topo)
+    decoded = decode(topo)
     for f in (west, east):
-        assert _same_ring(_rings(f["geometry"])[0][0], decoded[f["id"]][0][0])
+        assert same_ring(_rings(f["geometry"])[0][0], decoded[f["id"]][0][0])
 
 
 def test_an_enclaves_ring_is_one_arc_shared_with_the_hole_around_it() -> None:
@@ -72,22 +41,22 @@ def test_an_enclaves_ring_is_one_arc_shared_with_the_hole_around_it() -> None:
     outer = _square("out", 0.0, 0.0, 0.03, 0.03, hole)
     topo = topology([outer, inner])
     assert len(topo["arcs"]) == 2
-    decoded = _decode(topo)
-    assert _same_ring(_rings(outer["geometry"])[0][1], decoded["out"][0][1])
-    assert _same_ring(_rings(inner["geometry"])[0][0], decoded["in"][0][0])
+    decoded = decode(topo)
+    assert same_ring(_rings(outer["geometry"])[0][1], decoded["out"][0][1])
+    assert same_ring(_rings(inner["geometry"])[0][0], decoded["in"][0][0])
 
 
 def test_the_display_board_decodes_to_its_rings_in_half_the_bytes() -> None:
     board = load_board()
     feats = json.loads(board.display_geojson_path().read_text())["features"]
     topo = topology(feats)
-    decoded = _decode(topo)
+    decoded = decode(topo)
     for f in feats:
         # to the metre: a handful of vertices (where the build cut a border) have more than five decimals
         want = [[[(round(x, 5), round(y, 5)) for x, y in r] for r in p] for p in _rings(f["geometry"])]
         got = decoded[f["id"]]
         assert [len(p) for p in want] == [len(p) for p in got], f["id"]
-        assert all(_same_ring(w, g) for wp, gp in zip(want, got, strict=True)
+        assert all(same_ring(w, g) for wp, gp in zip(want, got, strict=True)
                    for w, g in zip(wp, gp, strict=True)), f["id"]
     geo_bytes = len(json.dumps({"type": "FeatureCollection", "features": feats}, separators=(",", ":")))
     assert len(json.dumps(topo, separators=(",", ":"))) < geo_bytes / 2

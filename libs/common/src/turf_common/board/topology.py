@@ -110,3 +110,36 @@ def topology(features: list[dict[str, Any]], name: str = "board",
     return {"type": "Topology", "transform": {"scale": [SCALE, SCALE], "translate": [x0, y0]},
             "arcs": [_quantized(a, x0, y0) for a in arcs.arcs],
             "objects": {name: {"type": "GeometryCollection", "geometries": geometries}}}
+
+
+def decode(topo: dict[str, Any], name: str = "board") -> dict[str, list[list[Ring]]]:
+    """What a page decodes (``static/js/topo.js``): geometry id → its polygons' rings, [lon, lat] in degrees to
+    1e-5° (the quantum), each ring closed. The inverse of :func:`topology` up to that rounding."""
+    (sx, sy), (tx, ty) = topo["transform"]["scale"], topo["transform"]["translate"]
+    arcs: list[Ring] = []
+    for arc in topo["arcs"]:
+        x = y = 0
+        pts = []
+        for dx, dy in arc:
+            x, y = x + dx, y + dy
+            pts.append((round(x * sx + tx, 5), round(y * sy + ty, 5)))
+        arcs.append(pts)
+
+    def ring(refs: list[int]) -> Ring:
+        out: Ring = []
+        for r in refs:   # a negative ref is arc ~r backwards; consecutive arcs share their joining point
+            pts = arcs[r] if r >= 0 else arcs[~r][::-1]
+            out.extend(pts if not out else pts[1:])
+        return out
+
+    out = {}
+    for g in topo["objects"][name]["geometries"]:
+        polys = [g["arcs"]] if g["type"] == "Polygon" else g["arcs"]
+        out[g["id"]] = [[ring(r) for r in poly] for poly in polys]
+    return out
+
+
+def same_ring(a: Ring, b: Ring) -> bool:
+    """Equal closed rings, whatever vertex each starts at (a decoded ring may start at another junction)."""
+    a, b = a[:-1], b[:-1]
+    return len(a) == len(b) and a[0] in b and b[b.index(a[0]):] + b[:b.index(a[0])] == a
