@@ -29,23 +29,6 @@ def colours(order: list[str]) -> dict[str, Any]:
     return {pid: palette[i % len(palette)] for i, pid in enumerate(order)}
 
 
-def _path(geom: Any) -> Any:
-    from matplotlib.path import Path as MPath
-
-    verts: list[Any] = []
-    codes: list[Any] = []
-    for poly in getattr(geom, "geoms", [geom]):
-        if poly.geom_type != "Polygon" or poly.is_empty:
-            continue
-        for ring in [poly.exterior, *poly.interiors]:
-            xy = np.asarray(ring.coords)[:, :2]
-            if len(xy) < 3:
-                continue
-            verts.extend(xy.tolist())
-            codes += [MPath.MOVETO] + [MPath.LINETO] * (len(xy) - 2) + [MPath.CLOSEPOLY]
-    return MPath(verts, codes) if verts else None
-
-
 def season_map(path: Path, board: Board, owners: dict[str, str | None], fortified: dict[str, bool],
                names: dict[str, str], order: list[str], cols: dict[str, Any], title: str, places: dict[str, int],
                outline: int = 6) -> None:
@@ -59,11 +42,13 @@ def season_map(path: Path, board: Board, owners: dict[str, str | None], fortifie
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import Patch, PathPatch
 
+    from turf_gateway.adapters.recap_image import shape_path
+
     simple = {tid: t.geometry.simplify(0.0004, preserve_topology=True) for tid, t in board.territories.items()}
     fig, ax = plt.subplots(figsize=(11, 12.5), dpi=120)
     patches, faces, hatched = [], [], []
     for tid, g in simple.items():
-        p = _path(g)
+        p = shape_path(g)
         if p is None:
             continue
         owner = owners.get(tid)

@@ -24,7 +24,9 @@ COLOURS = {"held": "#1f77b4", "lost": "#f28e2b", None: "#e6e6e6"}
 TIER_COLOURS = {"bronze": "#b07030", "silver": "#8c8c8c", "gold": "#c9a000", "platinum": "#4a6f8a"}
 
 
-def _path(geom: Any) -> MPath | None:
+def shape_path(geom: Any) -> MPath | None:
+    """A shapely Polygon/MultiPolygon as one matplotlib path (holes kept, rings under 3 points dropped); None when
+    nothing is left. Also the simulated season's map (``turfwar.simulate.report``)."""
     verts: list[Any] = []
     codes: list[Any] = []
     for poly in getattr(geom, "geoms", [geom]):
@@ -43,7 +45,7 @@ def _outlines(board: Board) -> tuple[tuple[str, MPath], ...]:
     """The board's towns simplified for a small map (made once per board)."""
     out = []
     for tid, t in board.territories.items():
-        p = _path(t.geometry.simplify(0.001, preserve_topology=True))
+        p = shape_path(t.geometry.simplify(0.001, preserve_topology=True))
         if p is not None:
             out.append((tid, p))
     return tuple(out)
