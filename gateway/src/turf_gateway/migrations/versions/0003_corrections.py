@@ -1,15 +1,9 @@
-"""the organizer's corrections log (R28), append-only
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""the organizer's corrections log (R28), append-only"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""R28: corrections recorded with their command id before the owning service is asked (Idempotency-Key)
-
-Revision ID: 0004
-Revises: 0003
-"""
+"""R28: corrections recorded with their command id before the owning service is asked (Idempotency-Key)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

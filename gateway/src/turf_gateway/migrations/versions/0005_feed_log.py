@@ -1,16 +1,10 @@
-"""The public feed's history (territory history, player journals, replay), by stream sequence
-
-Revision ID: 0005
-Revises: 0004
-"""
+"""The public feed's history (territory history, player journals, replay), by stream sequence"""
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""R30: players' confirmed email addresses and the single-use tokens sent by mail (stored as hashes)
-
-Revision ID: 0008
-Revises: 0007
-"""
+"""R30: players' confirmed email addresses and the single-use tokens sent by mail (stored as hashes)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 S = "gateway"
 

@@ -1,8 +1,4 @@
-"""initial cards schema: players, cards, sagas, trades, season, outbox, inbox
-
-Revision ID: 0001
-Revises:
-"""
+"""initial cards schema: players, cards, sagas, trades, season, outbox, inbox"""
 import sqlalchemy as sa
 from alembic import op
 
@@ -10,8 +6,6 @@ from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 S = "cards"
 

@@ -2,11 +2,7 @@
 
 Frozen: the tables as they stood at this revision, written out (not today's models; the outbox and inbox by
 turf_common.migrations, frozen too), so that a database made here and brought to head by the later revisions is the
-one the code declares (tests/integration/test_migrations.py).
-
-Revision ID: 0001
-Revises:
-"""
+one the code declares (tests/integration/test_migrations.py)."""
 import sqlalchemy as sa
 from alembic import op
 
@@ -14,8 +10,6 @@ from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""fixes and flags for anti-spoofing review
-
-Revision ID: 0002
-Revises: 0001
-"""
+"""fixes and flags for anti-spoofing review"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""game days whose day-start work is done (R5)
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""game days whose day-start work is done (R5)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""card effects: command log, War reclaim windows, Freeze/Blockade protections, disqualified players
-
-Revision ID: 0004
-Revises: 0003
-"""
+"""card effects: command log, War reclaim windows, Freeze/Blockade protections, disqualified players"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""claim log sequence (R14: ties at one instant) and today's Joker awards (R8.7)
-
-Revision ID: 0005
-Revises: 0004
-"""
+"""claim log sequence (R14: ties at one instant) and today's Joker awards (R8.7)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

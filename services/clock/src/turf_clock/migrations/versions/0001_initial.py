@@ -1,11 +1,7 @@
 """initial clock schema: the emission cursor and the outbox
 
 Frozen: the tables as they stood at this revision, written out (not today's models; the outbox by
-turf_common.migrations, frozen too).
-
-Revision ID: 0001
-Revises:
-"""
+turf_common.migrations, frozen too)."""
 import sqlalchemy as sa
 from alembic import op
 
@@ -13,8 +9,6 @@ from turf_common.migrations import create_outbox, drop_outbox
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

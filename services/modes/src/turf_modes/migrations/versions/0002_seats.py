@@ -1,15 +1,9 @@
-"""seats: who sits in which unfinished game (K19 rooms per player; T23, K21 departures of a removed player)
-
-Revision ID: 0002
-Revises: 0001
-"""
+"""seats: who sits in which unfinished game (K19 rooms per player; T23, K21 departures of a removed player)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 S = "modes"
 

@@ -1,9 +1,5 @@
 """initial notify schema: players, notifications, reads, subscriptions, pushes, posts, reminders, scores,
-announcements, keys, outbox, inbox
-
-Revision ID: 0001
-Revises:
-"""
+announcements, keys, outbox, inbox"""
 import sqlalchemy as sa
 from alembic import op
 
@@ -11,8 +7,6 @@ from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 S = "notify"
 

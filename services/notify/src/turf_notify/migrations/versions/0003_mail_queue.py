@@ -1,15 +1,9 @@
-"""R30: the mail queue (the mail channel's outbox)
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""R30: the mail queue (the mail channel's outbox)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 S = "notify"
 

@@ -1,15 +1,9 @@
-"""medals: the public territory changes they are counted from, in stream order, and the tiers awarded (each once)
-
-Revision ID: 0004
-Revises: 0003
-"""
+"""medals: the public territory changes they are counted from, in stream order, and the tiers awarded (each once)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 S = "notify"
 
