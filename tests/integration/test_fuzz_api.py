@@ -43,13 +43,16 @@ def test_schemathesis_finds_no_server_error_and_refusals_change_nothing(
         stack: Stack, http: httpx.Client, org: Player, tmp_path: Path) -> None:
     player = verified_player(http, org)
     before = _state(stack.env["TURF_DATABASE_URL"])
-    generated = 0
-    for token in (None, player.token):
-        out = _fuzz(stack, tmp_path, token, examples=40)
+    generated = {}
+    # anonymous, most routes answer 401 before reading the body: a few examples each prove the refusal is never a
+    # 5xx; signed in, the bodies reach the handlers, and most of the examples go there
+    for who, token, examples in (("anonymous", None, 8), ("player", player.token, 40)):
+        out = _fuzz(stack, tmp_path, token, examples=examples)
         assert out.returncode == 0, out.stdout[-6000:] + out.stderr[-2000:]
         counts = re.findall(r"(\d+) generated", out.stdout)
         assert counts, out.stdout[-3000:]
-        generated += int(counts[-1])
-    assert generated >= 2000, generated
+        generated[who] = int(counts[-1])
+    print("schemathesis cases generated:", generated)
+    assert generated["player"] >= 2000 and generated["anonymous"] >= 300, generated
     # the clock is before the season: every claim, card play and trade was refused, so nothing changed
     assert _state(stack.env["TURF_DATABASE_URL"]) == before
