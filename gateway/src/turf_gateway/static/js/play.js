@@ -919,6 +919,8 @@ async function start() {
   } else {
     showSignedOut();
   }
+  // the head script's mark (index.html) has served its turn: from here the panels' hidden attributes decide
+  document.documentElement.classList.remove("session");
   if (!navigator.onLine) showOnline();
   if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
   try {
@@ -955,6 +957,8 @@ async function start() {
   } else {
     showSignedOut();
   }
+  // the head script's mark (index.html) has served its turn: from here the panels' hidden attributes decide
+  document.documentElement.classList.remove("session");
   if (!navigator.onLine) showOnline();   // opened offline: said so once the page is drawn from the cache
   document.body.dataset.ready = "1";
   keepOffline();
