@@ -7,10 +7,10 @@
 //   node build.mjs --quiet    no summary when nothing changed (./turf test and ./turf up before they start)
 //
 // The entries are the pages' own: every `<script type="module" src="/static/dist/<page>.js…">` in static/*.html. The
-// build also writes, in each page, its bundle's content hash into that URL (`?v=<12 hex>`): the gateway serves a
-// /static file asked for with its current hash as immutable (api/pages.py), so a second visit asks for no script at
-// all, and a new build is a new URL. static/dist/SOURCES.sha256 lists every input with its hash, for `sha256sum -c`
-// on a machine without node (./turf tells a developer whose static/js no longer matches the bundles).
+// build also writes, in each page, its bundle's content hash into that URL (`?v=<12 hex>`), and each stylesheet's
+// and classic script's (Leaflet) into theirs: the gateway serves a /static file asked for with its current hash as
+// immutable (api/pages.py), so a second visit asks for the page alone, and a new build is a new URL. static/dist/SOURCES.sha256 lists every input with its hash, for `sha256sum -c`
+// on a machine without node (./turf tells a developer whose static/js or css no longer matches the bundles and pages).
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +20,9 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATIC = path.join(ROOT, "gateway/src/turf_gateway/static");
 const DIST = path.join(STATIC, "dist");
 const TAG = /(<script type="module" src="\/static\/dist\/)([a-z0-9_-]+)\.js(?:\?v=[0-9a-f]*)?(">)/g;
+// the pages' other files that hold up their paint or their script: stylesheets and classic scripts (Leaflet), each
+// named by its own hash the same way
+const ASSET = /(<link rel="stylesheet" href="|<script src=")\/static\/([^"?]+)(?:\?v=[0-9a-f]*)?(")/g;
 const args = new Set(process.argv.slice(2));
 const check = args.has("--check");
 const quiet = args.has("--quiet");
@@ -73,14 +76,25 @@ for (const out of result.outputFiles) {
   want.set(out.path, out.contents);
   if (out.path.endsWith(".js")) hashes[path.basename(out.path, ".js")] = sha256(out.contents).slice(0, 12);
 }
-const inputs = [...Object.keys(result.metafile.inputs), rel(import.meta.filename), "gateway/frontend/package-lock.json"]
-  .sort();
-want.set(path.join(DIST, "SOURCES.sha256"),
-  Buffer.from(inputs.map((f) => `${sha256(readFileSync(path.join(ROOT, f)))}  ${f}\n`).join("")));
+const assets = new Set();
 for (const p of pages) {
-  const html = p.html.replace(TAG, (_, head, name, tail) => `${head}${name}.js?v=${hashes[name]}${tail}`);
+  const html = p.html.replace(TAG, (_, head, name, tail) => `${head}${name}.js?v=${hashes[name]}${tail}`)
+    .replace(ASSET, (_, head, file, tail) => {
+      const at = path.join(STATIC, file);
+      if (!existsSync(at)) {
+        console.error(`bundle: ${rel(p.file)} names /static/${file}, which does not exist`);
+        process.exit(1);
+      }
+      assets.add(rel(at));
+      return `${head}/static/${file}?v=${sha256(readFileSync(at)).slice(0, 12)}${tail}`;
+    });
   want.set(p.file, Buffer.from(html));
 }
+
+const inputs = [...Object.keys(result.metafile.inputs), ...assets, rel(import.meta.filename),
+  "gateway/frontend/package-lock.json"].sort();
+want.set(path.join(DIST, "SOURCES.sha256"),
+  Buffer.from(inputs.map((f) => `${sha256(readFileSync(path.join(ROOT, f)))}  ${f}\n`).join("")));
 
 const have = existsSync(DIST) ? readdirSync(DIST).map((f) => path.join(DIST, f)) : [];
 const extra = have.filter((f) => !want.has(f));

@@ -1,5 +1,6 @@
 """The pages' first load: each page asks for one script, its bundle (static/dist/<page>.js, built by esbuild from
-static/js: gateway/frontend/build.mjs), named by its content hash so a second visit asks for no script at all; the
+static/js: gateway/frontend/build.mjs), named like its stylesheets by its content hash, so a second visit asks for
+the page alone; the
 bundles committed are those the committed sources build; and the few inline lines a page must run before its first
 paint are allowed by the CSP by their exact hash, nothing else inline. Served without a running stack."""
 
@@ -18,6 +19,7 @@ from turf_gateway.main import create_app
 
 ROOT = Path(__file__).resolve().parents[3]
 MODULE = re.compile(r'<script type="module" src="([^"]+)"')
+ASSET = re.compile(r'<link rel="stylesheet" href="([^"]+)"|<script src="([^"]+)"')
 ROUTES = {"/": "index.html", **PAGES}
 
 
@@ -26,7 +28,7 @@ def _app() -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
 
 
-async def test_every_page_asks_for_one_script_its_bundle_named_by_the_bundles_hash() -> None:
+async def test_every_page_asks_for_one_script_its_bundle_and_names_each_file_by_its_hash() -> None:
     async with _app() as http:
         for route, name in ROUTES.items():
             html = (await http.get(route)).text
@@ -35,9 +37,13 @@ async def test_every_page_asks_for_one_script_its_bundle_named_by_the_bundles_ha
                 assert modules and modules[0].startswith("/static/dist/play.js?v="), modules
             assert len(modules) == 1, (route, modules)
             assert "modulepreload" not in html and "/static/js/" not in html, route   # no module waterfall left
-            url, _, v = modules[0].partition("?v=")
-            bundle = STATIC / url.removeprefix("/static/")
-            assert hashlib.sha256(bundle.read_bytes()).hexdigest()[:12] == v, (route, "a stale hash in the page")
+            # the bundle, the stylesheets and Leaflet: each named by its current hash, the URL a browser keeps
+            named = [*modules, *(a or b for a, b in ASSET.findall(html))]
+            assert len(named) >= 2 and all("?v=" in u for u in named), (route, named)
+            for u in named:
+                url, _, v = u.partition("?v=")
+                file = STATIC / url.removeprefix("/static/")
+                assert hashlib.sha256(file.read_bytes()).hexdigest()[:12] == v, (route, url, "a stale hash")
 
 
 async def test_a_bundle_asked_for_with_its_hash_is_immutable_and_any_other_ask_revalidates() -> None:
