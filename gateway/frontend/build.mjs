@@ -20,9 +20,9 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATIC = path.join(ROOT, "gateway/src/turf_gateway/static");
 const DIST = path.join(STATIC, "dist");
 const TAG = /(<script type="module" src="\/static\/dist\/)([a-z0-9_-]+)\.js(?:\?v=[0-9a-f]*)?(">)/g;
-// the pages' other files that hold up their paint or their script: stylesheets and classic scripts (Leaflet), each
-// named by its own hash the same way
-const ASSET = /(<link rel="stylesheet" href="|<script src=")\/static\/([^"?]+)(?:\?v=[0-9a-f]*)?(")/g;
+// the pages' other files: stylesheets and classic scripts (Leaflet), which hold up the paint or the script, and the
+// icon and images; each named by its own hash the same way
+const ASSET = /(<link rel="(?:stylesheet|icon)" href="|<script src="|<img src=")\/static\/([^"?]+)(?:\?v=[0-9a-f]*)?(")/g;
 const args = new Set(process.argv.slice(2));
 const check = args.has("--check");
 const quiet = args.has("--quiet");

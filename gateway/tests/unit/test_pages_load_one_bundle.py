@@ -31,7 +31,9 @@ def _app() -> httpx.AsyncClient:
 async def test_every_page_asks_for_one_script_its_bundle_and_names_each_file_by_its_hash() -> None:
     async with _app() as http:
         for route, name in ROUTES.items():
-            html = (await http.get(route)).text
+            answer = await http.get(route)
+            assert answer.headers["cache-control"] == "no-cache", route   # the page itself: revalidated each visit
+            html = answer.text
             modules = MODULE.findall(html)
             if name == "index.html":
                 assert modules and modules[0].startswith("/static/dist/play.js?v="), modules

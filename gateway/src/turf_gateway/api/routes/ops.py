@@ -56,4 +56,6 @@ async def ready(state: State) -> Ready | JSONResponse:
 
 @router.get("/", include_in_schema=False)
 async def index() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+    # revalidated at every visit, as every page (pages.NO_CACHE): a page kept by heuristic freshness would name the
+    # bundles and stylesheets of a build the gateway no longer serves under their hashes
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
