@@ -31,8 +31,10 @@ def _app() -> httpx.AsyncClient:
 async def test_every_page_asks_for_one_script_its_bundle_and_names_each_file_by_its_hash() -> None:
     async with _app() as http:
         for route, name in ROUTES.items():
-            answer = await http.get(route)
+            answer = await http.get(route, headers={"Accept-Encoding": "gzip"})
             assert answer.headers["cache-control"] == "no-cache", route   # the page itself: revalidated each visit
+            again = await http.get(route, headers={"If-None-Match": answer.headers["etag"], "Accept-Encoding": "gzip"})
+            assert (again.status_code, again.content, again.headers["cache-control"]) == (304, b"", "no-cache"), route
             html = answer.text
             modules = MODULE.findall(html)
             if name == "index.html":

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.staticfiles import StaticFiles
@@ -104,9 +104,19 @@ def page_config(settings: Settings) -> PageConfig:
                       clock_rate=clock_rate(settings))
 
 
+def page_response(file: Path, request: Request) -> Response:
+    """A page, revalidated at every visit (``no-cache``): a 304 when the browser's copy is this file (its ETag), as
+    ``/static`` answers. The page names its files by their hashes, so a current page is all a second visit asks."""
+    resp = FileResponse(file, headers=NO_CACHE, stat_result=file.stat())
+    etag = resp.headers["etag"]
+    if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
+        return Response(status_code=304, headers={"ETag": etag} | NO_CACHE)
+    return resp
+
+
 def _page(file: Path) -> Any:
-    async def page() -> FileResponse:
-        return FileResponse(file, headers=NO_CACHE)
+    async def page(request: Request) -> Response:
+        return page_response(file, request)
     return page
 
 
