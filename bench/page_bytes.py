@@ -54,13 +54,15 @@ def second_visit(browser: Any, base_url: str) -> dict[str, Any]:
     sizes: dict[str, int] = {}
 
     def received(e: dict[str, Any]) -> None:
-        statuses[e["requestId"]] = e["response"]["status"]
+        statuses.setdefault(e["requestId"], e["response"]["status"])
         if e["response"].get("fromDiskCache"):
             cached.add(e["requestId"])
 
     cdp.on("Network.requestWillBeSent", lambda e: sent.__setitem__(e["requestId"], e["request"]["url"]))
     cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
     cdp.on("Network.responseReceived", received)
+    # the status on the wire (a revalidated page is reported above with its cached 200)
+    cdp.on("Network.responseReceivedExtraInfo", lambda e: statuses.__setitem__(e["requestId"], e["statusCode"]))
     cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])))
     page.goto(base_url + "/")
     page.wait_for_selector("body[data-ready='1']")
