@@ -7,10 +7,11 @@
 //   node build.mjs --quiet    no summary when nothing changed (./turf test and ./turf up before they start)
 //
 // The entries are the pages' own: every `<script type="module" src="/static/dist/<page>.js…">` in static/*.html. The
-// build also writes, in each page, its bundle's content hash into that URL (`?v=<12 hex>`), and each stylesheet's
-// and classic script's (Leaflet) into theirs: the gateway serves a /static file asked for with its current hash as
-// immutable (api/pages.py), so a second visit asks for the page alone, and a new build is a new URL. static/dist/SOURCES.sha256 lists every input with its hash, for `sha256sum -c`
-// on a machine without node (./turf tells a developer whose static/js or css no longer matches the bundles and pages).
+// build also writes, in each page, its bundle's content hash into that URL (`?v=<12 hex>`), and each stylesheet's,
+// classic script's (Leaflet) and image's into theirs: the gateway serves a /static file asked for with its current
+// hash as immutable (api/pages.py), so a second visit asks for the page alone, and a new build is a new URL.
+// static/dist/SOURCES.sha256 lists every input with its hash, for `sha256sum -c` on a machine without node (./turf
+// tells a developer whose static/js or css no longer matches the bundles and pages).
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
