@@ -1,8 +1,10 @@
 """The /modes page on a 390×844 phone against the real stack. Team Turf is played on the board map: the game's
-towns in their team's colour with their troops on them, a tap on a town picks where to place (T6) or an order's
-towns (T7), the place form goes once no troop is left in reserve (T3), the turn's time is shown; Play links to
-/modes. King of the Hill: rooms are named by their hill, Start waits for its 3 players with a sentence (K1), the
-round's deadline and one's own choice are shown (K4), and no SHA-256 string is put before the players (K16)."""
+towns (its field, T1) outlined and the region's other towns greyed out, a legend counting the game's towns, the
+occupied ones in their team's colour with their troops on them, a tap on a town picks where to place (T6) or an
+order's towns (T7), a tap on a town outside the game says so, the place form goes once no troop is left in reserve
+(T3), the turn's time is shown; Play links to /modes. King of the Hill: rooms are named by their hill, Start waits
+for its 3 players with a sentence (K1), the round's deadline and one's own choice are shown (K4), and no SHA-256
+string is put before the players (K16)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,22 @@ def _tap_town(page: Any, tid: str) -> None:
     page.mouse.click(x, y)
 
 
+#: the map's towns split into the game's and the others, each with its outline's weight and opacity
+OUTLINES = """(field) => { const game = [], other = [];
+  for (const [id, layer] of turfModes.map.layers) {
+    const o = layer.options;
+    (field.includes(id) ? game : other).push({ id, weight: o.weight, opacity: o.opacity, fill: o.fillOpacity });
+  }
+  return { game, other }; }"""
+
+#: a town outside the game near Hoboken, its label point on the map's screen
+NEARBY_OUTSIDE = """(field) => {
+  const m = turfModes.map, view = m.map.getBounds(), h = m.props.get(field[0]).label_point;
+  const d = (p) => (p.label_point.lat - h.lat) ** 2 + (p.label_point.lon - h.lon) ** 2;
+  return [...m.props.values()].filter((p) => !field.includes(p.id) && p.label_point
+      && view.contains([p.label_point.lat, p.label_point.lon])).sort((a, b) => d(a) - d(b))[0].id; }"""
+
+
 def _fill(page: Any, tid: str) -> str:
     return page.evaluate("(id) => turfModes.map.layers.get(id).options.fillColor", tid)  # type: ignore[no-any-return]
 
@@ -56,6 +74,18 @@ def test_t6_t7_team_turf_is_placed_and_ordered_on_the_map(stack: Stack, http: ht
     _signed_in(page, stack, red, f"/modes?team-turf={game['game_id']}")
     page.wait_for_selector("#tt-join:not([hidden])")
     page.wait_for_selector("#tt-map[data-loaded='1']")
+    # T1: the game's three towns are outlined, the region's other towns greyed out, and the legend counts them
+    field = [HOBOKEN, JERSEY_CITY, WEEHAWKEN]
+    page.wait_for_selector("#tt-map + .tt-legend:not([hidden])")
+    legend = page.inner_text(".tt-legend")
+    assert "3 towns in this game" in legend and "other towns: not in this game" in legend, legend
+    towns = page.evaluate(OUTLINES, field)
+    assert len(towns["game"]) == 3 and len(towns["other"]) > 400
+    assert min(t["weight"] for t in towns["game"]) > max(t["weight"] for t in towns["other"])
+    assert min(t["opacity"] for t in towns["game"]) > max(t["opacity"] for t in towns["other"])
+    outside = page.evaluate(NEARBY_OUTSIDE, field)
+    _tap_town(page, outside)                      # not a town of this game: the hint says so
+    page.wait_for_selector("#tt-hint:has-text('is not one of this game')")
     page.select_option("#tt-join [name=team]", "red")
     page.click("#tt-join button[type=submit]")
     page.wait_for_selector("#tt-status:has-text('you play for red, 2 troops in reserve')")   # T3

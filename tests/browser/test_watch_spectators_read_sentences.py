@@ -1,8 +1,9 @@
 """The watch page as spectators read it: the TV (1920×1080, ``?tv=1``) keeps the Bonus column and says how the
 ranking is made (R25: total = base + side-quest bonuses), a story on its map names who took the town, a wide desk
 screen without ``?tv=1`` opens on the active area rather than the whole state, a simulation's file is not a main
-button; at the close the podium cuts neither a long name nor the Prize column, on the TV or a 390-px phone; and no
-page a spectator reads cites a ruling number ("R26")."""
+button; the live leaderboard on a 390-px phone shows a long name whole, wrapped in its column, with the table still
+inside the screen; at the close the podium cuts neither a long name nor the Prize column, on the TV or a 390-px phone;
+and no page a spectator reads cites a ruling number ("R26")."""
 
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ CUT = """(() => {
   const edge = Math.min(document.querySelector('main').getBoundingClientRect().right, innerWidth);
   return [...document.querySelectorAll('#results th, #results td, ol.podium .who')]
     .filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > edge + 1)
+    .map((c) => c.textContent);
+})()"""
+#: names in the live leaderboard that are cut (scrolled within their cell: "…") or reach past the leaderboard's box
+NAMES_CUT = """(() => {
+  const box = document.querySelector('#leaderboard').closest('.standings').getBoundingClientRect();
+  return [...document.querySelectorAll('#leaderboard td.name')]
+    .filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > box.right + 1)
     .map((c) => c.textContent);
 })()"""
 #: the claimed towns all on screen, and the view far closer than the whole board
@@ -94,6 +102,32 @@ def test_r25_the_tv_shows_the_bonus_and_names_who_took_the_story_town(
     until(desk, ACTIVE_AREA)
     assert desk.is_hidden("#replay-sim label.file") and desk.is_visible("#replay-sim summary")
     assert desk.evaluate(RULINGS) == []
+
+
+def test_the_live_leaderboard_shows_a_long_name_whole_on_a_phone(
+        stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any], shot: Callable[..., Path]) -> None:
+    move_clock(org, MON)
+    town = _county(http, "Passaic")[0]
+    whole = "Alexandra.Montgomery_Vanderbilt"   # 31 of a Discord name's 32 characters, and no space to wrap at
+    alex = _named(http, org, whole)
+    assert alex.claim(town["label_point"]["lat"], town["label_point"]["lon"], MON).status_code == 201
+
+    page = phone()
+    open_page(page, stack.base_url + "/watch")
+    cell = f"#leaderboard tr[data-player-id='{alex.id}'] td.name"
+    page.wait_for_selector(cell)
+    assert page.inner_text(cell).strip() == whole
+    page.locator("#leaderboard").scroll_into_view_if_needed()
+    assert page.evaluate(NAMES_CUT) == []
+    # wrapped, not widened: on two lines or more, and the table needs no sideways scroll, nor does the page
+    height, line = page.evaluate(f"""(() => {{ const c = document.querySelector("{cell}");
+      return [c.clientHeight, parseFloat(getComputedStyle(c).lineHeight) || 0]; }})()""")
+    assert line and height >= 2 * line, (height, line)
+    assert page.evaluate("(() => { const s = document.querySelector('#leaderboard').closest('.standings');"
+                         " return s.scrollWidth <= s.clientWidth; })()")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.is_visible("#leaderboard th:last-child") and page.inner_text("#leaderboard th:last-child") == "Total"
+    shot(page, "watch-leaderboard-long-name", at="#leaderboard")
 
 
 def test_r26_the_podium_cuts_no_name_nor_the_prize_on_a_tv_or_a_phone(

@@ -33,7 +33,7 @@ from turfwar.stack import Stack
 pytestmark = [pytest.mark.slow, pytest.mark.serial]   # ms around an opening instant, alone on the machine
 
 FACTOR = 1800
-DAYS = 3                    # openings raced
+DAYS = 2                    # openings raced: a game day is 48 real seconds, alone on the machine
 PER_DAY = 3                 # frozen territories per opening
 BEFORE_S, AFTER_S = 0.03, 0.15   # real seconds of firing around each opening instant
 ROUND_S, IN_FLIGHT = 0.005, 12

@@ -1,8 +1,9 @@
 """Sign-in and the gateway's per-address limits, on the real stack with argon2 at its real cost: failures
 counted before the hash (a concurrent burst is throttled as surely as a sequential one), an account guessed from
-many addresses slowed but never locked, a bounded hashing queue (503 with Retry-After), disqualified and rejected
+many addresses slowed but never locked, disqualified and rejected
 players refused, pending players kept from push subscriptions, a rate limit on PUT /me/push, IPv6 clients counted
-by their /64, the spectator socket's Origin allow-list and its throttled resends.
+by their /64, the spectator socket's Origin allow-list and its throttled resends. The bounded hashing queue
+is in test_argon2_bursts_keep_the_gateway_answering.py (alone on the machine).
 
 The stack believes X-Forwarded-For from 127.0.0.2 only: a client bound there plays a reverse proxy and names each
 request's client address."""
@@ -12,7 +13,6 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import socket
-import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
@@ -25,13 +25,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.support.client import API, move_clock, organizer, register, sign_in, verified_player
-from tests.support.stackfix import ORGANIZER, running_stack
+from tests.support.stackfix import running_stack
 from turfwar.stack import Stack
 
-pytestmark = [pytest.mark.serial]   # the organizer's sign-in latency during an argon2 burst is bounded
-
 PROXY = "127.0.0.2"
-SLOW_S = 3   # sessions_account_slow's window: one attempt per 3 s from an address the account does not know
+# sessions_account_slow's window: one attempt per SLOW_S from an address the account does not know; long enough
+# that two guesses, each hashed at argon2's real cost, fall in one window on a loaded machine
+SLOW_S = 20
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
 def test_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_gets_in(
         http: httpx.Client, proxy: httpx.Client) -> None:
     """Past ``sessions_account`` (12 failures from any addresses), each address the account never signed in from
-    gets one attempt per ``sessions_account_slow`` window (3 s) for it; the owner's known address is not slowed,
+    gets one attempt per ``sessions_account_slow`` window (``SLOW_S``) for it; the owner's known address is not slowed,
     and the owner on a new address gets in at once: the slow-down is per (account, client), so the guesses of
     others never hold the owner back. Before, 12 addresses made 12 guesses each a minute."""
     _, email, pw = register(http)
@@ -102,40 +102,6 @@ def test_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_g
     assert 1 <= int(slowed.headers["Retry-After"]) <= SLOW_S
     assert _via(proxy, home, email, pw).status_code == 200   # the owner at home: not slowed
     assert _via(proxy, _addr(), email, pw).status_code == 200   # the owner travelling: not held back either
-
-
-def test_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_within_seconds(
-        stack: Stack, proxy: httpx.Client) -> None:
-    """40 sign-ins at once (unknown accounts, each from its own address; the dummy hash costs a real one): the
-    2 hashing threads and 12 waiting take some, the others are answered 503 ``unavailable`` with Retry-After at
-    once; the organizer, signing in meanwhile (retrying as told), is in within seconds. Before: an unbounded
-    queue, and the organizer's right password took 20.9 s."""
-    results: dict[str, Any] = {}
-
-    def organizer_signs_in() -> None:
-        time.sleep(0.3)   # the burst is in
-        t0, tries = time.perf_counter(), 0
-        while True:
-            tries += 1
-            r = _via(proxy, "198.51.100.200", *ORGANIZER)
-            if r.status_code != 503:
-                break
-            time.sleep(int(r.headers["Retry-After"]))
-        results.update(code=r.status_code, took=time.perf_counter() - t0, tries=tries)
-
-    with concurrent.futures.ThreadPoolExecutor(1) as one:
-        org = one.submit(organizer_signs_in)
-        answers = _burst(stack, 40, lambda c, i: _via(c, _addr(), f"nobody{i}-{uuid.uuid4().hex[:6]}@example.org",
-                                                      "wrong password"))
-        org.result()
-    codes = [r.status_code for r in answers]
-    busy = [r for r in answers if r.status_code == 503]
-    print(f"burst of 40: {codes.count(401)} hashed (401), {len(busy)} refused 503; organizer: {results}")
-    # the 14 places (2 hashing + 12 waiting) are shared with the organizer, who may hold one while the burst
-    # fills the rest (CI saw 13 + the organizer's first try): the burst is owed at least 13
-    assert set(codes) == {401, 503} and codes.count(401) >= 13, codes
-    assert all(r.json()["reason"] == "unavailable" and int(r.headers["Retry-After"]) >= 1 for r in busy)
-    assert results["code"] == 200 and results["took"] < 15, results
 
 
 def test_disqualified_and_rejected_players_cannot_sign_in(http: httpx.Client) -> None:

@@ -41,7 +41,9 @@ def core_subscribers_on_events() -> list[tuple[str, str, Any]]:
             subject = str(getattr(sub, "_subject", "") or "")   # the subject as subscribed (a str)
             if "Core" in type(sub).__name__ and subject and on_the_stream(subject):
                 out.append((name, subject, sub))
-    return out
+    # sorted: the claims service registers some listeners from a set, whose order differs between processes, and
+    # xdist's workers must collect the same tests in the same order
+    return sorted(out, key=lambda t: (t[0], t[1]))
 
 
 def test_the_stream_filter_match_is_nats_matching() -> None:
@@ -54,8 +56,10 @@ def test_there_are_core_subscribers_on_event_subjects_to_check() -> None:
     assert {"player.renamed", "claim.accepted", "territory.changed"} <= subjects, subjects
 
 
-@pytest.mark.parametrize("name,subject,sub", core_subscribers_on_events(),
-                         ids=[f"{n}:{s}" for n, s, _ in core_subscribers_on_events()])
+CORE_ON_EVENTS = core_subscribers_on_events()
+
+
+@pytest.mark.parametrize("name,subject,sub", CORE_ON_EVENTS, ids=[f"{n}:{s}" for n, s, _ in CORE_ON_EVENTS])
 def test_a_core_subscriber_on_an_event_subject_never_replies(name: str, subject: str, sub: Any) -> None:
     # FastStream keeps the subscriber's no_reply option here (no public accessor)
     assert sub._no_reply is True, f"{name}'s subscriber on {subject} answers: give it no_reply=True"

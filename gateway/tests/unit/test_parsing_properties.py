@@ -33,7 +33,7 @@ def parse(model: type[BaseModel], raw: Any) -> BaseModel | None:
         return None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(lat=numbers, lon=numbers, acc=numbers, t=times, extra=st.dictionaries(st.text(max_size=6), json_values,
                                                                              max_size=2))
 def test_claim_body_is_in_range_or_invalid(lat: Any, lon: Any, acc: Any, t: Any, extra: dict[str, Any]) -> None:
@@ -66,7 +66,7 @@ def test_iso_time_is_aware_or_invalid(t: Any) -> None:
     assert isinstance(v, datetime) and v.utcoffset() is not None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(type_=st.sampled_from([*ARGUMENT, "trade", "nuke", ""]),
        args=st.dictionaries(st.sampled_from(["territory_id", "rival_id", "claim_id", "mode"]),
                             st.none() | st.text(max_size=70) | st.sampled_from(["random", "cluster_edge"]),

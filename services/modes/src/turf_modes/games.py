@@ -153,7 +153,8 @@ def team_turf_view(s: teamturf.TeamTurfState, fld: teamturf.Field, next_at: date
     orders = [OrderOut(order_id=o.order_id, player_id=o.player, kind=o.kind, src=o.src, dst=o.dst, n=o.n)
               for o in s.orders if team is not None and s.team_of[o.player] == team]
     return TeamTurfView(teams=list(s.teams), homes=dict(s.homes), reserved_homes=dict(s.reserved_homes),
-                        field_towns=len(fld.towns), turn=s.turn, next_turn_at=None if s.finished else next_at,
+                        field_towns=len(fld.towns), field=sorted(fld.towns), turn=s.turn,
+                        next_turn_at=None if s.finished else next_at,
                         board={t: dict(v) for t, v in sorted(s.board.items())}, team_of=dict(s.team_of),
                         active=sorted(s.active), reserve=dict(s.reserve), eliminated=sorted(s.eliminated),
                         winners=list(s.winners), orders=orders)

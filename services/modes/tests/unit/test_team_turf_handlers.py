@@ -45,6 +45,7 @@ async def test_t2_t20_created_with_its_seed_committed_and_a_retry_makes_one_game
     assert view.seed is None and view.seed_commitment == seed_commitment(SEED)  # T20: committed, not revealed
     assert view.team_turf.homes == {"red": "A", "blue": "E"} and view.team_turf.reserved_homes == view.team_turf.homes
     assert view.team_turf.next_turn_at == at("2026-10-05T23:59:00-04:00")  # T9
+    assert view.team_turf.field == ["A", "B", "C", "D", "E"] and view.team_turf.field_towns == 5  # T1: the default
     again = ok(await w.h.create_team_turf(CreateTeamTurf(command_id="c1", organizer_id="org", teams=["x", "y"])))
     assert again.game_id == gid and len(w.events(s.MODE_GAME_CREATED)) == 1
 
@@ -229,6 +230,14 @@ async def test_t2_a_field_too_small_for_its_teams_is_refused_not_a_crash(w: Worl
                                                   towns=["A", "B"]))
     assert isinstance(r, Refusal) and r.reason == "field_too_small" and "2 town(s) for 3 teams" in r.message
     assert await w.store.latest(None, 10) == [] and w.events(s.MODE_GAME_CREATED) == []
+
+
+async def test_t1_the_view_lists_the_field_the_organizer_named_and_not_the_boards_other_towns(w: World) -> None:
+    view = ok(await w.h.create_team_turf(CreateTeamTurf(command_id="c8", organizer_id="org", teams=["red", "blue"],
+                                                        towns=["D", "B", "C"])))
+    read = ok(await w.h.game(GameRequest(game_id=view.game_id))).team_turf
+    assert read.field == ["B", "C", "D"] and read.field_towns == 3   # the page marks these; A and E are not in it
+    assert set(read.homes.values()) <= set(read.field)
 
 
 def _disqualified(player_id: str) -> PlayerDisqualified:

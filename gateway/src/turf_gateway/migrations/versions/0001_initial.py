@@ -1,54 +1,41 @@
-"""initial gateway schema: players, sessions, organizer log
-
-Revision ID: 0001
-Revises:
-"""
-import sqlalchemy as sa
-from alembic import op
+"""initial gateway schema: players, sessions, organizer log"""
+from turf_common.migrations import create_and_drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "players": (
+        "id varchar(64) PRIMARY KEY",
+        "name varchar(200) NOT NULL",
+        "email varchar(320) NOT NULL",
+        "email_norm varchar(320) NOT NULL UNIQUE",
+        "discord varchar(64) NOT NULL",
+        "discord_norm varchar(64) NOT NULL UNIQUE",
+        "home_address text NOT NULL",
+        "password_hash text NOT NULL",
+        "status varchar(16) NOT NULL",
+        "status_reason varchar(64)",
+        "role varchar(16) NOT NULL",
+        "created_at timestamptz NOT NULL",
+    ),
+    "sessions": (
+        "token_hash varchar(64) PRIMARY KEY",
+        "player_id varchar(64) NOT NULL",
+        "expires_at timestamptz NOT NULL",
+    ),
+    "admin_log": (
+        "id varchar(64) PRIMARY KEY",
+        "at timestamptz NOT NULL",
+        "by varchar(64) NOT NULL",
+        "action varchar(64) NOT NULL",
+        "target varchar(64)",
+        "reason text",
+        "detail json NOT NULL",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_gateway_sessions_player_id ON gateway.sessions (player_id)",
+)
 
-def upgrade() -> None:
-    op.create_table(
-        "players",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("name", sa.String(200), nullable=False),
-        sa.Column("email", sa.String(320), nullable=False),
-        sa.Column("email_norm", sa.String(320), nullable=False, unique=True),
-        sa.Column("discord", sa.String(64), nullable=False),
-        sa.Column("discord_norm", sa.String(64), nullable=False, unique=True),
-        sa.Column("home_address", sa.Text, nullable=False),
-        sa.Column("password_hash", sa.Text, nullable=False),
-        sa.Column("status", sa.String(16), nullable=False),
-        sa.Column("status_reason", sa.String(64), nullable=True),
-        sa.Column("role", sa.String(16), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        schema="gateway",
-    )
-    op.create_table(
-        "sessions",
-        sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("player_id", sa.String(64), nullable=False, index=True),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-        schema="gateway",
-    )
-    op.create_table(
-        "admin_log",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("by", sa.String(64), nullable=False),
-        sa.Column("action", sa.String(64), nullable=False),
-        sa.Column("target", sa.String(64), nullable=True),
-        sa.Column("reason", sa.Text, nullable=True),
-        sa.Column("detail", sa.JSON, nullable=False),
-        schema="gateway",
-    )
-
-
-def downgrade() -> None:
-    for name in ("admin_log", "sessions", "players"):
-        op.drop_table(name, schema="gateway")
+upgrade, downgrade = create_and_drop("gateway", TABLES, INDEXES)

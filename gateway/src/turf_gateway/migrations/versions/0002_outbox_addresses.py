@@ -1,8 +1,4 @@
-"""gateway outbox (player events) and geocoded home addresses
-
-Revision ID: 0002
-Revises: 0001
-"""
+"""gateway outbox (player events) and geocoded home addresses"""
 import sqlalchemy as sa
 from alembic import op
 
@@ -10,8 +6,6 @@ from turf_common.migrations import create_outbox, drop_outbox
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

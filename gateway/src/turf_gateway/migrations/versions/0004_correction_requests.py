@@ -1,34 +1,23 @@
-"""R28: corrections recorded with their command id before the owning service is asked (Idempotency-Key)
-
-Revision ID: 0004
-Revises: 0003
-"""
-import sqlalchemy as sa
-from alembic import op
+"""R28: corrections recorded with their command id before the owning service is asked (Idempotency-Key)"""
+from turf_common.migrations import create_and_drop
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "correction_requests": (
+        "id varchar(64) PRIMARY KEY",
+        "by varchar(64) NOT NULL",
+        "idempotency_key varchar(200)",
+        "at timestamptz NOT NULL",
+        "post_season boolean NOT NULL",
+        "action varchar(32) NOT NULL",
+        "request json NOT NULL",
+        "state varchar(16) NOT NULL",
+        "refusal json",
+        "created_at timestamptz NOT NULL",
+        "CONSTRAINT correction_requests_key UNIQUE (by, idempotency_key)",
+    ),
+}
 
-def upgrade() -> None:
-    op.create_table(
-        "correction_requests",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("by", sa.String(64), nullable=False),
-        sa.Column("idempotency_key", sa.String(200), nullable=True),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("post_season", sa.Boolean, nullable=False),
-        sa.Column("action", sa.String(32), nullable=False),
-        sa.Column("request", sa.JSON, nullable=False),
-        sa.Column("state", sa.String(16), nullable=False),
-        sa.Column("refusal", sa.JSON, nullable=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.UniqueConstraint("by", "idempotency_key", name="correction_requests_key"),
-        schema="gateway",
-    )
-
-
-def downgrade() -> None:
-    op.drop_table("correction_requests", schema="gateway")
+upgrade, downgrade = create_and_drop("gateway", TABLES)

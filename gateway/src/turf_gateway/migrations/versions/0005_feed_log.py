@@ -1,34 +1,23 @@
-"""The public feed's history (territory history, player journals, replay), by stream sequence
-
-Revision ID: 0005
-Revises: 0004
-"""
-import sqlalchemy as sa
-from alembic import op
-from sqlalchemy.dialects import postgresql
+"""The public feed's history (territory history, player journals, replay), by stream sequence"""
+from turf_common.migrations import create_and_drop
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "feed_log": (
+        "seq bigint PRIMARY KEY",
+        "type varchar(64) NOT NULL",
+        "at timestamptz NOT NULL",
+        "territory_id varchar(16)",
+        "players varchar(64)[] NOT NULL",
+        "body jsonb NOT NULL",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX feed_log_territory ON gateway.feed_log (territory_id, seq) WHERE territory_id IS NOT NULL",
+    "CREATE INDEX feed_log_at ON gateway.feed_log (at, seq)",
+    "CREATE INDEX feed_log_players ON gateway.feed_log USING gin (players)",
+)
 
-def upgrade() -> None:
-    op.create_table(
-        "feed_log",
-        sa.Column("seq", sa.BigInteger, primary_key=True, autoincrement=False),
-        sa.Column("type", sa.String(64), nullable=False),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("territory_id", sa.String(16), nullable=True),
-        sa.Column("players", postgresql.ARRAY(sa.String(64)), nullable=False),
-        sa.Column("body", postgresql.JSONB, nullable=False),
-        schema="gateway",
-    )
-    op.create_index("feed_log_territory", "feed_log", ["territory_id", "seq"], schema="gateway",
-                    postgresql_where=sa.text("territory_id IS NOT NULL"))
-    op.create_index("feed_log_at", "feed_log", ["at", "seq"], schema="gateway")
-    op.create_index("feed_log_players", "feed_log", ["players"], schema="gateway", postgresql_using="gin")
-
-
-def downgrade() -> None:
-    op.drop_table("feed_log", schema="gateway")
+upgrade, downgrade = create_and_drop("gateway", TABLES, INDEXES)

@@ -7,17 +7,11 @@ migrations before its broker starts, and the durable ``gateway-history`` on the 
 (the set-up deletes its namesake on the event stream), so no row of the feed stream's numbering is stored before
 this one empties the table. A history cursor (``after_seq``) or a spectator's ``since`` kept from before the switch
 names the old numbering, once: the page after it in the new one, and for ``since`` a snapshot when it is past the feed
-stream's last sequence (the event stream's numbers are the larger), else a resend that may repeat messages.
-
-Revision ID: 0006
-Revises: 0005
-"""
+stream's last sequence (the event stream's numbers are the larger), else a resend that may repeat messages."""
 from alembic import op
 
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,16 +1,10 @@
 """Sessions end after a time unused (session_idle.py): each keeps an idle deadline beside its absolute expiry.
-Sessions made before have none (null) until their first use sets one; nothing is lost.
-
-Revision ID: 0007
-Revises: 0006
-"""
+Sessions made before have none (null) until their first use sets one; nothing is lost."""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,17 +1,26 @@
-"""R30: players' confirmed email addresses and the single-use tokens sent by mail (stored as hashes)
-
-Revision ID: 0008
-Revises: 0007
-"""
+"""R30: players' confirmed email addresses and the single-use tokens sent by mail (stored as hashes)"""
 import sqlalchemy as sa
 from alembic import op
 
+from turf_common.migrations import create_tables, drop_tables
+
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 S = "gateway"
+TABLES = {
+    "account_tokens": (
+        "token_hash varchar(64) PRIMARY KEY",
+        "player_id varchar(64) NOT NULL",
+        "purpose varchar(32) NOT NULL",
+        "email varchar(320) NOT NULL",
+        "expires_at timestamptz NOT NULL",
+        "used_at timestamptz",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_gateway_account_tokens_player_id ON gateway.account_tokens (player_id)",
+)
 
 
 def upgrade() -> None:
@@ -19,19 +28,10 @@ def upgrade() -> None:
                   schema=S)
     op.add_column("players", sa.Column("announcements_by_mail", sa.Boolean, nullable=False, server_default="true"),
                   schema=S)
-    op.create_table(
-        "account_tokens",
-        sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("player_id", sa.String(64), nullable=False, index=True),
-        sa.Column("purpose", sa.String(32), nullable=False),
-        sa.Column("email", sa.String(320), nullable=False),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
-        schema=S,
-    )
+    create_tables(S, TABLES, INDEXES)
 
 
 def downgrade() -> None:
-    op.drop_table("account_tokens", schema=S)
+    drop_tables(S, TABLES)
     op.drop_column("players", "announcements_by_mail", schema=S)
     op.drop_column("players", "email_confirmed", schema=S)

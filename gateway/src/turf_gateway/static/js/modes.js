@@ -204,9 +204,8 @@ async function drawTeamTurf(g) {
   if (!teamMap) {
     teamMap = new TeamMap($("#tt-map"), { me, onPick: pickTown });
     window.turfModes.map = teamMap;
-    // the towns named on the map, the game's own first (its homes and the occupied towns)
-    const names = new MapNames(teamMap, { first: () => (lastTeamTurf ? [...Object.values(lastTeamTurf.g.team_turf.homes),
-      ...Object.keys(lastTeamTurf.g.team_turf.board)] : []) });
+    // the towns named on the map, the game's own first (its homes, the occupied towns, a small field's others)
+    const names = new MapNames(teamMap, { first: () => teamMap.gameTowns() });
     await teamMap.init();
     names.schedule();
   }
@@ -238,6 +237,10 @@ function pickTown(id) {
     return;
   }
   teamMap.pick(null, null);
+  if (!teamMap.inGame(id)) {
+    hint.textContent = `${town(id)} is not one of this game's towns: its towns are the outlined ones.`;
+    return;
+  }
   hint.textContent = !$("#tt-place").hidden && placeable.includes(id) ? `Placing in ${town(id)}: how many troops?`
     : `${town(id)}: not one of your team's towns with troops. Tap one of yours to place or order from it.`;
 }

@@ -1,6 +1,8 @@
 // Team Turf on the board map (modes.html): each occupied town in its team's colour with its troops written on it,
 // the home towns outlined in theirs, my team's open orders drawn as arrows from town to town (T7: only my team's),
-// the view on the game's towns. A tap on a town is handed to the page (onPick), which places or orders there.
+// the view on the game's towns. The game's towns (its field, T1) are outlined and the region's other towns greyed
+// out, with a legend under the map that counts them. A tap on a town is handed to the page (onPick), which places or
+// orders there.
 /* global L */
 
 import { BoardMap } from "./board.js";
@@ -14,7 +16,14 @@ export function teamColour(teams, team) {
   return NAMED[String(team).toLowerCase()] || SPARE[Math.max(0, teams.indexOf(team)) % SPARE.length];
 }
 
-const OFF = { fillColor: "#cfd5da", fillOpacity: 0.12, color: "#9aa5b1", weight: 0.5, dashArray: null };
+const OFF = { fillColor: "#cfd5da", fillOpacity: 0.12, color: "#9aa5b1", weight: 0.5, opacity: 1, dashArray: null };
+// a town of the game's field with no troop on it: outlined, lightly filled; a town of the region outside the field:
+// faint, so the field reads as one shape (the organizer's few towns, or the default's 419 of the board's 448)
+const FIELD = { fillColor: "#ffffff", fillOpacity: 0.3, color: "#1d232a", weight: 1.6, opacity: 1, dashArray: null };
+const OUTSIDE = { fillColor: "#aab4be", fillOpacity: 0.25, color: "#aab4be", weight: 0.4, opacity: 0.5,
+  dashArray: null };
+// a named field this small is framed whole and its towns named on the map before the others
+const SMALL_FIELD = 40;
 
 export class TeamMap extends BoardMap {
   // options.onPick(territoryId): a town was tapped
@@ -25,6 +34,16 @@ export class TeamMap extends BoardMap {
     this.picked = [null, null];  // an order's towns being picked: from, to
     this.marks = L.layerGroup().addTo(this.map);  // troops and orders
     this.framed = false;
+    this.field = new Set();      // the game's towns (T1); empty: a view without its field, every town drawn as in it
+    this.legend = document.createElement("p");
+    this.legend.className = "legend tt-legend";
+    this.legend.hidden = true;
+    el.after(this.legend);
+  }
+
+  // is the town one of the game's (its field, T1)?
+  inGame(id) {
+    return !this.field.size || this.field.has(id);
   }
 
   async init() {
@@ -41,10 +60,11 @@ export class TeamMap extends BoardMap {
   style(p) {
     const t = this.state;
     if (!t) return { ...OFF };
+    if (!this.inGame(p.id)) return { ...OUTSIDE };
     const team = this.teamAt(p.id);
     const home = Object.entries(t.homes).find(([, h]) => h === p.id);
-    let s = { ...OFF };
-    if (team) s = { fillColor: teamColour(t.teams, team), fillOpacity: 0.6, color: "#2f3640", weight: 1, dashArray: null };
+    let s = { ...FIELD };
+    if (team) s = { ...FIELD, fillColor: teamColour(t.teams, team), fillOpacity: 0.6 };
     if (home) s = { ...s, color: teamColour(t.teams, home[0]), weight: 3, dashArray: team ? null : "5 4" };
     if (this.picked.includes(p.id)) s = { ...s, color: "#e8175d", weight: 4, dashArray: null };
     return s;
@@ -66,6 +86,8 @@ export class TeamMap extends BoardMap {
     this.town = town;
     this.who = who;
     this.state = view;
+    this.field = new Set(view.field || []);
+    this.showLegend();
     if (this.loaded) this.draw();
   }
 
@@ -102,14 +124,33 @@ export class TeamMap extends BoardMap {
     if (!this.framed) this.frame();
   }
 
-  // once: the view on the game's towns (the homes and the occupied ones), not the whole board
-  frame() {
+  // the legend under the map: what the outlined and the greyed towns are, the game's towns counted
+  showLegend() {
+    const n = this.field.size || this.state.field_towns;
+    const item = (cls, text) => Object.assign(document.createElement("span"), { className: cls, textContent: text });
+    this.legend.replaceChildren(item("tt-in", `${n} ${n === 1 ? "town" : "towns"} in this game`),
+      ...(this.field.size ? [item("tt-out", "other towns: not in this game")] : []));
+    this.legend.dataset.fieldTowns = String(n);
+    this.legend.hidden = false;
+  }
+
+  // the game's towns that matter most: its homes, the occupied towns, then the rest of a small field
+  gameTowns() {
     const t = this.state;
-    const boxes = [...new Set([...Object.values(t.homes), ...Object.keys(t.board)])]
+    if (!t) return [];
+    const small = this.field.size <= SMALL_FIELD ? [...this.field] : [];
+    return [...new Set([...Object.values(t.homes), ...Object.keys(t.board), ...small])];
+  }
+
+  // once: the view on the game's towns (the homes and the occupied ones; a small field whole, filling the map),
+  // not the whole board
+  frame() {
+    const boxes = this.gameTowns()
       .map((id) => this.boxes.get(id)).filter(Boolean);
     if (!boxes.length) return;
     this.framed = true;
     const all = boxes.reduce((u, b) => u.extend(b), L.latLngBounds(boxes[0].getSouthWest(), boxes[0].getNorthEast()));
-    this.map.fitBounds(all.pad(0.6), { animate: false, maxZoom: 13 });
+    const whole = this.field.size && this.field.size <= SMALL_FIELD;
+    this.map.fitBounds(all.pad(whole ? 0.1 : 0.6), { animate: false, maxZoom: 13 });
   }
 }

@@ -31,6 +31,12 @@ let gotStandings;
 const firstStandings = new Promise((resolve) => { gotStandings = resolve; });
 let standings = null; // the leaderboard: the snapshot with every score.updated delta applied
 
+// a name read whole on a phone: it wraps after its "." and "_" first (a Discord name has no space), and anywhere
+// else only when one part is still wider than the column (turf.css: td.name)
+function breakable(name) {
+  return name.split(/(?<=[._])/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
+}
+
 function renderLeaderboard(lb) {
   learnNames(lb.standings);
   const body = $("#leaderboard tbody");
@@ -38,7 +44,7 @@ function renderLeaderboard(lb) {
     onclick: () => showSeason($("#season"), s.player_id, s.display_name || "A player").catch(() => {}) },
     h("td", { class: "n" }, s.rank),
     h("td", { class: "name" }, h("span", { class: "swatch", style: `background:${colourFor(s.player_id)}` }),
-      s.display_name || "player"),
+      breakable(s.display_name || "player")),
     h("td", { class: "n base" }, s.base), h("td", { class: "n outposts" }, s.outposts),
     h("td", { class: "n" }, s.bonuses),
     h("td", { class: "n total" }, s.total)));

@@ -177,6 +177,8 @@ class TeamTurfView(Message):
     homes: dict[str, str]
     reserved_homes: dict[str, str]
     field_towns: int
+    field: list[str] = Field(default_factory=list, description="the game's towns (T1), sorted: the page marks them "
+                             "apart from the board's other towns")
     turn: int
     next_turn_at: AwareDatetime | None
     board: dict[str, dict[str, int]] = Field(description="town → player → troops (occupied towns only)")

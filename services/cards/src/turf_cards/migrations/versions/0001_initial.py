@@ -1,90 +1,66 @@
-"""initial cards schema: players, cards, sagas, trades, season, outbox, inbox
-
-Revision ID: 0001
-Revises:
-"""
-import sqlalchemy as sa
-from alembic import op
-
-from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop_outbox
+"""initial cards schema: players, cards, sagas, trades, season, outbox, inbox"""
+from turf_common.migrations import create_and_drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
-S = "cards"
+TABLES = {
+    "players": (
+        "player_id varchar(64) PRIMARY KEY",
+        "status varchar(16) NOT NULL",
+        "verified_at timestamptz NOT NULL",
+        "draws integer NOT NULL DEFAULT 0",
+    ),
+    "cards": (
+        "id varchar(64) PRIMARY KEY",
+        "player_id varchar(64) NOT NULL",
+        "card_type varchar(16) NOT NULL",
+        "state varchar(16) NOT NULL",
+        "draw_index integer",
+        "reason varchar(16) NOT NULL",
+        "drawn_at timestamptz NOT NULL",
+        "saga_id varchar(64)",
+        "scheduled_for date",
+        "updated_at timestamptz NOT NULL",
+    ),
+    "sagas": (
+        "id varchar(64) PRIMARY KEY",
+        "kind varchar(16) NOT NULL",
+        "player_id varchar(64) NOT NULL",
+        "card_type varchar(16) NOT NULL",
+        "card_ids json NOT NULL",
+        "subject varchar(64) NOT NULL",
+        "command text NOT NULL",
+        "trade_id varchar(64)",
+        "state varchar(16) NOT NULL",
+        "reply text",
+        "created_at timestamptz NOT NULL",
+        "updated_at timestamptz NOT NULL",
+    ),
+    "trades": (
+        "id varchar(64) PRIMARY KEY",
+        "proposer_id varchar(64) NOT NULL",
+        "partner_id varchar(64) NOT NULL",
+        "offer_territory_id varchar(16) NOT NULL",
+        "want_territory_id varchar(16) NOT NULL",
+        "state varchar(16) NOT NULL",
+        "reason varchar(64)",
+        "saga_id varchar(64)",
+        "created_at timestamptz NOT NULL",
+        "closed_at timestamptz",
+    ),
+    "season": (
+        "season_id varchar(32) PRIMARY KEY",
+        "commitment varchar(64) NOT NULL",
+        "started boolean NOT NULL DEFAULT false",
+        "ended boolean NOT NULL DEFAULT false",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_cards_player_state ON cards.cards (player_id, state)",
+    "CREATE INDEX ix_sagas_state ON cards.sagas (state)",
+    "CREATE INDEX ix_cards_trades_proposer_id ON cards.trades (proposer_id)",
+    "CREATE INDEX ix_cards_trades_partner_id ON cards.trades (partner_id)",
+)
 
-
-def upgrade() -> None:
-    op.create_table(
-        "players",
-        sa.Column("player_id", sa.String(64), primary_key=True),
-        sa.Column("status", sa.String(16), nullable=False),
-        sa.Column("verified_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("draws", sa.Integer, nullable=False, server_default="0"),
-        schema=S,
-    )
-    op.create_table(
-        "cards",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("player_id", sa.String(64), nullable=False),
-        sa.Column("card_type", sa.String(16), nullable=False),
-        sa.Column("state", sa.String(16), nullable=False),
-        sa.Column("draw_index", sa.Integer, nullable=True),
-        sa.Column("reason", sa.String(16), nullable=False),
-        sa.Column("drawn_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("saga_id", sa.String(64), nullable=True),
-        sa.Column("scheduled_for", sa.Date, nullable=True),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        schema=S,
-    )
-    op.create_index("ix_cards_player_state", "cards", ["player_id", "state"], schema=S)
-    op.create_table(
-        "sagas",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("kind", sa.String(16), nullable=False),
-        sa.Column("player_id", sa.String(64), nullable=False),
-        sa.Column("card_type", sa.String(16), nullable=False),
-        sa.Column("card_ids", sa.JSON, nullable=False),
-        sa.Column("subject", sa.String(64), nullable=False),
-        sa.Column("command", sa.Text, nullable=False),
-        sa.Column("trade_id", sa.String(64), nullable=True),
-        sa.Column("state", sa.String(16), nullable=False),
-        sa.Column("reply", sa.Text, nullable=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        schema=S,
-    )
-    op.create_index("ix_sagas_state", "sagas", ["state"], schema=S)
-    op.create_table(
-        "trades",
-        sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column("proposer_id", sa.String(64), nullable=False, index=True),
-        sa.Column("partner_id", sa.String(64), nullable=False, index=True),
-        sa.Column("offer_territory_id", sa.String(16), nullable=False),
-        sa.Column("want_territory_id", sa.String(16), nullable=False),
-        sa.Column("state", sa.String(16), nullable=False),
-        sa.Column("reason", sa.String(64), nullable=True),
-        sa.Column("saga_id", sa.String(64), nullable=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
-        schema=S,
-    )
-    op.create_table(
-        "season",
-        sa.Column("season_id", sa.String(32), primary_key=True),
-        sa.Column("commitment", sa.String(64), nullable=False),
-        sa.Column("started", sa.Boolean, nullable=False, server_default=sa.false()),
-        sa.Column("ended", sa.Boolean, nullable=False, server_default=sa.false()),
-        schema=S,
-    )
-    create_outbox(S)
-    create_inbox(S)
-
-
-def downgrade() -> None:
-    drop_inbox(S)
-    drop_outbox(S)
-    for name in ("season", "trades", "sagas", "cards", "players"):
-        op.drop_table(name, schema=S)
+upgrade, downgrade = create_and_drop("cards", TABLES, INDEXES, outbox=True, inbox=True)

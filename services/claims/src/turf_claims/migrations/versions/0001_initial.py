@@ -2,80 +2,60 @@
 
 Frozen: the tables as they stood at this revision, written out (not today's models; the outbox and inbox by
 turf_common.migrations, frozen too), so that a database made here and brought to head by the later revisions is the
-one the code declares (tests/integration/test_migrations.py).
-
-Revision ID: 0001
-Revises:
-"""
-import sqlalchemy as sa
-from alembic import op
-
-from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop_outbox
+one the code declares (tests/integration/test_migrations.py)."""
+from turf_common.migrations import create_and_drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "claims": (
+        "id varchar(64) PRIMARY KEY",
+        "player_id varchar(64) NOT NULL",
+        "territory_id varchar(16) NOT NULL",
+        "kind varchar(16) NOT NULL",
+        "normal boolean NOT NULL",
+        "game_day date NOT NULL",
+        "at timestamptz NOT NULL",
+        "lat double precision NOT NULL",
+        "lon double precision NOT NULL",
+        "accuracy_m double precision NOT NULL",
+        "fix_time timestamptz NOT NULL",
+        "border_distance_m double precision",
+        "previous_owner_id varchar(64)",
+        "prev_progress integer NOT NULL",
+        "prev_last_claim_day date",
+        "prev_fortified boolean NOT NULL",
+        "undone_by varchar(16)",
+        "flags json NOT NULL",
+    ),
+    "idempotency": (
+        "player_id varchar(64)",
+        "key varchar(200)",
+        "response text NOT NULL",
+        "at timestamptz NOT NULL",
+        "PRIMARY KEY (player_id, key)",
+    ),
+    "player_days": (
+        "player_id varchar(64)",
+        "game_day date",
+        "extra_claims integer NOT NULL",
+        "replacement_claims integer NOT NULL",
+        "PRIMARY KEY (player_id, game_day)",
+    ),
+    "territories": (
+        "id varchar(16) PRIMARY KEY",
+        "owner_id varchar(64)",
+        "progress integer NOT NULL",
+        "last_claim_day date",
+        "fortified boolean NOT NULL",
+        "version integer NOT NULL",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_claims_day_player ON claims.claims (game_day, player_id)",
+    "CREATE INDEX ix_claims_day_territory ON claims.claims (game_day, territory_id)",
+    "CREATE INDEX ix_claims_territories_owner_id ON claims.territories (owner_id)",
+)
 
-def upgrade() -> None:
-    op.create_table('claims',
-    sa.Column('id', sa.String(length=64), nullable=False),
-    sa.Column('player_id', sa.String(length=64), nullable=False),
-    sa.Column('territory_id', sa.String(length=16), nullable=False),
-    sa.Column('kind', sa.String(length=16), nullable=False),
-    sa.Column('normal', sa.Boolean(), nullable=False),
-    sa.Column('game_day', sa.Date(), nullable=False),
-    sa.Column('at', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('lat', sa.Float(), nullable=False),
-    sa.Column('lon', sa.Float(), nullable=False),
-    sa.Column('accuracy_m', sa.Float(), nullable=False),
-    sa.Column('fix_time', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('border_distance_m', sa.Float(), nullable=True),
-    sa.Column('previous_owner_id', sa.String(length=64), nullable=True),
-    sa.Column('prev_progress', sa.Integer(), nullable=False),
-    sa.Column('prev_last_claim_day', sa.Date(), nullable=True),
-    sa.Column('prev_fortified', sa.Boolean(), nullable=False),
-    sa.Column('undone_by', sa.String(length=16), nullable=True),
-    sa.Column('flags', sa.JSON(), nullable=False),
-    sa.PrimaryKeyConstraint('id'),
-    schema='claims'
-    )
-    op.create_index('ix_claims_day_player', 'claims', ['game_day', 'player_id'], unique=False, schema='claims')
-    op.create_index('ix_claims_day_territory', 'claims', ['game_day', 'territory_id'], unique=False, schema='claims')
-    op.create_table('idempotency',
-    sa.Column('player_id', sa.String(length=64), nullable=False),
-    sa.Column('key', sa.String(length=200), nullable=False),
-    sa.Column('response', sa.Text(), nullable=False),
-    sa.Column('at', sa.DateTime(timezone=True), nullable=False),
-    sa.PrimaryKeyConstraint('player_id', 'key'),
-    schema='claims'
-    )
-    create_inbox("claims")
-    create_outbox("claims")
-    op.create_table('player_days',
-    sa.Column('player_id', sa.String(length=64), nullable=False),
-    sa.Column('game_day', sa.Date(), nullable=False),
-    sa.Column('extra_claims', sa.Integer(), nullable=False),
-    sa.Column('replacement_claims', sa.Integer(), nullable=False),
-    sa.PrimaryKeyConstraint('player_id', 'game_day'),
-    schema='claims'
-    )
-    op.create_table('territories',
-    sa.Column('id', sa.String(length=16), nullable=False),
-    sa.Column('owner_id', sa.String(length=64), nullable=True),
-    sa.Column('progress', sa.Integer(), nullable=False),
-    sa.Column('last_claim_day', sa.Date(), nullable=True),
-    sa.Column('fortified', sa.Boolean(), nullable=False),
-    sa.Column('version', sa.Integer(), nullable=False),
-    sa.PrimaryKeyConstraint('id'),
-    schema='claims'
-    )
-    op.create_index(op.f('ix_claims_territories_owner_id'), 'territories', ['owner_id'], unique=False, schema='claims')
-
-
-def downgrade() -> None:
-    drop_outbox("claims")
-    drop_inbox("claims")
-    for table in ("territories", "player_days", "idempotency", "claims"):
-        op.drop_table(table, schema="claims")
+upgrade, downgrade = create_and_drop("claims", TABLES, INDEXES, outbox=True, inbox=True)

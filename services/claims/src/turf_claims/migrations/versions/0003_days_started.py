@@ -1,25 +1,14 @@
-"""game days whose day-start work is done (R5)
-
-Revision ID: 0003
-Revises: 0002
-"""
-import sqlalchemy as sa
-from alembic import op
+"""game days whose day-start work is done (R5)"""
+from turf_common.migrations import create_and_drop
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "days_started": (
+        "game_day date PRIMARY KEY",
+        "at timestamptz NOT NULL",
+    ),
+}
 
-def upgrade() -> None:
-    op.create_table(
-        "days_started",
-        sa.Column("game_day", sa.Date, primary_key=True),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        schema="claims",
-    )
-
-
-def downgrade() -> None:
-    op.drop_table("days_started", schema="claims")
+upgrade, downgrade = create_and_drop("claims", TABLES)

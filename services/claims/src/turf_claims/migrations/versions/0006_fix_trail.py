@@ -1,14 +1,8 @@
-"""R7.1 (amended): the trail of every fix the server sees is read newest first per player
-
-Revision ID: 0006
-Revises: 0005
-"""
+"""R7.1 (amended): the trail of every fix the server sees is read newest first per player"""
 from alembic import op
 
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,15 +1,9 @@
-"""Repeats of a flag between the same places merge into it (a count and the last time seen)
-
-Revision ID: 0007
-Revises: 0006
-"""
+"""Repeats of a flag between the same places merge into it (a count and the last time seen)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,14 +1,8 @@
-"""A claim's position can be erased (R30): its fix's lat, lon and accuracy become nullable; its time stays
-
-Revision ID: 0008
-Revises: 0007
-"""
+"""A claim's position can be erased (R30): its fix's lat, lon and accuracy become nullable; its time stays"""
 from alembic import op
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 PLACE = ("lat", "lon", "accuracy_m")
 

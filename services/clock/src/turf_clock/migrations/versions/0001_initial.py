@@ -1,32 +1,17 @@
 """initial clock schema: the emission cursor and the outbox
 
 Frozen: the tables as they stood at this revision, written out (not today's models; the outbox by
-turf_common.migrations, frozen too).
-
-Revision ID: 0001
-Revises:
-"""
-import sqlalchemy as sa
-from alembic import op
-
-from turf_common.migrations import create_outbox, drop_outbox
+turf_common.migrations, frozen too)."""
+from turf_common.migrations import create_and_drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
+TABLES = {
+    "cursor": (
+        "id serial PRIMARY KEY",
+        "emitted_upto timestamptz NOT NULL",
+    ),
+}
 
-def upgrade() -> None:
-    op.create_table('cursor',
-    sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('emitted_upto', sa.DateTime(timezone=True), nullable=False),
-    sa.PrimaryKeyConstraint('id'),
-    schema='clock'
-    )
-    create_outbox("clock")
-
-
-def downgrade() -> None:
-    drop_outbox("clock")
-    op.drop_table("cursor", schema="clock")
+upgrade, downgrade = create_and_drop("clock", TABLES, outbox=True)

@@ -1,58 +1,38 @@
-"""initial modes schema: games, actions, resolutions, outbox, inbox
-
-Revision ID: 0001
-Revises:
-"""
-import sqlalchemy as sa
-from alembic import op
-
-from turf_common.migrations import create_inbox, create_outbox, drop_inbox, drop_outbox
+"""initial modes schema: games, actions, resolutions, outbox, inbox"""
+from turf_common.migrations import create_and_drop
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
-S = "modes"
+TABLES = {
+    "games": (
+        "game_id varchar(64) PRIMARY KEY",
+        "command_id varchar(64) NOT NULL UNIQUE",
+        "mode varchar(16) NOT NULL",
+        "status varchar(16) NOT NULL",
+        "created_by varchar(64) NOT NULL",
+        "created_at timestamptz NOT NULL",
+        "seed text NOT NULL",
+        "seed_commitment varchar(64) NOT NULL",
+        "config json NOT NULL",
+        "turn integer NOT NULL",
+        "next_at timestamptz",
+    ),
+    "actions": (
+        "game_id varchar(64) REFERENCES modes.games (game_id)",
+        "seq bigint",
+        "action json NOT NULL",
+        "PRIMARY KEY (game_id, seq)",
+    ),
+    "resolutions": (
+        "game_id varchar(64) REFERENCES modes.games (game_id)",
+        "turn integer",
+        "resolved_at timestamptz NOT NULL",
+        "PRIMARY KEY (game_id, turn)",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_modes_games_next_at ON modes.games (next_at)",
+)
 
-
-def upgrade() -> None:
-    op.create_table(
-        "games",
-        sa.Column("game_id", sa.String(64), primary_key=True),
-        sa.Column("command_id", sa.String(64), nullable=False, unique=True),
-        sa.Column("mode", sa.String(16), nullable=False),
-        sa.Column("status", sa.String(16), nullable=False),
-        sa.Column("created_by", sa.String(64), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("seed", sa.Text, nullable=False),
-        sa.Column("seed_commitment", sa.String(64), nullable=False),
-        sa.Column("config", sa.JSON, nullable=False),
-        sa.Column("turn", sa.Integer, nullable=False),
-        sa.Column("next_at", sa.DateTime(timezone=True), nullable=True),
-        schema=S,
-    )
-    op.create_index("ix_modes_games_next_at", "games", ["next_at"], schema=S)
-    op.create_table(
-        "actions",
-        sa.Column("game_id", sa.String(64), sa.ForeignKey(f"{S}.games.game_id"), primary_key=True),
-        sa.Column("seq", sa.BigInteger, primary_key=True),
-        sa.Column("action", sa.JSON, nullable=False),
-        schema=S,
-    )
-    op.create_table(
-        "resolutions",
-        sa.Column("game_id", sa.String(64), sa.ForeignKey(f"{S}.games.game_id"), primary_key=True),
-        sa.Column("turn", sa.Integer, primary_key=True),
-        sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=False),
-        schema=S,
-    )
-    create_outbox(S)
-    create_inbox(S)
-
-
-def downgrade() -> None:
-    drop_inbox(S)
-    drop_outbox(S)
-    for name in ("resolutions", "actions", "games"):
-        op.drop_table(name, schema=S)
+upgrade, downgrade = create_and_drop("modes", TABLES, INDEXES, outbox=True, inbox=True)

@@ -1,29 +1,19 @@
-"""seats: who sits in which unfinished game (K19 rooms per player; T23, K21 departures of a removed player)
-
-Revision ID: 0002
-Revises: 0001
-"""
-import sqlalchemy as sa
-from alembic import op
+"""seats: who sits in which unfinished game (K19 rooms per player; T23, K21 departures of a removed player)"""
+from turf_common.migrations import create_and_drop
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
-S = "modes"
+TABLES = {
+    "seats": (
+        "game_id varchar(64) REFERENCES modes.games (game_id)",
+        "player_id varchar(64)",
+        "mode varchar(16) NOT NULL",
+        "PRIMARY KEY (game_id, player_id)",
+    ),
+}
+INDEXES = (
+    "CREATE INDEX ix_modes_seats_player_id ON modes.seats (player_id)",
+)
 
-
-def upgrade() -> None:
-    op.create_table(
-        "seats",
-        sa.Column("game_id", sa.String(64), sa.ForeignKey(f"{S}.games.game_id"), primary_key=True),
-        sa.Column("player_id", sa.String(64), primary_key=True),
-        sa.Column("mode", sa.String(16), nullable=False),
-        schema=S,
-    )
-    op.create_index("ix_modes_seats_player_id", "seats", ["player_id"], schema=S)
-
-
-def downgrade() -> None:
-    op.drop_table("seats", schema=S)
+upgrade, downgrade = create_and_drop("modes", TABLES, INDEXES)

@@ -1,15 +1,9 @@
-"""snapshots: each game's state kept with its log, so a read loads one row, not the whole log (T20, K16)
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""snapshots: each game's state kept with its log, so a read loads one row, not the whole log (T20, K16)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 S = "modes"
 

@@ -1,16 +1,10 @@
 """push subscriptions keyed by (player, endpoint), with the time each was last saved (the per-player cap
-replaces the least recently saved)
-
-Revision ID: 0002
-Revises: 0001
-"""
+replaces the least recently saved)"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 S = "notify"
 
