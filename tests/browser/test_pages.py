@@ -43,7 +43,8 @@ def fill_of(page: Any, territory_id: str) -> str:
 
 
 def colour_of(page: Any, player_id: str) -> str:
-    return page.evaluate("""async pid => (await import("/static/js/board.js")).colourFor(pid)""", player_id)  # type: ignore[no-any-return]
+    # the page's own palette (its bundle's), which has read the roster: a module imported here would be another copy
+    return page.evaluate("pid => turf.colourFor(pid)", player_id)  # type: ignore[no-any-return]
 
 
 #: Paul Tol's muted palette, as js/palette.js gives it out in join order

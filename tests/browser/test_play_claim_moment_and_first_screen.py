@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -160,3 +161,38 @@ def test_the_bell_shows_the_notifications_without_scrolling_the_map_away(
     assert page.evaluate("document.querySelector('[role=tab][aria-selected=true]').id") == shown
     assert page.get_attribute("#notif-btn", "aria-expanded") == "false"
     assert page.evaluate("window.scrollY") == 0
+
+
+# Each frame the browser draws of the play page until play.js has run (window.turf): requestAnimationFrame's callback
+# runs just before the frame is painted, and never before the page's stylesheets have loaded (they block rendering)
+FRAMES_BEFORE_THE_SCRIPT = """
+window.framesBeforeTheScript = [];
+const look = () => {
+  const auth = document.getElementById("auth"), claim = document.getElementById("claim");
+  if (auth && claim && !window.turf) {
+    window.framesBeforeTheScript.push({ signIn: auth.checkVisibility(), claim: claim.checkVisibility() });
+  }
+  if (!window.turf) requestAnimationFrame(look);
+};
+requestAnimationFrame(look);
+"""
+
+
+def test_a_signed_in_player_never_sees_the_sign_in_form_not_even_before_the_script_runs(
+        stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
+    page, _ = player_at_hoboken(stack, http, org, phone, "First Paint")
+    page.add_init_script(FRAMES_BEFORE_THE_SCRIPT)
+
+    # the page's script arrives a second and a half late, as on a slow phone network: the page paints without it
+    def late(route: Any) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route("**/play.js*", late)   # routing also bypasses the browser's cache: the script is asked for again
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    frames = page.evaluate("window.framesBeforeTheScript")
+    assert frames, "no frame was painted before play.js ran: the test shows nothing"
+    assert not any(f["signIn"] for f in frames), f"the sign-in form was painted for a signed-in player: {frames[:3]}"
+    assert all(f["claim"] for f in frames)   # the claim panel's shape from the first frame
+    assert page.is_hidden("#auth") and page.is_visible("#claim")   # and play.js keeps it so once it runs

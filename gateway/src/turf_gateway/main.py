@@ -73,7 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(PrivateNoStore)   # private and organizer answers are never stored by a cache
     app.add_middleware(WritesMoveTheBoard)
     app.add_middleware(errors.BodyLimit)
-    security.install(app, settings.cors_origins, settings.allowed_hosts, settings.tile_url)
+    security.install(app, settings.cors_origins, settings.allowed_hosts, settings.tile_url,
+                     script_hashes=pages.inline_script_hashes())
     # outermost: every answer counted and its trace id in every line, 4xx and 5xx too (edge.py)
     app.add_middleware(Edge, access_log=settings.access_log, sample=settings.access_log_sample)
     return app

@@ -2,7 +2,11 @@
 at ``/watch``, organize at ``/admin``, their files under ``/static``, ``/pages/config.json``, and the service worker
 at ``/sw.js``.
 
-Plain HTML and JavaScript modules, no build step; the map library (Leaflet) is vendored under
+Plain HTML and JavaScript modules; each page loads its modules as one bundle, ``static/dist/<page>.js``, built by
+esbuild from ``static/js`` and committed (``./turf bundle``, gateway/frontend/build.mjs), so nothing here needs node.
+A page names its bundle with the bundle's content hash (``?v=<12 hex>``): a ``/static`` file asked for with its
+current hash is sent as immutable, so a second visit asks for no script, and any other request revalidates
+(``no-cache``: an ETag, a 304 when nothing changed). The map library (Leaflet) is vendored under
 ``static/vendor/leaflet/``, so nothing loads from a CDN. A base-map tile layer is optional: set ``TURF_TILES_URL``
 (a Leaflet URL template such as ``https://tiles.example.org/{z}/{x}/{y}.png``) and ``TURF_TILES_ATTRIBUTION``;
 without it the territory polygons alone make the map. The pages and their files are compressed for a browser that
@@ -11,10 +15,14 @@ accepts gzip (``compression.PublicGzip``); the board serves its own gzip body.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.staticfiles import StaticFiles
@@ -29,13 +37,49 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 PAGES = {"/watch": "watch.html", "/admin": "admin.html", "/modes": "modes.html", "/yard": "yard.html",
          "/account": "account.html", "/profile": "profile.html"}
 NO_CACHE = {"Cache-Control": "no-cache"}  # always revalidate (ETag / Last-Modified): a deploy shows at once
+#: a file asked for with its content's hash (``?v=``): this URL's bytes never change, kept a year without asking
+IMMUTABLE = "public, max-age=31536000, immutable"
+_hashes: dict[Path, tuple[tuple[int, int], str]] = {}
+
+
+def content_hash(file: Path) -> str:
+    """The first 12 hex digits of the file's SHA-256, the ``?v=`` a page writes after its bundle's URL
+    (gateway/frontend/build.mjs); read again only when the file's size or mtime changed."""
+    st = file.stat()
+    key = (st.st_mtime_ns, st.st_size)
+    kept = _hashes.get(file)
+    if kept is None or kept[0] != key:
+        kept = (key, hashlib.sha256(file.read_bytes()).hexdigest()[:12])
+        _hashes[file] = kept
+    return kept[1]
 
 
 class _Static(StaticFiles):
     async def get_response(self, path: str, scope: Scope) -> Any:
         resp = await super().get_response(path, scope)
+        v = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
+        if v and resp.status_code in (200, 304):
+            # immutable only when the hash asked for is the file's own: a stale page (or a guessed ?v=) revalidates
+            file, st = self.lookup_path(path)
+            if st is not None and content_hash(Path(file)) == v[0]:
+                resp.headers["Cache-Control"] = IMMUTABLE
         resp.headers.setdefault("Cache-Control", "no-cache")
         return resp
+
+
+#: a page's inline script: a bare ``<script>`` (no attribute), its text up to ``</script>``
+_INLINE = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def inline_script_hashes() -> list[str]:
+    """The CSP sources (``'sha256-…'``) of the pages' inline scripts, read from the page files: the few lines that
+    must run before the first paint (index.html's signed-in class) without a request of their own. Each is allowed
+    by its exact text, so one edited without its hash cannot exist: the hash is taken from the file served."""
+    out = set()
+    for page in STATIC.glob("*.html"):
+        for text in _INLINE.findall(page.read_text(encoding="utf-8")):
+            out.add("'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'")
+    return sorted(out)
 
 
 def clock_rate(settings: Settings) -> float:
@@ -60,9 +104,19 @@ def page_config(settings: Settings) -> PageConfig:
                       clock_rate=clock_rate(settings))
 
 
+def page_response(file: Path, request: Request) -> Response:
+    """A page, revalidated at every visit (``no-cache``): a 304 when the browser's copy is this file (its ETag), as
+    ``/static`` answers. The page names its files by their hashes, so a current page is all a second visit asks."""
+    resp = FileResponse(file, headers=NO_CACHE, stat_result=file.stat())
+    etag = resp.headers["etag"]
+    if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
+        return Response(status_code=304, headers={"ETag": etag} | NO_CACHE)
+    return resp
+
+
 def _page(file: Path) -> Any:
-    async def page() -> FileResponse:
-        return FileResponse(file, headers=NO_CACHE)
+    async def page(request: Request) -> Response:
+        return page_response(file, request)
     return page
 
 

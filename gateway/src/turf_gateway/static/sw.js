@@ -7,8 +7,8 @@ self.addEventListener("activate", (ev) => ev.waitUntil((async () => {
   await self.clients.claim();
 })()));
 
-// offline: the pages, their scripts and styles, Leaflet and the board are kept in one cache, each read
-// from the network first (the browser revalidates it with its ETag: a 304 when nothing changed) and from the cache
+// offline: the pages, their scripts (one bundle a page) and styles, Leaflet and the board are kept in one cache, each
+// read from the network first (the browser revalidates it with its ETag: a 304 when nothing changed) and from the cache
 // only when the network fails, so a reload at a street corner without signal still shows the page and the last
 // board. Nothing else (the API's answers about me, the clock) is kept: those say "offline" instead.
 const SHELL = "turf-shell-v1";
@@ -25,7 +25,12 @@ self.addEventListener("fetch", (ev) => {
     const cache = await caches.open(SHELL);
     try {
       const r = await fetch(ev.request);
-      if (r.ok) await cache.put(ev.request, r.clone());
+      if (r.ok) {
+        // a page's bundle is named by its hash (/static/dist/play.js?v=…): one version kept, the one last loaded,
+        // which the offline match below finds whatever hash the kept page names
+        if (url.search && url.pathname.startsWith("/static/")) await cache.delete(ev.request, { ignoreSearch: true });
+        await cache.put(ev.request, r.clone());
+      }
       return r;
     } catch (e) {
       const hit = await cache.match(ev.request, { ignoreSearch: url.pathname !== "/api/v1/board" });

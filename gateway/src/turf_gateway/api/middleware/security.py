@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
@@ -34,14 +35,17 @@ def tile_source(tile_url: str) -> str | None:
     return f"{parts.scheme}://{host}" if re.fullmatch(r"[a-z0-9.\-*:]+", host) else None
 
 
-def content_security_policy(host: str, secure: bool, tile_url: str = "") -> bytes:
+def content_security_policy(host: str, secure: bool, tile_url: str = "", script_hashes: Sequence[str] = ()) -> bytes:
     """The pages' CSP: their own scripts and styles; images from here and the deployment's tile host only
     (``TURF_TILES_URL``); connections to this gateway and its own websocket (``wss://`` + the request's Host) only.
-    Before: ``img-src https:`` and ``connect-src ws: wss:`` let an injected script send anything anywhere."""
+    Before: ``img-src https:`` and ``connect-src ws: wss:`` let an injected script send anything anywhere.
+    ``script_hashes``: the pages' own inline scripts (``'sha256-…'``, pages.inline_script_hashes), each allowed by
+    its exact text and nothing else inline."""
     tiles = tile_source(tile_url)
     h = host.strip().lower()
     own_ws = f" {'wss' if secure else 'ws'}://{h}" if _CSP_HOST.match(h) else ""
-    return (f"default-src 'self'; img-src 'self' data:{' ' + tiles if tiles else ''}; "
+    scripts = f"script-src 'self' {' '.join(script_hashes)}; " if script_hashes else ""
+    return (f"default-src 'self'; {scripts}img-src 'self' data:{' ' + tiles if tiles else ''}; "
             f"style-src 'self' 'unsafe-inline'; connect-src 'self'{own_ws}; frame-ancestors 'none'; "
             f"base-uri 'none'; form-action 'self'").encode()
 
@@ -53,15 +57,16 @@ class SecurityHeaders:
     """ASGI middleware adding :data:`HEADERS`, the :func:`content_security_policy` (and HSTS behind HTTPS) to every
     HTTP response."""
 
-    def __init__(self, app: ASGIApp, tile_url: str = "") -> None:
-        self.app, self.tile_url = app, tile_url
+    def __init__(self, app: ASGIApp, tile_url: str = "", script_hashes: Sequence[str] = ()) -> None:
+        self.app, self.tile_url, self.script_hashes = app, tile_url, tuple(script_hashes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         https = scope.get("scheme") == "https"
         host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
-        csp = (b"content-security-policy", content_security_policy(host, https, self.tile_url))
+        csp = (b"content-security-policy", content_security_policy(host, https, self.tile_url,
+                                                                     self.script_hashes))
 
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
@@ -158,11 +163,12 @@ def loopback_client(client: tuple[str, int] | None) -> bool:
     return client is not None and is_loopback(client[0])
 
 
-def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*", tile_url: str = "") -> None:
+def install(app: FastAPI, cors_origins: str, allowed_hosts: str = "*", tile_url: str = "",
+            script_hashes: Sequence[str] = ()) -> None:
     origins = [o.strip() for o in cors_origins.split(",") if o.strip()]
     if origins:
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"], max_age=600)
-    app.add_middleware(SecurityHeaders, tile_url=tile_url)
+    app.add_middleware(SecurityHeaders, tile_url=tile_url, script_hashes=script_hashes)
     # added last, so it runs first: a foreign Host reaches nothing else
     app.add_middleware(TrustedHosts, allowed=allowed_hosts.split(","))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
@@ -13,6 +13,7 @@ from turf_gateway.adapters.readiness import CheckResult
 from turf_gateway.api import errors
 from turf_gateway.api.deps import State
 from turf_gateway.api.middleware import security
+from turf_gateway.api.pages import page_response
 
 router = APIRouter()
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -55,5 +56,7 @@ async def ready(state: State) -> Ready | JSONResponse:
 
 
 @router.get("/", include_in_schema=False)
-async def index() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def index(request: Request) -> Response:
+    # revalidated at every visit, as every page (pages.page_response): a page kept by heuristic freshness would name
+    # the bundles and stylesheets of a build the gateway no longer serves under their hashes
+    return page_response(STATIC / "index.html", request)

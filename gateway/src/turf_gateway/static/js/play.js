@@ -15,7 +15,7 @@ import { Countdowns } from "./countdowns.js";
 import { GameClock } from "./gameclock.js";
 import { MapNames } from "./mapnames.js";
 import { MyTurf } from "./myturf.js";
-import { knowsPlayer, loadRoster, onRoster, paintMine } from "./palette.js";
+import { colourFor, knowsPlayer, loadRoster, onRoster, paintMine } from "./palette.js";
 import { Notifications, PushToggle } from "./notifications.js";
 import { Motion } from "./safety.js";
 import { renderHowTo } from "./howto.js";
@@ -105,7 +105,7 @@ function addLegend() {
   new Control({ position: "topright" }).addTo(board.map);
 }
 addLegend();
-window.turf = { board, state, clock, bell, motion, notifications, names }; // for the browser tests and the curious
+window.turf = { board, state, clock, bell, motion, notifications, names, colourFor }; // for the browser tests and the curious
 const border = new BorderNearMe(board, $("#border"));
 let posMarker = null;
 let accCircle = null;
@@ -919,6 +919,8 @@ async function start() {
   } else {
     showSignedOut();
   }
+  // the head script's mark (index.html) has served its turn: from here the panels' hidden attributes decide
+  document.documentElement.classList.remove("session");
   if (!navigator.onLine) showOnline();
   if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
   try {
@@ -955,6 +957,8 @@ async function start() {
   } else {
     showSignedOut();
   }
+  // the head script's mark (index.html) has served its turn: from here the panels' hidden attributes decide
+  document.documentElement.classList.remove("session");
   if (!navigator.onLine) showOnline();   // opened offline: said so once the page is drawn from the cache
   document.body.dataset.ready = "1";
   keepOffline();

@@ -186,7 +186,7 @@ async function start() {
   setInterval(refreshClock, 30000);
   announcement.start();
   const sock = new LiveSocket({ onMessage, onState, onReconnect: () => board.load() });
-  window.turf = { board, socket: sock, replay, names }; // for the browser tests (they drop the socket) and the curious
+  window.turf = { board, socket: sock, replay, names, colourFor }; // for the browser tests (they drop the socket) and the curious
   sock.start();
   // the standings first, then the board (228 kB): on a slow network the board's download held back the
   // snapshot's standings, the page's largest paint; a second at most, should the socket be slow
