@@ -56,8 +56,9 @@ for pkg in "${LOCAL[@]}"; do
 done
 mkdir -p "$TMP/src/root" && cp -r "$ROOT/pyproject.toml" "$ROOT/README.md" "$ROOT/src" "$TMP/src/root/"
 find "$TMP/src" \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +
-(cd "$TMP/src" && "${PIP[@]}" wheel --no-deps -w "$TMP/whl-all" "${LOCAL[@]/#/./}" && \
-  "${PIP[@]}" wheel --no-deps -w "$TMP/whl-tools" ./root)
+# (uv builds them: its cached build environment is made once, where pip's build isolation made one per package)
+for pkg in "${LOCAL[@]}"; do "$UV" build -q --wheel --no-sources -o "$TMP/whl-all" "$TMP/src/$pkg"; done
+"$UV" build -q --wheel --no-sources -o "$TMP/whl-tools" "$TMP/src/root"
 # 4. keep only this build's set, each wheel pinned to its SHA-256 (the image installs these files and no other)
 find "$OUT" -name '*.whl' -delete 2>/dev/null || true
 mkdir -p "$OUT/tools"
