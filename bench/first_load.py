@@ -141,6 +141,39 @@ def anchor_paint(browser: Any, url: str) -> float:
     return fp
 
 
+# a spectator's pages: their first and largest contentful paints, the largest element named (the paint Lighthouse's
+# LCP follows), read once the page has settled
+LCP_PROBE = """(() => {
+  if (window.top !== window) return;
+  const t = window.__paints = { fcp: null, lcp: null, lcpElement: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === "first-contentful-paint") t.fcp = e.startTime;
+  }).observe({ type: "paint", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      t.lcp = e.startTime;
+      const el = e.element;
+      t.lcpElement = el ? el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className
+        === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") : String(e.url || "?");
+    }
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+})();"""
+SPECTATOR = {"Watch": "/watch", "TV": "/watch?tv=1", "Modes": "/modes?team-turf={game}"}
+
+
+def spectator_paints(browser: Any, url: str) -> dict[str, Any]:
+    ctx = browser.new_context(**PHONE, service_workers="block")
+    ctx.add_init_script(LCP_PROBE)
+    page = ctx.new_page()
+    throttle(page)
+    page.goto(url, wait_until="load", timeout=120_000)
+    page.wait_for_timeout(3000)   # the data's first render after the load
+    # LCP entries stop at the first input; nothing is typed or tapped here
+    out: dict[str, Any] = page.evaluate("() => window.__paints")
+    ctx.close()
+    return out
+
+
 def player_fix(base: str) -> tuple[dict[str, Any], dict[str, float]]:
     """A verified player (the session the page keeps) and a fix at TOWN's label point."""
     with httpx.Client(base_url=base, timeout=60) as http:
@@ -152,7 +185,8 @@ def player_fix(base: str) -> tuple[dict[str, Any], dict[str, float]]:
             {"latitude": lp["lat"], "longitude": lp["lon"], "accuracy": 10})
 
 
-def run_once(browser: Any, base: str, session: dict[str, Any], fix: dict[str, float], anchor: str) -> dict[str, Any]:
+def run_once(browser: Any, base: str, session: dict[str, Any], fix: dict[str, float], anchor: str,
+             game: str | None = None) -> dict[str, Any]:
     state = {"cookies": [], "origins": [{"origin": base, "localStorage": [
         {"name": "turf.session", "value": json.dumps(session)}]}]}
     ctx = browser.new_context(**PHONE, geolocation=fix, permissions=["geolocation"], storage_state=state,
@@ -161,7 +195,11 @@ def run_once(browser: Any, base: str, session: dict[str, Any], fix: dict[str, fl
     first = visit(ctx, base + "/")
     second = visit(ctx, base + "/")
     ctx.close()
-    return {"first": first, "second": second, "anchor": anchor_paint(browser, anchor)}
+    out = {"first": first, "second": second, "anchor": anchor_paint(browser, anchor)}
+    if game is not None:
+        out["spectator"] = {name: spectator_paints(browser, base + path.format(game=game))
+                            for name, path in SPECTATOR.items()}
+    return out
 
 
 def median(runs: list[dict[str, Any]], visit_: str, key: str) -> float | None:
@@ -190,6 +228,14 @@ def table(runs: list[dict[str, Any]]) -> str:
                  f"{statistics.median(r['second']['bytes'] / 1000 for r in runs):.0f} kB | |")
     lines.append(f"| anchor: a tiny static page's first contentful paint | "
                  f"{secs(statistics.median(r['anchor'] for r in runs))} | | the floor |")
+    if all("spectator" in r for r in runs):
+        lines += ["", "| a spectator's page | first contentful paint | largest contentful paint | its element |",
+                  "|---|---|---|---|"]
+        for name in SPECTATOR:
+            got = [r["spectator"][name] for r in runs]
+            lcp = sorted(got, key=lambda g: g["lcp"] or 0)[len(got) // 2]
+            fcp = statistics.median(g["fcp"] for g in got if g["fcp"] is not None)
+            lines.append(f"| {name} | {secs(fcp)} | {secs(lcp['lcp'])} | `{lcp['lcpElement']}` |")
     return "\n".join(lines)
 
 
@@ -202,18 +248,20 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="runs (each a fresh context: first visit, second visit)")
     ap.add_argument("--out", type=Path, help="also write the table (markdown) here")
     ap.add_argument("--json", type=Path, help="write every run's raw numbers here")
+    ap.add_argument("--spectators", action="store_true",
+                    help="also each run: Watch, TV and Modes signed out, their first and largest contentful paints")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     started, before = datetime.now(UTC), load()
     with (tempfile.TemporaryDirectory() as tmp, running_stack(Path(tmp) / "stack") as stack, anchor_server() as anchor,
           sync_playwright() as pw):
-        seed(stack.base_url)
+        game = seed(stack.base_url)
         session, fix = player_fix(stack.base_url)
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         runs = []
         for i in range(args.runs):
-            runs.append(run_once(browser, stack.base_url, session, fix, anchor))
+            runs.append(run_once(browser, stack.base_url, session, fix, anchor, game if args.spectators else None))
             r = runs[-1]
             print(f"run {i + 1}: first {secs(r['first']['where'])} town named ({r['first']['whereText']!r}), "
                   f"second {secs(r['second']['where'])}, anchor {secs(r['anchor'])}", flush=True)
