@@ -44,7 +44,7 @@ def test_the_page_says_where_i_am_as_i_move_and_the_map_follows(
 
     # no button pressed: the first fix is checked
     until(page, f"document.querySelector('#where').dataset.territoryId === '{HOBOKEN_ID}'", timeout=30)
-    assert where(page) == "You are in Weehawken (owner: nobody). You can claim it now."
+    assert where(page) == "You are in Hoboken (owner: nobody). You can claim it now."
     page.click("#claim-btn")
     until(page, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
     # after the claim the sentence follows: mine, and the rule that stops a second claim today (R8.7)
