@@ -41,8 +41,9 @@ async function act(fn) {
   }
 }
 
-// the towns' names and ids from the board as the map reads it (TopoJSON, preloaded by modes.html; the map's own read
-// of it after is a revalidation), not from its GeoJSON, twice the bytes, as well
+// the towns' names and ids from the board as the map reads it (TopoJSON; the map's own read of it after is a
+// revalidation), not from its GeoJSON, twice the bytes, as well. Not preloaded by modes.html: with the page's
+// stylesheets it put off the first paint (Lighthouse, docs/benchmarks/lighthouse.md)
 async function loadBoard() {
   const r = await fetch(BOARD_URL);
   if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
