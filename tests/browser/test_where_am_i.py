@@ -5,6 +5,7 @@ until I pan it away, and the re-centre control brings it back. Under our Content
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ import httpx
 import pytest
 
 from tests.browser.test_pages import open_page, sign_in_page, until
-from tests.support.client import Player, move_clock, register
+from tests.support.client import Player, move_clock, register, verified_player
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -75,3 +76,37 @@ def test_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     checks, claims = sorted(asked["/claims/check"]), asked["/claims"]
     assert len(checks) >= 3 and claims, asked
     assert all(b - a >= 9_900 or any(a < c < b for c in claims) for a, b in itertools.pairwise(checks)), asked
+
+
+def test_a_signed_in_player_is_told_the_town_before_the_board_is_in(
+        stack: Any, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
+    """The check where I stand needs no board (its answer names the town): on a slow phone the page asks it at its
+    start, beside the board's load, not after the 448 towns are downloaded and drawn. Held here: the board's
+    answer, until the sentence is shown; then the towns come in, the view on me and my town outlined."""
+    move_clock(org, MON)
+    player = verified_player(http, org, "Early Bird")
+    # a town nobody in this module claims
+    town = next(f["properties"] for f in http.get("/api/v1/board").json()["features"]
+                if f["properties"]["name"] == "Weehawken")
+    fix = {"latitude": town["label_point"]["lat"], "longitude": town["label_point"]["lon"], "accuracy": 10}
+    # no service worker: it would fetch the board itself, past the page's routes
+    page = phone(geolocation=fix, permissions=["geolocation"], service_workers="block")
+    page.goto(stack.base_url + "/account")
+    page.evaluate("s => localStorage.setItem('turf.session', s)",
+                  json.dumps({"token": player.token, "player_id": player.id, "role": "player"}))
+    held: list[Any] = []
+    page.route("**/api/v1/board**", lambda route: held.append(route))
+    page.goto(stack.base_url + "/")
+    until(page, f"document.querySelector('#where').dataset.territoryId === '{town['id']}'", timeout=30)
+    assert where(page) == "You are in Weehawken (owner: nobody). You can claim it now."
+    assert held and page.get_attribute("#map", "data-loaded") is None   # told while the board is still held
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/v1/board**")
+    page.wait_for_selector("body[data-ready='1']")
+    centre = page.evaluate("(() => { const c = window.turf.board.map.getCenter(); return [c.lat, c.lng]; })()")
+    assert abs(centre[0] - fix["latitude"]) < 0.01 and abs(centre[1] - fix["longitude"]) < 0.01
+    assert page.evaluate(f"window.turf.board.layers.get('{town['id']}').options.color") == "#1a73e8"   # outlined
+    # the answer at the start stands: Claim offered by it, not withdrawn by the sign-in's reads after the board
+    until(page, "!document.querySelector('#claim-btn').disabled")
+    assert where(page) == "You are in Weehawken (owner: nobody). You can claim it now."

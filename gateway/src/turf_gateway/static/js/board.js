@@ -27,10 +27,10 @@ async function pageConfig() {
   }
 }
 
-// the browser's turn between two slices of work: scheduler.yield() where there is one (the slice after goes on
-// before other queued tasks), else a task of its own
+// the browser's turn between two slices of work: a task of its own, queued behind what is waiting (not
+// scheduler.yield(), whose slice after goes first: an answer that came in meanwhile, the play page's where-am-I
+// check, waited for the last of the 448 towns, measured in bench/first_load.py)
 function yieldTask() {
-  if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 

@@ -5,6 +5,7 @@
 import { api, gameTime, session } from "/static/js/api.js";
 import { MapNames } from "/static/js/mapnames.js";
 import { TeamMap } from "/static/js/teammap.js";
+import { BOARD_URL, features } from "/static/js/topo.js";
 
 const $ = (s) => document.querySelector(s);
 const me = () => (session() || {}).player_id || null;
@@ -40,8 +41,13 @@ async function act(fn) {
   }
 }
 
+// the towns' names and ids from the board as the map reads it (TopoJSON; the map's own read of it after is a
+// revalidation), not from its GeoJSON, twice the bytes, as well. Not preloaded by modes.html: with the page's
+// stylesheets it put off the first paint (Lighthouse, docs/benchmarks/lighthouse.md)
 async function loadBoard() {
-  const board = await api("/board", { auth: false });
+  const r = await fetch(BOARD_URL);
+  if (!r.ok) throw new Error("the board could not be loaded (" + r.status + ")");
+  const board = features(await r.json());
   const list = $("#towns");
   for (const f of board.features) {
     names.set(f.properties.id, f.properties.name);

@@ -39,7 +39,11 @@ const state = {
   refused: true,
 };
 
-const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster });
+// the first view: on my position when the phone has found it before the board came in (the check where I stand is
+// asked at the page's start, beside the board's load), else the whole board until the first fix
+const board = new BoardMap($("#map"), { me: () => session()?.player_id || null, cluster: () => state.cluster,
+  view: () => (state.pos ? [L.latLng(state.pos.coords.latitude, state.pos.coords.longitude).toBounds(1), { maxZoom: 13 }]
+    : null) });
 const clock = new GameClock(); // its rate comes from /pages/config.json at start
 // around an opening the page asks only the check where I stand (at the opening) and my claim
 const bell = new Bell(clock, () => opened());
@@ -230,6 +234,7 @@ async function refreshMe() {
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) {
       clearSession();
+      where?.clear();   // the check asked at the start with this session stops asking
       showSignedOut();
       say($("#auth-msg"), "info", e.message);
       return false;
@@ -302,7 +307,9 @@ async function myReads(me) {
   await countdowns.refresh();
 }
 
-async function signedIn() {
+// atLoad: the page's start, where the check where I stand was already asked with this session (start): its answer,
+// perhaps shown by now, stands
+async function signedIn({ atLoad = false } = {}) {
   if (!(await refreshMe())) return;
   $("#auth").hidden = true;
   offerTab("tab-turf", true);
@@ -311,14 +318,16 @@ async function signedIn() {
   $("#me").hidden = false;
   $("#where").hidden = false;
   if (!$("#where").dataset.territoryId) $("#where").textContent = "Checking where you stand…";
-  state.refused = true;   // signed in (perhaps as someone else): Claim waits for the check below
-  syncClaim();
+  if (!atLoad) {
+    state.refused = true;   // signed in (perhaps as someone else): Claim waits for the check below
+    syncClaim();
+  }
   $("#my-turf").hidden = false;
   $("#claim").hidden = false;
   $("#countdowns").hidden = false;
   countdowns.available = true;
   startLocation();
-  where?.refresh();   // signed in again (perhaps as another player, or newly verified): asked afresh
+  if (!atLoad) where?.refresh();   // signed in again (perhaps as another player, or newly verified): asked afresh
   towns.changed();
   notifications.start();
   push.start();
@@ -405,7 +414,8 @@ function onPosition(pos) {
   renderSafety();
   if (session()) {
     whereAmI().moved(pos.coords);
-    if (where.here) border.show(where.pos, where.here);   // the line's distance follows every fix
+    // the line's distance follows every fix (once the board names the town across it)
+    if (where.here && board.loaded) border.show(where.pos, where.here);
   }
 }
 
@@ -422,7 +432,7 @@ function whereAmI() {
     describe: whereText, onAnswer: (r) => {
       state.refused = !r?.allowed;   // null: the town changed, its check not answered yet
       syncClaim();
-      if (r) border.show(where.pos, r.territory?.id || null);
+      if (r && board.loaded) border.show(where.pos, r.territory?.id || null);
     } });
   return where;
 }
@@ -916,6 +926,9 @@ async function start() {
     $("#where").hidden = false;
     $("#where").textContent = "Loading where you stand…";
     syncClaim();   // off until the check answers
+    // where I stand is asked now, beside the board's load and not after it: the town's name comes from the check's
+    // answer (the server's), which needs no board; its outline is drawn once the towns are
+    startLocation();
   } else {
     showSignedOut();
   }
@@ -940,6 +953,7 @@ async function start() {
   announcement.start();
   try {
     await board.init();
+    if (where?.here) border.show(where.pos, where.here);   // answered before the board came in
     if (session()) showKeptFix();
     names.schedule();
     towns.render();
@@ -950,7 +964,7 @@ async function start() {
     .start();
   if (session()) {
     try {
-      await signedIn();
+      await signedIn({ atLoad: true });
     } catch (e) {
       if (navigator.onLine) say($("#auth-msg"), "error", errorText(e));
     }
