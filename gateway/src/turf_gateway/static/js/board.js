@@ -5,6 +5,7 @@ import { API, knownName } from "./api.js";
 import { storyElement } from "./history.js";
 import { BOARD_URL, features } from "./topo.js";
 import { colourFor, knowsPlayer, loadRoster, onRoster } from "./palette.js";
+import { pageConfig } from "./pageconfig.js";
 
 // Owners are coloured from a colour-blind-safe palette in join order (palette.js); re-exported for the
 // watch page and the tests.
@@ -17,15 +18,6 @@ const outline = () => (DARK.matches ? { mine: "#f4f6f8", rival: "#c5ccd3", fort:
 
 const CHUNK = 30; // towns made into map layers and drawn per task (BoardMap.load)
 const FREE = { fillColor: "#cfd5da", fillOpacity: 0.35, color: "#7b8794", weight: 0.7, dashArray: null };
-
-async function pageConfig() {
-  try {
-    const r = await fetch("/pages/config.json");
-    return r.ok ? await r.json() : {};
-  } catch {
-    return {};
-  }
-}
 
 // the browser's turn between two slices of work: a task of its own, queued behind what is waiting (not
 // scheduler.yield(), whose slice after goes first: an answer that came in meanwhile, the play page's where-am-I

@@ -26,6 +26,7 @@ import { WhereAmI } from "./whereami.js";
 import { ageText, keepFix, keptFix } from "./lastfix.js";
 import { BorderNearMe } from "./border.js";
 import { Tabs } from "./tabs.js";
+import { pageConfig } from "./pageconfig.js";
 
 const state = {
   me: null, // GET /me
@@ -116,7 +117,15 @@ let accCircle = null;
 let watchId = null;
 
 // ---------- clock ----------
-async function refreshClock() {
+// GET /clock, rendered and learned; a call while one is in flight shares its answer (the start's and the first
+// check's are one request)
+let clockAsked = null;
+function refreshClock() {
+  clockAsked ??= readClock().finally(() => { clockAsked = null; });
+  return clockAsked;
+}
+
+async function readClock() {
   try {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
@@ -918,6 +927,9 @@ window.addEventListener("offline", showOnline);
 
 // ---------- start ----------
 async function start() {
+  // the clock first: a check's fix time is counted on the game clock, so the first check waits for this answer
+  // (it shares this request rather than asking again: refreshClock)
+  refreshClock();
   // the first screen's shape at once: a signed-in player sees the claim panel loading, never the
   // signed-out form for the seconds the board takes on a slow network
   if (session()) {
@@ -936,15 +948,10 @@ async function start() {
   document.documentElement.classList.remove("session");
   if (!navigator.onLine) showOnline();
   if (window.isSecureContext === false) say($("#https-warning"), "error", INSECURE);   // before anyone signs in
-  try {
-    const cfg = await (await fetch("/pages/config.json")).json();
-    if (typeof cfg.clock_rate === "number") clock.rate = cfg.clock_rate;
-  } catch {
-    /* the real clock's rate */
-  }
+  const cfg = await pageConfig();   // {} when it cannot be read: the real clock's rate
+  if (typeof cfg.clock_rate === "number") clock.rate = cfg.clock_rate;
   showOrganizeLink();
   renderHowTo($("#howto"));
-  refreshClock();
   setInterval(() => {
     if (bell.quiet()) return;   // around an opening: read again after it
     refreshClock();
