@@ -212,8 +212,12 @@ async function drawTeamTurf(g) {
     window.turfModes.map = teamMap;
     // the towns named on the map, the game's own first (its homes, the occupied towns, a small field's others)
     const names = new MapNames(teamMap, { first: () => teamMap.gameTowns() });
+    // the view before the towns: they are drawn once, in the game's colours and at its frame (drawn first and
+    // restyled and framed after, the map was one long task on a phone)
+    teamMap.show(g.team_turf, town, who);
     await teamMap.init();
     names.schedule();
+    return;
   }
   teamMap.show(g.team_turf, town, who);
 }

@@ -28,7 +28,8 @@ const SMALL_FIELD = 40;
 export class TeamMap extends BoardMap {
   // options.onPick(territoryId): a town was tapped
   constructor(el, options = {}) {
-    super(el, options);
+    // BoardMap.load asks options.view for the first view, before any town is drawn
+    super(el, { ...options, view: () => this.firstView() });
     this.onPick = options.onPick || (() => {});
     this.state = null;           // the TeamTurfView drawn
     this.picked = [null, null];  // an order's towns being picked: from, to
@@ -47,8 +48,18 @@ export class TeamMap extends BoardMap {
   }
 
   async init() {
+    const before = this.state;
     await super.init();
-    if (this.state) this.draw();
+    // the towns were made in the colours of the view known when the load began: all restyled only when a newer
+    // view came in meanwhile (448 towns restyled are a long task on a phone)
+    if (this.state) this.draw({ restyle: this.state !== before });
+  }
+
+  // the first view, set before any town is drawn: on the game's towns when the game's view is already known
+  firstView() {
+    const framing = this.framing();
+    if (framing) this.framed = true;
+    return framing;
   }
 
   // the occupying team of a town, from the view's board (town → player → troops)
@@ -91,9 +102,9 @@ export class TeamMap extends BoardMap {
     if (this.loaded) this.draw();
   }
 
-  draw() {
+  draw({ restyle = true } = {}) {
     const t = this.state;
-    this.restyle();
+    if (restyle) this.restyle();
     this.marks.clearLayers();
     const at = (id) => {
       const p = this.props.get(id);
@@ -145,12 +156,18 @@ export class TeamMap extends BoardMap {
   // once: the view on the game's towns (the homes and the occupied ones; a small field whole, filling the map),
   // not the whole board
   frame() {
-    const boxes = this.gameTowns()
-      .map((id) => this.boxes.get(id)).filter(Boolean);
-    if (!boxes.length) return;
+    const framing = this.framing();
+    if (!framing) return;
     this.framed = true;
+    this.map.fitBounds(framing[0], { ...framing[1], animate: false });
+  }
+
+  // [bounds, fitBounds options] of the game's towns, or null before the view or the towns' extents are known
+  framing() {
+    const boxes = this.boxes ? this.gameTowns().map((id) => this.boxes.get(id)).filter(Boolean) : [];
+    if (!boxes.length) return null;
     const all = boxes.reduce((u, b) => u.extend(b), L.latLngBounds(boxes[0].getSouthWest(), boxes[0].getNorthEast()));
     const whole = this.field.size && this.field.size <= SMALL_FIELD;
-    this.map.fitBounds(all.pad(whole ? 0.1 : 0.6), { animate: false, maxZoom: 13 });
+    return [all.pad(whole ? 0.1 : 0.6), { maxZoom: 13 }];
   }
 }
