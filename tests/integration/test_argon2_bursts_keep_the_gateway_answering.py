@@ -18,12 +18,12 @@ import httpx
 import pytest
 
 from tests.support.client import API, register
+from tests.support.proxied import PROXY, any_address, burst, proxied, proxy_client, sign_in_via
 from tests.support.stackfix import ORGANIZER, running_stack
 from turfwar.stack import Stack
 
 pytestmark = [pytest.mark.slow, pytest.mark.serial]   # latencies during argon2 bursts are bounded: alone, and early
 
-PROXY = "127.0.0.2"
 BURST = 12   # sign-ins at once off the loop: within the queue's 14 places (2 hashing, 12 waiting), none refused
 
 
@@ -36,29 +36,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 @pytest.fixture(scope="module")
 def proxy(stack: Stack) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.base_url, timeout=120,
-                      transport=httpx.HTTPTransport(local_address=PROXY)) as c:
-        yield c
+    yield from proxied(stack)
 
 
-def _addr() -> str:
-    return f"198.18.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
 
-
-def _via(proxy: httpx.Client, client: str, email: str, password: str) -> httpx.Response:
-    return proxy.post(API + "/sessions", json={"email": email, "password": password},
-                      headers={"X-Forwarded-For": client})
-
-
-def _burst(stack: Stack, n: int, request: Any) -> list[httpx.Response]:
-    """``request(client, i)`` from ``n`` threads at once, each with its own connection."""
-    def one(i: int) -> httpx.Response:
-        with httpx.Client(base_url=stack.base_url, timeout=120,
-                          transport=httpx.HTTPTransport(local_address=PROXY)) as c:
-            return request(c, i)  # type: ignore[no-any-return]
-
-    with concurrent.futures.ThreadPoolExecutor(n) as pool:
-        return list(pool.map(one, range(n)))
 
 
 def test_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client) -> None:
@@ -69,22 +50,21 @@ def test_argon2_runs_off_the_event_loop(stack: Stack, http: httpx.Client) -> Non
 
     def one(i: int) -> int:   # each from its own address (sign-ins in flight count as failures until
         # their hash says otherwise, so one address's burst at once would be throttled by sessions_email)
-        with httpx.Client(base_url=stack.base_url, timeout=120,
-                          transport=httpx.HTTPTransport(local_address=PROXY)) as c:
-            return _via(c, f"192.0.2.{100 + i}", email, pw).status_code
+        with proxy_client(stack) as c:
+            return sign_in_via(c, f"192.0.2.{100 + i}", email, pw).status_code
 
     clock_s: list[float] = []
     with concurrent.futures.ThreadPoolExecutor(BURST) as pool:
         t0 = time.perf_counter()
-        burst = [pool.submit(one, i) for i in range(BURST)]
+        signing_in = [pool.submit(one, i) for i in range(BURST)]
         time.sleep(0.2)   # the burst is in
-        while not all(f.done() for f in burst):
+        while not all(f.done() for f in signing_in):
             t = time.perf_counter()
             assert http.get(API + "/clock").status_code == 200
             clock_s.append(time.perf_counter() - t)
             time.sleep(0.05)
         took = time.perf_counter() - t0
-    assert [f.result() for f in burst] == [200] * BURST
+    assert [f.result() for f in signing_in] == [200] * BURST
     assert took > 1.0 and len(clock_s) >= 5, (took, clock_s)
     p90 = sorted(clock_s)[int(len(clock_s) * 0.9)]
     print(f"burst of {BURST} sign-ins: {took:.1f} s; GET /clock meanwhile: {len(clock_s)} requests, p90 {p90:.3f} s, "
@@ -107,7 +87,7 @@ def test_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_within_secon
         t0, tries = time.perf_counter(), 0
         while True:
             tries += 1
-            r = _via(proxy, "198.51.100.200", *ORGANIZER)
+            r = sign_in_via(proxy, "198.51.100.200", *ORGANIZER)
             if r.status_code != 503:
                 break
             time.sleep(int(r.headers["Retry-After"]))
@@ -115,7 +95,8 @@ def test_a_full_hashing_queue_answers_503_and_the_organizer_gets_in_within_secon
 
     with concurrent.futures.ThreadPoolExecutor(1) as one:
         org = one.submit(organizer_signs_in)
-        answers = _burst(stack, 40, lambda c, i: _via(c, _addr(), f"nobody{i}-{uuid.uuid4().hex[:6]}@example.org",
+        answers = burst(stack, 40, lambda c, i: sign_in_via(c, any_address(),
+                                                            f"nobody{i}-{uuid.uuid4().hex[:6]}@example.org",
                                                       "wrong password"))
         org.result()
     codes = [r.status_code for r in answers]

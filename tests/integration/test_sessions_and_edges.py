@@ -21,11 +21,10 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
 from tests.support.client import API, organizer, register, sign_in, verified_player
+from tests.support.proxied import PROXY, sign_in_via
 from tests.support.spectator import Spectator
 from tests.support.stackfix import ORGANIZER, running_stack
 from turfwar.stack import Stack
-
-PROXY = "127.0.0.2"
 
 
 @pytest.fixture(scope="module")
@@ -43,10 +42,6 @@ def proxy(stack: Stack) -> Iterator[httpx.Client]:
                       transport=httpx.HTTPTransport(local_address=PROXY)) as c:
         yield c
 
-
-def _via(proxy: httpx.Client, client_ip: str, email: str, password: str) -> httpx.Response:
-    return proxy.post(API + "/sessions", json={"email": email, "password": password},
-                      headers={"X-Forwarded-For": client_ip})
 
 
 def test_sign_out_revokes_the_token(http: httpx.Client) -> None:
@@ -81,14 +76,14 @@ def test_an_attacker_is_throttled_and_the_owner_still_signs_in_from_another_clie
     password from another client. Before: the account's failures from anyone locked the owner out for a minute."""
     email, pw = ORGANIZER if who == "organizer" else register(http)[1:]
     attacker = f"203.0.113.{uuid.uuid4().int % 250 + 1}"
-    codes = [_via(proxy, attacker, email, f"guess {i}").status_code for i in range(3)]
+    codes = [sign_in_via(proxy, attacker, email, f"guess {i}").status_code for i in range(3)]
     assert codes == [401, 401, 401]
-    r = _via(proxy, attacker, email, "guess 4")
+    r = sign_in_via(proxy, attacker, email, "guess 4")
     assert r.status_code == 429 and r.json()["reason"] == "rate_limited"
     assert 1 <= int(r.headers["Retry-After"]) <= 61
-    assert _via(proxy, attacker, email, pw).status_code == 429   # the attacker, even with the right password
+    assert sign_in_via(proxy, attacker, email, pw).status_code == 429   # the attacker, even with the right password
     # the owner, from elsewhere behind the proxy and directly
-    r = _via(proxy, "198.51.100.20", email, pw)
+    r = sign_in_via(proxy, "198.51.100.20", email, pw)
     assert r.status_code == 200, r.text
     assert http.post(API + "/sessions", json={"email": email, "password": pw}).status_code == 200
 
@@ -131,7 +126,7 @@ def test_per_address_limits_count_the_client_behind_a_trusted_proxy(
     r = http.post(API + "/sessions", json={"email": email, "password": pw},
                   headers={"X-Forwarded-For": "192.0.2.99"})
     assert r.status_code == 429, r.text
-    assert _via(proxy, "192.0.2.99", email, pw).status_code == 200
+    assert sign_in_via(proxy, "192.0.2.99", email, pw).status_code == 200
 
 
 def test_websockets_are_capped_per_client(stack: Stack) -> None:

@@ -10,13 +10,10 @@ request's client address."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import socket
-import uuid
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
 
 import httpx
 import psycopg
@@ -25,10 +22,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.support.client import API, move_clock, organizer, register, sign_in, verified_player
+from tests.support.proxied import PROXY, any_address, burst, proxied, sign_in_via
 from tests.support.stackfix import running_stack
 from turfwar.stack import Stack
 
-PROXY = "127.0.0.2"
 # sessions_account_slow's window: one attempt per SLOW_S from an address the account does not know; long enough
 # that two guesses, each hashed at argon2's real cost, fall in one window on a loaded machine
 SLOW_S = 20
@@ -46,29 +43,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 @pytest.fixture(scope="module")
 def proxy(stack: Stack) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.base_url, timeout=120,
-                      transport=httpx.HTTPTransport(local_address=PROXY)) as c:
-        yield c
+    yield from proxied(stack)
 
 
-def _addr() -> str:
-    return f"198.18.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 1}"
 
-
-def _via(proxy: httpx.Client, client: str, email: str, password: str) -> httpx.Response:
-    return proxy.post(API + "/sessions", json={"email": email, "password": password},
-                      headers={"X-Forwarded-For": client})
-
-
-def _burst(stack: Stack, n: int, request: Any) -> list[httpx.Response]:
-    """``request(client, i)`` from ``n`` threads at once, each with its own connection."""
-    def one(i: int) -> httpx.Response:
-        with httpx.Client(base_url=stack.base_url, timeout=120,
-                          transport=httpx.HTTPTransport(local_address=PROXY)) as c:
-            return request(c, i)  # type: ignore[no-any-return]
-
-    with concurrent.futures.ThreadPoolExecutor(n) as pool:
-        return list(pool.map(one, range(n)))
 
 
 def test_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
@@ -76,13 +54,13 @@ def test_concurrent_wrong_passwords_count_as_surely_as_sequential_ones(
     """40 wrong passwords at once for one account from one address: at most ``sessions_email`` (4) are tried,
     the rest 429. Before, the count was read before the hash and written after: all 40 got 401."""
     _, email, pw = register(http)
-    attacker = _addr()
-    answers = _burst(stack, 40, lambda c, i: _via(c, attacker, email, f"guess {i}"))
+    attacker = any_address()
+    answers = burst(stack, 40, lambda c, i: sign_in_via(c, attacker, email, f"guess {i}"))
     codes = [r.status_code for r in answers]
     assert codes.count(401) <= 4 and codes.count(429) >= 36, codes
     assert all(r.json()["reason"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
                for r in answers if r.status_code == 429)
-    assert _via(proxy, _addr(), email, pw).status_code == 200   # the owner, elsewhere
+    assert sign_in_via(proxy, any_address(), email, pw).status_code == 200   # the owner, elsewhere
 
 
 def test_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_gets_in(
@@ -92,16 +70,17 @@ def test_an_account_guessed_from_many_addresses_slows_down_and_its_owner_still_g
     and the owner on a new address gets in at once: the slow-down is per (account, client), so the guesses of
     others never hold the owner back. Before, 12 addresses made 12 guesses each a minute."""
     _, email, pw = register(http)
-    home = _addr()
-    assert _via(proxy, home, email, pw).status_code == 200   # the owner's address, known from now on
-    assert [_via(proxy, _addr(), email, "guess").status_code for _ in range(12)] == [401] * 12
-    guesser = _addr()
-    assert _via(proxy, guesser, email, "guess 13").status_code == 401   # one attempt in this window…
-    slowed = _via(proxy, guesser, email, "guess 14")                    # …and no second from that address
+    home = any_address()
+    assert sign_in_via(proxy, home, email, pw).status_code == 200   # the owner's address, known from now on
+    assert [sign_in_via(proxy, any_address(), email, "guess").status_code for _ in range(12)] == [401] * 12
+    guesser = any_address()
+    assert sign_in_via(proxy, guesser, email, "guess 13").status_code == 401   # one attempt in this window…
+    slowed = sign_in_via(proxy, guesser, email, "guess 14")                    # …and no second from that address
     assert slowed.status_code == 429 and slowed.json()["reason"] == "rate_limited", slowed.text
     assert 1 <= int(slowed.headers["Retry-After"]) <= SLOW_S
-    assert _via(proxy, home, email, pw).status_code == 200   # the owner at home: not slowed
-    assert _via(proxy, _addr(), email, pw).status_code == 200   # the owner travelling: not held back either
+    assert sign_in_via(proxy, home, email, pw).status_code == 200   # the owner at home: not slowed
+    # the owner travelling: not held back either
+    assert sign_in_via(proxy, any_address(), email, pw).status_code == 200
 
 
 def test_disqualified_and_rejected_players_cannot_sign_in(http: httpx.Client) -> None:
@@ -153,10 +132,10 @@ def test_an_ipv6_client_is_counted_by_its_64(http: httpx.Client, proxy: httpx.Cl
     """Failed sign-ins from five addresses of one /64 count as one client's (``sessions_email``=4): the 5th is
     429; another /64 is another client. Before: each address was a client of its own."""
     _, email, pw = register(http)
-    codes = [_via(proxy, f"2001:db8:29:1::{i + 1:x}", email, "guess").status_code for i in range(5)]
+    codes = [sign_in_via(proxy, f"2001:db8:29:1::{i + 1:x}", email, "guess").status_code for i in range(5)]
     assert codes == [401, 401, 401, 401, 429], codes
-    assert _via(proxy, "2001:db8:29:1:ffff::9", email, pw).status_code == 429
-    assert _via(proxy, "2001:db8:29:2::1", email, pw).status_code == 200
+    assert sign_in_via(proxy, "2001:db8:29:1:ffff::9", email, pw).status_code == 429
+    assert sign_in_via(proxy, "2001:db8:29:2::1", email, pw).status_code == 200
 
 
 def _ws(stack: Stack, query: str = "", origin: str | None = None, client: str | None = None) -> ClientConnection:
@@ -203,7 +182,7 @@ def test_the_spectator_socket_takes_only_allowed_origins(stack: Stack, origin: s
     port or scheme of an allowed name."""
     if origin in ("same", "localhost"):
         origin = f"http://{'127.0.0.1' if origin == 'same' else 'localhost'}:{stack.http_port}"
-    with _ws(stack, origin=origin, client=_addr()) as ws:
+    with _ws(stack, origin=origin, client=any_address()) as ws:
         if taken:
             assert '"snapshot"' in str(ws.recv(timeout=10))
         else:
