@@ -110,10 +110,12 @@ async def _fire(race: Race, tids: list[str], opening: datetime) -> list[tuple[st
 
     end = race.real_at(opening) + AFTER_S
     tasks = []
-    while time.time() < end:
+    while True:   # one round at least: a loaded machine's sleep above may overshoot the whole window
         tasks += [asyncio.ensure_future(one(s, t)) for t in tids for s in (subjects.CLAIMS_CHECK,
                                                                           subjects.CLAIMS_SUBMIT)]
         await asyncio.sleep(ROUND_S)
+        if time.time() >= end:
+            break
     await asyncio.gather(*tasks)
     return out
 

@@ -389,7 +389,9 @@ function showKeptFix() {
   keptMarker = L.circleMarker([k.lat, k.lon], { radius: 8, color: "#fff", weight: 3, fillColor: "#8a939b",
     fillOpacity: 1, interactive: false }).addTo(board.map);
   board.map.setView([k.lat, k.lon], 13);
-  $("#position").textContent = keptText(k);
+  // the location is asked at the start, beside the board: a fix error that came in before the map was ready has
+  // said its sentence already (no signal now, with this position; or blocked), which stays
+  if (!state.fixError) $("#position").textContent = keptText(k);
   $("#map").dataset.located = "kept";
 }
 
