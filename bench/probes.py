@@ -20,7 +20,6 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -34,11 +33,11 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from tests.support.client import API, Player, move_clock, organizer, register, sign_in, verified_player
+from tests.support.proxied import PROXY, burst, proxy_client
 from tests.support.stackfix import running_stack
 from turf_common.bus import inbox_prefix
 from turfwar.stack import Stack
 
-PROXY = "127.0.0.2"   # the stack believes X-Forwarded-For from here only: a client bound to it plays a proxy
 ORIGIN = "https://turfwar.example"
 MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 
@@ -51,17 +50,6 @@ class Probe:
     closed: bool
 
 
-def _proxy(stack: Stack) -> httpx.Client:
-    return httpx.Client(base_url=stack.base_url, timeout=120, transport=httpx.HTTPTransport(local_address=PROXY))
-
-
-def _burst(stack: Stack, n: int, request: Callable[[httpx.Client, int], httpx.Response]) -> list[httpx.Response]:
-    def one(i: int) -> httpx.Response:
-        with _proxy(stack) as c:
-            return request(c, i)
-
-    with concurrent.futures.ThreadPoolExecutor(n) as pool:
-        return list(pool.map(one, range(n)))
 
 
 # ---- the bus ------------------------------------------------------------------------------------------------------
@@ -146,14 +134,14 @@ def flag_flood(stack: Stack, http: httpx.Client, org: Player) -> Probe:
 
 def signin_burst(stack: Stack, http: httpx.Client) -> list[Probe]:
     _, email, _ = register(http)
-    answers = _burst(stack, 40, lambda c, i: c.post(API + "/sessions", json={"email": email, "password": f"g{i}"},
+    answers = burst(stack, 40, lambda c, i: c.post(API + "/sessions", json={"email": email, "password": f"g{i}"},
                                                     headers={"X-Forwarded-For": "198.18.29.1"}))
     counts = {s: sum(a.status_code == s for a in answers) for s in {a.status_code for a in answers}}
     tried = sum(a.status_code == 401 for a in answers)
     out = [Probe("sign-in: 40 wrong passwords at once", "POST /sessions ×40, one address", str(counts), tried <= 10)]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         _, e2, _ = register(http)
-        storm = pool.submit(_burst, stack, 40, lambda c, i: c.post(
+        storm = pool.submit(burst, stack, 40, lambda c, i: c.post(
             API + "/sessions", json={"email": e2, "password": f"w{i}"}, headers={"X-Forwarded-For": f"198.18.30.{i}"}))
         time.sleep(0.3)
         t0 = time.monotonic()
@@ -205,7 +193,7 @@ def push_endpoints(http: httpx.Client, org: Player) -> list[Probe]:
 def ipv6_64(stack: Stack, http: httpx.Client) -> Probe:
     """Failed sign-ins to one account from eleven addresses of one /64 (sessions_email: 10 a minute per client)."""
     _, email, _ = register(http)
-    with _proxy(stack) as c:
+    with proxy_client(stack) as c:
         codes = [c.post(API + "/sessions", json={"email": email, "password": "nope"},
                         headers={"X-Forwarded-For": f"2001:db8:29:7::{i + 1:x}"}).status_code for i in range(11)]
     return Probe("IPv6: one /64, 11 addresses", "wrong passwords, one account", f"{codes.count(401)}×401, "

@@ -14,8 +14,9 @@ import uuid
 
 import httpx
 
-from bench.probes import Probe, _proxy, socket_from
+from bench.probes import Probe, socket_from
 from tests.support.client import API, Player, register, sign_in
+from tests.support.proxied import proxy_client
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
@@ -27,7 +28,7 @@ def _via(c: httpx.Client, client: str, email: str, password: str) -> httpx.Respo
 def _hammer(stack: Stack, stop: threading.Event, request: object, clients: list[str]) -> int:
     """``request(c, client, i)`` from each client in turn, one every 50 ms, until ``stop``; how many were sent."""
     sent = 0
-    with _proxy(stack) as c:
+    with proxy_client(stack) as c:
         while not stop.is_set():
             request(c, clients[sent % len(clients)], sent)  # type: ignore[operator]
             sent += 1
@@ -40,7 +41,7 @@ def owner_under_attack(stack: Stack, http: httpx.Client) -> Probe:
     a new address (14 tries over 20 s at most, waiting as Retry-After says)."""
     _, email, pw = register(http)
     attackers = [f"198.18.40.{i}" for i in range(1, 7)]
-    with _proxy(stack) as c:
+    with proxy_client(stack) as c:
         for i in range(54):
             _via(c, attackers[i % 6], email, f"guess {i}")
     stop = threading.Event()
@@ -48,7 +49,7 @@ def owner_under_attack(stack: Stack, http: httpx.Client) -> Probe:
         attack = pool.submit(_hammer, stack, stop, lambda c, ip, i: _via(c, ip, email, f"more {i}"), attackers)
         time.sleep(0.5)
         codes, t0 = [], time.monotonic()
-        with _proxy(stack) as c:
+        with proxy_client(stack) as c:
             while len(codes) < 14 and time.monotonic() - t0 < 20:
                 r = _via(c, "203.0.113.77", email, pw)
                 codes.append(r.status_code)
@@ -67,7 +68,7 @@ def organizer_during_hash_flood(stack: Stack) -> Probe:
     stop = threading.Event()
 
     def guesser(k: int) -> None:
-        with _proxy(stack) as c:
+        with proxy_client(stack) as c:
             while not stop.is_set():
                 _via(c, f"198.18.41.{k}", f"nobody-{uuid.uuid4().hex[:8]}@example.org", "wrong password")
 
@@ -75,7 +76,7 @@ def organizer_during_hash_flood(stack: Stack) -> Probe:
     with concurrent.futures.ThreadPoolExecutor(20) as pool:
         flood = [pool.submit(guesser, k) for k in range(1, 21)]
         time.sleep(1.0)
-        with _proxy(stack) as c:
+        with proxy_client(stack) as c:
             for _ in range(10):
                 r = _via(c, "198.51.100.9", *ORGANIZER)
                 codes.append(r.status_code)
