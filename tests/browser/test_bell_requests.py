@@ -52,14 +52,19 @@ def test_the_play_page_asks_only_the_check_and_the_claim_from_a_minute_before_th
     page.clock.install(time=datetime.now() - timedelta(minutes=10))
     counting = {"on": False, "done": False}
     asked: list[str] = []
+    checks: list[str] = []   # the checks asked and their answers in the count: what a failure is explained by
 
     def on_request(r: Any) -> None:
         if counting["on"] and not counting["done"]:
             asked.append(f"{r.method} {urlsplit(r.url).path}")
+            if urlsplit(r.url).path == "/api/v1/claims/check":
+                checks.append(f"asked {r.post_data}")
 
     def on_response(r: Any) -> None:
         if r.request.method == "POST" and urlsplit(r.url).path == "/api/v1/claims" and counting["on"]:
             counting["done"] = True   # the claim's answer ends the count
+        elif counting["on"] and not counting["done"] and urlsplit(r.url).path == "/api/v1/claims/check":
+            checks.append(f"{r.status} {r.text()[:120]}")
 
     page.on("request", on_request)
     page.on("response", on_response)
@@ -72,6 +77,16 @@ def test_the_play_page_asks_only_the_check_and_the_claim_from_a_minute_before_th
     page.wait_for_selector("#countdowns[data-loaded]", state="attached")
     page.wait_for_selector("#cards:not([hidden])", state="attached")   # the hand read (in its tab)
     page.wait_for_load_state("networkidle")
+    # five seconds on, the clock is read again (as the page's polls do): the manual clock has stood still, so the
+    # page's count of the game's time goes back five seconds. The bell must ring on the clock as it reads now, not
+    # five seconds before the opening, where its check would be refused (R3)
+    page.clock.run_for(5_000)
+    page.evaluate("""async () => {
+        const c = await (await fetch('/api/v1/clock')).json();
+        turf.clock.set(c);
+        turf.bell.learn(c);
+    }""")
+    assert page.evaluate("turf.clock.until(turf.clock.last.next_change)") > 89_000   # 90 s again
 
     # a minute before the opening on the page's clock, counting starts; the minute passes
     page.clock.pause_at((page.evaluate("Date.now()") + 100) / 1000)   # seconds since 1970
@@ -101,6 +116,7 @@ def test_the_play_page_asks_only_the_check_and_the_claim_from_a_minute_before_th
     page.click("#claim-btn")
     until(page, "document.querySelector('#claim-msg').textContent.includes('You took Hoboken')")
     assert counting["done"]
-    assert asked == ["POST /api/v1/claims/check", "POST /api/v1/claims"], f"{len(asked)}: {', '.join(asked)}"
+    assert asked == ["POST /api/v1/claims/check", "POST /api/v1/claims"], \
+        f"{len(asked)}: {', '.join(asked)}; the checks: {checks}"
     # what the page asked no more: my claims left come from the claim's answer
     until(page, "document.querySelector('#claims-left').textContent === '0'")

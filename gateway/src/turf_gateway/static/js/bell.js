@@ -20,6 +20,7 @@ export class Bell {
     this.onOpening = onOpening;
     this.opening = null;   // the next (or the current bell's) opening, ms on the game clock
     this.timer = null;     // fires at the opening
+    this.jitter = 0;       // ms after the opening this page checks (its moment of the opening's spread)
     this.waiting = new Map();   // what waits for the quiet's end, by name (one read each, however often asked)
     this.flush = null;     // fires when the quiet ends
   }
@@ -33,10 +34,13 @@ export class Bell {
       return;
     }
     const at = Date.parse(c.next_change);
-    if (at === this.opening) return;
+    // each page's moment of the spread is drawn once an opening; the timer is armed again at every answer, on the
+    // clock as it now reads: a later answer that moves the clock (the device's drift corrected, an organizer's
+    // rehearsal clock read again) would otherwise ring the bell before the opening, and its check be refused (R3)
+    if (at !== this.opening) this.jitter = Math.random() * OPENING_JITTER_MS;
     this.opening = at;
     clearTimeout(this.timer);
-    const ms = this.realMs(at - this.clock.now()) + Math.random() * OPENING_JITTER_MS;
+    const ms = this.realMs(at - this.clock.now()) + this.jitter;
     this.timer = setTimeout(() => this.onOpening(), Math.max(0, ms));
   }
 
