@@ -9,11 +9,13 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import mapping
 
-from turf_common.board import Board
+from turf_common.board import Board, read_features
 from turf_common.board.topology import topology
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import StateReply, StateRequest
@@ -33,6 +35,21 @@ if TYPE_CHECKING:   # state.py builds its AppState of the use cases: a runtime i
 #: a territory nobody has claimed (R6)
 UNOWNED: dict[str, Any] = {"owner_id": None, "progress": 0, "fortified": False}
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def topology_parts(display: Path) -> tuple[bytes, list[dict[str, Any]], bytes]:
+    """The board's TopoJSON made from its display file (about a second of CPU), once a process and file: its head
+    (type and transform, unclosed), its geometries without properties, its arcs serialised. The warm process
+    (``turfwar.warm``) makes the committed board's for every gateway forked from it."""
+    return _topology_cached(str(Path(display).resolve()))
+
+
+@lru_cache(maxsize=2)
+def _topology_cached(display: str) -> tuple[bytes, list[dict[str, Any]], bytes]:
+    topo = topology(read_features(Path(display)), "board", lambda f: {})
+    head = json.dumps({"type": "Topology", "transform": topo["transform"]}, separators=(",", ":"))[:-1]
+    arcs = json.dumps(topo["arcs"], separators=(",", ":")).encode()
+    return head.encode(), topo["objects"]["board"]["geometries"], arcs
 
 
 @dataclass
@@ -73,9 +90,10 @@ class Public:
                 for x in rep.territories}
 
     def display_features(self) -> list[dict[str, Any]]:
-        """The board's display-simplified GeoJSON features, parsed once (the gateway parses them at start)."""
+        """The board's display-simplified GeoJSON features, parsed once a process (read_features; the gateway asks
+        at start, and a gateway forked warm finds them parsed)."""
         if self._display is None:
-            self._display = json.loads(self.board.display_geojson_path().read_text())["features"]
+            self._display = read_features(self.board.display_geojson_path())
         return self._display
 
     async def board_json(self) -> bytes:
@@ -95,10 +113,7 @@ class Public:
         ids and properties. The arcs do not change while a gateway runs: made once (in a thread: about a second of
         CPU), serialised once; only the properties are written for each ownership version."""
         if self._topo is None:
-            topo = await asyncio.to_thread(topology, self.display_features(), "board", lambda f: {})
-            start = json.dumps({"type": "Topology", "transform": topo["transform"]}, separators=(",", ":"))[:-1]
-            self._topo = (start.encode(), topo["objects"]["board"]["geometries"],
-                          json.dumps(topo["arcs"], separators=(",", ":")).encode())
+            self._topo = await asyncio.to_thread(topology_parts, self.board.display_geojson_path())
         head, geometries, arcs = self._topo
         own = await self.ownership()
         geoms = [g | {"properties": self.board.feature_properties(g["id"]) | own.get(g["id"], UNOWNED)}

@@ -528,6 +528,20 @@ def _load_cached(directory: str) -> Board:
     return _load(Path(directory))
 
 
+def read_features(path: Path) -> list[dict[str, Any]]:
+    """The features of a GeoJSON FeatureCollection file (the board's ``display.geojson``, say), parsed once per
+    process and per file: the warm process (``turfwar.warm``) parses the board's for every service forked from it.
+    Shared between callers: read them, never change them."""
+    return _features_cached(str(Path(path).resolve()))
+
+
+@lru_cache(maxsize=4)
+def _features_cached(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as fh:
+        features: list[dict[str, Any]] = json.load(fh)["features"]
+    return features
+
+
 def load_board(path: Path | None = None) -> Board:
     """Load the board from ``path`` (default: the committed board). Cached per directory."""
     directory = Path(path) if path is not None else DEFAULT_BOARD_DIR

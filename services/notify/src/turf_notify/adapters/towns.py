@@ -4,29 +4,31 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
+from turf_common.board import read_features
 from turf_common.board.loader import DEFAULT_BOARD_DIR
 from turf_common.rules.medals import BoardFacts
 
 
+def _features(d: Path) -> list[dict[str, Any]]:
+    """The board's features, parsed once a process (read_features: a notify forked warm finds them parsed)."""
+    return read_features(d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson")
+
+
 def town_names(board_dir: Path | None = None) -> dict[str, str]:
     """territory id → municipality name."""
-    d = Path(board_dir or DEFAULT_BOARD_DIR)
-    path = d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson"
-    with open(path, encoding="utf-8") as fh:
-        fc = json.load(fh)
-    return {str(f["properties"]["id"]): str(f["properties"]["name"]) for f in fc["features"]}
+    return {str(f["properties"]["id"]): str(f["properties"]["name"])
+            for f in _features(Path(board_dir or DEFAULT_BOARD_DIR))}
 
 
 def board_facts(board_dir: Path | None = None) -> BoardFacts:
     """What the medals read of the board (each town's county and state, R21; the adjacency, R22), from the
     committed files without their geometry."""
     d = Path(board_dir or DEFAULT_BOARD_DIR)
-    path = d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson"
-    with open(path, encoding="utf-8") as fh:
-        props = [f["properties"] for f in json.load(fh)["features"]]
+    props = [f["properties"] for f in _features(d)]
     with open(d / "adjacency.json", encoding="utf-8") as fh:
         edges = json.load(fh)["edges"]
     graph = nx.Graph()
