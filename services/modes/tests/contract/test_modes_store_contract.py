@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 from modes_world import SEED, fields, world
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tests.support.pg import emptied
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.modes import CreateTeamTurf, JoinGame, OpenHill, PlaceTroops, ResolveReply, ResolveTurn
 from turf_common.rules import modereplay
 from turf_common.rules.seeded import seed_commitment
 from turf_modes import games, snapshots
+from turf_modes.adapters import store as store_module
 from turf_modes.adapters import tables as t
 from turf_modes.adapters.store import SqlModesStore
 from turf_modes.ports import GameRow, ModesStore
@@ -199,6 +202,34 @@ async def test_t20_a_read_loads_the_snapshot_not_the_log_and_the_snapshot_is_the
     replayed, _ = modereplay.replay_team_turf(gid, fld, ["red", "blue"], SEED, seed_commitment(SEED),
                                               [games.decode(a) for a in log], homes={"red": "A", "blue": "E"})
     assert snapshots.team_turf_state(g.snapshot) == replayed and replayed.turn == 2
+
+
+async def test_t9_a_read_while_a_turn_resolves_sees_the_game_before_it_or_after_it_never_half(
+        modes_engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = SqlModesStore(await emptied(modes_engine, t.metadata))
+    async with store.tx() as tx:
+        await tx.games.insert("cmd1", _game("g1", mode="team_turf"))
+    real, resolved = store_module._actions, []
+
+    async def a_turn_resolves_first(conn: Any, game_id: str, offset: int = 0, limit: int | None = None,
+                                    ) -> list[dict[str, Any]]:
+        if not resolved:   # between the read's game row and its actions, T9's resolution commits
+            resolved.append(True)
+            async with store.tx() as tx:
+                g = await tx.games.lock("g1")
+                assert g is not None
+                await tx.games.append("g1", 0, {"kind": "resolve"})
+                g.turn, g.next_at = 2, T0 + timedelta(days=1, minutes=10)
+                await tx.games.save(g)
+        return await real(conn, game_id, offset, limit)
+
+    monkeypatch.setattr(store_module, "_actions", a_turn_resolves_first)
+    before = await store.get("g1")
+    assert resolved and before is not None
+    assert (before.turn, before.next_at, before.actions) == (1, T0 + timedelta(minutes=10), [])
+    after = await store.get("g1")
+    assert after is not None and (after.turn, after.next_at, after.actions) == (
+        2, T0 + timedelta(days=1, minutes=10), [{"kind": "resolve"}])
 
 
 async def test_k19_two_seats_taken_at_once_in_two_rooms_are_counted_one_after_the_other(store: ModesStore) -> None:

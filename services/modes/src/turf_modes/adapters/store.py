@@ -115,7 +115,10 @@ class SqlModesStore:
             yield SqlTx(conn)
 
     async def get(self, game_id: str) -> GameRow | None:
+        # the row and its actions from one snapshot: two READ COMMITTED statements saw a turn resolved between them
+        # as its actions without the row's snapshot and next turn (a view of turn 2 naming turn 1's 23:59, T9)
         async with self.engine.connect() as conn:
+            await conn.execution_options(isolation_level="REPEATABLE READ")
             r = (await conn.execute(select(t.games).where(_G.game_id == game_id))).first()
             return await _read(conn, r)
 
