@@ -22,6 +22,9 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the suite's embedded PostgreSQL servers are thrown away after their module: commits reach the kernel, not the
+    # disk (turfwar.embedded._durability)
+    os.environ.setdefault("TURF_PG_FSYNC", "off")
     worker = os.environ.get("PYTEST_XDIST_WORKER")   # gw0, gw1 …
     if worker:
         os.environ["TURF_PORT_LANE"] = f"{int(worker.removeprefix('gw'))}/{os.environ['PYTEST_XDIST_WORKER_COUNT']}"

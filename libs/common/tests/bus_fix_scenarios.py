@@ -67,6 +67,36 @@ async def waiting_for_a_full_batch(url: str) -> float:
         await nc.close()
 
 
+async def an_event_while_idle(url: str) -> float:
+    """Seconds until a batch consumer (64 at most, 1 s pull timeout), idle for 0.3 s, hands on one event published
+    then; 3 at most."""
+    nc = await nats.connect(url)
+    js = nc.jetstream()
+    stream, subject = await new_stream(js)
+    got = asyncio.Event()
+    router = NatsRouter()
+
+    @router.subscriber(f"{subject}.>", stream=JStream(stream, declare=False), durable="idle",
+                       pull_sub=PullSub(batch_size=64, timeout=1.0, batch=True))
+    async def on_events(events: list[int]) -> None:
+        got.set()
+
+    br = broker(url, "fix-idle")
+    br.include_router(router)
+    await br.start()
+    try:
+        await asyncio.sleep(0.3)   # the consumer's pull request waits on the server
+        began = time.perf_counter()
+        await js.publish(f"{subject}.e", b"1", stream=stream)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(got.wait(), 3)
+        return time.perf_counter() - began
+    finally:
+        await br.stop()
+        await js.delete_stream(stream)
+        await nc.close()
+
+
 async def builtin_timeouts(url: str, tries: int = 1000) -> int:
     """After how many short fetches on an empty consumer the first raises the built-in ``TimeoutError`` rather than
     ``nats.errors.TimeoutError``, nats-py's own (0: none of ``tries`` did)."""
@@ -239,6 +269,7 @@ async def main(url: str, mode: str) -> dict[str, Any]:
         fixes.apply_fixes()
     return {
         "waiting_for_a_full_batch": await waiting_for_a_full_batch(url),
+        "an_event_while_idle": await an_event_while_idle(url),
         "builtin_timeouts": await builtin_timeouts(url) if mode == "unfixed" else None,   # not ours to fix
         "dropped_batch": await dropped_batch(url),
         "pull_inboxes": await pull_inboxes(url),

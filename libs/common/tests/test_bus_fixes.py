@@ -46,6 +46,15 @@ def test_one_fetch_per_round_a_batch_consumer_no_longer_waits_for_a_full_batch(s
     assert fixed < 0.5
 
 
+def test_one_fetch_per_round_an_event_that_comes_while_idle_is_handed_on_as_it_comes(seen: dict[str, Any]) -> None:
+    """An event published while the consumer's pull request waits: FastStream 0.7.8 (and nats-py's batch fetch)
+    hold it until the 1 s pull timeout, for the rest of a batch; with the fix the wait is for one event, so the pull
+    timeout can be long (few pull requests while idle) without delaying anything."""
+    unfixed, fixed = seen["unfixed"]["an_event_while_idle"], seen["fixed"]["an_event_while_idle"]
+    assert unfixed >= 0.5, f"FastStream hands on an idle consumer's event at once now ({unfixed:.2f} s)"
+    assert fixed < 0.3, fixed
+
+
 def test_one_fetch_per_round_survives_the_builtin_timeout_error(seen: dict[str, Any]) -> None:
     """nats-py 2.16's fetch raises the built-in TimeoutError at times (nats.py#1008); FastStream's pull loop dies of
     it with fetched events in hand, which then wait for the 30 s ack wait. With the fix, all are handled at once."""
