@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 import pytest
 from faststream.nats import NatsBroker, NatsRouter
@@ -20,6 +20,7 @@ from pydantic import Field
 
 from turf_common.bus import (
     Batch,
+    BusError,
     EventPublisher,
     durable,
     ensure_stream,
@@ -33,6 +34,8 @@ from turf_common.contracts.base import Event, Message
 from turfwar.embedded import Server, start_nats
 
 pytestmark = pytest.mark.timeout(120)
+
+T = TypeVar("T")
 
 
 class Pinged(Event):
@@ -81,6 +84,18 @@ async def started(url: str, router: NatsRouter, stream: str | None = None) -> As
         if stream:   # streams of one server may not share subjects: the next test makes its own
             await jetstream(broker).delete_stream(stream)
         await broker.stop()
+
+
+async def until_answered(asking: Callable[[], Awaitable[T]], within: float = 30.0) -> T:
+    """``asking()``'s answer, asked again while the server has no responder for it yet (BusError: no responders)."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        try:
+            return await asking()
+        except BusError as e:
+            if "NoResponders" not in str(e) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.05)
 
 
 async def publish(broker: NatsBroker, stream: str, events: list[Event]) -> None:
@@ -240,6 +255,8 @@ async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server:
 
     @router.subscriber(subject, queue="s", max_workers=2)
     async def slow(w: Work) -> Done:
+        if w.n == 0:   # the probe below
+            return Done(n=0)
         entered.set()
         await asyncio.sleep(0.5)
         return Done(n=w.n)
@@ -250,6 +267,10 @@ async def test_shutdown_lets_an_in_flight_handler_finish_and_answer(nats_server:
         from turf_common.bus import ask
 
         async with started(nats_server.url, router) as service:
+            # the service answers the client's connection before the request that matters: twice in CI a request
+            # right after the service's start (its SUBs flushed) still met "no responders" and the test waited 30 s
+            # for a handler never called; a probe asked until answered makes the start's race no part of this test
+            assert await until_answered(lambda: ask(client, subject, Work(n=0), Done, timeout=5)) == Done(n=0)
             pending = asyncio.create_task(ask(client, subject, Work(n=7), Done, timeout=30))
             # bounded: on a machine loaded enough that the request never arrives, fail rather than hang the suite
             await asyncio.wait_for(entered.wait(), 30)
