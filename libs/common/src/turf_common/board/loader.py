@@ -528,18 +528,22 @@ def _load_cached(directory: str) -> Board:
     return _load(Path(directory))
 
 
-def read_features(path: Path) -> list[dict[str, Any]]:
+def read_features(path: Path, keep: bool = True) -> list[dict[str, Any]]:
     """The features of a GeoJSON FeatureCollection file (the board's ``display.geojson``, say), parsed once per
-    process and per file: the warm process (``turfwar.warm``) parses the board's for every service forked from it.
-    Shared between callers: read them, never change them."""
-    return _features_cached(str(Path(path).resolve()))
-
-
-@lru_cache(maxsize=4)
-def _features_cached(path: str) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as fh:
+    process and file: the warm process (``turfwar.warm``) parses the board's for every service forked from it.
+    ``keep=False``: parsed features are not kept for later calls (a reader that keeps only names, in a process of
+    its own), though features already kept are returned. Shared between callers: read them, never change them."""
+    key = str(Path(path).resolve())
+    if key in _FEATURES:
+        return _FEATURES[key]
+    with open(key, encoding="utf-8") as fh:
         features: list[dict[str, Any]] = json.load(fh)["features"]
+    if keep:
+        _FEATURES[key] = features
     return features
+
+
+_FEATURES: dict[str, list[dict[str, Any]]] = {}
 
 
 def load_board(path: Path | None = None) -> Board:

@@ -14,8 +14,10 @@ from turf_common.rules.medals import BoardFacts
 
 
 def _features(d: Path) -> list[dict[str, Any]]:
-    """The board's features, parsed once a process (read_features: a notify forked warm finds them parsed)."""
-    return read_features(d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson")
+    """The board's features: those the warm process parsed (a notify forked from it), else parsed for this call
+    and not kept (notify keeps the names and facts, not the geometry)."""
+    return read_features(d / "display.geojson" if (d / "display.geojson").exists() else d / "territories.geojson",
+                         keep=False)
 
 
 def town_names(board_dir: Path | None = None) -> dict[str, str]:
