@@ -36,28 +36,32 @@ async def new_stream(js: Any) -> tuple[str, str]:
     return name, subject
 
 
-async def waiting_for_a_full_batch(url: str) -> float:
-    """Seconds until a batch consumer (64 at most, 1 s pull timeout) hands on any of 5 events already in the
-    stream; 3 at most (FastStream's loop may also die of nats-py's built-in TimeoutError with them in hand, and
-    then they wait for the 30 s ack wait)."""
+async def _first_batch(url: str, name: str, idle: float | None) -> float:
+    """Seconds until a batch consumer (64 at most, 1 s pull timeout) hands on its first batch, 3 at most: of 5 events
+    already in the stream when it starts (``idle`` None; counted from its start), or of one event published once it
+    has been idle ``idle`` seconds (counted from the publish)."""
     nc = await nats.connect(url)
     js = nc.jetstream()
     stream, subject = await new_stream(js)
-    for n in range(5):
+    for n in range(5 if idle is None else 0):
         await js.publish(f"{subject}.e", str(n).encode(), stream=stream)
     got = asyncio.Event()
     router = NatsRouter()
 
-    @router.subscriber(f"{subject}.>", stream=JStream(stream, declare=False), durable="full",
+    @router.subscriber(f"{subject}.>", stream=JStream(stream, declare=False), durable=name,
                        pull_sub=PullSub(batch_size=64, timeout=1.0, batch=True))
     async def on_events(events: list[int]) -> None:
         got.set()
 
-    br = broker(url, "fix-full")
+    br = broker(url, f"fix-{name}")
     br.include_router(router)
     began = time.perf_counter()
     await br.start()
     try:
+        if idle is not None:
+            await asyncio.sleep(idle)   # the consumer's pull request waits on the server
+            began = time.perf_counter()
+            await js.publish(f"{subject}.e", b"1", stream=stream)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(got.wait(), 3)
         return time.perf_counter() - began
@@ -65,36 +69,17 @@ async def waiting_for_a_full_batch(url: str) -> float:
         await br.stop()
         await js.delete_stream(stream)
         await nc.close()
+
+
+async def waiting_for_a_full_batch(url: str) -> float:
+    """Seconds until a batch consumer hands on any of 5 events already in the stream (FastStream's loop may also die
+    of nats-py's built-in TimeoutError with them in hand, and then they wait for the 30 s ack wait)."""
+    return await _first_batch(url, "full", idle=None)
 
 
 async def an_event_while_idle(url: str) -> float:
-    """Seconds until a batch consumer (64 at most, 1 s pull timeout), idle for 0.3 s, hands on one event published
-    then; 3 at most."""
-    nc = await nats.connect(url)
-    js = nc.jetstream()
-    stream, subject = await new_stream(js)
-    got = asyncio.Event()
-    router = NatsRouter()
-
-    @router.subscriber(f"{subject}.>", stream=JStream(stream, declare=False), durable="idle",
-                       pull_sub=PullSub(batch_size=64, timeout=1.0, batch=True))
-    async def on_events(events: list[int]) -> None:
-        got.set()
-
-    br = broker(url, "fix-idle")
-    br.include_router(router)
-    await br.start()
-    try:
-        await asyncio.sleep(0.3)   # the consumer's pull request waits on the server
-        began = time.perf_counter()
-        await js.publish(f"{subject}.e", b"1", stream=stream)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(got.wait(), 3)
-        return time.perf_counter() - began
-    finally:
-        await br.stop()
-        await js.delete_stream(stream)
-        await nc.close()
+    """Seconds until a batch consumer, idle for 0.3 s, hands on one event published then."""
+    return await _first_batch(url, "idle", idle=0.3)
 
 
 async def builtin_timeouts(url: str, tries: int = 1000) -> int:
