@@ -41,7 +41,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                     "claims.player_fixes", "geo.player_fixes",
                     "claims.outlook", "clock.set", "clock.get", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
-                    "modes.>"],
+                    "modes.>", "season.created", "season.updated"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
                       "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>",
                       "player.renamed"],

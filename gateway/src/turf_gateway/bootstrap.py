@@ -29,7 +29,9 @@ from turf_common.gameclock import GameClockReader
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
+from turf_common.rules import seasons as season_rules
 from turf_common.rules.medals import MedalSet
+from turf_common.rules.prizes import PrizeTable
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
 from turf_gateway.adapters import passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.correction_store import SqlCorrectionLog
@@ -43,6 +45,7 @@ from turf_gateway.adapters.passwords import use_profile
 from turf_gateway.adapters.player_store import SqlPlayers, SqlSessions
 from turf_gateway.adapters.ratelimit import RateLimiter, parse_limits
 from turf_gateway.adapters.readiness import Check, Readiness
+from turf_gateway.adapters.season_store import SqlSeasons
 from turf_gateway.adapters.services import NatsServices
 from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.adapters.tokens import SqlAccountTokens
@@ -67,6 +70,7 @@ from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.resultsmail import ResultsMail
 from turf_gateway.handlers.retention import Retention
+from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     AccountTokens,
@@ -78,10 +82,12 @@ from turf_gateway.ports import (
     IdempotencyKeys,
     PlayerStore,
     Revocations,
+    SeasonStore,
     Services,
     SessionStore,
 )
 from turf_gateway.state import AppState, FeedState
+from turf_gateway.testing import MemorySeasons
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
@@ -105,6 +111,7 @@ class Adapters:
     feed_log: FeedLog
     feed_stream: FeedStream
     tokens: AccountTokens   # R30: the mailed links' tokens
+    seasons: SeasonStore = field(default_factory=MemorySeasons)   # R31: the organizer's seasons, the joins
     #: GET /ready's checks, by server (readiness.checks for the real connections)
     checks: dict[str, Check] = field(default_factory=dict)
 
@@ -122,6 +129,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
                                   players=a.players)
+    seasons = Seasons(a.seasons, a.players, a.clock, settings.seed)
+    players.seasons = public.seasons = seasons
     history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
     mydata = MyData(players, notifications, cards, history)
     return AppState(
@@ -138,7 +147,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         outlook=Outlook(a.services), feed=feed,
         profiles=Profiles(a.feed_log, a.players, board, season, a.clock, MedalSet.load(settings.medals_file),
                           public),
-        results_mail=ResultsMail(a.players, a.services, public.results, season.season_id))
+        results_mail=ResultsMail(a.players, a.services, public.results, season.season_id), seasons=seasons)
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -191,7 +200,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         relay=OutboxRelay(engine, tables.outbox, OutboxBus(EventPublisher(broker, settings.stream), services),
                           forget=list(COMMANDS)),
         idle=lambda: bus.wait_idle(broker, settings.stream, timeout=60), feed_log=SqlFeedLog(engine),
-        tokens=SqlAccountTokens(engine),
+        tokens=SqlAccountTokens(engine), seasons=SqlSeasons(engine),
         checks=readiness.checks(broker, engine, redis),
         feed_stream=NatsFeedStream(broker, feed_stream(settings.stream), settings.ws_resend_max,
                                    relay.feed_subjects()))
@@ -201,6 +210,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     keeper = asyncio.create_task(Retention(adapters.players, adapters.services, adapters.clock, season,
                                            settings.erase_after_days).run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
+    # R31: the configuration file's season is the catalog's first (its card seed is TURF_SEED itself, R12.1)
+    await state.seasons.ensure(season_rules.from_config(season, PrizeTable.load().places, settings.seed))
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await common
     await _start_feed(state, broker, board, cache, players.renamed)

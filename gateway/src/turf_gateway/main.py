@@ -34,6 +34,7 @@ from turf_gateway.api.routes import (
     public,
     roster,
     season,
+    seasons,
     spectators,
     yard,
 )
@@ -64,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for r in (players.router, claims.router, cards.router, public.router, admin.router, corrections.router,
               exports.router, season.router, spectators.router, notifications.router, outlook.router,
               history.router, adjacency.router, roster.router, modes.router, yard.router, accounts.router,
-              profiles.router):
+              profiles.router, seasons.router):
         api.include_router(r)
     app.include_router(api)
     app.include_router(ops.router)   # /metrics, /health, /ready, /

@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from turf_common.contracts.base import Message
 from turf_common.contracts.claims import PlayerStatus
 from turf_common.contracts.notify import QueueMail
+from turf_common.rules.seasons import Season
 
 M = TypeVar("M", bound=Message)
 
@@ -415,3 +416,24 @@ class FeedStream(Protocol):
         the stream, a sequence it never reached, or more than ``TURF_WS_RESEND_MAX`` of them) or the stream does
         not answer."""
         ...
+
+
+class SeasonStore(Protocol):
+    """The organizer's seasons and who joined which (R31). ``create`` raises
+    :class:`turf_gateway.adapters.season_store.SeasonIdTaken` for an id in use; ``create`` and ``update`` stage
+    ``season.created`` / ``season.updated`` with the row; ``ensure`` writes the configuration file's season once,
+    joining every player registered then; a repeated ``join`` changes nothing."""
+
+    async def all(self) -> list[Season]: ...
+
+    async def create(self, season: Season, by: str, at: datetime) -> None: ...
+
+    async def update(self, season: Season, by: str, at: datetime) -> None: ...
+
+    async def ensure(self, season: Season, at: datetime) -> bool: ...
+
+    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> None: ...
+
+    async def joined(self, player_id: str) -> dict[str, str]: ...
+
+    async def members(self, season_id: str) -> set[str]: ...

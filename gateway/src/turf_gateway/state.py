@@ -29,6 +29,7 @@ from turf_gateway.handlers.players import Players, Sessions
 from turf_gateway.handlers.profiles import Profiles
 from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.resultsmail import ResultsMail
+from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.ports import FeedStream
 
 
@@ -74,4 +75,5 @@ class AppState:
     outlook: Outlook
     profiles: Profiles
     results_mail: ResultsMail   # R30: the final results by mail, at the season's close (feed/log.py)
+    seasons: Seasons            # R31: the organizer's seasons, joining, the season in force
     feed: FeedState = field(default_factory=FeedState)

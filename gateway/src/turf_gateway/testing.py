@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.notify import Done, QueueMail
+from turf_common.rules.seasons import Season
 from turf_gateway.adapters import account_store, correction_store, idempotency
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.events import disqualification, renaming, verification
@@ -612,3 +613,42 @@ class _MemorySettling:
                              _json(after), a.post_season)
         self.asked_now = replace(self.asked_now, state="logged", refusal=None)
         return await self.record()
+
+
+@dataclass
+class MemorySeasons:
+    """:class:`turf_gateway.ports.SeasonStore` in memory; ``events`` the season events it would have staged."""
+
+    seasons: dict[str, Season] = field(default_factory=dict)
+    joins: dict[tuple[str, str], str] = field(default_factory=dict)
+    events: list[tuple[str, Season]] = field(default_factory=list)
+
+    async def all(self) -> list[Season]:
+        return list(self.seasons.values())
+
+    async def create(self, season: Season, by: str, at: datetime) -> None:
+        from turf_gateway.adapters.season_store import SeasonIdTaken
+
+        if season.id in self.seasons:
+            raise SeasonIdTaken(season.id)
+        self.seasons[season.id] = season
+        self.events.append((subjects.SEASON_CREATED, season))
+
+    async def update(self, season: Season, by: str, at: datetime) -> None:
+        self.seasons[season.id] = season
+        self.events.append((subjects.SEASON_UPDATED, season))
+
+    async def ensure(self, season: Season, at: datetime) -> bool:
+        if season.id in self.seasons:
+            return False
+        self.seasons[season.id] = season
+        return True
+
+    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> None:
+        self.joins.setdefault((season_id, player_id), home_address)
+
+    async def joined(self, player_id: str) -> dict[str, str]:
+        return {s: a for (s, p), a in self.joins.items() if p == player_id}
+
+    async def members(self, season_id: str) -> set[str]:
+        return {p for (s, p) in self.joins if s == season_id}

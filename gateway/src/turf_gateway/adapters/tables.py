@@ -132,4 +132,27 @@ feed_log = Table(
     Index("feed_log_players", "players", postgresql_using="gin"),
 )
 
+# R31: the organizer's seasons (migration 0009): R1's configuration (SeasonConfig.to_dict) and R26's prizes as JSON
+seasons = Table(
+    "seasons", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("config", JSONB, nullable=False),
+    Column("prizes", JSONB, nullable=False),
+    Column("seed_commitment", String(64), nullable=False),
+    Column("rehearsal", Boolean, nullable=False, server_default="false"),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_by", String(64), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# R31: who joined which season, with the home address they confirmed then (R27: a changed one is verified again)
+season_players = Table(
+    "season_players", metadata,
+    Column("season_id", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True, index=True),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    Column("home_address", Text, nullable=False),
+)
+
 outbox = outbox_table(metadata, SCHEMA)

@@ -56,6 +56,7 @@ class Me(PrivateProfile):
     claims_left_today: int
     announcements_by_mail: bool = Field(
         description="optional mail is sent: announcements and the final results (rule changes always are)")
+    seasons: list[str] = Field(default_factory=list, description="the ids of the seasons the caller joined (R31)")
 
 
 class Card(BaseModel):
@@ -180,6 +181,12 @@ class Leaderboard(BaseModel):
     side_quests: dict[str, QuestLeaders]
 
 
+class NextSeason(BaseModel):
+    id: str
+    name: str
+    first_opening: str = Field(description="its first opening instant, ISO 8601 in its zone")
+
+
 class Clock(BaseModel):
     now: str
     open: bool
@@ -188,6 +195,8 @@ class Clock(BaseModel):
     season_state: Literal["before", "running", "closed"]
     next_change: str | None
     seed_commitment: str
+    season_id: str | None = Field(default=None, description="the season in force (R31)")
+    next_season: NextSeason | None = Field(default=None, description="the next season announced, or null (R31)")
 
 
 class FinalStanding(BaseModel):
@@ -375,3 +384,47 @@ class MailItem(BaseModel):
 
 class MailList(BaseModel):
     mail: list[MailItem]
+
+
+# ---- seasons (R31) ------------------------------------------------------------------------------------------------
+
+
+class SeasonListed(BaseModel):
+    id: str
+    name: str
+    first_day: date
+    last_day: date
+    state: Literal["upcoming", "running", "closed"]
+
+
+class SeasonList(BaseModel):
+    seasons: list[SeasonListed] = Field(description="every season, newest first (rehearsals are not listed)")
+
+
+class Prize(BaseModel):
+    place: int
+    amount: str = Field(description="US dollars, exactly two decimals")
+
+
+class SeasonRecord(BaseModel):
+    """A season as the organizer made it (R31): R1's calendar and limits, R26's prizes, R12.1's seed commitment."""
+
+    id: str
+    name: str
+    zone: str
+    first_day: date
+    last_day: date
+    open_weekdays: list[int] = Field(description="0 = Monday … 6 = Sunday")
+    open_time: str = Field(description="HH:MM, local")
+    close_time: str = Field(description="HH:MM, local")
+    limits: dict[str, float]
+    prizes: list[Prize]
+    state: Literal["upcoming", "running", "closed"]
+    seed_commitment: str = Field(description="SHA-256 of the season's card seed, published at its creation (R12.1)")
+    first_opening: str = Field(description="the first opening instant, ISO 8601 in the season's zone")
+    rehearsal: bool = Field(description="a throwaway season for trying the game out, never listed to players")
+
+
+class SeasonJoined(BaseModel):
+    season_id: str
+    status: str = Field(description="as in GET /me: pending while the player must be verified (again, R27)")

@@ -30,6 +30,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.events import disqualification, verification
+from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.handlers.session_idle import IdlePolicy
 from turf_gateway.ports import (
     ROSTER_PAGE,
@@ -132,6 +133,7 @@ class Players:
     purged_at: float = field(default=float("-inf"))   # time.monotonic() of the last purge of expired sessions
     idle: IdlePolicy = field(default_factory=IdlePolicy)
     profiles: SessionCache[Caller] | None = None   # GET /me's profiles kept with the sessions, dropped with them
+    seasons: Seasons | None = None   # R31: registering joins a season; GET /me lists the seasons joined
 
     async def register(self, reg: Registration, ip: str) -> S.Registered:
         """Register a pending player (R27); a geocoded home inside the board verifies at once, otherwise the
@@ -148,6 +150,8 @@ class Players:
         verified = home is not None and reason is None
         await self.players.place(pid, normalise_address(reg.home_address), home, reason,
                                  await self.clock.now() if verified else None)
+        if self.seasons is not None:
+            await self.seasons.join_on_registration(pid, reg.home_address)
         if verified:
             await self.relay.flush()
         if self.accounts is not None:
@@ -246,7 +250,8 @@ class Players:
         return S.Me(id=row.id, name=row.name, display_name=row.discord, email=row.email, discord=row.discord,
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
                     status_reason=row.status_reason, claims_left_today=left.claims_left_today,
-                    email_confirmed=row.email_confirmed, announcements_by_mail=row.announcements_by_mail)
+                    email_confirmed=row.email_confirmed, announcements_by_mail=row.announcements_by_mail,
+                    seasons=await self.seasons.joined(caller.id) if self.seasons is not None else [])
 
     async def profile(self, player_id: str) -> S.PublicProfile:
         row = await self.players.get(player_id)

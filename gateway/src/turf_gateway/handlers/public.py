@@ -30,6 +30,7 @@ from turf_gateway.handlers.paging import read_pages
 from turf_gateway.ports import GameClock, PlayerStore, Services
 
 if TYPE_CHECKING:   # state.py builds its AppState of the use cases: a runtime import would be circular
+    from turf_gateway.handlers.seasons import Seasons
     from turf_gateway.state import FeedState
 
 #: a territory nobody has claimed (R6)
@@ -67,6 +68,7 @@ class Public:
     clock_setting: str
     seed: str
     feed: FeedState
+    seasons: Seasons | None = None   # R31: GET /clock's season in force and next season
     _display: list[dict[str, Any]] | None = field(default=None, init=False, repr=False)
     _adjacency: tuple[bytes, str] | None = field(default=None, init=False, repr=False)
     _topo: tuple[bytes, list[dict[str, Any]], bytes] | None = field(default=None, init=False, repr=False)
@@ -193,8 +195,13 @@ class Public:
     # ---- time ---------------------------------------------------------------------------------------------------
 
     async def clock_now(self) -> dict[str, Any]:
-        """:meth:`clock_body` at the game clock's current instant."""
-        return self.clock_body(await self.clock.now())
+        """:meth:`clock_body` at the game clock's current instant, with the season in force and the next one
+        (R31)."""
+        now = await self.clock.now()
+        body = self.clock_body(now)
+        if self.seasons is not None:
+            body |= await self.seasons.clock_fields(now)
+        return body
 
     def clock_body(self, now: datetime) -> dict[str, Any]:
         """The game clock at ``now`` (R1–R3): ``now`` in the season's zone, whether claims are open, the clock's

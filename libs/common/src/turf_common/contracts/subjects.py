@@ -52,6 +52,9 @@ CLOCK_DAY_CLOSED = "clock.day_closed"
 CLOCK_SEASON_ENDED = "clock.season_ended"
 CLOCK_CHANGED = "clock.changed"
 SEASON_FINAL_RESULTS = "season.final_results"
+# R31: the gateway announces the organizer's seasons
+SEASON_CREATED = "season.created"
+SEASON_UPDATED = "season.updated"
 
 SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes")
 

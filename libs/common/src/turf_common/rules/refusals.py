@@ -14,6 +14,8 @@ from turf_common.rules.yardstate import YardCode
 RuleCode = Literal[
     "game_closed",
     "season_closed",
+    "season_not_started",
+    "not_joined",
     "outside_board",
     "on_border",
     "inaccurate_fix",
@@ -43,7 +45,7 @@ RuleCode = Literal[
 ]
 #: Codes of commands refused for reasons no rule names (R28 corrections, the clock, a service unavailable).
 GenericCode = Literal["not_found", "conflict", "invalid_input", "unavailable", "forbidden", "season_not_closed",
-                      "clock_backwards"]
+                      "clock_backwards", "season_overlaps", "season_started"]
 #: the turn-based modes refuse with their own codes (moderefusals.py, yardstate.py), answered the same way
 RefusalCode = RuleCode | GenericCode | ModeCode | YardCode
 RULE_CODES: tuple[str, ...] = get_args(RuleCode)
@@ -54,6 +56,9 @@ MESSAGES: dict[RuleCode, str] = {
     # R3 / R25
     "game_closed": "The game is closed right now. It is open Monday to Saturday, 6:00 to 22:00 New York time.",
     "season_closed": "The season is over; ownership and scores are locked.",
+    # R31 (the season_not_started sentence names the next season's first opening, rules.seasons)
+    "season_not_started": "The next season has not opened yet.",
+    "not_joined": "You have not joined this season yet: join it from the play page.",
     # R7
     "outside_board": "Your location is not inside any territory of the board.",
     "on_border": "You are standing on a border between territories (within 0.5 m of it); step a few metres inside "

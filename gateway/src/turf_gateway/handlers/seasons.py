@@ -1,0 +1,163 @@
+"""Seasons as use cases (R31, API.md "Seasons"): the catalog, the organizer's new season and changes before its
+first opening, a player joining, and what ``GET /clock`` says of the season in force and the next one.
+
+The catalog is a handful of rows read again at most every :data:`FRESH_S` seconds (every gateway replica sees a
+season another replica made within that time; the replica that made it at once), so ``GET /clock`` costs no query."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from turf_common.rules import seasons as rules
+from turf_common.rules.cards import seed_commitment
+from turf_common.rules.refusals import Refused
+from turf_common.rules.seasons import Problem, Season
+from turf_gateway.adapters.season_store import SeasonIdTaken
+from turf_gateway.api.errors import ApiError
+from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore
+
+FRESH_S = 5.0
+
+
+def _refused(problems: list[Problem]) -> ApiError:
+    """The first problem as the API's refusal (422 ``invalid_input`` naming the field, 409 for the others)."""
+    p = problems[0]
+    where = f"{p.field}: " if p.field and p.code == "invalid_input" else ""
+    return ApiError(p.code, where + p.message)
+
+
+@dataclass
+class Seasons:
+    """``seed`` is ``TURF_SEED`` (private): a new season's card seed is derived from it (R12.1) and only the
+    commitment leaves."""
+
+    store: SeasonStore
+    players: PlayerStore
+    clock: GameClock
+    seed: str
+    _cache: tuple[float, list[Season]] | None = field(default=None, init=False, repr=False)
+
+    async def catalog(self) -> list[Season]:
+        """Every season, rehearsals included, at most :data:`FRESH_S` old."""
+        if self._cache is None or time.monotonic() - self._cache[0] > FRESH_S:
+            self._cache = (time.monotonic(), await self.store.all())
+        return self._cache[1]
+
+    def _forget(self) -> None:
+        self._cache = None
+
+    async def ensure(self, season: Season) -> None:
+        """The configuration file's season in the catalog (the first start after seasons became data)."""
+        if await self.store.ensure(season, await self.clock.now()):
+            self._forget()
+
+    async def find(self, season_id: str) -> Season:
+        for s in await self.catalog():
+            if s.id == season_id:
+                return s
+        raise ApiError("not_found", f"No season {season_id!r}.")
+
+    # ---- public reads -------------------------------------------------------------------------------------------
+
+    async def listing(self) -> dict[str, Any]:
+        """``GET /seasons``: every season but rehearsals, newest first."""
+        now = await self.clock.now()
+        shown = sorted((s for s in await self.catalog() if not s.rehearsal), key=lambda s: s.first_opening,
+                       reverse=True)
+        return {"seasons": [{"id": s.id, "name": s.name, "first_day": s.config.first_day.isoformat(),
+                             "last_day": s.config.last_day.isoformat(), "state": rules.phase(s, now)}
+                            for s in shown]}
+
+    async def one(self, season_id: str) -> dict[str, Any]:
+        """``GET /seasons/{id}``; 404 ``not_found``."""
+        return (await self.find(season_id)).body(await self.clock.now())
+
+    async def clock_fields(self, now: datetime) -> dict[str, Any]:
+        """``GET /clock``'s ``season_id`` (the season in force) and ``next_season`` (``{id, name, first_opening}``)."""
+        catalog = await self.catalog()
+        current, upcoming = rules.in_force(catalog, now), rules.next_season(catalog, now)
+        return {"season_id": current.id if current else None,
+                "next_season": None if upcoming is None else {
+                    "id": upcoming.id, "name": upcoming.name, "first_opening": upcoming.first_opening.isoformat()}}
+
+    async def refusal(self, joined: set[str], now: datetime) -> Refused | None:
+        """R31: why a player's action is refused by the calendar of seasons at ``now`` (None: it may go ahead)."""
+        return rules.action_refusal(await self.catalog(), now, joined)
+
+    # ---- the organizer ------------------------------------------------------------------------------------------
+
+    async def create(self, by: str, form: dict[str, Any]) -> dict[str, Any]:
+        """``POST /admin/seasons``: 201 the season; 422 ``invalid_input`` naming the field; 409 ``season_overlaps``,
+        ``conflict`` (id in use). Publishes ``season.created`` with the seed's commitment (R12.1)."""
+        now, catalog = await self.clock.now(), await self.store.all()
+        last = max(catalog, key=lambda s: s.first_opening, default=None)
+        made = rules.parse_season(form, defaults=last, commitment=seed_commitment(
+            rules.season_seed(self.seed, str(form.get("id", "")))), rehearsal=bool(form.get("rehearsal")))
+        if isinstance(made, list):
+            raise _refused(made)
+        if any(s.id == made.id for s in catalog):
+            raise ApiError("conflict", f"A season {made.id!r} exists already; change it with PATCH.")
+        if problems := rules.validate(made, catalog, now):
+            raise _refused(problems)
+        try:
+            await self.store.create(made, by, now)
+        except SeasonIdTaken:
+            raise ApiError("conflict", f"A season {made.id!r} exists already; change it with PATCH.") from None
+        self._forget()
+        return made.body(now)
+
+    async def update(self, by: str, season_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """``PATCH /admin/seasons/{id}``: 200 the season; 409 ``season_started`` once it has opened (R31: then only
+        corrections, R28); the same refusals as :meth:`create` for the fields changed."""
+        now, catalog = await self.clock.now(), await self.store.all()
+        season = next((s for s in catalog if s.id == season_id), None)
+        if season is None:
+            raise ApiError("not_found", f"No season {season_id!r}.")
+        if started := rules.edit_refusal(season, now):
+            raise _refused([started])
+        changed = rules.with_changes(season, changes, commitment=season.seed_commitment)
+        if isinstance(changed, list):
+            raise _refused(changed)
+        if problems := rules.validate(changed, catalog, now):
+            raise _refused(problems)
+        await self.store.update(changed, by, now)
+        self._forget()
+        return changed.body(now)
+
+    # ---- players ------------------------------------------------------------------------------------------------
+
+    async def joined(self, player_id: str) -> list[str]:
+        """The ids of the seasons ``player_id`` joined (``GET /me``'s ``seasons``), oldest first."""
+        mine = await self.store.joined(player_id)
+        order = {s.id: s.first_opening for s in await self.catalog()}
+        return sorted(mine, key=lambda sid: (order.get(sid) is None, order.get(sid) or 0, sid))  # type: ignore[operator]
+
+    async def join(self, caller: Caller, season_id: str) -> dict[str, Any]:
+        """``POST /seasons/{id}/join`` (R31): the caller takes part in the season, confirming their home address.
+        ``status`` as in ``GET /me``: ``pending`` while the organizer has not verified them (R27), as after a change of
+        home address until verified again. 409 ``season_closed`` for a closed
+        season; a repeat changes nothing."""
+        now = await self.clock.now()
+        season = await self.find(season_id)
+        if rules.phase(season, now) == "closed":
+            raise ApiError("season_closed", f"The {season.name} season is over; join the next one.")
+        if caller.role == "organizer":
+            raise ApiError("forbidden", "The organizer is not a player and joins no season (R27).")
+        row = await self.players.get(caller.id)
+        assert row is not None   # the caller's own account
+        await self.store.join(season.id, caller.id, row.home_address or "", now)
+        # a changed home address already made the player pending until verified again (PATCH /me, R27)
+        return {"season_id": season.id, "status": "verified" if row.status == "verified" else "pending"}
+
+    async def join_on_registration(self, player_id: str, home_address: str) -> None:
+        """R31: registering joins the season in force while it runs, else the next one (none: the latest)."""
+        now = await self.clock.now()
+        catalog = await self.catalog()
+        current = rules.in_force(catalog, now)
+        target = (current if current is not None and rules.phase(current, now) != "closed"
+                  else rules.next_season(catalog, now) or current)
+        if target is not None:
+            await self.store.join(target.id, player_id, home_address, now)
