@@ -28,6 +28,9 @@ class Player:
     def post(self, path: str, json: Any = None, headers: dict[str, str] | None = None) -> httpx.Response:
         return self.http.post(API + path, json=json, headers=self.auth | (headers or {}))
 
+    def patch(self, path: str, json: Any = None) -> httpx.Response:
+        return self.http.patch(API + path, json=json, headers=self.auth)
+
     def put(self, path: str, json: Any = None) -> httpx.Response:
         return self.http.put(API + path, json=json, headers=self.auth)
 

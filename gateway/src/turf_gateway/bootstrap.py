@@ -129,13 +129,13 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
                                   players=a.players)
-    seasons = Seasons(a.seasons, a.players, a.clock, settings.seed)
-    players.seasons = public.seasons = seasons
+    seasons, claims = Seasons(a.seasons, a.players, a.clock, settings.seed), Claims(a.services, a.limiter, a.keys)
+    players.seasons = public.seasons = claims.seasons = seasons
     history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
     mydata = MyData(players, notifications, cards, history)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
-        claims=Claims(a.services, a.limiter, a.keys), players=players, accounts=accounts,
+        claims=claims, players=players, accounts=accounts,
         myaccount=MyAccount(players, accounts), mydata=mydata,
         sessions=Sessions(a.sessions, cache, idle),
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),

@@ -5,7 +5,7 @@ after its commit (DESIGN.md, "The claim path is a pipeline")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
@@ -13,6 +13,9 @@ from turf_common.contracts.base import Message
 from turf_common.contracts.claims import CheckReply, ClaimAcceptedReply, Fix, Home, SubmitClaim
 from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, IdempotencyKeys, Limiter, Services
+
+if TYPE_CHECKING:
+    from turf_gateway.handlers.seasons import Seasons
 
 M = TypeVar("M", bound=Message)
 #: nobody answers the claim path's first stage: geo-verify is down (as geo-verify says when claims is)
@@ -24,6 +27,7 @@ class Claims:
     services: Services
     limiter: Limiter
     keys: IdempotencyKeys
+    seasons: Seasons | None = None   # R31: between seasons, a refusal names the next season's opening
 
     def _command(self, caller: Caller, fix: Fix, key: str | None) -> SubmitClaim:
         home = Home(lat=caller.home.lat, lon=caller.home.lon) if caller.home is not None else None
@@ -34,7 +38,10 @@ class Claims:
         """Would a claim at ``fix`` succeed now (changes no game state; the fix joins the trail, R7.1)? Raises
         ApiError 429 over ``checks_player``/``checks_ip``."""
         await self.limiter.hit("checks_player", caller.id, ("checks_ip", ip))
-        return await self._ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply)
+        answer = await self._ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply)
+        if answer.reason == "season_closed" and (upcoming := await self._between_seasons()) is not None:
+            return answer.model_copy(update={"reason": upcoming.reason, "message": upcoming.message})
+        return answer
 
     async def submit(self, caller: Caller, fix: Fix, ip: str, key: str | None, body: Any) -> ClaimAcceptedReply:
         """Claim the territory at ``fix``. ``body``: the request's JSON, which a repeated ``key`` must repeat.
@@ -49,3 +56,17 @@ class Claims:
             return await self.services.ask(subject, cmd, reply, 10)
         except BusError as e:
             raise ApiError("unavailable", LOCATION_DOWN, 503) from e
+        except ApiError as e:
+            if e.reason == "season_closed" and (upcoming := await self._between_seasons()) is not None:
+                raise ApiError(upcoming.reason, upcoming.message) from None
+            raise
+
+    async def _between_seasons(self) -> ApiError | None:
+        """R31: once a season has closed and the organizer has announced the next, its refusal is
+        ``season_not_started`` naming the next first opening, not ``season_closed`` (None: no next season)."""
+        if self.seasons is None:
+            return None
+        refused = await self.seasons.refusal(set(), await self.seasons.clock.now())
+        if refused is None or refused.reason != "season_not_started":
+            return None
+        return ApiError(refused.reason, refused.message)
