@@ -7,6 +7,7 @@ import {
   $, plural, act, API, api, ApiError, clearSession, clockText, errorText, formData, gameDate, gameTime, h, optional,
   playerName, renderClock, signOut, saveSession, say, session, useSessionKey,
 } from "./api.js";
+import { installSeasonForm, refreshSeasons } from "./seasons.js";
 
 useSessionKey("turf.admin");
 let clock = null;
@@ -639,6 +640,7 @@ async function refreshMail() {
 }
 
 $("#mail-refresh").addEventListener("click", refreshMail);
+installSeasonForm(refreshClock);
 
 // ---------- clock ----------
 async function refreshClock() {
@@ -649,6 +651,7 @@ async function refreshClock() {
   }
   renderClock($("#clock"), clock);
   renderDashboard();
+  refreshSeasons(clock);
   if (!clock) return;
   $("#clock-now").textContent = `${gameTime(clock.now)} (${clock.now})`;
   // only a manual clock can be moved: the form shows for it alone

@@ -27,6 +27,7 @@ import { ageText, keepFix, keptFix } from "./lastfix.js";
 import { BorderNearMe } from "./border.js";
 import { Tabs } from "./tabs.js";
 import { pageConfig } from "./pageconfig.js";
+import { showSeasonLine } from "./seasons.js";
 
 const state = {
   me: null, // GET /me
@@ -129,6 +130,7 @@ async function readClock() {
   try {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
+    showSeasonLine($("#season-line"), c);
     clock.set(c);
     bell.learn(c);
     countdowns.showClock(c);

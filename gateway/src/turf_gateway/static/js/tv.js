@@ -4,6 +4,7 @@
 
 import { $, h, knownName } from "./api.js";
 import { describe, union } from "./board.js";
+import { seasonLine } from "./seasons.js";
 
 export const isTv = () => new URLSearchParams(location.search).get("tv") === "1";
 
@@ -131,7 +132,7 @@ export class TvDirector {
     const el = $("#tv-countdown");
     const c = this.clock;
     if (!el || !c || !c.next_change) {
-      if (el) el.textContent = c && c.season_state === "closed" ? "The season is over" : "";
+      if (el) el.textContent = c && c.season_state === "closed" ? `The season is over. ${seasonLine(c)}` : "";
       return;
     }
     // a real clock runs on here between reads; manual and accelerated ones are read again (watch.js, every 30 s)

@@ -11,6 +11,7 @@ import { activity, isTv, labelOrder, restView, TvDirector } from "./tv.js";
 import { Announcement } from "./announcements.js";
 import { showSeason } from "./journal.js";
 import { Replay } from "./replay.js";
+import { showSeasonLine } from "./seasons.js";
 
 // the TV's first view is its view at rest (set before the towns are drawn, not after); a wide desk screen
 // opens on the same active area, not on the whole state's 448 towns
@@ -162,6 +163,7 @@ async function refreshClock() {
   try {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
+    showSeasonLine($("#season-line"), c);
     tv?.setClock(c);
     if (c.season_state === "closed" && $("#podium").hidden) renderPodium($("#podium")).catch(() => {});
   } catch {
