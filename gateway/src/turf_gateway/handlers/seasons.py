@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import structlog
+
 from turf_common.rules import seasons as rules
 from turf_common.rules.cards import seed_commitment
 from turf_common.rules.refusals import Refused
@@ -18,6 +20,8 @@ from turf_common.rules.seasons import Problem, Season
 from turf_gateway.adapters.season_store import SeasonIdTaken
 from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore
+
+log = structlog.get_logger(__name__)
 
 FRESH_S = 5.0
 
@@ -50,8 +54,14 @@ class Seasons:
         self._cache = None
 
     async def ensure(self, season: Season) -> None:
-        """The configuration file's season in the catalog (the first start after seasons became data)."""
-        if await self.store.ensure(season, await self.clock.now()):
+        """The configuration file's season in the catalog (the first start after seasons became data), unless a
+        season of the catalog overlaps it (R31: two seasons' days never overlap; the catalog wins)."""
+        now = await self.clock.now()
+        clash = [p for p in rules.validate(season, await self.store.all(), now) if p.code == "season_overlaps"]
+        if clash:
+            log.warning("season_file_overlaps_catalog", season=season.id, why=clash[0].message)
+            return
+        if await self.store.ensure(season, now):
             self._forget()
 
     async def find(self, season_id: str) -> Season:
