@@ -15,6 +15,8 @@ import contextlib
 import fcntl
 import os
 import tempfile
+import time
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,8 +90,10 @@ def _serial_gate(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     alone = request.node.get_closest_marker("serial") is not None
     with open(d / "turnstile", "a+") as turnstile, open(d / "room", "a+") as room:
+        asked = time.monotonic()
         fcntl.flock(turnstile, fcntl.LOCK_EX)
         fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        _GATE_WAIT[str(request.node.path)] = time.monotonic() - asked   # not the module's time: the file budget's
         if not alone:
             fcntl.flock(turnstile, fcntl.LOCK_UN)
         try:
@@ -98,3 +102,61 @@ def _serial_gate(request: pytest.FixtureRequest) -> Iterator[None]:
             fcntl.flock(room, fcntl.LOCK_UN)
             with contextlib.suppress(OSError):
                 fcntl.flock(turnstile, fcntl.LOCK_UN)
+
+
+# ---- the file budget -----------------------------------------------------------------------------------------------
+#: a test file may take this many seconds of wall time (its tests' set-up, call and tear-down, its stack included;
+#: not the time it waited at the serial gate): a slower one fails the suite, named, so a slow file shows the day it
+#: lands rather than in CI's total weeks later
+FILE_BUDGET_S = 90.0
+#: the files over budget when the budget came, with their time then (s, on CI's two workers): this list only
+#: shrinks. A file leaves it when it is made faster; none is added
+OVER_BUDGET: dict[str, float] = {
+}
+_GATE_WAIT: dict[str, float] = {}
+_FILE_TIME: defaultdict[str, float] = defaultdict(float)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "setup" and (waited := _GATE_WAIT.pop(str(item.path), None)) is not None:
+        report.user_properties.append(("gate_wait_s", waited))   # carried to xdist's controller with the report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return   # the controller sums every worker's reports
+    waited = sum(v for k, v in report.user_properties if k == "gate_wait_s")
+    _FILE_TIME[report.nodeid.split("::")[0]] += report.duration - waited
+
+
+def files_over_budget(times: dict[str, float], allowed: dict[str, float]) -> list[str]:
+    """The files whose time passed the budget and are not on the list of those already over it, slowest first."""
+    over = [f for f, t in times.items() if t > FILE_BUDGET_S and f not in allowed]
+    return sorted(over, key=lambda f: -times[f])
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _FILE_TIME:
+        return
+    slowest = sorted(_FILE_TIME.items(), key=lambda kv: -kv[1])[:10]
+    terminalreporter.section(f"slowest test files (budget {FILE_BUDGET_S:.0f} s a file)")
+    for f, t in slowest:
+        mark = "OVER" if t > FILE_BUDGET_S else "ok"
+        terminalreporter.write_line(f"{t:7.1f} s  {mark:4}  {f}" + ("  (allowed, was "
+                                    f"{OVER_BUDGET[f]:.0f} s)" if f in OVER_BUDGET else ""))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    over = files_over_budget(dict(_FILE_TIME), OVER_BUDGET)
+    if over and exitstatus == pytest.ExitCode.OK:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        for f in over:
+            line = f"FILE BUDGET: {f} took {_FILE_TIME[f]:.1f} s (budget {FILE_BUDGET_S:.0f} s): make it faster"
+            if reporter is not None:
+                reporter.write_line(line, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
