@@ -136,10 +136,12 @@ def gateway_url(url: str | None) -> str:
     """``url``, else the running stack's (``stack.json``'s ``http``), else ``http://127.0.0.1:TURF_HTTP_PORT``."""
     if url:
         return url.rstrip("/")
-    data_dir = Path(os.environ.get("TURF_DATA_DIR") or ".turfwar")
-    manifest = data_dir / "stack.json"
+    from turf_common.settings import get_settings
+
+    s = get_settings()
+    manifest = Path(s.data_dir) / "stack.json"
     info = json.loads(manifest.read_text()) if manifest.exists() else {}
-    return str(info.get("http") or f"http://127.0.0.1:{os.environ.get('TURF_HTTP_PORT') or 8000}").rstrip("/")
+    return str(info.get("http") or f"http://127.0.0.1:{s.http_port}").rstrip("/")
 
 
 def open_client(base_url: str) -> httpx.Client:
