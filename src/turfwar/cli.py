@@ -32,10 +32,12 @@ except ImportError:  # pragma: no cover - the board pipeline is optional at run 
     pass
 
 from turfwar.cards_cli import cards_app  # noqa: E402
+from turfwar.season_cli import season_app  # noqa: E402
 from turfwar.simulate.cli import simulate  # noqa: E402
 
 app.command(name="simulate")(simulate)
 app.add_typer(cards_app, name="cards")
+app.add_typer(season_app, name="season")
 
 
 @app.command()
