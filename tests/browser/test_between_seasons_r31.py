@@ -1,6 +1,6 @@
 """R31 on the pages: after the last season with none announced, the organize page leads with "Set up the next
 season" and its form makes one (a wrong form says which field, saves nothing); then the play and watch pages say
-when the next season opens, in days on the game clock."""
+when the next season opens, in days on the game clock, and a returning player joins it with one button."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.browser.test_pages import message, open_page, sign_in_page, until
-from tests.support.client import Player, move_clock
+from tests.support.client import Player, move_clock, register, sign_in
 from tests.support.stackfix import ORGANIZER
 from turfwar.stack import Stack
 
@@ -30,9 +30,10 @@ def fill_season(page: Any, first: str, last: str) -> None:
     page.click("#season-form button[type=submit]")
 
 
-def test_between_seasons_the_organizer_sets_up_the_next_and_players_see_when_it_opens(
+def test_between_seasons_the_organizer_sets_up_the_next_players_see_when_it_opens_and_join_it(
         stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any],
         shot: Callable[..., Path]) -> None:
+    _, email, password = register(http, "Returning Rae")   # registered in 2026: joined 2026 only
     move_clock(org, AFTER_2026)
     admin = phone()
     open_page(admin, stack.base_url + "/admin")
@@ -61,3 +62,15 @@ def test_between_seasons_the_organizer_sets_up_the_next_and_players_see_when_it_
         assert page.inner_text("#season-line") == want
         if path == "/":
             shot(page, "play-between-seasons")
+
+    # a returning player is offered the next season and joins it with one button
+    play = phone()
+    open_page(play, stack.base_url + "/")
+    sign_in_page(play, email, password)
+    play.wait_for_selector("#season-join:not([hidden])")
+    assert play.inner_text("#season-join-button") == "Join the 2027 season"
+    shot(play, "play-join-next-season", at="#me")
+    play.click("#season-join-button")
+    assert "You joined the 2027 season" in message(play, "#season-join-msg", "ok")
+    until(play, "document.querySelector('#season-join').hidden")
+    assert sign_in(http, email, password).get("/me").json()["seasons"] == ["2026", "2027"]

@@ -27,7 +27,7 @@ import { ageText, keepFix, keptFix } from "./lastfix.js";
 import { BorderNearMe } from "./border.js";
 import { Tabs } from "./tabs.js";
 import { pageConfig } from "./pageconfig.js";
-import { showSeasonLine } from "./seasons.js";
+import { installJoin, offerJoin, showSeasonLine } from "./seasons.js";
 
 const state = {
   me: null, // GET /me
@@ -131,6 +131,7 @@ async function readClock() {
     const c = await api("/clock", { auth: false });
     renderClock($("#clock"), c);
     showSeasonLine($("#season-line"), c);
+    offerJoin(c, state.me);
     clock.set(c);
     bell.learn(c);
     countdowns.showClock(c);
@@ -267,8 +268,12 @@ async function refreshMe() {
   $("#me-note").hidden = !note;
   $("#claims-left").textContent = String(m.claims_left_today ?? "—");
   fillAccount(m);
+  offerJoin(clock.last, m);
   return true;
 }
+
+// R31: joining the next season (or the running one) with one action
+installJoin(async () => { await refreshMe(); });
 
 // R30: my account (profile, password, my data, withdrawal)
 installAccount(async () => { await refreshMe(); }, () => {

@@ -39,6 +39,36 @@ export function showSeasonLine(el, c) {
   el.hidden = !el.textContent;
 }
 
+// R31: a player who has not joined the next season (or the running one) is offered to, with one button
+let joinable = null;
+export function offerJoin(c, me) {
+  const box = $("#season-join");
+  if (!box) return;
+  const target = c && (c.next_season || (c.season_state === "running" ? { id: c.season_id, name: c.season_id } : null));
+  const show = !!(target && me && me.role === "player" && !(me.seasons || []).includes(target.id));
+  joinable = show ? target : null;
+  box.hidden = !show;
+  if (show) {
+    $("#season-join-text").textContent = `You have not joined the ${target.name} season yet. `
+      + "Joining confirms your home address.";
+    $("#season-join-button").textContent = `Join the ${target.name} season`;
+  }
+}
+
+export function installJoin(afterJoin) {
+  const button = $("#season-join-button");
+  if (!button) return;
+  button.addEventListener("click", () => act(button, $("#season-join-msg"), async () => {
+    const target = joinable;   // the page's answer after the join offers nothing more
+    if (!target) return "";
+    const joined = await api(`/seasons/${encodeURIComponent(target.id)}/join`, { method: "POST" });
+    await afterJoin();
+    return joined.status === "pending"
+      ? `You joined the ${target.name} season; the organizer verifies your home address again before you play.`
+      : `You joined the ${target.name} season.`;
+  }));
+}
+
 // ---------- the organizer's panel ----------
 
 function seasonItem(s) {
