@@ -11,6 +11,7 @@ from typing import Any
 from turf_common.rules import yard
 from turf_common.rules.seeded import SeededSource, seed_commitment
 from turf_common.rules.yardcatalogue import starter
+from turf_common.rules.yardstate import config_for
 from turf_modes.yard import decode, event_out
 from turfwar.modeaudit import GameAudit
 
@@ -25,12 +26,15 @@ def audit_yard(log: dict[str, Any], events: Iterable[dict[str, Any]]) -> GameAud
     if log["config"].get("catalogue") != f"{cat.name} {cat.version}":
         rep.mismatches.append(f"the room used catalogue {log['config'].get('catalogue')!r}, not this one's")
         return rep
+    if log["config"].get("closed"):
+        return rep   # Y28: a lobby left empty, never played: nothing to replay
     mine = [e for e in events if e.get("game_id") == rep.game_id]
     published = [e for e in mine if e.get("type") == "mode.yard_moved"]
-    s, _ = yard.open_game(rep.game_id, log["config"]["players"], cat, SeededSource(log["seed"], rep.game_id))
+    cfg = config_for(log["config"].get("rules"))   # the rules the room was played by (Y29, Y30)
+    s, _ = yard.open_game(rep.game_id, log["config"]["players"], cat, SeededSource(log["seed"], rep.game_id), cfg)
     for k, action in enumerate(log["actions"]):
         move = decode(action)
-        s, evs = yard.apply(s, cat, move)
+        s, evs = yard.apply(s, cat, move, cfg)
         rep.resolutions += 1
         again = [event_out(e).model_dump(mode="json") for e in evs]
         told = published[k]["events"] if k < len(published) else None

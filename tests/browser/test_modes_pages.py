@@ -90,3 +90,44 @@ def test_a_player_joins_a_team_and_places_troops_from_the_page(stack: Stack, htt
     page.select_option("#tt-order [name=dst]", JERSEY_CITY)
     page.click("#tt-order button[type=submit]")
     page.wait_for_selector("#error:has-text('You do not have that many troops there.')")   # the rule's sentence
+
+
+def test_a_joiner_leaves_a_lobby_after_a_question_and_the_page_leads_to_the_yard(
+        stack: Stack, http: httpx.Client, org: Player, phone: Callable[..., Any]) -> None:
+    move_clock(org, T0)
+    a, b = verified_player(http, org, "Gus"), verified_player(http, org, "Hal")
+    gid = a.post("/modes/hill", {"hill": HOBOKEN}).json()["game_id"]
+    opener = phone()
+    _signed_in(opener, stack, a)
+    opener.goto(stack.base_url + f"/modes?hill={gid}")
+    opener.wait_for_selector("#room-need:not([hidden])")
+    # "Share the link below": the sentence sits above the link
+    need, invite = opener.locator("#room-need").bounding_box(), opener.locator("#room-invite").bounding_box()
+    assert need and invite and need["y"] + need["height"] <= invite["y"]
+    hal = phone()
+    _signed_in(hal, stack, b)
+    hal.goto(stack.base_url + f"/modes?hill={gid}")
+    hal.click("#room-join")
+    # K17: a joiner leaves the lobby with a secondary button that asks first
+    hal.wait_for_selector("#room-leave:not([hidden])")
+    assert "secondary" in (hal.get_attribute("#room-leave", "class") or "")
+    asked: list[str] = []
+
+    def no(d: Any) -> None:
+        asked.append(d.message)
+        d.dismiss()
+
+    hal.once("dialog", no)
+    hal.click("#room-leave")
+    assert asked and "Leave this room?" in asked[0]
+    assert b.id in b.get(f"/modes/hill/{gid}").json()["hill"]["players"]
+    hal.once("dialog", lambda d: d.accept())
+    hal.click("#room-leave")
+    hal.wait_for_selector("#room-join:not([hidden])")
+    assert b.get(f"/modes/hill/{gid}").json()["hill"]["players"] == [a.id]
+    opener.wait_for_selector("#room-status:has-text('1 of 3–5 players')")
+    # the yard card game is a mode too: the page links to it
+    assert hal.locator("nav a[href='/yard']").count() == 1
+    hal.click("#yard-link")
+    hal.wait_for_url(stack.base_url + "/yard")
+    hal.wait_for_selector("#lobby-h:has-text('Yard cards')")

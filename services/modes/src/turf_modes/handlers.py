@@ -169,8 +169,11 @@ class ModesHandlers:
         player's lock, so two seats taken at once in two rooms are counted one after the other)."""
         await games_.lock_player(player_id)
         seated = await games_.seats(player_id, mode)
-        if game_id not in seated and len(seated) >= hill.HillConfig().max_rooms_per_player:
-            raise ModeRefused("too_many_rooms")
+        most = hill.HillConfig().max_rooms_per_player
+        if game_id not in seated and len(seated) >= most:
+            rooms = "yard cards rooms" if mode == "yard_cards" else "King of the Hill rooms"
+            raise ModeRefused("too_many_rooms", f"You are already seated in {most} {rooms}; leave one (or let it "
+                                                "finish) first.")
 
     def _field(self, g: GameRow) -> teamturf.Field:
         towns = g.config.get("towns")

@@ -30,7 +30,7 @@ from turf_common.rules import yard
 from turf_common.rules.moderefusals import ModeRefused
 from turf_common.rules.seeded import SeededSource, seed_commitment
 from turf_common.rules.yardcatalogue import Catalogue, starter
-from turf_common.rules.yardstate import YardConfig, YardEvent, YardRefused, YardState
+from turf_common.rules.yardstate import RULES_VERSION, YardConfig, YardEvent, YardRefused, YardState, config_for
 from turf_common.rules.yardview import view
 from turf_modes.ports import GameRow
 
@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 
 MOVE: TypeAdapter[Any] = TypeAdapter(yard.YardMove)
 CFG = YardConfig()
+
+
+def rules(g: GameRow) -> YardConfig:
+    """The rules the room is played by: a room opened before Y29 and Y30 (no ``rules`` in its config) keeps the
+    first ones, so that its log replays as it was played."""
+    return config_for(g.config.get("rules"))
 
 
 def decode(action: dict[str, Any]) -> Any:
@@ -58,9 +64,10 @@ class YardGames:
         n, st = self._kept.get(g.game_id, (0, None))  # type: ignore[arg-type]
         if st is None or n > len(g.actions):
             n = 0
-            st, _ = yard.open_game(g.game_id, g.config["players"], self.cat, SeededSource(g.seed, g.game_id), CFG)
+            st, _ = yard.open_game(g.game_id, g.config["players"], self.cat, SeededSource(g.seed, g.game_id),
+                                   rules(g))
         for a in g.actions[n:]:
-            st, _ = yard.apply(st, self.cat, decode(a), CFG)
+            st, _ = yard.apply(st, self.cat, decode(a), rules(g))
         self._kept[g.game_id] = (len(g.actions), st)
         self._kept.move_to_end(g.game_id)
         while len(self._kept) > self.keep:
@@ -70,10 +77,12 @@ class YardGames:
     def room(self, g: GameRow, viewer: str | None) -> YardRoom:
         c = g.config
         table = None
-        if g.status != "lobby":
+        if g.status != "lobby" and not g.config.get("closed"):  # Y28: a closed lobby has no table
             table = YardTable.model_validate(view(self.state(g), self.cat, viewer))
+        # the page offers a card's choices (Y11 extra buys, Y18 targets, Y19 a bribe's cards) from its actions
         cards = [{"id": x.id, "name": x.name, "kind": x.kind, "cost": x.cost, "vp": x.vp, "places": x.places,
-                  "text": x.text} for x in self.cat.cards]
+                  "text": x.text, "actions": [a.model_dump(mode="json") for a in x.actions],
+                  "bribe": x.bribe.model_dump(mode="json") if x.bribe else None} for x in self.cat.cards]
         return YardRoom(opener=c["opener"], players=list(c["players"]), turn_seconds=c["turn_seconds"],
                         turn_deadline=g.next_at, table=table, catalogue_cards=cards)
 
@@ -96,7 +105,7 @@ class YardGames:
         def make(game_id: str, seed: str, now: datetime) -> tuple[GameRow, Event]:
             g = GameRow(game_id, "yard_cards", "lobby", cmd.player_id, now, seed, seed_commitment(seed),
                         {"opener": cmd.player_id, "players": [cmd.player_id], "turn_seconds": cmd.turn_seconds,
-                         "catalogue": f"{self.cat.name} {self.cat.version}"})
+                         "catalogue": f"{self.cat.name} {self.cat.version}", "rules": RULES_VERSION})
             return g, GameCreated(occurred_at=now, game_id=game_id, mode="yard_cards", created_by=cmd.player_id,
                                   seed_commitment=g.seed_commitment)
 
@@ -107,6 +116,8 @@ class YardGames:
 
         if g.mode != "yard_cards":
             raise Denied("not_found", "There is no yard cards room with that id.")
+        if g.config.get("closed"):
+            raise ModeRefused("game_over", "This room closed in its lobby: everyone left before it started (Y28).")
 
     async def lobby(self, cmd: YardLobby) -> GameView | Refusal:
         """Y2: join a room not yet started (5 at most); its opener starts it with 2 to 5 players."""
@@ -128,7 +139,7 @@ class YardGames:
                     seat=[cmd.player_id])
             if cmd.player_id != g.config["opener"]:
                 raise Denied("forbidden", "Only the player who opened the room starts it.")
-            st, _ = yard.open_game(g.game_id, players, self.cat, SeededSource(g.seed, g.game_id), CFG)
+            st, _ = yard.open_game(g.game_id, players, self.cat, SeededSource(g.seed, g.game_id), rules(g))
             g.status, g.turn = "running", st.turn_no
             g.next_at = now + timedelta(seconds=g.config["turn_seconds"])
             return Outcome([], [(s.MODE_ROOM_STARTED, RoomStarted(
@@ -140,7 +151,7 @@ class YardGames:
     def _apply(self, g: GameRow, move: Any, now: datetime, out: Outcome) -> None:
         """One move of the rules on the room: logged, its events published, the turn's deadline moved on (Y25)."""
         st = self.state(g)
-        new, events = yard.apply(st, self.cat, move, CFG)
+        new, events = yard.apply(st, self.cat, move, rules(g))
         out.actions.append(move.model_dump(mode="json"))
         if new.turn_no != st.turn_no:
             g.turn = new.turn_no
@@ -161,13 +172,7 @@ class YardGames:
             self._mine(g)
             out = Outcome()
             if g.status == "lobby" and cmd.move.move == "leave":
-                players = [p for p in g.config["players"] if p != cmd.move.player]
-                if len(players) == len(g.config["players"]):
-                    raise YardRefused("not_in_room")
-                g.config = {**g.config, "players": players,
-                            "opener": players[0] if players else g.config["opener"]}
-                out.unseat.append(cmd.move.player)
-                return out
+                return self._out_of_lobby(g, cmd.move.player, now)
             if g.status == "lobby":
                 raise ModeRefused("round_closed", "This room has not started yet.")
             self._apply(g, cmd.move, now, out)
@@ -180,14 +185,27 @@ class YardGames:
         or their ``leave`` move in a running game (refused ``not_in_room`` when they are not seated)."""
         from turf_modes.handlers import Outcome
 
-        out = Outcome(unseat=[player_id])
+        self._mine(g)
         if g.status == "lobby":
-            players = [p for p in g.config["players"] if p != player_id]
-            if len(players) == len(g.config["players"]):
-                raise YardRefused("not_in_room")
-            g.config = {**g.config, "players": players, "opener": players[0] if players else g.config["opener"]}
-            return out
+            return self._out_of_lobby(g, player_id, now)
+        out = Outcome(unseat=[player_id])
         self._apply(g, yard.Leave(player=player_id), now, out)
+        return out
+
+    def _out_of_lobby(self, g: GameRow, player_id: str, now: datetime) -> Outcome:
+        """Y28: a leaver's lobby seat is freed (the next player opens the room if the opener left); a lobby left
+        empty closes, ended with no winner and never played, so it is no longer listed as open nor counted among
+        anyone's rooms (Y2, K19)."""
+        from turf_modes.handlers import Outcome
+
+        players = [p for p in g.config["players"] if p != player_id]
+        if len(players) == len(g.config["players"]):
+            raise YardRefused("not_in_room")
+        g.config = {**g.config, "players": players, "opener": players[0] if players else g.config["opener"]}
+        out = Outcome(unseat=[player_id])
+        if not players:
+            g.config = {**g.config, "closed": True}
+            out.events.append(self.h._ended(g, now, [], False))
         return out
 
     def idle(self, g: GameRow, turn: int, now: datetime) -> Outcome:

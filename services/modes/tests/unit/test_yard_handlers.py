@@ -127,3 +127,40 @@ async def test_y26_a_disqualified_players_lobby_seat_is_freed_and_rooms_are_boun
         ok(await w.h.yard.open(OpenYard(command_id=f"y{n}", player_id="a")))
     fourth = await w.h.yard.open(OpenYard(command_id="y4", player_id="a"))
     assert isinstance(fourth, Refusal) and fourth.reason == "too_many_rooms"
+
+
+async def test_y28_a_lobby_everyone_left_closes_and_frees_the_room_cap(w: World) -> None:
+    gids = [str(ok(await w.h.yard.open(OpenYard(command_id=f"y{n}", player_id="a"))).game_id) for n in (1, 2, 3)]
+    ok(await w.h.yard.lobby(YardLobby(game_id=gids[0], player_id="b", act="join")))
+    fourth = await w.h.yard.open(OpenYard(command_id="y4", player_id="a"))
+    assert isinstance(fourth, Refusal) and fourth.reason == "too_many_rooms"
+    assert "3 yard cards rooms" in fourth.message and "King of the Hill" not in fourth.message
+    ok(await w.h.yard.move(YardMoveCommand(game_id=gids[1], move=yard.Leave(player="a"))))
+    view = ok(await w.h.game(GameRequest(game_id=gids[1])))
+    assert view.status == "finished" and view.yard_cards.players == [] and view.yard_cards.table is None
+    (ended,) = w.events(s.MODE_GAME_ENDED)
+    assert ended.game_id == gids[1] and ended.winners == []  # type: ignore[attr-defined]
+    ok(await w.h.yard.open(OpenYard(command_id="y4", player_id="a")))   # the cap counts it no more
+    again = await w.h.yard.lobby(YardLobby(game_id=gids[1], player_id="c", act="join"))
+    assert isinstance(again, Refusal) and again.reason == "game_over"
+    late = await w.h.yard.move(YardMoveCommand(game_id=gids[1], move=yard.Leave(player="a")))
+    assert isinstance(late, Refusal) and late.reason == "game_over"
+    # a lobby with someone left stays open: the seat is freed, the next player opens it
+    ok(await w.h.yard.move(YardMoveCommand(game_id=gids[0], move=yard.Leave(player="a"))))
+    view = ok(await w.h.game(GameRequest(game_id=gids[0])))
+    assert view.status == "lobby" and view.yard_cards.players == ["b"] and view.yard_cards.opener == "b"
+
+
+async def test_y29_a_room_nobody_plays_ends_after_three_missed_turns_not_forty_rounds(w: World) -> None:
+    gid = await _room(w)
+    first = ok(await w.h.game(GameRequest(game_id=gid))).yard_cards.table.turn.player
+    turns = 0
+    while ok(await w.h.game(GameRequest(game_id=gid))).status != "finished" and turns < 80:
+        w.clock.advance(timedelta(seconds=60))
+        turns += await w.h.tick()
+    assert turns == 5   # a, b, a, b, then the first seat's third missed turn puts it out
+    view = ok(await w.h.game(GameRequest(game_id=gid)))
+    assert view.yard_cards.table.winners == ["b" if first == "a" else "a"]
+    assert next(x for x in view.yard_cards.table.seats if x.player == first).left
+    async with w.store.tx() as tx:
+        assert await tx.games.seats("a") == [] and await tx.games.seats("b") == []

@@ -114,12 +114,16 @@ function renderRoom(g) {
   }));
   const inRoom = mine && h.players.includes(mine);
   $("#room-join").hidden = !(mine && g.status === "lobby" && !inRoom);
+  // K17: any seated player leaves, in the lobby (the seat is freed) or in the game (out), after a question
+  $("#room-leave").hidden = !(inRoom && g.status !== "finished");
+  $("#room-leave").dataset.status = g.status;
   // K1: Start is offered to the opener only, and only with 3 to 5 players seated
   $("#room-start").hidden = !(g.status === "lobby" && mine === h.opener && h.players.length >= 3 && h.players.length <= 5);
   // K1: until the room has its 3 players, the opener reads what Start waits for rather than a button
   const short = 3 - h.players.length;
   $("#room-need").hidden = !(g.status === "lobby" && short > 0);
   $("#room-need").textContent = `Start appears once 3 players have joined: ${short} more to go. Share the link below.`;
+  // the sentence sits above the link it points to (modes.html)
   const canChoose = g.status === "running" && inRoom && mine !== h.holder && !h.chosen.includes(mine);
   $("#choose-attack").hidden = $("#choose-recruit").hidden = !canChoose;
   // K4: my own secret choice, kept in view until the round resolves
@@ -280,6 +284,12 @@ function bind() {
   });
   $("#room-join").addEventListener("click", () => act(() => post("/join")));
   $("#room-start").addEventListener("click", () => act(() => post("/start")));
+  $("#room-leave").addEventListener("click", () => {
+    const lobby = $("#room-leave").dataset.status === "lobby";
+    if (!window.confirm(lobby ? "Leave this room? Your seat is freed for someone else."
+      : "Leave this game for good? You are out of it and cannot win it.")) return;
+    act(() => post("/leave"));
+  });
   for (const choice of ["attack", "recruit"]) {
     $(`#choose-${choice}`).addEventListener("click", () => act(async () => {
       const g = await api(`/modes/hill/${current.id}`);

@@ -95,7 +95,8 @@ class YardRoom(Message):
     turn_deadline: AwareDatetime | None
     table: YardTable | None = Field(default=None, description="null in the lobby")
     catalogue_cards: list[dict[str, Any]] = Field(default_factory=list,
-                                                  description="the catalogue's cards (name, kind, cost, vp, text)")
+                                                  description="the catalogue's cards (name, kind, cost, vp, text, "
+                                                              "actions, bribe)")
 
 
 class YardEventOut(Message):

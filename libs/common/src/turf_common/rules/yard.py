@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from turf_common.rules.seeded import SeededSource
-from turf_common.rules.yardcatalogue import Catalogue
+from turf_common.rules.yardcatalogue import Catalogue, Requirement
 from turf_common.rules.yardeffects import restock, run_action
 from turf_common.rules.yardstate import (
     PILES,
@@ -149,7 +149,11 @@ def apply(state: YardState, cat: Catalogue, move: Start | End | ChooseSide | Wor
     else:
         if s.seats[s.current] is not seat:
             raise YardRefused("not_your_turn")
+        if not isinstance(move, Idle):
+            seat.missed = 0  # Y29: a move of one's own ends a run of missed turns
         _turn_move(s, cat, seat, move, out, cfg)
+    if cfg.unswayable_end and not s.finished and s.row and not any(swayable(s, cat, n) for n in s.row):
+        _finish(s, cat, out, "no neighbour can be swayed")  # Y30
     s.moves += 1
     return s, out
 
@@ -160,8 +164,12 @@ def _turn_move(s: YardState, cat: Catalogue, seat: Seat, move: Start | End | Cho
     if isinstance(move, Idle):
         if step == "start":
             _actions(s, cat, seat, "start", None, {}, out)
+            seat.missed += 1  # Y29: the whole turn went by without a move of the player's
         out.append(YardEvent("turn.idled", {"player": seat.player}))
         _actions(s, cat, seat, "end", None, {}, out)
+        if cfg.max_missed is not None and seat.missed >= cfg.max_missed:
+            _leave(s, seat, out, cat, cfg, why="missed_turns")  # Y29: out as a leaver (Y26)
+            return
         _next_turn(s, cat, out, cfg)
         return
     want = {"start": "start", "side": "side", "end": "act"}.get(move.move, "act")
@@ -352,15 +360,40 @@ def _next_turn(s: YardState, cat: Catalogue, out: list[YardEvent], cfg: YardConf
     out.append(YardEvent("turn.started", {"player": s.seats[i].player, "round": s.round, "turn": s.turn_no}))
 
 
-def _leave(s: YardState, seat: Seat, out: list[YardEvent], cat: Catalogue, cfg: YardConfig) -> None:
-    """Y26."""
+def _leave(s: YardState, seat: Seat, out: list[YardEvent], cat: Catalogue, cfg: YardConfig,
+           why: str | None = None) -> None:
+    """Y26; ``why`` ``missed_turns``: put out by Y29."""
     was_current = s.seats[s.current] is seat
     seat.left = True
-    out.append(YardEvent("player.left", {"player": seat.player}))
+    out.append(YardEvent("player.left", {"player": seat.player, **({"why": why} if why else {})}))
     if len(active(s)) == 1:
         _finish(s, cat, out, "one player left")
     elif was_current:
         _next_turn(s, cat, out, cfg)
+
+
+def _reachable(s: YardState, cat: Catalogue, seat: Seat, r: Requirement) -> int:
+    """Y30: at most how many cards fitting ``r`` ``seat``'s yard could ever hold: those in it now, and those that
+    may still be played into it (the store and its deck, the hands and garages of the players still playing). A
+    card in another yard never leaves it but for the trash (Y18 moves stay in their yard), and the trash is for good.
+    """
+    def fits(c: str) -> bool:
+        return s.cards[c] == r.card if r.card is not None else card_of(s, cat, c).kind == r.kind
+
+    pool = [*yard_cards(seat), *s.store, *s.store_deck]
+    for other in active(s):
+        pool += [*other.hand, *other.garage]
+    return sum(1 for c in pool if fits(c))
+
+
+def swayable(s: YardState, cat: Catalogue, neighbour: str) -> bool:
+    """Y30: may a player still playing ever sway ``neighbour``? Its criteria and a bribe's cards each need enough
+    cards that may still reach that player's yard; GRASS (every player keeps a Trowel: tools come home, Y17) and
+    money (work, Y10) can always be had."""
+    hood = card_of(s, cat, neighbour)
+    needs = [r for r in (*hood.criteria, *([hood.bribe.trash] if hood.bribe and hood.bribe.trash else []))
+             if not r.grass]
+    return any(all(_reachable(s, cat, seat, r) >= r.count for r in needs) for seat in active(s))
 
 
 def _finish(s: YardState, cat: Catalogue, out: list[YardEvent], why: str) -> None:

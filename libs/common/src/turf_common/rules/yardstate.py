@@ -66,6 +66,19 @@ class YardConfig:
     work_pay: int = 5         # Y10
     min_players: int = 2      # Y2
     max_players: int = 5      # Y2
+    max_missed: int | None = 3      # Y29: turns missed in a row that put a player out (None: never)
+    unswayable_end: bool = True     # Y30: the game ends when no neighbour of the row can be swayed any more
+
+
+# Y29, Y30 came after the first rooms were played: a room records its rules' version (``rules`` in its config) so
+# that an older room's log replays under the rules it was played by
+RULES_VERSION = 2
+LEGACY = YardConfig(max_missed=None, unswayable_end=False)
+
+
+def config_for(version: int | None) -> YardConfig:
+    """The rules a room was played by: version 2 (Y29, Y30) or the first ones (no version recorded)."""
+    return YardConfig() if (version or 1) >= RULES_VERSION else LEGACY
 
 
 @dataclass
@@ -84,6 +97,7 @@ class Seat:
     yard: list[Pile] = field(default_factory=lambda: [Pile() for _ in range(PILES)])
     sway: list[str] = field(default_factory=list)
     left: bool = False
+    missed: int = 0           # Y29: turns in a row the time limit passed before the player's first move of it
 
 
 @dataclass
