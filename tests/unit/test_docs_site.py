@@ -58,3 +58,27 @@ def test_the_readme_is_a_front_door_under_120_lines_with_the_two_commands() -> N
     # .ci/run runs the README's test command: the line keeps its form
     assert "./turf test    # install (first time) and run the test suite" in readme
     assert "./turf up " in readme and "TURF_CLOCK=manual" in readme
+
+
+def test_mermaid_is_served_from_the_site_itself_and_no_page_loads_a_script_from_elsewhere(site: Path) -> None:
+    # Material asks unpkg for mermaid unless the page already defines it: the vendored copy does, so a diagram
+    # draws offline (docs/javascripts/vendor/mermaid/VENDORED.txt)
+    vendored = site / "javascripts" / "vendor" / "mermaid" / "mermaid.min.js"
+    assert vendored.stat().st_size > 1_000_000
+    page = (site / "architecture" / "claim-path" / "index.html").read_text()
+    assert 'src="../../javascripts/vendor/mermaid/mermaid.min.js"' in page
+    for html in site.rglob("*.html"):
+        text = html.read_text()
+        assert '<script src="http' not in text and "<script src=\"//" not in text, html
+        assert "unpkg.com" not in text and "cdn.jsdelivr" not in text, html
+
+
+def test_mermaid_fences_have_no_semicolon_which_ends_a_sequence_diagram_statement() -> None:
+    # a ";" inside a message or a note splits the statement: the diagram is not drawn at all, only its error
+    for md in (ROOT / "docs").rglob("*.md"):
+        fence = False
+        for n, line in enumerate(md.read_text().splitlines(), 1):
+            if line.strip().startswith("```"):
+                fence = line.strip() == "```mermaid"
+                continue
+            assert not (fence and ";" in line), f"{md.relative_to(ROOT)}:{n}: {line.strip()}"
