@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,9 @@ def test_mermaid_fences_have_no_semicolon_which_ends_a_sequence_diagram_statemen
                 fence = line.strip() == "```mermaid"
                 continue
             assert not (fence and ";" in line), f"{md.relative_to(ROOT)}:{n}: {line.strip()}"
+
+
+def test_the_readme_and_the_docs_state_no_suite_timing_that_goes_stale() -> None:
+    for path in (ROOT / "README.md", ROOT / "docs" / "development" / "tests.md"):
+        text = path.read_text()
+        assert not re.search(r"about \d+ minutes|\d[\d,]* tests\)|\d+(\.\d+)? min \(", text), path.name
