@@ -30,7 +30,10 @@ def test_the_site_builds_strict_with_every_section(site: Path) -> None:
                  "organizer/clock.html", "organizer/rehearsal.html", "organizer/deployment.html",
                  "organizer/backups.html", "organizer/mail.html", "organizer/game-day.html", "api/http.html",
                  "api/asyncapi.html", "api/modes.html", "architecture/index.html", "architecture/claim-path.html",
-                 "architecture/bus.html", "architecture/vocabulary.html", "benchmarks/results.html"):
+                 "architecture/bus.html", "architecture/vocabulary.html", "benchmarks/results.html",
+                 "players/rulings.html", "players/cards.html", "players/prizes.html", "players/refusals.html",
+                 "players/location.html", "security.html", "development/contributing.html",
+                 "development/pages.html", "development/card-forms.html", "development/countdowns.html"):
         assert (site / page.replace(".html", "/index.html")).is_file() or (site / page).is_file(), page
 
 
@@ -89,3 +92,20 @@ def test_the_readme_and_the_docs_state_no_suite_timing_that_goes_stale() -> None
     for path in (ROOT / "README.md", ROOT / "docs" / "development" / "tests.md"):
         text = path.read_text()
         assert not re.search(r"about \d+ minutes|\d[\d,]* tests\)|\d+(\.\d+)? min \(", text), path.name
+
+
+def test_the_security_policy_and_contributing_pages_are_the_root_files(site: Path) -> None:
+    # SECURITY.md and CONTRIBUTING.md at the root are the pages' one source (snippets), not copies that drift
+    security = (site / "security" / "index.html").read_text()
+    assert "How to report a hole" in security and "In scope" in security and "--8&lt;--" not in security
+    contributing = (site / "development" / "contributing" / "index.html").read_text()
+    assert "The rules come first" in contributing
+
+
+def test_developer_reference_is_not_under_the_players_tab() -> None:
+    # the card forms' JSON, the countdowns' route and the pages' security-policy hashes are developer reference
+    nav = (ROOT / "mkdocs.yml").read_text().split("  - Players:", 1)[1].split("\n  - ", 1)[0]
+    assert "card-forms" not in nav and "countdowns" not in nav
+    for md in (ROOT / "docs" / "players").glob("*.md"):
+        text = md.read_text()
+        assert "```json" not in text and "Content-Security-Policy" not in text and "sha256" not in text, md.name
