@@ -32,7 +32,7 @@ def test_the_site_builds_strict_with_every_section(site: Path) -> None:
                  "api/asyncapi.html", "api/modes.html", "architecture/index.html", "architecture/claim-path.html",
                  "architecture/bus.html", "architecture/vocabulary.html", "benchmarks/results.html",
                  "players/rulings.html", "players/cards.html", "players/prizes.html", "players/refusals.html",
-                 "players/location.html", "security.html", "development/contributing.html",
+                 "players/location.html", "changelog.html", "security.html", "development/contributing.html",
                  "development/pages.html", "development/card-forms.html", "development/countdowns.html"):
         assert (site / page.replace(".html", "/index.html")).is_file() or (site / page).is_file(), page
 
@@ -109,3 +109,11 @@ def test_developer_reference_is_not_under_the_players_tab() -> None:
     for md in (ROOT / "docs" / "players").glob("*.md"):
         text = md.read_text()
         assert "```json" not in text and "Content-Security-Policy" not in text and "sha256" not in text, md.name
+
+
+def test_the_changelog_is_newest_first_and_opens_with_seasons_as_data() -> None:
+    text = (ROOT / "docs" / "changelog.md").read_text()
+    days = re.findall(r"^## (\d{4}-\d{2}-\d{2})$", text, re.MULTILINE)
+    assert days and days == sorted(days, reverse=True) and len(set(days)) == len(days)
+    newest = text.split(f"## {days[0]}", 1)[1].split("\n## ", 1)[0]
+    assert newest.lstrip().startswith("- **Seasons as data** ([R31]")
