@@ -1,6 +1,6 @@
 """Notifications on the real stack: a steal tells its victim with the War deadline (R4, R14) — in the list, by Web Push
 to a local push endpoint (decrypted here) and on Discord (a local receiver that answers the first post 429 with
-Retry-After) —; announcements (rule 11) reach GET /announcements, every player's notifications, the spectator feed
+Retry-After) —; announcements reach GET /announcements, every player's notifications, the spectator feed
 and Discord; notifications are private; read marks; an event delivered twice is applied once. The tests of this
 module share one manual clock and run in order."""
 

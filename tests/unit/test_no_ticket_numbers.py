@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().relative_to(ROOT).as_posix()
 
 #: Not ours to edit (third-party files as published) or not prose (the lock file's hashes and versions).
-SKIPPED: tuple[str, ...] = ("uv.lock", "gateway/src/turf_gateway/static/vendor/", "tests/browser/vendor/")
+SKIPPED: tuple[str, ...] = ("uv.lock", "gateway/src/turf_gateway/static/vendor/", "tests/browser/vendor/",
+                            "docs/javascripts/vendor/")
 
 #: "issue 29", "Issue #9", "issues 15, 29", "issue_29" in a name, and "issue" / "29" split over two comment lines.
 #: A URL to another project's tracker (``…/nats-server/issues/6180``) is no ticket of ours and passes.

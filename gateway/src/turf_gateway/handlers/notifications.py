@@ -72,12 +72,12 @@ class Notifications:
         await self.services.ask(subjects.NOTIFY_PUSH_DROP, DropPush(player_id=player_id), Done)
 
     async def announcements(self) -> list[AnnouncementOut]:
-        """The organizer's announcements (rule 11), newest first."""
+        """The organizer's announcements, newest first."""
         out = await self.services.ask(subjects.NOTIFY_ANNOUNCEMENTS, AnnouncementsRequest(), AnnouncementsReply)
         return out.announcements
 
     async def announce(self, title: str, body: str, key: str | None, rule_change: bool = True) -> AnnouncementOut:
-        """Rule 11: announce to everyone at the game clock's now. The ``Idempotency-Key`` ``key`` is the command's
+        """Rulebook: announce to everyone at the game clock's now. The ``Idempotency-Key`` ``key`` is the command's
         id, so notify answers a repeat with the first announcement; without one, each is new. R30: mailed to every
         verified player, less those who turned optional announcements off when it is not a ``rule_change``."""
         rows = await self.players.players() if self.players is not None else []

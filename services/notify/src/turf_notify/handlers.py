@@ -201,7 +201,7 @@ class NotifyHandlers:
             read_up_to=await self.store.read_mark(player_id))
 
     async def announce(self, cmd: PublishAnnouncement) -> AnnouncementReply:
-        """Rule 11: store the announcement, put it on the stream (``announcement.published``: the spectator feed),
+        """Rulebook: store the announcement, put it on the stream (``announcement.published``: the spectator feed),
         in every verified player's notifications (and so their pushes) and on Discord; once per ``command_id``."""
         async with self.store.tx() as tx:
             if (done := await tx.announcements.announcement_by_command(cmd.command_id)) is not None:

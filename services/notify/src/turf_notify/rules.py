@@ -191,7 +191,7 @@ def reminder(player_id: str, territory_id: str, until: datetime, names: Names, a
 
 
 def announcement(player_id: str, ev: AnnouncementPublished) -> Draft:
-    """Rule 11: every player is told of an announcement ``{announcement_id}``."""
+    """Rulebook: every player is told of an announcement ``{announcement_id}``."""
     return Draft(player_id, "announcement", ev.at, f"Announcement: {ev.title}", {"announcement_id": ev.announcement_id})
 
 

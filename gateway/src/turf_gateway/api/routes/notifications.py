@@ -72,7 +72,7 @@ class AnnouncementBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: Annotated[Text, StringConstraints(max_length=200)]
     body: Annotated[Text, StringConstraints(max_length=4000)]
-    # R30: a rule change (rule 11) is mailed to every verified player; an optional one not to those who turned
+    # R30: a rule change (rulebook) is mailed to every verified player; an optional one not to those who turned
     # announcements by mail off
     rule_change: bool = True
 
@@ -119,7 +119,7 @@ async def drop_push(caller: CurrentPlayer, notes: NotificationsCase) -> Response
 
 @router.get("/announcements", response_model=Announcements)
 async def announcements(notes: NotificationsCase) -> Announcements:
-    """The organizer's announcements (rule 11), newest first. Public."""
+    """The organizer's announcements, newest first. Public."""
     return Announcements(announcements=[Announcement(**a.model_dump()) for a in await notes.announcements()])
 
 
@@ -127,7 +127,7 @@ async def announcements(notes: NotificationsCase) -> Announcements:
 async def announce(body: AnnouncementBody, org: Organizer, notes: NotificationsCase,
                    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=64)] = None
                    ) -> Announcement:
-    """Rule 11: announce ``{title, body}`` to everyone: 201 ``{id, at, title, body}``; it is on
+    """Rulebook: announce ``{title, body}`` to everyone: 201 ``{id, at, title, body}``; it is on
     ``GET /announcements``, on the spectator feed (``announcement.published``), in every player's notifications
     (and pushes) and on Discord. ``at`` is the game clock's now. A repeated ``Idempotency-Key`` answers the first
     announcement, made once."""

@@ -602,7 +602,7 @@ for (const b of document.querySelectorAll("[data-export]")) {
   b.addEventListener("click", () => act(b, $("#dash-msg"), () => download(b.dataset.export)));
 }
 
-// ---------- announcements (rule 11) ----------
+// ---------- announcements (the rulebook: rule changes reach every player) ----------
 $("#announce-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;

@@ -1,4 +1,4 @@
-// The organizer's latest announcement (rule 11: rule changes are told to every player), shown on the play
+// The organizer's latest announcement (the rulebook: rule changes are told to every player), shown on the play
 // and watch pages until it is dismissed on this device: GET /announcements (public, newest first), and live from
 // the feed's announcement.published. A server without the route (404) shows nothing.
 

@@ -24,7 +24,7 @@ function essentials(s) {
       + "today's claim, Joker awards an unclaimed town, Trade swaps towns with a player who also holds one."],
     ["Score", "Your score is the size of your largest cluster of connected towns; towns outside it are outposts "
       + "worth 0 (R23). +3 each for the most waterfront towns, the most land and the most residents (R24)."],
-    ["Safety", "Never play while driving: pull over, or let a passenger claim (rule 11)."],
+    ["Safety", "Never play while driving: pull over, or let a passenger claim (the safety rule)."],
   ];
 }
 

@@ -466,7 +466,7 @@ async function whereText(r) {
   return r.allowed ? `${here} You can claim it now.` : `${here} You cannot claim it: ${r.message}`;
 }
 
-// Rule 11: the warning shows while the fixes say the player moves faster than walking or cycling (safety.js)
+// The safety rule: the warning shows while the fixes say the player moves faster than walking or cycling (safety.js)
 function renderSafety() {
   const fast = motion.fast();
   $("#safety").hidden = !fast;
@@ -516,7 +516,7 @@ function syncClaim() {
   b.setAttribute("aria-describedby", "where");
 }
 
-// A claim while moving fast waits for "I'm a passenger" (rule 11); the server never refuses one for speed.
+// A claim while moving fast waits for "I'm a passenger" (the safety rule); the server never refuses one for speed.
 $("#claim-btn").addEventListener("click", (ev) => {
   renderSafety();
   if (motion.fast()) {

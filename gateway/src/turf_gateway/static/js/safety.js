@@ -1,4 +1,4 @@
-// Rule 11, "do not interact with the game while driving": from the browser's fixes, is the player moving
+// The rulebook's safety rule, "do not interact with the game while driving": from the browser's fixes, is the player moving
 // faster than walking or cycling? The speed the device reports, or the one two fixes imply (distance less both
 // accuracies, as R7.1 counts it, over the time between them), whichever is higher. The page then warns and asks
 // "I'm a passenger" before a claim; the server never refuses a claim for speed.

@@ -1,4 +1,4 @@
-"""The notify service's wire: per-player notifications, Web Push subscriptions, announcements (rule 11).
+"""The notify service's wire: per-player notifications, Web Push subscriptions, announcements (rule changes, news).
 
 Commands come from the gateway (request/reply, ``notify.*``); events go to the stream (``announcement.published``; a
 notification is no event: nothing consumed one). Notification ids are integers, increasing in the order
@@ -127,7 +127,7 @@ class MailRecipient(Message):
 
 
 class PublishAnnouncement(Message):
-    """``notify.announce`` (rule 11: rule changes are communicated to all players): idempotent by ``command_id``;
+    """``notify.announce`` (the rulebook: rule changes are told to all players): idempotent by ``command_id``;
     ``at`` the game instant the organizer made it. R30: also mailed to ``recipients`` (every verified player, less
     those who turned optional announcements off unless ``rule_change``), queued with the announcement."""
 
