@@ -368,7 +368,7 @@ class MemoryPlayers:
         self.t.log_action(player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
                           {"before": before, "after": "withdrawn"})
         self.t.append_correction(Record(
-            uuid.uuid4().hex, _utc(at), "disqualify", player_id, "the player withdrew (R30)",
+            uuid.uuid4().hex, _utc(at), "withdrawal", player_id, "the player withdrew (R30)",
             {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
         self.t.outbox.append((account_store.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
 

@@ -175,7 +175,7 @@ class SqlPlayers:
             await log_action(conn, player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
                              {"before": row.status, "after": "withdrawn"})
             await correction_store.append(
-                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="disqualify",
+                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="withdrawal",
                 reason="the player withdrew (R30)", post_season=post_season, request={"player_id": player_id},
                 before={"status": row.status}, after={"status": "withdrawn"}, player_id=player_id)
             await stage(conn, t.outbox, SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True))

@@ -423,6 +423,8 @@ export function describe(msg, nameOf, territory) {
       if (cause === "trade") return { kind: "trade", text: `⇄ ${t} traded to ${who(o)}` };
       if (cause === "correction") return { kind: "admin", text: `✎ Correction: ${t} now belongs to ${who(o)}` };
       if (cause === "disqualification") return { kind: "admin", text: `${t} is free again (disqualification)` };
+      // R30: a player who withdrew left the game; they are never shown as disqualified
+      if (cause === "withdrawal") return { kind: "admin", text: `${t} is free again: its holder withdrew from the game` };
       if (o && prev && o !== prev) return { kind: "steal", text: `⚑ ${who(o)} stole ${t} from ${who(prev)}` };
       if (o && o === prev && msg.fortified) return { kind: "fort", text: `${who(o)} fortified ${t}` };
       if (o && o === prev) return { kind: "claim", text: `${who(o)} reinforced ${t} (${msg.progress}/3)` };
@@ -430,6 +432,10 @@ export function describe(msg, nameOf, territory) {
       return { kind: "claim", text: `${t} is unclaimed` };
     }
     case "correction.applied":
+      // R30: a withdrawal is logged with the corrections, but nobody corrected anything
+      if (msg.action === "withdrawal") return { kind: "admin", text: "A player withdrew from the game" };
+      // a correction of a town's owner is told once, by its territory.changed ("✎ Correction: …")
+      if (msg.territory_id) return null;
       return { kind: "admin", text: `✎ Organizer correction (${(msg.action || "").replace(/_/g, " ")})` };
     case "season.final_results":
       return { kind: "admin", text: "★ The season is over: final results are in" };
