@@ -144,6 +144,9 @@ class ProfileChange:
     verify_at: datetime | None = None
     announcements_by_mail: bool | None = None
     at: datetime | None = None
+    #: R30 (amended 2026-12-07): with a new ``email``, the message that tells the address it replaces (no link that
+    #: acts on the account), staged with the change
+    notice: QueueMail | None = None
 
 
 @dataclass(frozen=True)
