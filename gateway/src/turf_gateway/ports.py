@@ -160,6 +160,9 @@ class StatusChange:
     note: str | None
     at: datetime
     post_season: bool
+    #: R27: the message telling the player of the change (a verification: they may play), staged with it when the
+    #: status changes
+    mail: QueueMail | None = None
 
 
 class PlayerStore(Protocol):

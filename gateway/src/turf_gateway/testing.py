@@ -401,6 +401,8 @@ class MemoryPlayers:
         c = change
         before = self.t.change_status(c.player_id, c.new, by=c.by, reason=c.reason or None, game_now=c.at,
                                       note=c.note)
+        if c.mail is not None and before != c.new:
+            self.t.outbox.append((subjects.NOTIFY_MAIL, c.mail))
         if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
             self.t.append_correction(Record(
                 uuid.uuid4().hex, _utc(c.at), "disqualify", c.by, c.reason or "-",

@@ -209,6 +209,8 @@ class SqlPlayers:
         async with self.engine.begin() as conn:
             before = await change_status(conn, c.player_id, c.new, by=c.by, reason=c.reason or None,
                                          game_now=c.at, note=c.note)
+            if c.mail is not None and before != c.new:
+                await stage_command(conn, t.outbox, subjects.NOTIFY_MAIL, c.mail.command_id, c.mail)
             if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
                 await correction_store.append(
                     conn, cid=uuid.uuid4().hex, at=c.at, by=c.by, action="disqualify", reason=c.reason or "-",

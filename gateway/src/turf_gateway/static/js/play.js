@@ -73,7 +73,13 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
   panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
   onRead: (items) => announcement.read(items),
   open: () => toggleSheet(),
-  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n) });
+  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n),
+  onNew: (items) => {
+    // R27: verified while the page is open: my status, claims left and the sentence where I stand follow at once
+    if (items.some((n) => n.kind === "verified") && state.me && state.me.status !== "verified") {
+      refreshMe().then((ok) => ok && (where?.refresh(), refreshCards())).catch(() => {});
+    }
+  } });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 
 // The bell shows my notifications as a sheet under the header, over the page: the page is not scrolled, so the map

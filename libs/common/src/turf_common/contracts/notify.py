@@ -17,7 +17,7 @@ from turf_common.contracts.base import Event, Message
 NotificationKind = Literal[
     "territory_stolen", "war_declared", "reclaim_ending", "trade_proposed", "trade_accepted", "trade_declined",
     "trade_cancelled", "protection_active", "protection_lapsed", "fortified", "cards_dealt", "correction",
-    "announcement", "medal_earned",
+    "announcement", "medal_earned", "verified",
 ]
 
 
