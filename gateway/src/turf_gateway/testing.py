@@ -315,7 +315,7 @@ class MemoryPlayers:
             raise ApiError("discord_taken", "An account with this Discord username already exists.")
         pid = uuid.uuid4().hex
         self.t.players[pid] = _Player(pid, new.name, new.email, new.discord, new.home_address, new.password_hash,
-                                      "pending", "player", self.t.joined_at())
+                                      "pending", "player", self.t.joined_at(), announcements_by_mail=False)
         return pid
 
     async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,

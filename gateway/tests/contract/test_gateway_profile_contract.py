@@ -28,6 +28,15 @@ async def two(b: Backend) -> tuple[str, str]:
     return ada, bo
 
 
+async def test_r30_a_new_player_gets_no_optional_mail_until_they_turn_it_on(backend: Backend) -> None:
+    ada, _ = await two(backend)
+    row = await backend.players.get(ada)
+    assert row is not None and row.announcements_by_mail is False
+    await backend.players.update_profile(ada, ProfileChange(announcements_by_mail=True))
+    row = await backend.players.get(ada)
+    assert row is not None and row.announcements_by_mail is True
+
+
 async def test_r30_a_taken_email_or_discord_changes_nothing(backend: Backend) -> None:
     ada, _ = await two(backend)
     for change, reason in ((ProfileChange(name="X", email="BO@example.org"), "email_taken"),

@@ -111,7 +111,7 @@ class SqlPlayers:
                     id=pid, name=new.name, email=new.email, email_norm=new.email.lower(), discord=new.discord,
                     discord_norm=new.discord.lower(), home_address=new.home_address,
                     password_hash=new.password_hash, status="pending", status_reason=None, role="player",
-                    created_at=datetime.now(UTC)))
+                    created_at=datetime.now(UTC), announcements_by_mail=False))   # R30: optional mail is opt-in
             except IntegrityError:
                 raise ApiError("conflict", "That email or Discord username was just taken.") from None
         self._names[pid] = new.discord

@@ -26,7 +26,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
+from turf_gateway.ports import AccountTokens, GameClock, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)
 
@@ -52,6 +52,7 @@ class Accounts:
     base_url: str   # the pages' address, for the links (TURF_PUBLIC_URL)
     wall: Callable[[], datetime] = _wall
     relay: OutboxFlush = field(kw_only=True)   # hands the mail staged with a token to notify after the commit
+    clock: GameClock | None = field(default=None, kw_only=True)   # the game clock: a message is dated by it
 
     def _link(self, action: str, token: str) -> str:
         return f"{self.base_url}/account?{urlencode({'action': action, 'token': token})}"
@@ -66,7 +67,8 @@ class Accounts:
         either way."""
         token = secrets.token_urlsafe(32)
         link = self._link("confirm" if kind == "email_confirmation" else "reset", token)
-        mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=words or kind, name=name, link=link)
+        mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=words or kind, name=name, link=link,
+                         at=await self.clock.now() if self.clock is not None else None)
         await self.tokens.issue(token_hash(token), player_id, kind, to, self.wall() + valid, mail)
         try:
             await self.relay.flush()
@@ -79,10 +81,10 @@ class Accounts:
         await self._issue("email_confirmation", player_id, email, name, CONFIRM_FOR,
                           "email_change_confirmation" if change else "email_confirmation")
 
-    def address_changed(self, old: str, name: str) -> QueueMail:
+    def address_changed(self, old: str, name: str, at: datetime) -> QueueMail:
         """R30 (amended 2026-12-07): the message telling the address an email change replaces (no link that acts
-        on the account); staged with the change itself."""
-        return QueueMail(command_id=uuid.uuid4().hex, to=old, kind="email_changed", name=name)
+        on the account); staged with the change itself. ``at``: the game instant."""
+        return QueueMail(command_id=uuid.uuid4().hex, to=old, kind="email_changed", name=name, at=at)
 
     async def confirm_email(self, token: str) -> S.EmailConfirmed:
         """410 ``token_expired`` for a used, voided, expired or unknown token (nothing changes)."""
@@ -112,6 +114,11 @@ class Accounts:
         assert row is not None
         to = row.email if row.email.lower() == email.strip().lower() else email.strip()
         await self._issue("password_reset", acc.id, to, row.name, RESET_FOR)
+
+    async def check_reset(self, token: str) -> None:
+        """410 ``token_expired`` unless a reset link's token is still usable; changes nothing."""
+        if await self.tokens.holder(token_hash(token), "password_reset", self.wall()) is None:
+            raise ApiError(*EXPIRED, 410)
 
     async def complete_reset(self, token: str, new_password: str) -> None:
         """A new password through a reset link: 410 ``token_expired`` (nothing changed), 422 ``weak_password``

@@ -87,7 +87,8 @@ class MyAccount:
         renamed = patch.discord is not None and patch.discord != row.discord
         email = patch.email if patch.email and patch.email != row.email else None
         # R30 (amended 2026-12-07): the address a change replaces is told, and signs in until the new one is confirmed
-        notice = self.accounts.address_changed(row.email, patch.name or row.name) if email is not None else None
+        notice = (self.accounts.address_changed(row.email, patch.name or row.name, await self.players.clock.now())
+                  if email is not None else None)
         change = ProfileChange(name=patch.name, discord=patch.discord, email=email,
                                announcements_by_mail=patch.announcements_by_mail,
                                at=await self.players.clock.now() if renamed else None, notice=notice)
@@ -119,6 +120,11 @@ class MyAccount:
         if row is None or stored is None or not ok:
             raise ApiError("unauthenticated", "Your password is not right; nothing was changed.")
         return row
+
+    async def check_password(self, caller: Caller, password: str) -> None:
+        """R30: 401 ``unauthenticated`` unless ``password`` is the caller's (counted as every password asked of a
+        signed-in player: 429 past ``password_player``); changes nothing."""
+        await self._check_password(caller, password)
 
     async def withdraw(self, caller: Caller, password: str) -> None:
         """R30: the player leaves for good, their password required (401 otherwise): as a disqualification (R28:

@@ -292,7 +292,7 @@ class Players:
         if self.accounts is None or row is None or row.role != "player":
             return None
         return QueueMail(command_id=uuid.uuid4().hex, to=row.email, kind="verified", name=row.name,
-                         link=self.accounts.base_url + "/")
+                         link=self.accounts.base_url + "/", at=await self.clock.now())
 
     async def admin_players(self) -> S.AdminPlayers:
         """Every player with private fields and the R27 duplicate-address flag, for the organizer."""

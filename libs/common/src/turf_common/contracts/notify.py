@@ -186,6 +186,7 @@ class QueueMail(Message):
     kind: Literal["email_confirmation", "email_change_confirmation", "email_changed", "password_reset", "verified"]
     name: str = Field(max_length=200)
     link: str = Field(default="", max_length=2000)
+    at: AwareDatetime | None = None   # the game instant it was asked: the organizer's mail list dates it so
 
 
 class PodiumPlace(Message):
