@@ -422,9 +422,12 @@ export function describe(msg, nameOf, territory) {
       if (cause === "mulligan") return { kind: "card", text: `↺ Mulligan: ${t} goes back to ${who(o)}` };
       if (cause === "trade") return { kind: "trade", text: `⇄ ${t} traded to ${who(o)}` };
       if (cause === "correction") return { kind: "admin", text: `✎ Correction: ${t} now belongs to ${who(o)}` };
+      // R30: a player who withdrew left the game; they are never shown as disqualified (a withdrawal stored before
+      // it had a cause of its own is known by its holder's public name)
+      if (cause === "withdrawal" || (cause === "disqualification" && who(prev) === "a withdrawn player")) {
+        return { kind: "admin", text: `${t} is free again: its holder withdrew from the game` };
+      }
       if (cause === "disqualification") return { kind: "admin", text: `${t} is free again (disqualification)` };
-      // R30: a player who withdrew left the game; they are never shown as disqualified
-      if (cause === "withdrawal") return { kind: "admin", text: `${t} is free again: its holder withdrew from the game` };
       if (o && prev && o !== prev) return { kind: "steal", text: `⚑ ${who(o)} stole ${t} from ${who(prev)}` };
       if (o && o === prev && msg.fortified) return { kind: "fort", text: `${who(o)} fortified ${t}` };
       if (o && o === prev) return { kind: "claim", text: `${who(o)} reinforced ${t} (${msg.progress}/3)` };
