@@ -95,10 +95,12 @@ def test_my_turf_lists_cluster_and_outposts_live_and_the_map_names_towns(
     until(page, "document.querySelectorAll('#turf-cluster li[data-territory-id]').length === 2", timeout=30)
     until(page, f"!!document.querySelector(\"#turf-cluster li[data-territory-id='{HOBOKEN_ID}'] .badge.frozen\")")
     assert items(page, "#turf-cluster") == [
-        "Hoboken · 2/3 frozen today Show Hoboken on map Streak broken: the next claim restarts at 1/3.",   # R9, R15
-        "Jersey City · 1/3 locked today Show Jersey City on map Claimed today."]              # R10 lock
+        # R9, R15
+        "Hoboken · progress 2/3 frozen today Show Hoboken on map Streak broken: the next claim restarts at 1/3.",
+        "Jersey City · progress 1/3 locked today Show Jersey City on map Claimed today."]     # R10 lock
     assert items(page, "#turf-outposts") == [
-        "Princeton · 1/3 Show Princeton on map Claim it again today to keep the streak (2/3)."]  # claimed Wednesday
+        # claimed Wednesday
+        "Princeton · progress 1/3 Show Princeton on map Claim it again today to keep the streak (2/3)."]
     assert page.inner_text("#turf-cluster-n") == "2" and page.inner_text("#turf-outposts-n") == "1"
     until(page, "document.querySelector('#claims-left').textContent === '0'")
     mine = next(s for s in leaderboard(http, lambda lb: any(s["player_id"] == pid and s["base"] == 2

@@ -77,8 +77,9 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     r = org.post("/admin/announcements", {"title": TITLE, "body": BODY})
     assert r.status_code == 201, r.text
     ann = r.json()
-    # what the server holds for me before the page opens: the two mornings' deals and the announcement
-    want = ["cards_dealt", "cards_dealt", "announcement"]
+    # what the server holds for me before the page opens: my verification (R27), the two mornings' deals and the
+    # announcement
+    want = ["verified", "cards_dealt", "cards_dealt", "announcement"]
     assert settled(lambda: kinds(me), lambda ks: ks == want, timeout=20) == want
     before = notes(me)
     assert before["read_up_to"] is None
@@ -89,8 +90,8 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     errors = console_errors(page)
     seen = Requests(page)
     sign_in(page, base, email, password)
-    until(page, "document.querySelector('#notif-count').textContent === '3'")
-    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 3 unread"
+    until(page, "document.querySelector('#notif-count').textContent === '4'")
+    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 4 unread"
     assert seen.gets[0] is None
 
     # the announcement shows on the play page
@@ -102,8 +103,8 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     page.evaluate("clearInterval(turf.notifications.timer)")
     r = claim(rival, HOBOKEN, TUESDAY)
     assert r.status_code == 201 and r.json()["kind"] == "steal", r.text
-    until(page, "document.querySelector('#notif-count').textContent === '4'", timeout=40)
-    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 4 unread"
+    until(page, "document.querySelector('#notif-count').textContent === '5'", timeout=40)
+    assert page.get_attribute("#notif-btn", "aria-label") == "Notifications, 5 unread"
     assert str(first[-1]["id"]) in seen.gets
     after = notes(me)["notifications"]
     assert [n["kind"] for n in after] == [*want, "territory_stolen"]
@@ -117,13 +118,13 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     page.wait_for_selector("#notifications:not([hidden])")
     assert page.get_attribute("#notif-btn", "aria-expanded") == "true"
     items = page.locator("#notif-list li")
-    assert items.count() == 4
-    assert [items.nth(i).get_attribute("data-id") for i in range(4)] == [str(n["id"]) for n in reversed(after)]
+    assert items.count() == 5
+    assert [items.nth(i).get_attribute("data-id") for i in range(5)] == [str(n["id"]) for n in reversed(after)]
     # newest first; the steal's line is followed by its Play War once the page has read my hand (the deals gave me
     # a War card): how soon depends on the page's load, not on the notification
     assert items.nth(0).inner_text().splitlines()[0].endswith(" " + stolen)
     assert items.nth(1).inner_text().endswith(f" Announcement: {TITLE}")
-    assert page.locator("#notif-list li.unread").count() == 4
+    assert page.locator("#notif-list li.unread").count() == 5
     shot(page, "play-notifications", at="#notifications")
     page.click("#notif-read")
     until(page, "document.querySelector('#notif-count').hidden")
@@ -140,13 +141,13 @@ def test_badge_list_live_update_mark_read_and_the_announcement(
     until(page, "document.querySelector('#notif-btn').dataset.unread === '0'")
     page.wait_for_timeout(300)
     assert page.is_hidden("#announcement")
-    assert page.locator("#notif-list li").count() == 4
+    assert page.locator("#notif-list li").count() == 5
 
     # another browser of mine (its own storage): the server's read mark counts there too
     other = phone()
     other_errors = console_errors(other)
     sign_in(other, base, email, password)
-    until(other, "document.querySelectorAll('#notif-list li').length === 4")
+    until(other, "document.querySelectorAll('#notif-list li').length === 5")
     until(other, "document.querySelector('#notif-btn').dataset.unread === '0'")
     assert other.is_hidden("#notif-count")
     assert other.get_attribute("#notif-btn", "aria-label") == "Notifications"

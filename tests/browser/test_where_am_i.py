@@ -50,7 +50,8 @@ def test_the_page_says_where_i_am_as_i_move_and_the_map_follows(
     # after the claim the sentence follows: mine, and the rule that stops a second claim today (R8.7)
     until(page, "document.querySelector('#where').textContent.startsWith('You are in Hoboken (owner: you).')")
     until(page, "document.querySelector('#where').dataset.checking === 'false'")   # said at once, then checked
-    assert "You cannot claim it:" in where(page) and page.evaluate("document.querySelector('#where').dataset.reason")
+    assert "You have used today's claims, so you cannot reinforce it now." in where(page)   # mine: no refusal
+    assert "You cannot claim it" not in where(page) and page.evaluate("document.querySelector('#where').dataset.reason")
 
     # walking into Jersey City: told again, and the map follows
     page.context.set_geolocation(JERSEY_CITY)

@@ -134,8 +134,10 @@ def test_r30_the_organizer_page_lists_the_mail_sent(org: Player, ada: dict[str, 
     mail = until(lambda: org.get("/admin/mail").json()["mail"],
                  lambda ms: all(m["status"] == "sent" for m in ms if m["to"] == ada["email"]))
     mine = [(m["kind"], m["status"], m["links"]) for m in mail if m["to"] == ada["email"]]
-    # one confirmation, the reset asked and the two the flood let through; SMTP mail keeps no links
-    assert sorted(mine) == [("email_confirmation", "sent", [])] + [("password_reset", "sent", [])] * 3
+    # one confirmation, the reset asked and the two the flood let through, the verification (R27); SMTP mail keeps
+    # no links
+    assert sorted(mine) == [("email_confirmation", "sent", [])] + [("password_reset", "sent", [])] * 3 + [
+        ("verified", "sent", [])]
 
 
 def test_r30_an_announcement_reaches_every_verified_players_mailbox_once(
@@ -145,9 +147,10 @@ def test_r30_an_announcement_reaches_every_verified_players_mailbox_once(
         pid, email, password = register(http, name)
         assert org.post(f"/admin/players/{pid}/verify", {"reason": "test"}).status_code == 200
         players.append((email, sign_in(http, email, password)))
-    (bo, bo_session), (cy, _) = players
-    r = bo_session.http.patch(API + "/me", json={"announcements_by_mail": False}, headers=bo_session.auth)
-    assert r.status_code == 200 and r.json()["announcements_by_mail"] is False
+    (bo, bo_session), (cy, cy_session) = players
+    assert bo_session.get("/me").json()["announcements_by_mail"] is False   # R30: optional mail is off at first
+    r = cy_session.http.patch(API + "/me", json={"announcements_by_mail": True}, headers=cy_session.auth)
+    assert r.status_code == 200 and r.json()["announcements_by_mail"] is True
     rule = {"title": "Bridges count as land", "body": "From Tuesday the GWB joins Fort Lee and Manhattan."}
     for _ in range(2):   # a repeated Idempotency-Key: one announcement, one message each
         made = org.post("/admin/announcements", rule, headers={"Idempotency-Key": "bridges-1"})
@@ -158,7 +161,7 @@ def test_r30_an_announcement_reaches_every_verified_players_mailbox_once(
     until(lambda: titled(cy, "Pizza night"), lambda ms: len(ms) == 1, timeout=20)
     until(lambda: titled(bo, "Bridges count as land"), lambda ms: len(ms) == 1, timeout=20)
     assert [len(titled(cy, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 1]
-    assert [len(titled(bo, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 0]   # opted out: optional
+    assert [len(titled(bo, t)) for t in ("Bridges count as land", "Pizza night")] == [1, 0]   # optional: not on
     assert titled(ada["email"], "Bridges count as land") == []   # pending since the address change (R27)
     assert "GWB joins Fort Lee" in text_of(titled(cy, "Bridges count as land")[0])
 
@@ -218,7 +221,8 @@ def test_r30_a_player_downloads_their_data_then_withdraws_and_leaves_nothing_per
 def test_r30_the_final_results_reach_each_verified_players_mailbox_once_unless_they_opted_out(
         http: httpx.Client, inbox: Inbox, org: Player, ada: dict[str, str]) -> None:
     """At the close (the clock moved past the last opening hour) Cy (verified) gets one message with their place,
-    points and the podium; Bo turned optional mail off (an earlier test), Ada is pending since her address change."""
+    points and the podium (Cy turned optional mail on in an earlier test); Bo never did; Ada is pending since her
+    address change."""
     listed = {p["name"]: p for p in org.get("/admin/players").json()["players"]}
     emails = {name: p["email"] for name, p in listed.items()}
     move_clock(org, CLOSE)
@@ -229,7 +233,7 @@ def test_r30_the_final_results_reach_each_verified_players_mailbox_once_unless_t
     [cy] = [s for s in standings if s["player_id"] == listed["Cy"]["id"]]
     assert f"You finished {cy['place']}" in text and f"with {cy['total']} points" in text
     assert f"The podium:\n1. {standings[0]['display_name']} — {standings[0]['total']} points" in text
-    assert [m for m in inbox.to(emails["Bo"]) if m["Subject"] == RESULTS] == []   # opted out: optional mail
+    assert [m for m in inbox.to(emails["Bo"]) if m["Subject"] == RESULTS] == []   # optional mail, never turned on
     assert [m for m in inbox.to(ada["email"]) if m["Subject"] == RESULTS] == []   # pending (R27)
     mailed = [m for m in org.get("/admin/mail").json()["mail"] if m["kind"] == "final_results"]
     assert [m["to"] for m in mailed].count(emails["Cy"]) == 1   # once, however often the results were published

@@ -237,8 +237,8 @@ def test_notifications_are_private_and_read_marks_move_forward(http: httpx.Clien
     assert http.get("/api/v1/me/notifications").status_code == 401
     assert http.get("/api/v1/me/notifications").json()["reason"] == "unauthenticated"
     mine, theirs = notes(v), notes(c)
-    # C was never stolen from: C's own deals and announcements, none of V's notifications
-    assert {n["kind"] for n in theirs} == {"cards_dealt", "announcement"}
+    # C was never stolen from: C's own verification (R27), deals and announcements, none of V's notifications
+    assert {n["kind"] for n in theirs} == {"verified", "cards_dealt", "announcement"}
     assert {n["id"] for n in theirs}.isdisjoint({n["id"] for n in mine})
     assert "territory_stolen" in {n["kind"] for n in mine}
     top = mine[-1]["id"]

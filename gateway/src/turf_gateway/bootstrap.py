@@ -123,7 +123,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
     accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url(),
-                        relay=a.relay)
+                        relay=a.relay, clock=a.clock)
     players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
                       a.relay, timedelta(hours=settings.session_ttl_hours), accounts, idle=idle, profiles=cache)
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)

@@ -145,6 +145,9 @@ class ProfileChange:
     verify_at: datetime | None = None
     announcements_by_mail: bool | None = None
     at: datetime | None = None
+    #: R30 (amended 2026-12-07): with a new ``email``, the message that tells the address it replaces (no link that
+    #: acts on the account), staged with the change
+    notice: QueueMail | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,9 @@ class StatusChange:
     note: str | None
     at: datetime
     post_season: bool
+    #: R27: the message telling the player of the change (a verification: they may play), staged with it when the
+    #: status changes
+    mail: QueueMail | None = None
 
 
 class PlayerStore(Protocol):

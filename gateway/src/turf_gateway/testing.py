@@ -279,6 +279,11 @@ class MemoryPlayers:
     def _by_email(self, email: str) -> _Player | None:
         return next((p for p in self.t.players.values() if p.email.lower() == email.lower()), None)
 
+    def _by_previous(self, email: str) -> _Player | None:
+        """R30 (amended): the player whose email change replaced ``email``, until the new one is confirmed."""
+        return next((self.t.players[v[0]] for v in self.t.tokens.values()
+                     if v[1] == account_store.PREVIOUS_EMAIL and v[2].lower() == email.lower()), None)
+
     async def standing(self, player_id: str) -> tuple[str, str] | None:
         p = self.t.players.get(player_id)
         return None if p is None else (p.role, p.status)
@@ -298,20 +303,20 @@ class MemoryPlayers:
                 if p.status == "verified" and i > after][:limit]
 
     async def account(self, email: str) -> Account | None:
-        p = self._by_email(email)
+        p = self._by_email(email) or self._by_previous(email)
         return None if p is None else Account(p.id, p.role, p.password_hash, p.status)
 
     async def display_names(self, ids: list[str]) -> dict[str, str]:
         return {i: p.discord if (p := self.t.players.get(i)) is not None else "" for i in ids}
 
     async def create(self, new: NewPlayer) -> str:
-        if self._by_email(new.email) is not None:
+        if self._by_email(new.email) is not None or self._by_previous(new.email) is not None:
             raise ApiError("email_taken", "An account with this email already exists.")
         if any(p.discord.lower() == new.discord.lower() for p in self.t.players.values()):
             raise ApiError("discord_taken", "An account with this Discord username already exists.")
         pid = uuid.uuid4().hex
         self.t.players[pid] = _Player(pid, new.name, new.email, new.discord, new.home_address, new.password_hash,
-                                      "pending", "player", self.t.joined_at())
+                                      "pending", "player", self.t.joined_at(), announcements_by_mail=False)
         return pid
 
     async def place(self, player_id: str, address_norm: str, home: Point | None, status_reason: str | None,
@@ -331,7 +336,9 @@ class MemoryPlayers:
     async def update_profile(self, player_id: str, change: ProfileChange) -> None:
         c, p = change, self.t.players[player_id]
         others = [q for q in self.t.players.values() if q.id != player_id]
-        if c.email is not None and any(q.email.lower() == c.email.lower() for q in others):
+        previous = None if c.email is None else self._by_previous(c.email)
+        if c.email is not None and (any(q.email.lower() == c.email.lower() for q in others)
+                                    or (previous is not None and previous.id != player_id)):
             raise ApiError("email_taken", "An account with this email already exists.")
         if c.discord is not None and any(q.discord.lower() == c.discord.lower() for q in others):
             raise ApiError("discord_taken", "An account with this Discord username already exists.")
@@ -343,6 +350,14 @@ class MemoryPlayers:
             p.discord = c.discord
             self.t.outbox.append((subjects.PLAYER_RENAMED, renaming(player_id, c.at or datetime.now(UTC), c.discord)))
         if c.email is not None:
+            key = account_store.previous_key(player_id)
+            kept = self.t.tokens.get(key)
+            if kept is not None and kept[2].lower() == c.email.lower():
+                del self.t.tokens[key]
+            elif kept is None:
+                self.t.tokens[key] = (player_id, account_store.PREVIOUS_EMAIL, p.email, account_store.NEVER, None)
+            if c.notice is not None:
+                self.t.outbox.append((subjects.NOTIFY_MAIL, c.notice))
             p.email, p.email_confirmed = c.email, False
         if c.home_address is not None:
             p.home_address, p.address_norm, p.home = c.home_address, c.address_norm, c.home
@@ -369,7 +384,7 @@ class MemoryPlayers:
         self.t.log_action(player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
                           {"before": before, "after": "withdrawn"})
         self.t.append_correction(Record(
-            uuid.uuid4().hex, _utc(at), "disqualify", player_id, "the player withdrew (R30)",
+            uuid.uuid4().hex, _utc(at), "withdrawal", player_id, "the player withdrew (R30)",
             {"player_id": player_id}, None, player_id, {"status": before}, {"status": "withdrawn"}, post_season))
         self.t.outbox.append((account_store.SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True)))
 
@@ -387,6 +402,8 @@ class MemoryPlayers:
         c = change
         before = self.t.change_status(c.player_id, c.new, by=c.by, reason=c.reason or None, game_now=c.at,
                                       note=c.note)
+        if c.mail is not None and before != c.new:
+            self.t.outbox.append((subjects.NOTIFY_MAIL, c.mail))
         if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
             self.t.append_correction(Record(
                 uuid.uuid4().hex, _utc(c.at), "disqualify", c.by, c.reason or "-",
@@ -455,6 +472,7 @@ class MemoryAccountTokens:
         p = self.t.players.get(used[0])
         if p is not None and p.email.lower() == used[1].lower():
             p.email_confirmed = True
+            self.t.tokens.pop(account_store.previous_key(p.id), None)
         return used[0]
 
     async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:

@@ -53,7 +53,8 @@ async def test_r27_a_registration_is_a_pending_player_read_back_whole(backend: B
     assert row is not None and before <= row.created_at <= datetime.now(UTC)
     assert row == PlayerRow(id=pid, name="Ann", email="Ann@Example.COM", discord="ann_d",
                             home_address="ann street 1", role="player", status="pending", status_reason=None,
-                            created_at=row.created_at, address_norm=None, home=None)
+                            created_at=row.created_at, address_norm=None, home=None,
+                            announcements_by_mail=False)   # R30: optional mail is off until turned on
     assert row.created_at.utcoffset() == timedelta(0)
     assert await players.standing(pid) == ("player", "pending")
     assert await players.account("ann@example.com") == Account(pid, "player", "hash-ann", "pending")   # R27

@@ -28,6 +28,15 @@ async def two(b: Backend) -> tuple[str, str]:
     return ada, bo
 
 
+async def test_r30_a_new_player_gets_no_optional_mail_until_they_turn_it_on(backend: Backend) -> None:
+    ada, _ = await two(backend)
+    row = await backend.players.get(ada)
+    assert row is not None and row.announcements_by_mail is False
+    await backend.players.update_profile(ada, ProfileChange(announcements_by_mail=True))
+    row = await backend.players.get(ada)
+    assert row is not None and row.announcements_by_mail is True
+
+
 async def test_r30_a_taken_email_or_discord_changes_nothing(backend: Backend) -> None:
     ada, _ = await two(backend)
     for change, reason in ((ProfileChange(name="X", email="BO@example.org"), "email_taken"),
@@ -118,3 +127,37 @@ async def test_r30_a_new_discord_name_is_staged_as_player_renamed_with_the_chang
     await backend.players.update_profile(ada, ProfileChange(discord="ada.l", at=NOW))
     renamed = [e for s, e in await backend.staged() if s == "player.renamed"]
     assert [(e["player_id"], e["display_name"], e["at"]) for e in renamed] == [(ada, "ada.l", "2026-10-06T13:00:00Z")]
+
+
+async def test_r30_the_replaced_address_signs_in_until_the_new_one_is_confirmed_and_is_told_of_the_change(
+        backend: Backend) -> None:
+    """R30 (amended 2026-12-07): after an email change both addresses find the account (sign-in, reset), the
+    replaced one is taken for others, its notice is staged with the change; the confirmation of the new address
+    makes it the only one. A second change before that keeps the first address; a change back to it drops it."""
+    ada, bo = await two(backend)
+    notice = QueueMail(command_id="n-1", to="ada@example.org", kind="email_changed", name="Ada")
+    await backend.players.update_profile(ada, ProfileChange(email="ada@new.example", notice=notice))
+    for address in ("ada@new.example", "ADA@example.org"):
+        assert (await backend.players.account(address)).id == ada  # type: ignore[union-attr]
+    assert [e for s, e in await backend.staged() if s == "notify.mail"] == [notice.model_dump(mode="json")]
+    with pytest.raises(ApiError) as taken:   # nobody else takes the address that still signs in
+        await backend.players.create(NewPlayer("Eve", "ada@example.org", "eve", "-", "h"))
+    assert taken.value.reason == "email_taken"
+    with pytest.raises(ApiError) as taken:
+        await backend.players.update_profile(bo, ProfileChange(email="ada@example.org"))
+    assert taken.value.reason == "email_taken"
+
+    await backend.players.update_profile(ada, ProfileChange(email="ada@newer.example"))   # a typo put right
+    assert [(await backend.players.account(a)) is not None
+            for a in ("ada@example.org", "ada@new.example", "ada@newer.example")] == [True, False, True]
+    await backend.tokens.issue("c1", ada, "email_confirmation", "ada@newer.example", NOW + timedelta(hours=24))
+    assert await backend.tokens.confirm_email("c1", NOW) == ada
+    assert await backend.players.account("ada@example.org") is None
+    assert (await backend.players.account("ada@newer.example")).id == ada  # type: ignore[union-attr]
+    assert await backend.players.create(NewPlayer("Eve", "ada@example.org", "eve", "-", "h")) not in (ada, bo)
+
+    # a change, then back to the address it replaced: only that one signs in, nothing is kept
+    await backend.players.update_profile(bo, ProfileChange(email="bo@new.example"))
+    await backend.players.update_profile(bo, ProfileChange(email="bo@example.org"))
+    assert [(await backend.players.account(a)) is not None for a in ("bo@example.org", "bo@new.example")] == [
+        True, False]

@@ -25,6 +25,7 @@ async def test_r30_announcements_are_mailed_to_verified_players_and_optional_one
     for n in ("ada", "bo", "di"):
         await players.change_status(StatusChange(ids[n], "verified", "org", "", None, NOW, False))
     await players.change_status(StatusChange(ids["di"], "disqualified", "org", "cheat", None, NOW, False))
+    players.t.players[ids["ada"]].announcements_by_mail = True   # turned optional mail on (R30: off at first)
     players.t.players[ids["bo"]].announcements_by_mail = False
     asked: list[PublishAnnouncement] = []
 

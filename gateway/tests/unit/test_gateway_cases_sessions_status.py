@@ -11,13 +11,15 @@ import pytest
 from turf_common.board import load_board
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
+from turf_common.contracts.notify import QueueMail
 from turf_common.contracts.players import PlayerApplied, PlayerDisqualified, PlayerVerified
 from turf_common.rules import gametime
 from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.players import Players, Sessions, token_hash
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
-from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables, NoLimits
+from turf_gateway.testing import MemoryAccountTokens, MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 
 M = TypeVar("M", bound=Message)
 NOW = datetime.fromisoformat("2026-10-06T09:00:00-04:00")
@@ -111,3 +113,17 @@ async def test_r25_a_verification_asks_scoring_and_a_rejection_asks_nobody() -> 
     assert subject == subjects.SCORING_VERIFY and isinstance(ev, PlayerVerified) and ev.display_name == "bo"
     await uc.set_status("org", ids["cy"], "rejected", "outside the area", None)
     assert len(services.asked) == 1
+
+
+async def test_r27_a_verification_by_the_organizer_mails_the_player_once_with_the_play_pages_link() -> None:
+    tables, services = MemoryTables(), Services()
+    ids = await registered(tables, "bo", "cy")
+    uc = players(tables, services)
+    uc.accounts = Accounts(uc.players, MemoryAccountTokens(tables), Nothing(), services, NoLimits(),  # type: ignore[arg-type]
+                           "https://turf.example", relay=Nothing())
+    for _ in range(2):   # a repeat finds the player verified: no second mail
+        await uc.set_status("org", ids["bo"], "verified", "", None)
+    await uc.set_status("org", ids["cy"], "rejected", "outside the area", None)
+    mails = [m for s, m in tables.outbox if s == subjects.NOTIFY_MAIL]
+    assert [(m.to, m.kind, m.name, m.link) for m in mails if isinstance(m, QueueMail)] == [
+        ("bo@example.com", "verified", "Bo", "https://turf.example/")]

@@ -22,7 +22,7 @@ def changed(cause: str, before: str | None, after: str | None, at: str = "2026-1
     ("claim", None, "ada", "take"), ("claim", "bob", "ada", "steal"), ("claim", "ada", "ada", "reinforce"),
     ("war_reclaim", "bob", "ada", "war_reclaim"), ("war", "bob", "ada", "war"), ("mulligan", "ada", "bob", "mulligan"),
     ("joker", None, "ada", "joker"), ("trade", "bob", "ada", "trade"), ("correction", "ada", None, "correction"),
-    ("disqualification", "ada", None, "disqualification"),
+    ("disqualification", "ada", None, "disqualification"), ("withdrawal", "ada", None, "withdrawal"),
 ])
 def test_a_changes_kind(cause: str, before: str | None, after: str | None, kind: str) -> None:
     assert change_kind(changed(cause, before, after)) == kind

@@ -61,4 +61,5 @@ def test_only_routes_that_answer_no_json_go_without_a_response_model() -> None:
         "page", "index", "swagger_ui",   # HTML
         "service_worker", "prometheus", "board", "export",   # a script, metrics, GeoJSON, CSV
         "player_recap_png", "player_stats_png",   # PNGs
-        "mark_read", "save_push", "drop_push", "sign_out", "complete_reset", "change_password", "withdraw"}   # 204
+        "mark_read", "save_push", "drop_push", "sign_out", "complete_reset", "change_password", "withdraw",
+        "check_password", "check_reset"}   # 204

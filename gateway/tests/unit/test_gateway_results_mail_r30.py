@@ -28,6 +28,8 @@ async def test_r30_the_final_results_are_mailed_to_verified_players_who_keep_opt
         ids[name] = await store.create(NewPlayer(name.title(), f"{name}@example.org", name, "1 Main St", "h"))
     for name in ("ann", "bo", "cy", "dee"):
         await store.change_status(StatusChange(ids[name], "verified", "org", "", None, NOW, False))
+    for name in ("ann", "bo", "cy"):   # turned optional mail on (R30: off for a new player)
+        store.t.players[ids[name]].announcements_by_mail = True
     store.t.players[ids["dee"]].announcements_by_mail = False          # turned optional mail off
     standings = [standing(1, ids["bo"], "bo", 30, "100.00"), standing(2, ids["ann"], "ann", 20, "25.00"),
                  standing(2, ids["dee"], "dee", 20, "25.00"), standing(4, ids["cy"], "cy", 5)]

@@ -90,8 +90,28 @@ async def test_r30_name_and_discord_change_and_a_new_email_is_unconfirmed_with_a
     me = await w.mine.update(w.ada, ProfilePatch(name="Ada L.", discord="ada.l", email="ada@new.example"))
     assert (me.name, me.discord, me.display_name, me.email, me.email_confirmed) == (
         "Ada L.", "ada.l", "ada.l", "ada@new.example", False)
-    [mail] = w.mails()
-    assert (mail.to, mail.kind) == ("ada@new.example", "email_confirmation")
+    [told, mail] = w.mails()
+    assert (mail.to, mail.kind) == ("ada@new.example", "email_change_confirmation")
+    # R30 (amended 2026-12-07): the address it replaces is told, with no link that acts on the account
+    assert (told.to, told.kind, told.link) == ("ada@example.org", "email_changed", "")
+
+
+async def test_r30_both_addresses_sign_in_and_ask_for_a_reset_until_the_new_one_is_confirmed(w: World) -> None:
+    """R30 (amended 2026-12-07): a changed address is not yet the account's only one: the old and the new both
+    sign in, a reset asked with the old one goes to the old one, and once the new one is confirmed the old one no
+    longer signs in."""
+    await w.mine.update(w.ada, ProfilePatch(email="ada@new.example"))
+    players = w.mine.players
+    for address in ("ada@example.org", "ada@new.example"):
+        assert (await players.sign_in(address, "old but long enough", "10.0.0.1")).player_id == w.ada.id
+    await w.mine.accounts.send_reset("ada@example.org")
+    assert [(m.to, m.kind) for m in w.mails()][-1] == ("ada@example.org", "password_reset")
+    [confirm] = [h for h, v in w.tables.tokens.items() if v[1] == "email_confirmation"]
+    assert await w.mine.accounts.tokens.confirm_email(confirm, datetime.now(UTC)) == w.ada.id
+    with pytest.raises(ApiError) as old:
+        await players.sign_in("ada@example.org", "old but long enough", "10.0.0.1")
+    assert old.value.reason == "unauthenticated"
+    assert (await players.sign_in("ada@new.example", "old but long enough", "10.0.0.1")).player_id == w.ada.id
 
 
 async def test_r30_a_taken_email_or_discord_is_refused_and_nothing_changes(w: World) -> None:

@@ -33,8 +33,12 @@ class World:
     mailer: RecordingMailer
 
     async def player(self, pid: str, name: str) -> None:
+        """A verified player the roster knows; their "you are verified" notification (R27, tested on its own) is
+        left out, so a test sees what it is about."""
         await self.h.on_event(PlayerVerified(occurred_at=at("2026-10-05T06:00:00-04:00"), player_id=pid,
                                              at=at("2026-10-05T06:00:00-04:00"), display_name=name))
+        self.store.state.notifications = [(p, n) for p, n in self.store.state.notifications
+                                          if not (p == pid and n.kind == "verified")]
 
     def of(self, pid: str) -> list[tuple[str, str, dict[str, object]]]:
         return [(n.kind, n.message, n.data) for p, n in self.store.state.notifications if p == pid]

@@ -59,6 +59,16 @@ async def log_action(conn: AsyncConnection, by: str, action: str, target: str | 
 
 WITHDRAWN_NAME = "a withdrawn player"   # R30: how public history names a player who left
 
+#: R30 (amended 2026-12-07): the address an email change replaces, kept as an ``account_tokens`` row of this purpose
+#: (no link's token: its key is no hash) until the new address is confirmed; it signs in and may ask for a reset
+PREVIOUS_EMAIL = "previous_email"
+NEVER = datetime(9999, 12, 31, tzinfo=UTC)   # such a row ends with the confirmation, not with time
+
+
+def previous_key(player_id: str) -> str:
+    """The ``token_hash`` key of a player's previous-address row: one a player, never a token's SHA-256 (hex)."""
+    return f"previous:{player_id}"
+
 
 def erased(player_id: str) -> dict[str, Any]:
     """R30: a withdrawn player's row: the personal data replaced (unique columns by values no one can register)."""

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.contracts import subjects
-from turf_common.outbox import stage
+from turf_common.outbox import stage, stage_command
 from turf_gateway.adapters import account_store, correction_store
 from turf_gateway.adapters import tables as t
 from turf_gateway.adapters.account_store import SUBJECT, WITHDRAWN_NAME, change_status, erased, log_action
@@ -75,10 +75,14 @@ class SqlPlayers:
         return [RosterRow(r.join_index, r.id, r.discord) for r in rows]
 
     async def account(self, email: str) -> Account | None:
+        cols = (t.players.c.id, t.players.c.role, t.players.c.password_hash, t.players.c.status)
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(t.players.c.id, t.players.c.role, t.players.c.password_hash,
-                                             t.players.c.status)
-                                      .where(t.players.c.email_norm == email.lower()))).first()
+            row = (await conn.execute(select(*cols).where(t.players.c.email_norm == email.lower()))).first()
+            if row is None:   # R30 (amended): the address a change replaces signs in until the new one is confirmed
+                row = (await conn.execute(select(*cols).join(
+                    t.account_tokens, t.account_tokens.c.player_id == t.players.c.id).where(
+                    t.account_tokens.c.purpose == account_store.PREVIOUS_EMAIL,
+                    func.lower(t.account_tokens.c.email) == email.lower()))).first()
         return None if row is None else Account(row.id, row.role, row.password_hash, row.status)
 
     async def display_names(self, ids: list[str]) -> dict[str, str]:
@@ -98,7 +102,7 @@ class SqlPlayers:
             taken = (await conn.execute(select(t.players.c.email_norm, t.players.c.discord_norm).where(
                 (t.players.c.email_norm == new.email.lower()) | (t.players.c.discord_norm == new.discord.lower())
             ))).all()
-            if any(r.email_norm == new.email.lower() for r in taken):
+            if any(r.email_norm == new.email.lower() for r in taken) or await _previous_of(conn, new.email, ""):
                 raise ApiError("email_taken", "An account with this email already exists.")
             if taken:
                 raise ApiError("discord_taken", "An account with this Discord username already exists.")
@@ -107,7 +111,7 @@ class SqlPlayers:
                     id=pid, name=new.name, email=new.email, email_norm=new.email.lower(), discord=new.discord,
                     discord_norm=new.discord.lower(), home_address=new.home_address,
                     password_hash=new.password_hash, status="pending", status_reason=None, role="player",
-                    created_at=datetime.now(UTC)))
+                    created_at=datetime.now(UTC), announcements_by_mail=False))   # R30: optional mail is opt-in
             except IntegrityError:
                 raise ApiError("conflict", "That email or Discord username was just taken.") from None
         self._names[pid] = new.discord
@@ -141,7 +145,12 @@ class SqlPlayers:
                        "home_lat": c.home.lat if c.home else None, "home_lon": c.home.lon if c.home else None}
         async with self.engine.begin() as conn:
             await _refuse_taken(conn, player_id, c.email, c.discord)
-            row = (await conn.execute(select(p.status, p.discord).where(p.id == player_id).with_for_update())).one()
+            row = (await conn.execute(select(p.status, p.discord, p.email).where(p.id == player_id)
+                                      .with_for_update())).one()
+            if c.email is not None:
+                await _keep_previous(conn, player_id, row.email, c.email)
+                if c.notice is not None:
+                    await stage_command(conn, t.outbox, subjects.NOTIFY_MAIL, c.notice.command_id, c.notice)
             if c.discord is not None and c.discord != row.discord:   # R30: notify and the other replicas learn it
                 await stage(conn, t.outbox, subjects.PLAYER_RENAMED,
                             renaming(player_id, c.at or datetime.now(UTC), c.discord))
@@ -175,7 +184,7 @@ class SqlPlayers:
             await log_action(conn, player_id, "player_withdrawn", player_id, "the player withdrew (R30)",
                              {"before": row.status, "after": "withdrawn"})
             await correction_store.append(
-                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="disqualify",
+                conn, cid=uuid.uuid4().hex, at=at, by=player_id, action="withdrawal",
                 reason="the player withdrew (R30)", post_season=post_season, request={"player_id": player_id},
                 before={"status": row.status}, after={"status": "withdrawn"}, player_id=player_id)
             await stage(conn, t.outbox, SUBJECT["disqualified"], disqualification(player_id, at, withdrawn=True))
@@ -200,6 +209,8 @@ class SqlPlayers:
         async with self.engine.begin() as conn:
             before = await change_status(conn, c.player_id, c.new, by=c.by, reason=c.reason or None,
                                          game_now=c.at, note=c.note)
+            if c.mail is not None and before != c.new:
+                await stage_command(conn, t.outbox, subjects.NOTIFY_MAIL, c.mail.command_id, c.mail)
             if c.new == "disqualified" and before != c.new:   # R28: also a correction, logged with it
                 await correction_store.append(
                     conn, cid=uuid.uuid4().hex, at=c.at, by=c.by, action="disqualify", reason=c.reason or "-",
@@ -247,11 +258,37 @@ class SqlPlayers:
         return revoked
 
 
+async def _previous_of(conn: Any, email: str, player_id: str) -> bool:
+    """Whether ``email`` is the address another player's change replaced, which still signs in (R30, amended)."""
+    k = t.account_tokens.c
+    return (await conn.execute(select(k.player_id).where(
+        k.purpose == account_store.PREVIOUS_EMAIL, func.lower(k.email) == email.lower(),
+        k.player_id != player_id))).first() is not None
+
+
+async def _keep_previous(conn: Any, player_id: str, current: str, new: str) -> None:
+    """R30 (amended 2026-12-07): a new address is not yet the account's only one. The address it replaces is kept
+    (as a ``previous_email`` row of ``account_tokens``, which no link uses) and signs in until the new one is
+    confirmed; a second change before that keeps the first address; a change back to it drops it."""
+    k = t.account_tokens.c
+    kept = (await conn.execute(select(k.email).where(k.player_id == player_id,
+                                                     k.purpose == account_store.PREVIOUS_EMAIL))).scalar()
+    if kept is not None and kept.lower() == new.lower():
+        await conn.execute(delete(t.account_tokens).where(k.player_id == player_id,
+                                                          k.purpose == account_store.PREVIOUS_EMAIL))
+    elif kept is None:
+        await conn.execute(insert(t.account_tokens).values(
+            token_hash=account_store.previous_key(player_id), player_id=player_id,
+            purpose=account_store.PREVIOUS_EMAIL, email=current, expires_at=account_store.NEVER))
+
+
 async def _refuse_taken(conn: Any, player_id: str, email: str | None, discord: str | None) -> None:
-    """409 ``email_taken`` / ``discord_taken`` when another player has the address or name (R27, R30)."""
+    """409 ``email_taken`` / ``discord_taken`` when another player has the address or name (R27, R30), or still
+    signs in with the address (R30, amended)."""
     p = t.players.c
-    if email is not None and (await conn.execute(select(p.id).where(
-            p.email_norm == email.lower(), p.id != player_id))).first() is not None:
+    if email is not None and ((await conn.execute(select(p.id).where(
+            p.email_norm == email.lower(), p.id != player_id))).first() is not None
+            or await _previous_of(conn, email, player_id)):
         raise ApiError("email_taken", "An account with this email already exists.")
     if discord is not None and (await conn.execute(select(p.id).where(
             p.discord_norm == discord.lower(), p.id != player_id))).first() is not None:

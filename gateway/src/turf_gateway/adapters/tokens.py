@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from turf_common.contracts import subjects
 from turf_common.contracts.notify import QueueMail
 from turf_common.outbox import stage_command
+from turf_gateway.adapters import account_store
 from turf_gateway.adapters import tables as t
 
 k = t.account_tokens.c
@@ -49,9 +50,12 @@ class SqlAccountTokens:
             if used is None:
                 return None
             pid, email = used
-            await conn.execute(update(t.players).where(t.players.c.id == pid,
-                                                       t.players.c.email_norm == email.lower())
-                               .values(email_confirmed=True))
+            done = await conn.execute(update(t.players).where(t.players.c.id == pid,
+                                                              t.players.c.email_norm == email.lower())
+                                      .values(email_confirmed=True))
+            if done.rowcount:   # R30 (amended): the confirmed address is now the account's only one
+                await conn.execute(delete(t.account_tokens).where(
+                    k.player_id == pid, k.purpose == account_store.PREVIOUS_EMAIL))
             return pid
 
     async def reset_password(self, token_hash: str, password_hash: str, now: datetime) -> str | None:

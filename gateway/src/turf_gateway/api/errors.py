@@ -47,13 +47,32 @@ def body(reason: str, message: str) -> dict[str, str]:
     return {"reason": reason, "message": message}
 
 
+#: pydantic's ways of saying a date-time is not one, said once in words a person acts on
+_NOT_A_TIME = {"datetime_parsing", "datetime_from_date_parsing", "datetime_type", "datetime_object_invalid",
+               "timezone_aware"}
+TIME_EXAMPLE = "2026-10-05T07:00:00-04:00"
+
+
+def _sentence(loc: str, e: Any) -> str:
+    """One validation error as a sentence: a date-time that is none says how to write one (the organizer's clock
+    field, a fix time), a rule of ours says itself (without pydantic's "Value error, ")."""
+    kind, msg = e.get("type"), str(e.get("msg", "invalid"))
+    if kind in _NOT_A_TIME:
+        given = e.get("input")
+        shown = f"“{given[:40]}” is not" if isinstance(given, str) and given.strip() else "it is not"
+        need = "a date and time with its UTC offset" if kind == "timezone_aware" else "a date and time"
+        return f"{loc}: {shown} {need} the game can read; write it like {TIME_EXAMPLE} (New York is -04:00 " \
+               "until November 1, then -05:00)."
+    return f"{loc}: {msg.removeprefix('Value error, ')}"
+
+
 def _describe(exc: RequestValidationError) -> str:
     parts = []
     for e in exc.errors()[:5]:
         loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         if e.get("type") == "json_invalid":
             return "The request body is not valid JSON."
-        parts.append(f"{loc or 'body'}: {e.get('msg', 'invalid')}")
+        parts.append(_sentence(loc or "body", e))
     return "Invalid input — " + "; ".join(parts) if parts else "Invalid input."
 
 

@@ -374,7 +374,8 @@ class MailItem(BaseModel):
     id: int
     at: str
     to: str
-    kind: str = Field(description="email_confirmation, password_reset, announcement or final_results")
+    kind: str = Field(description="email_confirmation, email_change_confirmation, email_changed, password_reset, "
+                                  "announcement, final_results or verified")
     subject: str
     status: str = Field(description="queued, sent or failed")
     attempts: int

@@ -26,7 +26,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.players import token_hash
-from turf_gateway.ports import AccountTokens, Limiter, PlayerStore, Revocations, Services
+from turf_gateway.ports import AccountTokens, GameClock, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)
 
@@ -52,27 +52,39 @@ class Accounts:
     base_url: str   # the pages' address, for the links (TURF_PUBLIC_URL)
     wall: Callable[[], datetime] = _wall
     relay: OutboxFlush = field(kw_only=True)   # hands the mail staged with a token to notify after the commit
+    clock: GameClock | None = field(default=None, kw_only=True)   # the game clock: a message is dated by it
 
     def _link(self, action: str, token: str) -> str:
         return f"{self.base_url}/account?{urlencode({'action': action, 'token': token})}"
 
     async def _issue(self, kind: Literal["email_confirmation", "password_reset"], player_id: str, to: str,
-                     name: str, valid: timedelta) -> None:
-        """A new token of ``kind`` and the message carrying its link, stored in one transaction, then handed to
-        notify (the relay's flush). A bus that does not answer now leaves the message in the outbox for the
-        relay's sweep (logged); the request goes on either way."""
+                     name: str, valid: timedelta,
+                     words: Literal["email_confirmation", "email_change_confirmation", "password_reset"] | None = None
+                     ) -> None:
+        """A new token of ``kind`` and the message carrying its link (in the ``words`` of that mail kind, the
+        token's own by default), stored in one transaction, then handed to notify (the relay's flush). A bus that
+        does not answer now leaves the message in the outbox for the relay's sweep (logged); the request goes on
+        either way."""
         token = secrets.token_urlsafe(32)
         link = self._link("confirm" if kind == "email_confirmation" else "reset", token)
-        mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=kind, name=name, link=link)
+        mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=words or kind, name=name, link=link,
+                         at=await self.clock.now() if self.clock is not None else None)
         await self.tokens.issue(token_hash(token), player_id, kind, to, self.wall() + valid, mail)
         try:
             await self.relay.flush()
         except Exception as e:   # the token and its message are committed: the sweep hands it on later
             log.warning("mail_not_queued_yet", kind=kind, error=type(e).__name__)
 
-    async def send_confirmation(self, player_id: str, email: str, name: str) -> None:
-        """R30: a confirmation link for ``email`` (registration, an email change); an older one is void."""
-        await self._issue("email_confirmation", player_id, email, name, CONFIRM_FOR)
+    async def send_confirmation(self, player_id: str, email: str, name: str, change: bool = False) -> None:
+        """R30: a confirmation link for ``email`` (registration, or with ``change`` an email change, in its own
+        words); an older one is void."""
+        await self._issue("email_confirmation", player_id, email, name, CONFIRM_FOR,
+                          "email_change_confirmation" if change else "email_confirmation")
+
+    def address_changed(self, old: str, name: str, at: datetime) -> QueueMail:
+        """R30 (amended 2026-12-07): the message telling the address an email change replaces (no link that acts
+        on the account); staged with the change itself. ``at``: the game instant."""
+        return QueueMail(command_id=uuid.uuid4().hex, to=old, kind="email_changed", name=name, at=at)
 
     async def confirm_email(self, token: str) -> S.EmailConfirmed:
         """410 ``token_expired`` for a used, voided, expired or unknown token (nothing changes)."""
@@ -93,13 +105,20 @@ class Accounts:
 
     async def send_reset(self, email: str) -> None:
         """The reset link, to a player who may sign in (not the organizer, whose password is the deployment's;
-        not a disqualified, rejected or withdrawn player); nothing for anyone else."""
+        not a disqualified, rejected or withdrawn player); nothing for anyone else. It goes to the address asked:
+        the account's, or the one an unconfirmed email change replaced, which still signs in (R30, amended)."""
         acc = await self.players.account(email.strip())
         if acc is None or acc.role != "player" or acc.status in ("disqualified", "rejected", "withdrawn"):
             return
         row = await self.players.get(acc.id)
         assert row is not None
-        await self._issue("password_reset", acc.id, row.email, row.name, RESET_FOR)
+        to = row.email if row.email.lower() == email.strip().lower() else email.strip()
+        await self._issue("password_reset", acc.id, to, row.name, RESET_FOR)
+
+    async def check_reset(self, token: str) -> None:
+        """410 ``token_expired`` unless a reset link's token is still usable; changes nothing."""
+        if await self.tokens.holder(token_hash(token), "password_reset", self.wall()) is None:
+            raise ApiError(*EXPIRED, 410)
 
     async def complete_reset(self, token: str, new_password: str) -> None:
         """A new password through a reset link: 410 ``token_expired`` (nothing changed), 422 ``weak_password``

@@ -22,7 +22,7 @@ from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
-from turf_gateway.ports import CorrectionLog, GameClock, PlayerStore, Services
+from turf_gateway.ports import CorrectionLog, GameClock, PlayerStore, Record, Services
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
@@ -136,7 +136,7 @@ class Corrections:
         no organizer. A territory or player the correction did not name is left out (unset), not null."""
         tz = self.season.tz
         return S.PublicCorrections(corrections=[S.PublicCorrection(
-            id=r.id, at=r.at.astimezone(tz).isoformat(), action=r.action, reason=r.reason,
+            id=r.id, at=r.at.astimezone(tz).isoformat(), action=_public_action(r), reason=r.reason,
             **{k: v for k, v in (("territory_id", r.territory_id), ("player_id", r.player_id)) if v is not None})
             for r in await self.log.records()])
 
@@ -184,3 +184,11 @@ class Corrections:
         score = await self.services.ask(subjects.SCORING_ADJUST, AdjustScore(
             command_id=cid, player_id=body.player_id, points=body.points), ScoreAdjusted, 15)
         return Effect({"adjustment": score.before}, {"adjustment": score.after}, body.territory_id, body.player_id)
+
+
+def _public_action(r: Record) -> str:
+    """R30: a withdrawal logged before it had an action of its own (as ``disqualify``, after ``withdrawn``) is
+    never shown to the public as a disqualification."""
+    if r.action == "disqualify" and isinstance(r.after, dict) and r.after.get("status") == "withdrawn":
+        return "withdrawal"
+    return r.action

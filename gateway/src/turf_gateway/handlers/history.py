@@ -33,7 +33,12 @@ class History:
         if territory_id not in self.board.territories:
             raise ApiError("not_found", "No territory with that id.")
         msgs, next_seq = await self.log.territory_changes(territory_id, after_seq, limit)
-        return {"history": [history_entries.territory_entry(m) for m in msgs], "next_seq": next_seq}
+        entries = [history_entries.territory_entry(m) for m in msgs]
+        for e in entries:   # R30: a withdrawal logged before it had a cause of its own is told as what it was
+            if e["kind"] == "disqualification" and e.get("previous_owner_id") and await self.players.standing(
+                    e["previous_owner_id"]) == ("player", "withdrawn"):
+                e["kind"] = "withdrawal"
+        return {"history": entries, "next_seq": next_seq}
 
     async def player(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE) -> dict[str, Any]:
         """The player's public season record with daily totals, a page of at most ``limit`` feed messages after

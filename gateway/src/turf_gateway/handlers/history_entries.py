@@ -4,7 +4,8 @@
 A ``territory.changed`` names its cause; a claim's kind is not in it, but follows from the owners before and after
 (R8-R9): nobody before → ``take``, another player before → ``steal``, the same player → ``reinforce`` (which a
 fortification is: ``fortified`` turns true). Every other cause is the kind itself (``war``, ``war_reclaim``,
-``mulligan``, ``joker``, ``trade``, ``correction``, ``disqualification``)."""
+``mulligan``, ``joker``, ``trade``, ``correction``, ``disqualification``, ``withdrawal``: R30, a town freed because
+its holder withdrew)."""
 
 from __future__ import annotations
 

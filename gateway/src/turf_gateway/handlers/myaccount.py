@@ -85,10 +85,13 @@ class MyAccount:
         row = await self.players.players.get(caller.id)
         assert row is not None
         renamed = patch.discord is not None and patch.discord != row.discord
-        change = ProfileChange(name=patch.name, discord=patch.discord,
-                               email=patch.email if patch.email and patch.email != row.email else None,
+        email = patch.email if patch.email and patch.email != row.email else None
+        # R30 (amended 2026-12-07): the address a change replaces is told, and signs in until the new one is confirmed
+        notice = (self.accounts.address_changed(row.email, patch.name or row.name, await self.players.clock.now())
+                  if email is not None else None)
+        change = ProfileChange(name=patch.name, discord=patch.discord, email=email,
                                announcements_by_mail=patch.announcements_by_mail,
-                               at=await self.players.clock.now() if renamed else None)
+                               at=await self.players.clock.now() if renamed else None, notice=notice)
         if patch.home_address is not None and patch.home_address != row.home_address:   # the same: no change
             home, reason = await self.players.judge_home(patch.home_address)
             if reason == "not_in_board":
@@ -99,12 +102,12 @@ class MyAccount:
                 name=change.name, discord=change.discord, email=change.email,
                 announcements_by_mail=change.announcements_by_mail, home_address=patch.home_address,
                 address_norm=normalise_address(patch.home_address), home=home, status_reason=reason,
-                verify_at=await self.players.clock.now() if verified else None, at=change.at)
+                verify_at=await self.players.clock.now() if verified else None, at=change.at, notice=notice)
         await self.players.players.update_profile(caller.id, change)
         await self.players.revocations.revoke(player_id=caller.id)   # no gateway answers the old status from cache
         await self.players.relay.flush()   # player.verified (a verification at once), player.renamed (R30)
         if change.email is not None:
-            await self.accounts.send_confirmation(caller.id, change.email, patch.name or row.name)
+            await self.accounts.send_confirmation(caller.id, change.email, patch.name or row.name, change=True)
         return await self.players.me(caller)
 
     async def _check_password(self, caller: Caller, password: str) -> PlayerRow:
@@ -117,6 +120,11 @@ class MyAccount:
         if row is None or stored is None or not ok:
             raise ApiError("unauthenticated", "Your password is not right; nothing was changed.")
         return row
+
+    async def check_password(self, caller: Caller, password: str) -> None:
+        """R30: 401 ``unauthenticated`` unless ``password`` is the caller's (counted as every password asked of a
+        signed-in player: 429 past ``password_player``); changes nothing."""
+        await self._check_password(caller, password)
 
     async def withdraw(self, caller: Caller, password: str) -> None:
         """R30: the player leaves for good, their password required (401 otherwise): as a disqualification (R28:

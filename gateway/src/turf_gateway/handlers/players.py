@@ -9,6 +9,7 @@ import hashlib
 import re
 import secrets
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from turf_common.board import Board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import PlayerReply, PlayerRequest
+from turf_common.contracts.notify import QueueMail
 from turf_common.contracts.players import PlayerApplied
 from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
@@ -273,7 +275,8 @@ class Players:
         ``note`` goes to the organizer's logs only, never to the public record or the feed."""
         now = await self.clock.now()
         before = await self.players.change_status(StatusChange(
-            player_id, new, by, reason, note, now, gametime.season_state(self.season, now) == "closed"))
+            player_id, new, by, reason, note, now, gametime.season_state(self.season, now) == "closed",
+            await self._verified_mail(player_id) if new == "verified" else None))
         if before != new:   # no gateway answers the old status (or a dead session) from its cache
             await self.revocations.revoke(player_id=player_id)
         await self.relay.flush()
@@ -286,6 +289,15 @@ class Players:
             name = (await self.players.display_names([player_id]))[player_id]
             await self.services.ask(subjects.SCORING_VERIFY, verification(player_id, now, name), PlayerApplied, 15)
         return S.PlayerStatus(id=player_id, status=new)
+
+    async def _verified_mail(self, player_id: str) -> QueueMail | None:
+        """R27: the mail telling a player the organizer verified them, with the play page's link (none without
+        the accounts' mail, or for no such player)."""
+        row = await self.players.get(player_id)
+        if self.accounts is None or row is None or row.role != "player":
+            return None
+        return QueueMail(command_id=uuid.uuid4().hex, to=row.email, kind="verified", name=row.name,
+                         link=self.accounts.base_url + "/", at=await self.clock.now())
 
     async def admin_players(self) -> S.AdminPlayers:
         """Every player with private fields and the R27 duplicate-address flag, for the organizer."""

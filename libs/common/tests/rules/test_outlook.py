@@ -48,6 +48,16 @@ def test_streak_claimed_today_then_after_the_close_it_looks_at_tomorrow() -> Non
     assert (s.state, s.claim_day, s.next_progress) == ("keeps", WED, 3)
 
 
+def test_r10_r9_a_town_another_player_claimed_today_counts_its_streak_on_the_next_game_day() -> None:
+    """After a correction gives me a town another player claimed this Monday (R10 locks it to me too, R11: that
+    claim's day is the town's), my next claim is Tuesday's and continues the streak: not "broken, restarts at 1/3"."""
+    corrected = Fortification(1, MON, False)
+    s = streak(CFG, at("2026-10-05T12:00:00-04:00"), corrected, claimed_today=False, locked_by_other=True)
+    assert s == Streak("keeps", TUE, at("2026-10-06T06:00:00-04:00"), at("2026-10-06T22:00:00-04:00"), 2)
+    # not locked: today's claim would restart it (the last claim day is today's, not the previous game day's)
+    assert streak(CFG, at("2026-10-05T12:00:00-04:00"), corrected, claimed_today=False).state == "restarts"
+
+
 def test_streak_of_a_fortified_territory_and_after_the_season() -> None:
     assert streak(CFG, at("2026-10-06T12:00:00-04:00"), Fortification(3, TUE, True), True).state == "fortified"
     assert streak(CFG, at("2026-10-25T12:00:00-04:00"), Fortification(1, date(2026, 10, 24)), False) == Streak(

@@ -19,7 +19,7 @@ from datetime import datetime
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
-from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, TerritoryChange
+from turf_claims.ports import Cause, ClaimsStore, ClaimsTx, Clock, TerritoryChange
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal, decode_reply
 from turf_common.contracts.claims import CorrectOwnership, OwnershipCorrected
@@ -63,9 +63,11 @@ class Corrections:
             if first:
                 await tx.cards.end_war_windows(ev.player_id)
                 await lapse_protections_of(tx, ev.player_id, ev.at)   # R28 (amended), R16
+                # R30: a player who withdrew frees their towns as a disqualification does, but is told as leaving
+                cause: Cause = "withdrawal" if ev.withdrawn else "disqualification"
                 for terr in await tx.ownership.owned_for_update(ev.player_id):
                     await tx.ownership.change_territory(TerritoryChange(terr.id, None, ev.player_id, UNCLAIMED,
-                                                              "disqualification"), ev.at)
+                                                                        cause), ev.at)
                     freed.append(terr.id)
         await self.relay.flush()
         return freed

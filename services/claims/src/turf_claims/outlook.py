@@ -46,7 +46,8 @@ class Outlooks:
         territories = []
         for f in facts.owned:
             ter = f.territory
-            s = rules.streak(cfg, now, ter.fort, f.claimed_today)
+            s = rules.streak(cfg, now, ter.fort, f.claimed_today,
+                             locked_by_other=f.locked_today and not f.claimed_today)
             victim = f.take.previous_owner_id if f.take is not None else None
             # R14: the victim's War window on a territory the player stole
             war_until = rules.war_deadline(cfg, now, f.take, victim, player_id) if victim else None

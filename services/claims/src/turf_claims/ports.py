@@ -20,7 +20,8 @@ from turf_common.contracts.players import FixOut
 from turf_common.rules.cards import TakeRecord
 from turf_common.rules.claims import Fortification
 
-Cause = Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification"]
+Cause = Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification",
+                "withdrawal"]
 ProtectionState = Literal["scheduled", "active", "lapsed", "cancelled"]
 
 

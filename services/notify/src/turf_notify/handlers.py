@@ -227,7 +227,7 @@ class NotifyHandlers:
                             optional=not cmd.rule_change)
         for r in cmd.recipients:
             key = hashlib.sha256(f"{cmd.command_id}|{r.player_id}".encode()).hexdigest()
-            await tx.mail.queue_mail(key, r.to, "announcement", m.subject, m.text, m.html, self.wall())
+            await tx.mail.queue_mail(key, r.to, "announcement", m.subject, m.text, m.html, self.wall(), cmd.at)
 
     async def announcements(self, limit: int) -> AnnouncementsReply:
         tz = self.season.tz

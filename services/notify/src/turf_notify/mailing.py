@@ -53,7 +53,7 @@ class Mailing:
 
     async def queue_mail(self, cmd: QueueMail) -> None:
         m = mailtext.render(cmd.kind, name=cmd.name, link=cmd.link)
-        await self.queue.queue_mail(cmd.command_id, cmd.to, cmd.kind, m.subject, m.text, m.html, self.wall())
+        await self.queue.queue_mail(cmd.command_id, cmd.to, cmd.kind, m.subject, m.text, m.html, self.wall(), cmd.at)
 
     async def queue_results(self, cmd: MailResults) -> int:
         """R30: the final results to each recipient, queued once per player and season (the key), so the event
@@ -71,7 +71,7 @@ class Mailing:
         msg["From"] = self.from_address
         msg["To"] = q.to
         msg["Subject"] = _one_line(q.subject)
-        msg["Date"] = format_datetime(q.at)
+        msg["Date"] = format_datetime(self.wall())   # sent now (q.at is the game instant it was asked)
         msg["Message-ID"] = f"<{q.key}@{DOMAIN}>"   # the same each attempt: a receiver can drop a duplicate
         msg.set_content(q.text)
         msg.add_alternative(q.html, subtype="html")

@@ -11,6 +11,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 SUBJECTS = {
     "email_confirmation": "Turf War: confirm your email address",
+    "email_change_confirmation": "Turf War: confirm your new email address",
+    "email_changed": "Turf War: your email address was changed",
+    "verified": "Turf War: you are verified, you can play",
     "password_reset": "Turf War: choose a new password",
     "final_results": "Turf War: the final results",
 }

@@ -155,8 +155,9 @@ class MailBox(Protocol):
     """R30: the mail queue within the store's transaction (an announcement's messages commit with it)."""
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
-        """Queue a message once per ``key``."""
+                         now: datetime, at: datetime | None = None) -> None:
+        """Queue a message once per ``key``, due at ``now`` (wall time); ``at`` the game instant it was asked,
+        which dates it in the organizer's list (``now`` without it)."""
         ...
 
 
@@ -291,8 +292,9 @@ class MailQueue(Protocol):
     taken under a lease by one sender at a time, and marked sent once the relay took it."""
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
-        """Queue a message once per ``key`` (the same key again changes nothing)."""
+                         now: datetime, at: datetime | None = None) -> None:
+        """Queue a message once per ``key`` (the same key again changes nothing), due at ``now`` (wall time);
+        ``at`` the game instant it was asked, which dates it in the organizer's list (``now`` without it)."""
 
     async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
         """Up to ``limit`` messages due at ``now``, oldest first, leased until ``lease_until`` (another sender, or

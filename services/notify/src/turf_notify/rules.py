@@ -20,7 +20,7 @@ from turf_common.contracts.claims import ClaimAccepted, TerritoryChanged
 from turf_common.contracts.clock import DayClosed
 from turf_common.contracts.effects import ProtectionResolved
 from turf_common.contracts.notify import AnnouncementPublished, MedalEarned, NotificationKind
-from turf_common.contracts.players import CorrectionApplied
+from turf_common.contracts.players import CorrectionApplied, PlayerVerified
 from turf_common.contracts.scoring import SeasonFinalResults
 from turf_common.rules import gametime
 from turf_common.rules.cards import WAR_RECLAIM_HOURS, war_play_deadline
@@ -68,6 +68,7 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
       when the proposer withdrew, else both.
     * ``protection.activated`` / ``lapsed`` → the card's player (R15, R16).
     * ``card.dealt`` → every player dealt at least one card (R12).
+    * ``player.verified`` → that player: ``verified`` ``{}`` (R27: they may play now).
     * ``correction.applied`` naming a player → that player (R28); ``territory.changed`` cause ``correction`` → the
       previous owner it took the territory from (``correction_id`` null: the change does not carry it).
     """
@@ -121,6 +122,9 @@ def notifications(ev: object, names: Names, cfg: gametime.SeasonConfig) -> list[
                       f"You were dealt {n} card{'s' if n != 1 else ''} this morning.",
                       {"count": n, "game_day": ev.game_day.isoformat()})
                 for pid, n in sorted(ev.draws.items()) if n > 0]
+    if isinstance(ev, PlayerVerified):   # R27: the player may play from now on (the page waits for this)
+        return [Draft(ev.player_id, "verified", ev.occurred_at,
+                      "You are verified: you can claim towns and play cards now.", {})]
     if isinstance(ev, CorrectionApplied) and ev.player_id:
         town = f" ({names.town(ev.territory_id)})" if ev.territory_id else ""
         return [Draft(ev.player_id, "correction", ev.at,

@@ -106,7 +106,7 @@ class MemoryTx:
         self.s.staged.append((subject, event))
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
+                         now: datetime, at: datetime | None = None) -> None:
         self.s.mails.setdefault(key, (to, kind, subject, text, html))
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
@@ -237,12 +237,12 @@ class MemoryMailQueue:
     rows: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
+                         now: datetime, at: datetime | None = None) -> None:
         if any(r["key"] == key for r in self.rows.values()):
             return
         i = len(self.rows) + 1
         self.rows[i] = {"id": i, "key": key, "to": to, "kind": kind, "subject": subject, "text": text, "html": html,
-                        "status": "queued", "attempts": 0, "next_at": now, "error": None, "at": now}
+                        "status": "queued", "attempts": 0, "next_at": now, "error": None, "at": at or now}
 
     async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
         due = [r for r in self.rows.values() if r["status"] == "queued" and r["next_at"] <= now][:limit]

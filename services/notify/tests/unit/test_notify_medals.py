@@ -71,4 +71,4 @@ async def test_a_medal_is_told_to_the_player_the_main_consumer_knows(w: World) -
                                       at=at("2026-10-05T06:00:00-04:00"), display_name="Bob"))
     await medals(w).on_events([changed("2026-10-05T06:00:30-04:00", HOBOKEN, "bob", None, 1)])
     assert ("bob", "early_bird", "bronze", 1) in earned(w)   # R3: in the opening minute
-    assert [k for k, _, _ in w.of("bob")] == ["medal_earned"]
+    assert [k for k, _, _ in w.of("bob")] == ["verified", "medal_earned"]   # R27: told of the verification too

@@ -10,6 +10,7 @@ from notify_world import HOBOKEN, JERSEY_CITY, SEASON, TOWNS, at
 from turf_common.contracts.cards import TradeEvent
 from turf_common.contracts.claims import ClaimAccepted, TerritoryChanged
 from turf_common.contracts.clock import DayClosed
+from turf_common.contracts.players import PlayerVerified
 from turf_notify import rules
 from turf_notify.handlers import TableNames
 
@@ -181,3 +182,11 @@ def test_events_that_tell_nobody_anything_are_passed_over_and_no_other() -> None
     assert [rules.matters(ev) for ev in loud] == [True] * 5
     for ev in quiet:   # what is passed over would have made nothing
         assert rules.notifications(ev, NAMES, SEASON) == [] and rules.commentary(ev, NAMES) is None
+
+
+def test_r27_a_verified_player_is_told_they_can_play() -> None:
+    ev = PlayerVerified(occurred_at=at("2026-10-05T09:00:00-04:00"), player_id="a", at=at("2026-10-05T09:00:00-04:00"),
+                        display_name="alice")
+    (d,) = rules.notifications(ev, NAMES, SEASON)
+    assert (d.player_id, d.kind, d.message) == ("a", "verified", "You are verified: you can claim towns and play cards "
+                                                                 "now.")

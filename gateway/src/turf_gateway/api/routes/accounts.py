@@ -53,6 +53,15 @@ async def change_password(body: PasswordChange, caller: CurrentPlayer, mine: MyA
     return Response(status_code=204)
 
 
+@router.post("/me/password/check", status_code=204)
+async def check_password(body: Withdrawal, caller: CurrentPlayer, mine: MyAccountCase) -> Response:
+    """Whether ``password`` is the caller's (R30), asked before a step that needs it is confirmed (the page asks it
+    before "withdraw for good?"): 204, nothing changed. 401 ``unauthenticated`` for a wrong one; 429 past
+    ``password_player``, as every password asked of a signed-in player."""
+    await mine.check_password(caller, body.password)
+    return Response(status_code=204)
+
+
 @router.get("/me/export", response_model=S.MyData)
 async def export(caller: CurrentPlayer, mine: MyDataCase) -> S.MyData:
     """Everything the game holds about the caller, as JSON (R30): profile, notifications, cards, trades and the
@@ -86,6 +95,15 @@ async def request_reset(body: ResetAsk, accounts: AccountsCase, request: Request
     answer = await accounts.request_reset(body.email, client_ip(request))
     tasks.add_task(accounts.send_reset, body.email)
     return answer
+
+
+@router.post("/password-resets/check", status_code=204)
+async def check_reset(body: TokenBody, accounts: AccountsCase) -> Response:
+    """Whether a reset link's token still works (R30), so the page behind the link says at once when it does not:
+    204, nothing changed (the token stays usable). 410 ``token_expired`` for a used, voided, expired or unknown
+    token."""
+    await accounts.check_reset(body.token)
+    return Response(status_code=204)
 
 
 @router.post("/password-resets/complete", status_code=204)

@@ -15,7 +15,7 @@ from turf_gateway.ports import HISTORY_PAGE
 router = APIRouter(tags=["history"])
 
 Kind = Literal["take", "steal", "reinforce", "war_reclaim", "war", "mulligan", "joker", "trade", "correction",
-               "disqualification"]
+               "disqualification", "withdrawal"]
 
 
 class TerritoryEvent(BaseModel):

@@ -25,8 +25,21 @@ async function confirmEmail() {
   }
 }
 
-function resetForm() {
-  document.querySelector("#reset").hidden = false;
+// a link that no longer works says so at once, and offers to ask for a new one
+function expired(e) {
+  document.querySelector("#reset").hidden = true;
+  say(e.message, "error");
+  forgotForm();
+}
+
+async function resetForm() {
+  const section = document.querySelector("#reset");
+  try {
+    await api("/password-resets/check", { method: "POST", body: { token }, auth: false });
+  } catch (e) {
+    if (e.status === 410) return expired(e);
+  }
+  section.hidden = false;
   document.querySelector("#reset-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const new_password = new FormData(ev.target).get("new_password");
@@ -34,10 +47,12 @@ function resetForm() {
       await api("/password-resets/complete", { method: "POST", body: { token, new_password }, auth: false });
       clearSession();
       ev.target.reset();
-      say("Your password is changed and you are signed out everywhere; sign in with the new one on the Play page.",
-          "ok");
+      section.hidden = true;   // done: no form left to fill in again
+      say("Your password is changed and you are signed out everywhere; sign in with the new one on the ", "ok");
+      msg.append(Object.assign(document.createElement("a"), { href: "/", textContent: "Play page" }), ".");
     } catch (e) {
-      say(e.message, "error");
+      if (e.status === 410) expired(e);
+      else say(e.message, "error");
     }
   });
 }

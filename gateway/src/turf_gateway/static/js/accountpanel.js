@@ -14,9 +14,12 @@ export function fillAccount(me) {
 
 export function installAccount(onChanged, onGone) {
   const msg = $("#account-msg");
+  // the answer shows under what was pressed (on a phone the panel is long: "Saved." under Save, not at its foot)
+  const answerAt = (el) => el.after(msg);
   $("#profile-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const form = ev.currentTarget;
+    answerAt(form);
     const f = formData(form);
     const body = { announcements_by_mail: form.elements.announcements_by_mail.checked };
     for (const k of ["name", "discord", "email", "home_address"]) {
@@ -34,6 +37,7 @@ export function installAccount(onChanged, onGone) {
   $("#password-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const form = ev.currentTarget;
+    answerAt(form);
     await act(ev.submitter, msg, async () => {
       await api("/me/password", { method: "PUT", body: formData(form) });
       form.reset();
@@ -41,6 +45,7 @@ export function installAccount(onChanged, onGone) {
     });
   });
   $("#export-btn").addEventListener("click", async (ev) => {
+    answerAt(ev.currentTarget.parentElement);
     await act(ev.currentTarget, msg, async () => {
       const data = await api("/me/export");
       const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
@@ -53,8 +58,13 @@ export function installAccount(onChanged, onGone) {
   $("#withdraw-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const form = ev.currentTarget;
-    if (!window.confirm("Withdraw from Turf War for good? Your towns become free and your data is erased.")) return;
+    answerAt(form);
     await act(ev.submitter, msg, async () => {
+      // a wrong password is said before the question "for good?", not after it
+      await api("/me/password/check", { method: "POST", body: formData(form) });
+      if (!window.confirm("Withdraw from Turf War for good? Your towns become free and your data is erased.")) {
+        return "Nothing changed: you are still in the game.";
+      }
       await api("/me", { method: "DELETE", body: formData(form) });
       clearSession();
       onGone();

@@ -482,6 +482,8 @@ async function refreshCorrections() {
     return;
   }
   const items = out.corrections || [];
+  // the towns' names first: at the page's start the log and the board are read at once
+  if (items.some((c) => c.territory_id)) await loadTowns().catch(() => {});
   const rows = [];
   for (const c of items.slice().reverse()) {
     const who = c.player_id ? await playerName(c.player_id) : null;

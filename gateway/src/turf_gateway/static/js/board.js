@@ -422,6 +422,11 @@ export function describe(msg, nameOf, territory) {
       if (cause === "mulligan") return { kind: "card", text: `↺ Mulligan: ${t} goes back to ${who(o)}` };
       if (cause === "trade") return { kind: "trade", text: `⇄ ${t} traded to ${who(o)}` };
       if (cause === "correction") return { kind: "admin", text: `✎ Correction: ${t} now belongs to ${who(o)}` };
+      // R30: a player who withdrew left the game; they are never shown as disqualified (a withdrawal stored before
+      // it had a cause of its own is known by its holder's public name)
+      if (cause === "withdrawal" || (cause === "disqualification" && who(prev) === "a withdrawn player")) {
+        return { kind: "admin", text: `${t} is free again: its holder withdrew from the game` };
+      }
       if (cause === "disqualification") return { kind: "admin", text: `${t} is free again (disqualification)` };
       if (o && prev && o !== prev) return { kind: "steal", text: `⚑ ${who(o)} stole ${t} from ${who(prev)}` };
       if (o && o === prev && msg.fortified) return { kind: "fort", text: `${who(o)} fortified ${t}` };
@@ -430,6 +435,10 @@ export function describe(msg, nameOf, territory) {
       return { kind: "claim", text: `${t} is unclaimed` };
     }
     case "correction.applied":
+      // R30: a withdrawal is logged with the corrections, but nobody corrected anything
+      if (msg.action === "withdrawal") return { kind: "admin", text: "A player withdrew from the game" };
+      // a correction of a town's owner is told once, by its territory.changed ("✎ Correction: …")
+      if (msg.territory_id) return null;
       return { kind: "admin", text: `✎ Organizer correction (${(msg.action || "").replace(/_/g, " ")})` };
     case "season.final_results":
       return { kind: "admin", text: "★ The season is over: final results are in" };

@@ -7,12 +7,20 @@
 import { $, gameTime, h, playerName } from "./api.js";
 import { mapButton } from "./mapnames.js";
 
+// what "1/3" means (R9, R11), said once under My turf's heading and on each town's progress
+const PROGRESS = "Progress: claims of the town on consecutive game days; at 3/3 it is fortified and nobody can take it.";
+
 function badge(text, cls = "") {
   return [" ", h("span", { class: `badge ${cls}`.trim() }, text)];
 }
 
 function streakHint(t) {
   if (t.fortified) return "Fortified: nobody can take it this season.";
+  // R10: another player's claim today (since undone or corrected) locks it to me too, until the next game day
+  if (t.locked_today && !t.claimed_today) {
+    return "Locked today by another player's claim: claim it on the next game day"
+      + (t.streak === "keeps" ? ` to keep the streak (${t.next_progress}/3).` : ".");
+  }
   if (t.keeps_streak_today) return `Claim it again today to keep the streak (${t.next_progress}/3).`;
   if (t.claimed_today) return "Claimed today.";
   if (t.streak === "restarts") return "Streak broken: the next claim restarts at 1/3.";
@@ -74,7 +82,8 @@ export class MyTurf {
     button.addEventListener("click", () => this.show(t.id));
     return h("li", { dataset: { territoryId: t.id, progress: t.progress, keeps: String(!!t.keeps_streak_today) } },
       h("div", { class: "row" },
-        h("div", {}, h("b", {}, t.name), ` · ${t.progress}/3`, ...chips),
+        h("div", {}, h("b", {}, t.name), " · ", h("span", { class: "progress", title: PROGRESS },
+          `progress ${t.progress}/3`), ...chips),
         button),
       hint ? h("div", { class: "small streak" }, hint) : null,
       ...fights.map((f) => h("div", { class: "small warn" }, f)));

@@ -19,10 +19,10 @@ export class Notifications {
   // in place; onEnabled(bool): whether this server has notifications for me (the page offers the tab then)
   // quiet(): true while the page asks nothing of its own accord (bell.js)
   // actions(n): the buttons a notification carries (Play War on a steal, Accept on a trade offer), if it can be acted
-  // on now; [] when not
+  // on now; [] when not. onNew(items): the notifications a reading brought (the page follows what they tell)
   constructor({ button, count, panel, list, markRead, onRead = () => {}, open = null, onEnabled = () => {},
-    quiet = () => false, actions = () => [] }) {
-    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled, quiet, actions });
+    quiet = () => false, actions = () => [], onNew = () => {} }) {
+    Object.assign(this, { button, count, panel, list, markRead, onRead, open, onEnabled, quiet, actions, onNew });
     this.items = []; // oldest first
     this.enabled = false;
     this.stopped = false;
@@ -84,7 +84,9 @@ export class Notifications {
         const out = await api("/me/notifications" + (after === null ? "" : `?after=${encodeURIComponent(after)}`));
         const fresh = (out && out.notifications) || [];
         const known = new Set(this.items.map((n) => String(n.id)));
-        this.items.push(...fresh.filter((n) => !known.has(String(n.id))));
+        const added = fresh.filter((n) => !known.has(String(n.id)));
+        this.items.push(...added);
+        if (added.length) this.onNew(added);
         this.items = this.items.slice(-KEEP);
         // the server's read mark (POST /me/notifications/read) counts on every device
         const seen = localStorage.getItem(readKey());

@@ -74,7 +74,13 @@ const notifications = new Notifications({ button: $("#notif-btn"), count: $("#no
   panel: $("#notifications"), list: $("#notif-list"), markRead: $("#notif-read"),
   onRead: (items) => announcement.read(items),
   open: () => toggleSheet(),
-  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n) });
+  onEnabled: (on) => offerTab("tab-notes", on), quiet: () => bell.quiet(), actions: (n) => noteActions(n),
+  onNew: (items) => {
+    // R27: verified while the page is open: my status, claims left and the sentence where I stand follow at once
+    if (items.some((n) => n.kind === "verified") && state.me && state.me.status !== "verified") {
+      refreshMe().then((ok) => ok && (where?.refresh(), refreshCards())).catch(() => {});
+    }
+  } });
 const push = new PushToggle($("#push-btn"), $("#push-msg"));
 
 // The bell shows my notifications as a sheet under the header, over the page: the page is not scrolled, so the map
@@ -223,7 +229,7 @@ function showSignedOut() {
 }
 
 const STATUS_NOTE = {
-  pending: "Waiting for the organizer to verify your registration; claims are refused until then.",
+  pending: "Waiting for the organizer to verify your registration; you can claim once you are verified.",
   rejected: "The organizer rejected this registration.",
   disqualified: "You have been disqualified.",
 };
@@ -463,7 +469,34 @@ async function ownerText(ownerId) {
 async function whereText(r) {
   if (!r.territory) return r.message || "You are not inside any territory of the board.";
   const here = `You are in ${r.territory.name} (owner: ${await ownerText(r.territory.owner_id)}).`;
-  return r.allowed ? `${here} You can claim it now.` : `${here} You cannot claim it: ${r.message}`;
+  if (r.allowed) return `${here} You can claim it now.`;
+  const mine = !!r.territory.owner_id && r.territory.owner_id === session()?.player_id;
+  // my own town is no refusal: it says what it is and when I may reinforce it
+  return mine ? `${here} ${whyNot(r, true)}` : `${here} You cannot claim it: ${whyNot(r, false)}`;
+}
+
+// a check's refusal in words for me (R8): a new player is waiting, not suspected; no claims left says what a Double
+// Trouble in hand would do (R17); a town locked by a claim that no longer stands (a correction, a card) says so (R10)
+function whyNot(r, mine) {
+  const more = state.hand?.has("double_trouble")
+    ? " Playing your Double Trouble card would give you another claim today."
+    : " A new claim comes with the next game day.";
+  switch (r.reason) {
+    case "not_eligible":
+      return state.me?.status === "pending" ? "your account is waiting for the organizer's verification; "
+        + "you can claim once it is verified." : r.message;
+    case "no_claims_left":
+      return mine ? `You have used today's claims, so you cannot reinforce it now.${more}`
+        : `You have no claims left today.${more}`;
+    case "locked_today":
+      if (mine) return "It is yours, but another player claimed it earlier today: nobody can claim it again before "
+        + "the next game day.";
+      if (!r.territory.owner_id) return "another player claimed it earlier today (that claim no longer stands), so "
+        + "it stays locked until the next game day.";
+      return r.message;
+    default:
+      return r.message;
+  }
 }
 
 // The safety rule: the warning shows while the fixes say the player moves faster than walking or cycling (safety.js)
@@ -730,7 +763,12 @@ async function showHand(hand) {
   const cards = hand.cards || [];
   const readyCards = cards.filter((c) => c.state !== "reserved");
   const hadWar = !!state.hand?.has("war");
+  const hadDouble = !!state.hand?.has("double_trouble");
   state.hand = new Set(readyCards.map((c) => c.type));
+  // no claims left where I stand: the sentence says what a Double Trouble in hand would do (whyNot)
+  if (hadDouble !== state.hand.has("double_trouble") && where?.el.dataset.reason === "no_claims_left") {
+    where.refresh();
+  }
   if (hadWar !== state.hand.has("war")) {
     countdowns.refresh();   // the War advice follows the hand, and a steal's notification its Play War
     if (notifications.enabled) notifications.render();

@@ -150,7 +150,9 @@ class TerritoryChanged(Event):
     progress: int
     fortified: bool
     version: int
-    cause: Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification"]
+    # ``withdrawal``: freed because its holder withdrew (R30), which the public never reads as a disqualification
+    cause: Literal["claim", "war", "war_reclaim", "mulligan", "joker", "trade", "correction", "disqualification",
+                   "withdrawal"]
     claim_id: str | None = None
 
 

@@ -17,7 +17,7 @@ from turf_common.contracts.base import Event, Message
 NotificationKind = Literal[
     "territory_stolen", "war_declared", "reclaim_ending", "trade_proposed", "trade_accepted", "trade_declined",
     "trade_cancelled", "protection_active", "protection_lapsed", "fortified", "cards_dealt", "correction",
-    "announcement", "medal_earned",
+    "announcement", "medal_earned", "verified",
 ]
 
 
@@ -169,7 +169,8 @@ class AnnouncementPublished(Event):
 
 
 #: R30: what the product mails (the gateway asks for the first two; announcements and results are notify's own)
-MailKind = Literal["email_confirmation", "password_reset", "announcement", "final_results"]
+MailKind = Literal["email_confirmation", "email_change_confirmation", "email_changed", "password_reset",
+                   "announcement", "final_results", "verified"]
 
 
 class QueueMail(Message):
@@ -179,9 +180,13 @@ class QueueMail(Message):
 
     command_id: str = Field(min_length=1, max_length=64)
     to: str = Field(min_length=3, max_length=320)
-    kind: Literal["email_confirmation", "password_reset"]
+    # ``email_change_confirmation``: the link to a new address after a change (R30); ``email_changed``: the address
+    # it replaces is told, with no link that acts on the account (R30, amended 2026-12-07); ``verified``: the
+    # player may play (R27), with a link to the play page
+    kind: Literal["email_confirmation", "email_change_confirmation", "email_changed", "password_reset", "verified"]
     name: str = Field(max_length=200)
-    link: str = Field(min_length=1, max_length=2000)
+    link: str = Field(default="", max_length=2000)
+    at: AwareDatetime | None = None   # the game instant it was asked: the organizer's mail list dates it so
 
 
 class PodiumPlace(Message):

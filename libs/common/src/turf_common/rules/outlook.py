@@ -44,11 +44,16 @@ def claim_day(cfg: gametime.SeasonConfig, now: datetime) -> date | None:
     return gametime.next_game_day(cfg, gametime.local_date(cfg, now))
 
 
-def streak(cfg: gametime.SeasonConfig, now: datetime, fort: Fortification, claimed_today: bool) -> Streak:
+def streak(cfg: gametime.SeasonConfig, now: datetime, fort: Fortification, claimed_today: bool,
+           locked_by_other: bool = False) -> Streak:
     """The owner's streak on their territory at ``now``. ``claimed_today``: the owner's claim of it today (a normal
     claim, a War reclaim or a Joker award: R8.7, amended), which refuses another claim today
-    (``already_claimed_today``)."""
+    (``already_claimed_today``). ``locked_by_other``: another player's normal claim of it today (R10; the town came
+    back to the owner since, by a correction or a card) refuses the owner's claim today too (``locked_today``), so
+    their next claim is on the next game day, where that claim's day counts for the streak (R9, R11)."""
     day = claim_day(cfg, now)
+    if locked_by_other and not claimed_today and day is not None and day == gametime.game_day_at(cfg, now):
+        day = gametime.next_game_day(cfg, day)
     if day is None:
         return Streak("fortified" if fort.fortified else "over", None, None, None, None)
     opens, closes = gametime.open_interval(cfg, day)

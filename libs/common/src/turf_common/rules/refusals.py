@@ -67,7 +67,8 @@ MESSAGES: dict[RuleCode, str] = {
     "stale_fix": "Your location fix is too old (over 120 s) or from the future (over 30 s ahead); get a fresh fix "
                  "and try again.",
     # R8
-    "not_eligible": "Your player account is not verified (or was disqualified), so you cannot claim yet.",
+    "not_eligible": "Your player account is not verified yet, so you cannot claim: the organizer verifies new players "
+                    "(and new home addresses) first.",
     "no_claims_left": "You have no claims left today.",
     "war_reclaim_window": "This territory is in another player's exclusive War reclaim window.",
     "locked_today": "Another player already claimed this territory today; try again on the next game day.",

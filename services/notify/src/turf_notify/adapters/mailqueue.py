@@ -18,11 +18,12 @@ m = t.mails.c
 
 
 async def queue_mail(conn: AsyncConnection, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                     now: datetime) -> None:
-    """Queue in the caller's transaction (an announcement's messages commit with the announcement)."""
+                     now: datetime, at: datetime | None = None) -> None:
+    """Queue in the caller's transaction (an announcement's messages commit with the announcement). ``created_at``
+    is the game instant it was asked (``at``), which the organizer's list shows; ``next_at`` wall time."""
     await conn.execute(pg_insert(t.mails).values(
         key=key, to_addr=to, kind=kind, subject=subject, text=text, html=html, status="queued", attempts=0,
-        next_at=now, created_at=now).on_conflict_do_nothing(index_elements=["key"]))
+        next_at=now, created_at=at or now).on_conflict_do_nothing(index_elements=["key"]))
 
 
 def _queued(r: Any) -> QueuedMail:
@@ -34,9 +35,9 @@ class SqlMailQueue:
         self.engine = engine
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
+                         now: datetime, at: datetime | None = None) -> None:
         async with self.engine.begin() as conn:
-            await queue_mail(conn, key, to, kind, subject, text, html, now)
+            await queue_mail(conn, key, to, kind, subject, text, html, now, at)
 
     async def take_mails(self, now: datetime, lease_until: datetime, limit: int) -> list[QueuedMail]:
         due = (select(m.id).where(m.status == "queued", m.next_at <= now).order_by(m.id).limit(limit)

@@ -89,8 +89,8 @@ class SqlTx:
         await stage(self.conn, t.outbox, subject, event)
 
     async def queue_mail(self, key: str, to: str, kind: str, subject: str, text: str, html: str,
-                         now: datetime) -> None:
-        await mailqueue.queue_mail(self.conn, key, to, kind, subject, text, html, now)
+                         now: datetime, at: datetime | None = None) -> None:
+        await mailqueue.queue_mail(self.conn, key, to, kind, subject, text, html, now, at)
 
     async def queue_push(self, n: NotificationOut, player_id: str, not_before: datetime,
                          hold_until: datetime) -> None:
