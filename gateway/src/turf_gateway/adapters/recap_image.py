@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, PathPatch
 from matplotlib.path import Path as MPath
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Bbox
 
 from turf_common.board import Board
 
@@ -123,8 +124,8 @@ def _map(ax: Any, r: dict[str, Any], board: Board) -> None:
     # towns) one town was a sliver nobody could find
     mine = [p for tid, p in outlines if tid in status]
     if mine:
-        (x0, y0), (x1, y1) = np.min([p.vertices.min(axis=0) for p in mine], axis=0), \
-            np.max([p.vertices.max(axis=0) for p in mine], axis=0)
+        box = Bbox.union([p.get_extents() for p in mine])
+        x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         tall = MAP_BOX[3] * HEIGHT / (MAP_BOX[2] * WIDTH) / 1.3   # the box's height over width, in degrees
         half_x = max(x1 - x0, (y1 - y0) / tall, MAP_SPAN_MIN) / 2 * 1.25   # a margin of neighbours
