@@ -75,7 +75,7 @@ def test_a_towns_story_the_season_replay_and_a_resumed_feed(stack: Stack, http: 
     watch.click(f"#leaderboard tr[data-player-id='{a.id}']")
     watch.wait_for_selector(f"#season[data-player='{a.id}']:not([hidden])")
     days = watch.eval_on_selector_all("#season tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
-    assert days == [["10-05", "1", "0", "0", "0", "0", "0"], ["10-06", "0", "0", "1", "0", "0", "0"]], days
+    assert days == [["Mon 5 Oct", "1", "0", "0", "0", "0", "0"], ["Tue 6 Oct", "0", "0", "1", "0", "0", "0"]], days
     assert watch.inner_text("#season h2") == f"{name_of(http, a)}'s season"
 
     # --- the socket is down while Ada takes Jersey City; back with since=, the page gets it without a snapshot ---

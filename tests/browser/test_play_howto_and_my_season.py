@@ -57,7 +57,7 @@ def test_my_season_on_the_play_page(stack: Stack, http: Any, org: Any, phone: Ca
     # the take comes in on the feed; the panel reads the journal again (within 5 s)
     until(page, "document.querySelector('#my-season tr[data-day=\"2026-10-05\"]') !== null", timeout=30)
     cells = page.locator("#my-season tr[data-day='2026-10-05'] td").all_inner_texts()
-    assert cells[:3] == ["10-05", "1", "0"], cells   # day, claims, steals
+    assert cells[:3] == ["Mon 5 Oct", "1", "0"], cells   # day, claims, steals
 
 
 def test_a_simulations_event_log_opens_in_the_season_replay(stack: Stack, phone: Callable[..., Any]) -> None:

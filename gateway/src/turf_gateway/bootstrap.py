@@ -141,7 +141,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
         flags=Flags(a.services, a.clearances, a.clock, season, a.corrections),
         clock_moves=ManualClock(a.services, a.players, a.idle),
-        history=history, modes=Modes(a.services, a.keys, a.limiter), public=public,
+        history=history, modes=Modes(a.services, a.keys, a.limiter, a.players), public=public,
         exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
         notifications=notifications,
         outlook=Outlook(a.services), feed=feed,

@@ -28,6 +28,7 @@ from turf_common.contracts.modes import (
     GamesRequest,
     GameView,
     GiveOrder,
+    HillView,
     JoinGame,
     LeaveGame,
     LogRequest,
@@ -36,6 +37,7 @@ from turf_common.contracts.modes import (
     PlaceTroops,
     ResolveReply,
     ResolveTurn,
+    RoundOut,
     StartRoom,
     WithdrawOrder,
 )
@@ -52,7 +54,7 @@ from turf_common.rules import gametime
 from turf_common.testing import FakeClock
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.exports import Exports
-from turf_gateway.handlers.modes import Modes
+from turf_gateway.handlers.modes import Modes, NamedGameView
 from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import UNOWNED, Public
 from turf_gateway.ports import NewPlayer, StatusChange
@@ -407,6 +409,11 @@ def view(mode: str = "team_turf") -> GameView:
                     created_at=MONDAY_7AM, seed_commitment="c")
 
 
+def named(mode: str = "team_turf", names: dict[str, str] | None = None) -> NamedGameView:
+    """:func:`view` as the gateway answers it, with its players' names."""
+    return NamedGameView(**dict(view(mode)), names=names or {})
+
+
 def modes_service(mode: str = "team_turf") -> CannedServices:
     answers: dict[str, Any] = {s: view(mode) for s in (
         subjects.MODES_GAME, subjects.MODES_JOIN, subjects.MODES_PLACE, subjects.MODES_WITHDRAW, subjects.MODES_LEAVE,
@@ -423,7 +430,7 @@ async def test_the_games_of_a_mode_one_game_as_its_viewer_sees_it_and_a_finished
     services.answers[subjects.MODES_LOG] = log
     modes = Modes(services, MemoryIdempotencyKeys(), NoLimits())
     assert await modes.games("hill") == GamesReply(games=[])
-    assert await modes.game("g1", "hill", "ada") == view("hill")
+    assert await modes.game("g1", "hill", "ada") == named("hill")
     assert await modes.log("g1") == log
     assert services.asked == [(subjects.MODES_GAMES, GamesRequest(mode="hill")),
                               (subjects.MODES_GAME, GameRequest(game_id="g1", player_id="ada")),
@@ -441,7 +448,7 @@ async def test_the_games_of_a_mode_one_game_as_its_viewer_sees_it_and_a_finished
 ])
 async def test_a_move_reads_the_game_then_sends_the_command_to_its_subject(mode: Any, cmd: Any, subject: str) -> None:
     services = modes_service(mode)
-    assert await Modes(services, MemoryIdempotencyKeys(), NoLimits()).move(mode, cmd, "ada") == view(mode)
+    assert await Modes(services, MemoryIdempotencyKeys(), NoLimits()).move(mode, cmd, "ada") == named(mode)
     assert services.asked == [(subjects.MODES_GAME, GameRequest(game_id="g1", player_id="ada")), (subject, cmd)]
 
 
@@ -478,3 +485,28 @@ async def test_opening_asks_the_subject_of_its_command_and_a_key_reused_with_ano
         await modes.open(create, "org", "key-1", {"teams": ["red", "green"]})
     assert (e.value.reason, e.value.status) == ("invalid_input", 422)
     assert services.asked == [(subjects.MODES_CREATE_TEAM_TURF, create), (subjects.MODES_OPEN_HILL, hill)]
+
+
+class _Names:
+    """Display names of a roster far longer than a page of ``GET /players``; the organizer has none."""
+
+    async def display_names(self, ids: list[str]) -> dict[str, str]:
+        return {i: "" if i == "org" else f"{i.title()} of the hill" for i in ids}
+
+
+async def test_a_game_answers_with_the_names_of_every_player_it_names() -> None:
+    """A page names each player from the game's own answer (never "player 9ac9a7" for one past the roster's first
+    page): the seated players, the holder, the last round's choosers; the organizer who made it is not named."""
+    services = modes_service("hill")
+    rnd = RoundOut(round=1, choices={"ada": "attack", "bo": "recruit", "cy": "recruit"}, rolls={"ada": [4]},
+                   defence=None, defence_power=None, tiebreaks=[], holder_before=None, holder_after="ada",
+                   discards=[], dice_after={"ada": 1})
+    hill = HillView(hill=A, opener="ada", players=["ada", "bo", "cy"], dice={"ada": 1, "bo": 2, "cy": 2},
+                    holder="ada", round=2, rounds=10, round_deadline=None, chosen=[], winner=None, last_round=rnd)
+    services.answers[subjects.MODES_GAME] = services.answers[subjects.MODES_LEAVE] = view("hill").model_copy(
+        update={"hill": hill})
+    modes = Modes(services, MemoryIdempotencyKeys(), NoLimits(), _Names())
+    got = await modes.game("g1", "hill", None)
+    assert got.names == {"ada": "Ada of the hill", "bo": "Bo of the hill", "cy": "Cy of the hill"}
+    assert got.hill == hill
+    assert (await modes.move("hill", LeaveGame(game_id="g1", player_id="bo"), "bo")).names == got.names

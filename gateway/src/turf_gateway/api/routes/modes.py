@@ -22,7 +22,6 @@ from turf_common.contracts.modes import (
     EndGame,
     GameLog,
     GamesReply,
-    GameView,
     GiveOrder,
     JoinGame,
     LeaveGame,
@@ -37,6 +36,7 @@ from turf_common.contracts.modes import (
 )
 from turf_gateway.api.deps import ModesCase, Organizer, PlayerOnly, State, bearer_token
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.modes import NamedGameView
 from turf_gateway.ports import Caller
 
 router = APIRouter(prefix="/modes", tags=["modes"])
@@ -112,8 +112,8 @@ def _verified(caller: Caller) -> Caller:
 # --------------------------------------------------------------------------- Team Turf
 
 
-@router.post("/team-turf", status_code=201, response_model=GameView, tags=["organizer"])
-async def create_team_turf(body: TeamTurfBody, org: Organizer, modes: ModesCase, key: Key = None) -> GameView:
+@router.post("/team-turf", status_code=201, response_model=NamedGameView, tags=["organizer"])
+async def create_team_turf(body: TeamTurfBody, org: Organizer, modes: ModesCase, key: Key = None) -> NamedGameView:
     """T1, T2: a new game (201); its seed's SHA-256 is ``seed_commitment``, the seed revealed when it ends (T20).
     A repeated ``Idempotency-Key`` answers the game the first request made; with another body it is 422
     ``invalid_input``."""
@@ -128,21 +128,21 @@ async def team_turf_games(modes: ModesCase) -> GamesReply:
     return await modes.games("team_turf")
 
 
-@router.get("/team-turf/{game_id}", response_model=GameView)
-async def team_turf_game(game_id: GameId, modes: ModesCase, viewer: Viewer) -> GameView:
+@router.get("/team-turf/{game_id}", response_model=NamedGameView)
+async def team_turf_game(game_id: GameId, modes: ModesCase, viewer: Viewer) -> NamedGameView:
     """The board, reserves and turn (public, T6); with a token, the caller's team's orders of the open turn (T7)."""
     return await modes.game(game_id, "team_turf", viewer.id if viewer else None)
 
 
-@router.post("/team-turf/{game_id}/join", response_model=GameView)
-async def join_team(game_id: GameId, body: TeamBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/team-turf/{game_id}/join", response_model=NamedGameView)
+async def join_team(game_id: GameId, body: TeamBody, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """T3: join a team, once per game, with 2 troops in reserve."""
     return await modes.move("team_turf", JoinGame(
         game_id=game_id, player_id=_verified(caller).id, team=body.team), caller.id)
 
 
-@router.post("/team-turf/{game_id}/place", response_model=GameView)
-async def place(game_id: GameId, body: PlaceBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/team-turf/{game_id}/place", response_model=NamedGameView)
+async def place(game_id: GameId, body: PlaceBody, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """T6: reserve troops into a town of the team, at once and visible to all."""
     return await modes.move("team_turf", PlaceTroops(
         game_id=game_id, player_id=caller.id, town=body.town, n=body.n), caller.id)
@@ -156,15 +156,15 @@ async def give_order(game_id: GameId, body: OrderBody, caller: PlayerOnly, modes
         n=body.n))
 
 
-@router.delete("/team-turf/{game_id}/orders/{order_id}", response_model=GameView)
-async def withdraw_order(game_id: GameId, order_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.delete("/team-turf/{game_id}/orders/{order_id}", response_model=NamedGameView)
+async def withdraw_order(game_id: GameId, order_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """T7: withdraw one of the caller's orders before the turn."""
     return await modes.move("team_turf", WithdrawOrder(
         game_id=game_id, player_id=caller.id, order_id=order_id), caller.id)
 
 
-@router.post("/team-turf/{game_id}/leave", response_model=GameView)
-async def leave_team(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/team-turf/{game_id}/leave", response_model=NamedGameView)
+async def leave_team(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """T4: leave; the reserve is lost, troops on the board stay and defend."""
     return await modes.move("team_turf", LeaveGame(
         game_id=game_id, player_id=caller.id), caller.id)
@@ -178,8 +178,8 @@ async def resolve_turn(game_id: GameId, turn: Annotated[int, Path(ge=1, le=100_0
     return await modes.resolve(ResolveTurn(game_id=game_id, turn=turn))
 
 
-@router.post("/team-turf/{game_id}/end", response_model=GameView, tags=["organizer"])
-async def end_team_turf(game_id: GameId, org: Organizer, modes: ModesCase) -> GameView:
+@router.post("/team-turf/{game_id}/end", response_model=NamedGameView, tags=["organizer"])
+async def end_team_turf(game_id: GameId, org: Organizer, modes: ModesCase) -> NamedGameView:
     """T22: end the game; most towns wins (then most troops); the seed is revealed."""
     return await modes.move("team_turf", EndGame(game_id=game_id), None)
 
@@ -187,8 +187,8 @@ async def end_team_turf(game_id: GameId, org: Organizer, modes: ModesCase) -> Ga
 # --------------------------------------------------------------------------- King of the Hill
 
 
-@router.post("/hill", status_code=201, response_model=GameView)
-async def open_hill(body: HillBody, caller: PlayerOnly, modes: ModesCase, key: Key = None) -> GameView:
+@router.post("/hill", status_code=201, response_model=NamedGameView)
+async def open_hill(body: HillBody, caller: PlayerOnly, modes: ModesCase, key: Key = None) -> NamedGameView:
     """K1: open a room on a town (201); the caller is its first player and starts it. Its seed's SHA-256 is
     ``seed_commitment`` (K16). A repeated ``Idempotency-Key`` answers the room the first request opened; with
     another body it is 422 ``invalid_input``."""
@@ -203,44 +203,44 @@ async def hill_rooms(modes: ModesCase) -> GamesReply:
     return await modes.games("hill")
 
 
-@router.get("/hill/{game_id}", response_model=GameView)
-async def hill_room(game_id: GameId, modes: ModesCase, viewer: Viewer) -> GameView:
+@router.get("/hill/{game_id}", response_model=NamedGameView)
+async def hill_room(game_id: GameId, modes: ModesCase, viewer: Viewer) -> NamedGameView:
     """The room: dice, holder, who has chosen (never what, K4), the last round revealed; with a token, the caller's
     own choice."""
     return await modes.game(game_id, "hill", viewer.id if viewer else None)
 
 
-@router.post("/hill/{game_id}/join", response_model=GameView)
-async def join_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/hill/{game_id}/join", response_model=NamedGameView)
+async def join_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """K1: join a room that has not started (5 players at most)."""
     return await modes.move("hill", JoinGame(
         game_id=game_id, player_id=_verified(caller).id), caller.id)
 
 
-@router.post("/hill/{game_id}/start", response_model=GameView)
-async def start_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/hill/{game_id}/start", response_model=NamedGameView)
+async def start_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """K1: the opener starts the room with 3 to 5 players."""
     return await modes.move("hill", StartRoom(
         game_id=game_id, player_id=caller.id), caller.id)
 
 
-@router.delete("/hill/{game_id}/players/{player_id}", response_model=GameView)
-async def remove_player(game_id: GameId, player_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.delete("/hill/{game_id}/players/{player_id}", response_model=NamedGameView)
+async def remove_player(game_id: GameId, player_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """K20: the room's opener removes a seated player before the room starts; they may not rejoin it (409
     ``removed_from_room``). Another caller: 403 ``forbidden``; a started room: 409 ``room_started``."""
     return await modes.move("hill", RemovePlayer(
         game_id=game_id, player_id=caller.id, target_id=player_id), caller.id)
 
 
-@router.post("/hill/{game_id}/choices", response_model=GameView)
-async def choose(game_id: GameId, body: ChoiceBody, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/hill/{game_id}/choices", response_model=NamedGameView)
+async def choose(game_id: GameId, body: ChoiceBody, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """K4: the caller's secret Attack or Recruit for the open round; the round resolves when all have chosen."""
     return await modes.move("hill", ChooseAction(
         game_id=game_id, player_id=caller.id, round=body.round, choice=body.choice), caller.id)
 
 
-@router.post("/hill/{game_id}/leave", response_model=GameView)
-async def leave_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> GameView:
+@router.post("/hill/{game_id}/leave", response_model=NamedGameView)
+async def leave_room(game_id: GameId, caller: PlayerOnly, modes: ModesCase) -> NamedGameView:
     """K17: leave; the last player left wins."""
     return await modes.move("hill", LeaveGame(
         game_id=game_id, player_id=caller.id), caller.id)

@@ -173,6 +173,11 @@ export function gameTime(iso) {
   return `${p.weekday} ${p.day} ${p.month}, ${p.hour}:${p.minute}`;
 }
 
+// a game date "2026-10-05" → "Mon 5 Oct", as gameTime writes the day (a day's table read "10-05")
+export function gameDay(date) {
+  return gameTime(`${date}T12:00:00Z`).split(",")[0];
+}
+
 // the game date (YYYY-MM-DD, New York) of an instant: the claim log's game_day
 export function gameDate(iso) {
   const p = Object.fromEntries(format("en-CA", { year: "numeric", month: "2-digit", day: "2-digit" })

@@ -7,6 +7,8 @@ import { API, h } from "./api.js";
 import { BOARD_URL, features } from "./topo.js";
 
 export const FOOTPRINT_COLOURS = { held: "#1f77b4", lost: "#f28e2b" };
+const MAX_ZOOM = 12; // a town with its neighbours, never one town alone
+const NAMED = 8;     // the footprint's towns named on its map
 const REST = { fillColor: "#cfd5da", fillOpacity: 0.25, color: "#9aa5b1", weight: 0.4 };
 
 let boardBody = null; // GET /board, read once per page
@@ -29,6 +31,8 @@ export async function showFootprint(el, playerId, list = null) {
   if (!r.ok) throw new Error("footprint " + r.status);
   const { towns } = await r.json();
   const status = new Map(towns.map((t) => [t.territory_id, t.status]));
+  const named = new Set([...towns].sort((a, b) => (a.status === "held" ? 0 : 1) - (b.status === "held" ? 0 : 1))
+    .slice(0, NAMED).map((t) => t.territory_id));
   if (el._footprint) el._footprint.remove();
   const map = L.map(el, { zoomSnap: 0.25, attributionControl: false });
   el._footprint = map;
@@ -39,11 +43,17 @@ export async function showFootprint(el, playerId, list = null) {
     },
     onEachFeature: (f, l) => {
       const s = status.get(f.properties.id);
-      l.bindTooltip(s ? `${f.properties.name}: ${s}` : f.properties.name);
+      // the footprint's towns are named on the map (the first few, held ones first), the others on a hover
+      if (named.has(f.properties.id)) {
+        l.bindTooltip(f.properties.name, { permanent: true, direction: "center", className: "fp-name" });
+      } else {
+        l.bindTooltip(s ? `${f.properties.name}: ${s}` : f.properties.name);
+      }
     },
   }).addTo(map);
   const mine = L.featureGroup(layer.getLayers().filter((l) => status.has(l.feature.properties.id)));
-  map.fitBounds(towns.length ? mine.getBounds().pad(0.3) : layer.getBounds(), { animate: false });
+  // framed with its neighbours around: one small town filled the whole map, unnamed, with nothing to place it by
+  map.fitBounds(towns.length ? mine.getBounds().pad(0.3) : layer.getBounds(), { animate: false, maxZoom: MAX_ZOOM });
   el.dataset.held = String(towns.filter((t) => t.status === "held").length);
   el.dataset.lost = String(towns.filter((t) => t.status === "lost").length);
   if (list) {

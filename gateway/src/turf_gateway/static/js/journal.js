@@ -1,7 +1,7 @@
 // A player's season: GET /players/{id}/history's daily totals as a small table, for the watch page (a
 // rival's season, from the leaderboard).
 
-import { API, h } from "./api.js";
+import { API, gameDay, h } from "./api.js";
 
 const COLUMNS = [["claims", "Claims"], ["steals", "Steals"], ["stolen", "Stolen"], ["fortifications", "Forts"],
   ["cards", "Cards"], ["trades", "Trades"]];
@@ -14,7 +14,7 @@ export async function showSeason(el, playerId, name, title = null) {
   const { days } = await r.json();
   el.querySelector("h2").textContent = title || `${name}'s season`;
   const head = h("tr", {}, h("th", {}, "Day"), ...COLUMNS.map(([, t]) => h("th", { class: "n" }, t)));
-  const rows = days.map((d) => h("tr", { dataset: { day: d.day } }, h("td", {}, d.day.slice(5)),
+  const rows = days.map((d) => h("tr", { dataset: { day: d.day } }, h("td", {}, gameDay(d.day)),
     ...COLUMNS.map(([k]) => h("td", { class: "n" }, d[k]))));
   const body = rows.length ? rows : [h("tr", {}, h("td", { colspan: COLUMNS.length + 1, class: "muted" },
     "Nothing yet this season."))];

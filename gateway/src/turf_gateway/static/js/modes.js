@@ -17,12 +17,12 @@ let teamMap = null;  // the Team Turf map, made when a game is first shown (Leaf
 let lastTeamTurf = null; // the game last drawn: what a tap on the map picks from
 
 const town = (id) => names.get(id) || id;
-const players = new Map(); // player id → display name (GET /players, the public roster)
-const who = (pid) => (pid === me() ? "you" : players.get(pid) || "player " + String(pid).slice(0, 6));
+const players = new Map(); // player id → display name, from the games' answers (their names)
+const who = (pid) => (pid === me() ? "you" : players.get(pid) || "a player");
 
-async function loadPlayers(ids) {
-  if (ids.every((p) => players.has(p))) return;
-  for (const p of (await api("/players", { auth: false })).players) players.set(p.id, p.display_name);
+// the names a game's answer carries (GET /modes/…'s names): no roster to read, however many players there are
+function learnNames(g) {
+  for (const [id, n] of Object.entries(g.names || {})) players.set(id, n);
 }
 
 function show(err) {
@@ -264,7 +264,7 @@ async function refresh() {
     await loadLists();
     if (!current) return;
     const g = await api(`/modes/${current.mode}/${current.id}`, { auth: Boolean(me()) });
-    await loadPlayers(g.hill ? g.hill.players : Object.keys(g.team_turf.team_of));
+    learnNames(g);
     if (current.mode === "hill") renderRoom(g); else renderTeamTurf(g);
   } catch (e) {
     show(e);

@@ -7,6 +7,11 @@ import { showFootprint } from "./footprint.js";
 
 const TIER_ORDER = ["bronze", "silver", "gold", "platinum"];
 
+// "1 game day", "3 game days"; a hold not yet lasted to a close is "less than a game day" (it read "0 game days")
+function gameDays(n) {
+  return n > 0 ? `${n} game day${n === 1 ? "" : "s"}` : "less than a game day";
+}
+
 function fact(dl, term, value) {
   dl.append(h("dt", {}, term), h("dd", {}, value));
 }
@@ -33,15 +38,16 @@ async function main() {
   const medals = (await mr.json()).medals;
   document.title = `Turf War — ${recap.display_name}`;
   $("#profile-name").textContent = recap.display_name;
-  const place = recap.place == null ? "not placed" : `${recap.final ? "final place" : "live rank"} ${recap.place}`;
+  // "live place" until the close, then "final place": one word for one thing, as the recap image says it
+  const place = recap.place == null ? "not placed" : `${recap.final ? "final" : "live"} place ${recap.place}`;
   $("#profile-place").textContent = place;
   const dl = $("#recap-facts");
   dl.replaceChildren();
   fact(dl, "Towns held", `${recap.towns_held} (of ${recap.towns_ever} ever)`);
   const hold = recap.longest_hold;
-  fact(dl, "Longest hold", hold ? `${hold.name}, ${hold.days} game day${hold.days === 1 ? "" : "s"} (since ${gameTime(hold.since)})` : "—");
+  fact(dl, "Longest hold", hold ? `${hold.name}, ${gameDays(hold.days)} (since ${gameTime(hold.since)})` : "—");
   const steal = recap.best_steal;
-  fact(dl, "Best steal", steal ? `${steal.name} on ${gameTime(steal.at)}, held ${steal.held_days} game day${steal.held_days === 1 ? "" : "s"}` : "—");
+  fact(dl, "Best steal", steal ? `${steal.name} on ${gameTime(steal.at)}, held ${gameDays(steal.held_days)}` : "—");
   const st = recap.stats;
   fact(dl, "Steals", `${st.steals_given} given, ${st.steals_taken} taken`);
   fact(dl, "Rival fought most", st.rival_id ? `${st.rival_name || "a player"} (${st.rival_steals} steals)` : "—");

@@ -32,6 +32,34 @@ let gotStandings;
 const firstStandings = new Promise((resolve) => { gotStandings = resolve; });
 let standings = null; // the leaderboard: the snapshot with every score.updated delta applied
 
+const TOP = 3; // a list's first names shown; the rest counted ("and 89 more")
+
+// "Ann, Bo, Cy and 89 more"; "Ann and Bo"; "Ann"
+function andMore(items, top = TOP) {
+  if (items.length <= top + 1) return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join("");
+  return `${items.slice(0, top).join(", ")} and ${items.length - top} more`;
+}
+
+// the stories of one kind in one minute read as one line (the opening: "9 towns taken: Ann took Hoboken, Bo took
+// Bayonne, Cy took Weehawken and 6 more", not nine lines of "took" between nine of "earned Early bird"): the key of
+// a story's kind, or null for a story told on its own line (a steal, a war, a card, a correction …)
+function groupKey(msg, story) {
+  if (msg.type === "territory.changed" && story.kind === "claim" && msg.owner_id && !msg.previous_owner_id
+      && (!msg.cause || msg.cause === "claim")) return "took";
+  if (msg.type === "medal.earned") return `medal:${msg.name}:${msg.tier}`;
+  return null;
+}
+
+function groupText(key, items) {
+  if (key === "took") {
+    return `${items.length} towns taken: ${andMore(items.map((x) => x.text))}`;
+  }
+  const { name, tier } = items[0].msg;
+  return `🏅 ${items.length} players earned ${name || "a medal"}${tier ? ` (${tier})` : ""}: ${andMore(items.map((x) => x.who))}`;
+}
+
+const groups = new Map(); // `${key} ${minute}` → {li, items: [{msg, text, who}]}
+
 // a name read whole on a phone: it wraps after its "." and "_" first (a Discord name has no space), and anywhere
 // else only when one part is still wider than the column (turf.css: td.name)
 function breakable(name) {
@@ -55,7 +83,8 @@ function renderLeaderboard(lb) {
   quests.replaceChildren();
   for (const [key, [title, unit]] of Object.entries(QUESTS)) {
     const q = (lb.side_quests || {})[key];
-    const leaders = q && q.leaders && q.leaders.length ? q.leaders.map((id) => knownName(id) || "a player").join(", ")
+    // tied leaders: the first few and how many more, not ninety names in one block
+    const leaders = q && q.leaders && q.leaders.length ? andMore(q.leaders.map((id) => knownName(id) || "a player"))
       : "nobody yet";
     const value = q && q.value ? ` (${unit(q.value)})` : "";
     quests.append(h("dt", {}, title), h("dd", {}, leaders + value));
@@ -92,17 +121,35 @@ async function addFeedNow(msg) {
   const unknown = ids.filter((id) => !knownName(id));
   if (unknown.length) await Promise.all(unknown.map(playerName));
   const text = describe(msg, (id) => knownName(id) || "a player", (id) => board.name(id)).text;
+  const when = msg.at ? gameTime(msg.at) : "";
+  const key = groupKey(msg, story);
+  const group = key && when ? groups.get(`${key} ${when}`) : null;
+  if (group && group.li.isConnected) {
+    // one more of the minute's takes or medals: its line says how many and names the first, and comes to the top
+    group.items.push({ msg, text, who: knownName(msg.player_id || msg.owner_id) || "a player" });
+    group.li.lastChild.textContent = groupText(key, group.items);
+    group.li.classList.remove("link");
+    group.li.removeAttribute("title");
+    group.li.dataset.count = String(group.items.length);
+    group.li.onclick = null;
+    $("#feed").prepend(group.li);
+    return;
+  }
   // the day and the New York time, whatever offset the message's time is written in (a correction's is UTC): a
   // story on Monday and one on Tuesday at the same hour do not read alike
   const li = h("li", { class: story.kind, dataset: { type: msg.type } },
-    msg.at ? h("span", { class: "when", dataset: { at: msg.at } }, gameTime(msg.at)) : null, text);
+    msg.at ? h("span", { class: "when", dataset: { at: msg.at } }, when) : null, h("span", { class: "what" }, text));
+  if (key && when) {
+    for (const [k, g] of groups) if (!g.li.isConnected) groups.delete(k);   // lines gone off the feed's end
+    groups.set(`${key} ${when}`, { li, items: [{ msg, text, who: knownName(msg.player_id || msg.owner_id) || "a player" }] });
+  }
   if (msg.territory_id && board.props.has(msg.territory_id)) {
     li.classList.add("link");
     li.title = "Show on the map";
-    li.addEventListener("click", () => {
+    li.onclick = () => {
       board.select(msg.territory_id);
       $("#map").scrollIntoView({ behavior: "smooth" });
-    });
+    };
   }
   $("#feed-empty")?.remove();
   const feed = $("#feed");

@@ -9,7 +9,7 @@ import { pageConfig } from "/static/js/pageconfig.js";
 
 const $ = (s) => document.querySelector(s);
 const me = () => (session() || {}).player_id || null;
-const players = new Map(); // player id → display name
+const players = new Map(); // player id → display name: each room's answer carries its players' names (names)
 let catalogue = new Map(); // card id → {name, kind, cost, vp, text}
 let current = new URLSearchParams(location.search).get("room");
 let selected = null; // the hand card chosen to play
@@ -21,7 +21,7 @@ let deadline = null; // the turn's deadline (Y25) and whose turn it is
 let turnOf = null;
 let status = null; // the open room's status: lobby, running or finished
 
-const who = (pid) => (pid === me() ? "you" : players.get(pid) || "player " + String(pid).slice(0, 6));
+const who = (pid) => (pid === me() ? "you" : players.get(pid) || "a player");
 const name = (c) => (catalogue.get(c.id) || { name: c.id }).name;
 const base = () => `/modes/yard-cards/${current}`;
 
@@ -177,9 +177,9 @@ async function swayOf(c, seat) {
   return move("sway", { neighbour: c.card, ...(picked.length ? { trash: picked } : {}) });
 }
 
-async function loadPlayers(ids) {
-  if (ids.every((p) => players.has(p))) return;
-  for (const p of (await api("/players", { auth: false })).players) players.set(p.id, p.display_name);
+// the names the room's answer carries (GET /modes/…'s names): no roster to read, however many players there are
+function learnNames(g) {
+  for (const [id, n] of Object.entries(g.names || {})) players.set(id, n);
 }
 
 function cardLabel(c) {
@@ -276,7 +276,7 @@ async function refresh() {
   if (!g) return;
   const y = g.yard_cards;
   catalogue = new Map(y.catalogue_cards.map((c) => [c.id, c]));
-  await loadPlayers(y.players);
+  learnNames(g);
   $("#room").hidden = false;
   $("#room-title").textContent = `Yard cards room ${g.game_id.slice(0, 6)}`;
   const inRoom = y.players.includes(me());
