@@ -121,13 +121,15 @@ def down(grace: float = typer.Option(15.0, help="seconds each process has to sto
 
 @app.command("deploy-env")
 def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's sign-in email"),
-               out: Path = typer.Option(Path("deploy/.env"), help="where to write it (refused if it exists)")) -> None:
+               out: Path = typer.Option(Path("deploy/.env"), help="where to write it (refused if it exists)"),
+               domain: str = typer.Option(None, help="the site's DNS name (TURF_DOMAIN, and TURF_PUBLIC_URL for the "
+                                                     "links in mail); else add it to the file yourself")) -> None:
     """Make the deployment's secrets (seed, organizer, PostgreSQL, Redis and one NATS password per service) in a
-    new 0600 ``.env`` for ``docker compose``."""
+    new 0600 ``.env`` for ``docker-compose``, with every other setting listed, commented, at its default."""
     from turfwar.deployenv import write_env
 
     try:
-        write_env(out, organizer_email)
+        write_env(out, organizer_email, domain)
     except FileExistsError:
         console.print(f"[red]{out} exists: a season's secrets are made once (remove it first to start over)[/]")
         raise typer.Exit(1) from None

@@ -61,7 +61,7 @@ def test_nats_helm_values_ask_for_a_three_node_jetstream_cluster() -> None:
     v = yaml.safe_load((DEPLOY / "nats" / "values.yaml").read_text())
     assert v["config"]["cluster"] == {"enabled": True, "replicas": 3}
     assert v["config"]["jetstream"]["enabled"] is True
-    assert yaml.safe_load((DEPLOY / "k8s" / "config.yaml").read_text())["data"]["TURF_STREAM_REPLICAS"] == "3"
+    assert "\nTURF_STREAM_REPLICAS=3\n" in (DEPLOY / "k8s" / "config.env").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(SERVICES))

@@ -20,7 +20,9 @@ DEFAULT_ORGANIZER_PASSWORD = "organizer"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore", populate_by_name=True)
+    # an empty variable is an unset one: compose hands every deployment setting to every service as
+    # ``TURF_X: ${TURF_X:-}`` (deploy/compose.yaml), and one the organizer left out must keep its default
+    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore", populate_by_name=True, env_ignore_empty=True)
 
     nats_url: str | None = None
     database_url: str | None = None
