@@ -375,3 +375,5 @@ class MailItem(BaseModel):
 
 class MailList(BaseModel):
     mail: list[MailItem]
+    warning: str | None = Field(default=None, description="R30: 'mail is not configured: players get no mail' when "
+                                                          "no relay is set (TURF_SMTP_URL); null when mail leaves")
