@@ -83,12 +83,14 @@ def up() -> None:
 
 
 @app.command()
-def status() -> None:
+def status(gateway: str = typer.Option(None, envvar="TURF_GATEWAY_URL",
+                                       help="the gateway's address (compose's tools service: http://gateway:8000); "
+                                            "default: the stack's")) -> None:
     """Health of each part of a running stack (reads TURF_DATA_DIR/stack.json, or the TURF_*_URL variables)."""
     s = get_settings()
     info = _manifest(Path(s.data_dir))
     nats_url, db_url, redis_url = (_server_url(info, k) for k in ("nats", "database", "redis"))
-    http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
+    http = gateway or info.get("http") or f"http://127.0.0.1:{s.http_port}"
     table = Table("part", "health", "where")
     # the URLs carry the servers' passwords; shown without them
     table.add_row("nats", _probe_nats(nats_url), redact(nats_url) or "-")

@@ -163,6 +163,9 @@ def test_every_part_is_health_gated_and_stops_promptly() -> None:
         if name in ("db-setup", "bus-setup"):
             assert svc.get("restart") == "on-failure"
             continue
+        if name == "tools":   # the organizer's commands, run on demand (`run --rm tools turfwar …`), never by `up`
+            assert svc["profiles"] == ["tools"] and svc["restart"] == "no" and not svc.get("ports")
+            continue
         assert svc.get("restart") == "unless-stopped", name
         if name != "caddy":
             assert svc.get("healthcheck"), name
