@@ -145,7 +145,8 @@ def test_the_superuser_password_reaches_postgres_and_the_one_shot_set_up_alone()
     svcs = _compose()["services"]
     holders = {n for n, s in svcs.items() if "TURF_DB_PASSWORD:" in str(s.get("environment"))
                or "TURF_DB_PASSWORD}" in str(s.get("environment"))}
-    assert holders == {"postgres", "db-setup"}
+    # and the organizer's restore, run on demand only (its profile), which replaces every service's schema
+    assert holders == {"postgres", "db-setup", "restore"} and svcs["restore"]["profiles"] == ["tools"]
     setup = svcs["db-setup"]
     assert setup["restart"] == "on-failure" and setup["entrypoint"] == ["sh", "/setup/roles.sh"]
     for name in SERVICES:
