@@ -18,7 +18,7 @@ from rich.table import Table
 from turf_common.settings import get_settings
 from turfwar.backup import Servers
 from turfwar.embedded import redact
-from turfwar.stack import Stack, StackError, health_report
+from turfwar.stack import Stack, StackError, health_report, quiet_nats_errors
 from turfwar.supervise import supervise
 
 app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
@@ -401,7 +401,9 @@ def _probe_nats(url: str | None) -> str:
         from turf_common.bus import server_list
 
         try:
-            nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0)
+            # silent on a node that is down (the row says whether NATS answers, without a traceback per node)
+            nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0,
+                                    error_cb=quiet_nats_errors)
             js = nc.jetstream()
             await js.account_info()
             await nc.close()

@@ -398,6 +398,10 @@ async def _wait_health(nats_url: str, names: list[str], timeout: float, stack: S
         await nc.close()
 
 
+async def quiet_nats_errors(_: Exception) -> None:
+    """nats-py's error callback, silent: a tool's report names what is down itself."""
+
+
 async def health_report(nats_url: str | None, notes: list[str] | None = None) -> dict[str, str]:
     """One line of health per service, asked over NATS; what a service that serves says besides (its health
     ``detail``, e.g. notify's "mail is not configured", R30) is added to ``notes``, once each."""
@@ -411,7 +415,10 @@ async def health_report(nats_url: str | None, notes: list[str] | None = None) ->
     if not nats_url:
         return {n: "unknown (no NATS URL)" for n in SERVICES}
     try:
-        nc = await nats.connect(servers=server_list(nats_url), connect_timeout=2, max_reconnect_attempts=0)
+        # a node of a cluster that is down is tried and skipped: the report says what answers, without nats-py's
+        # traceback for each node it could not reach
+        nc = await nats.connect(servers=server_list(nats_url), connect_timeout=2, max_reconnect_attempts=0,
+                                error_cb=quiet_nats_errors)
     except Exception as e:
         return {n: f"down (NATS: {e})" for n in SERVICES}
     for name in SERVICES:
