@@ -18,7 +18,9 @@ UV=$(dirname "$PY")/uv
 OUT=$ROOT/deploy/wheels
 MEMBERS=(turf-common turf-geo-verify turf-claims turf-cards turf-scoring turf-clock turf-notify turf-modes turf-gateway)
 LOCAL=(libs/common services/geo-verify services/claims services/cards services/scoring services/clock services/notify services/modes gateway)
-TOOLS=(pgserver fasteners platformdirs psutil)   # the backup's PostgreSQL 16 pg_dump and what it imports
+# the backup's PostgreSQL 16 pg_dump and what it imports; the organizer's `turfwar` command (compose's `tools`
+# service: status, verify scores, audit draws) and what its CLI imports
+TOOLS=(pgserver fasteners platformdirs psutil typer rich shellingham markdown-it-py mdurl pygments)
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 PIP=("$PY" -m pip -q --disable-pip-version-check)
 

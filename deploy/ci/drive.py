@@ -1,16 +1,23 @@
 """Drives a running compose deployment the way players and the organizer would, over HTTPS through Caddy, then kills
 one replica of each replicated service (and, unless --skip-nats-kill, one NATS node) and checks that nothing
-acknowledged was lost.
+acknowledged was lost. With --mailbox (the CI relay's inbox, deploy/ci/images/mailsink) the player confirms the
+email from the message that arrived there and resets the password through the mailed link (R30).
 
-Run by deploy/ci/compose-e2e.sh (with the workspace venv's httpx and websockets):
-    python deploy/ci/drive.py --base https://localhost:18443 --ca caddy-root.crt --env ci.env --project turfwar-ci
+Run by deploy/ci/compose-e2e.sh (with the workspace venv's httpx and websockets), in three phases around a restore:
+    python deploy/ci/drive.py --base https://localhost:18443 --ca caddy-root.crt --env ci.env --project turfwar-ci \
+        --mailbox inbox/ --state drive.json                     # the season (writes the player's sign-in to drive.json)
+    python deploy/ci/drive.py … --state drive.json --phase claim      # one more claim, after a backup was taken
+    python deploy/ci/drive.py … --state drive.json --phase restored   # after the restore: that claim is gone
 Exit 0 when every check passed; the summary names each step with its time.
 """
 
 from __future__ import annotations
 
 import argparse
+import email
+import email.policy
 import json
+import re
 import ssl
 import subprocess
 import sys
@@ -19,8 +26,10 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from websockets.sync.client import connect
@@ -32,6 +41,8 @@ DAY1 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")       # Monday, the s
 DAY2 = datetime.fromisoformat("2026-10-06T07:00:00-04:00")
 DAY3 = datetime.fromisoformat("2026-10-07T07:00:00-04:00")
 UNION_CITY, UNION_CITY_ID = (40.765685, -74.036545), "3401774630"   # next to Hoboken
+DAY4 = datetime.fromisoformat("2026-10-08T07:00:00-04:00")
+SECAUCUS, SECAUCUS_ID = (40.775689, -74.072972), "3401766570"      # next to Jersey City: the claim a restore undoes
 REPLICATED = ("geo-verify", "claims", "cards", "scoring", "notify", "modes", "gateway")
 
 
@@ -84,13 +95,37 @@ class Spectator:
         raise Failed(f"{what}: not on the spectator socket (got {[m.get('type') for m in self.messages]})")
 
 
+class Mailbox:
+    """The CI relay's inbox: each message it took, as ``<n>.eml`` (deploy/ci/images/mailsink/sink.py)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def to(self, address: str) -> list[EmailMessage]:
+        files = sorted(self.folder.glob("*.eml"), key=lambda p: int(p.stem))
+        msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+        return [m for m in msgs if isinstance(m, EmailMessage) and m["To"] == address]
+
+    def wait(self, address: str, subject: str, timeout: float) -> EmailMessage:
+        # notify sends within a second of the request; a relay it could not reach is tried again after 1 minute
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = [m for m in self.to(address) if subject in str(m["Subject"])]
+            if found:
+                return found[-1]
+            time.sleep(0.5)
+        raise Failed(f"no mail '{subject}' to {address} in {timeout:.0f}s (the relay got "
+                     f"{len(list(self.folder.glob('*.eml')))} message(s))")
+
+
 class Drive:
-    def __init__(self, base: str, ctx: ssl.SSLContext, env: dict[str, str], project: str) -> None:
-        self.base, self.ctx, self.env, self.project = base, ctx, env, project
+    def __init__(self, base: str, ctx: ssl.SSLContext, env: dict[str, str], project: str,
+                 mailbox: Mailbox | None = None) -> None:
+        self.base, self.ctx, self.env, self.project, self.mailbox = base, ctx, env, project, mailbox
         self.http = httpx.Client(base_url=base, verify=ctx, timeout=30)
         self.steps: list[tuple[str, bool, float, str]] = []
         self.org_token = ""
-        self.player_token = self.player_id = ""
+        self.player_token = self.player_id = self.email = self.password = ""
 
     def step(self, name: str, fn: Callable[[], str | None]) -> bool:
         start = time.monotonic()
@@ -120,6 +155,7 @@ class Drive:
     def players(self) -> str:
         tag = uuid.uuid4().hex[:8]
         email, password = f"{tag}@example.org", f"correct horse {tag}"
+        self.email, self.password = email, password
         r = self.http.post(API + "/players", json={"name": f"Player {tag}", "email": email, "discord": f"p_{tag}",
                                                    "home_address": "1 Main St, Hoboken, NJ", "password": password})
         check(r.status_code == 201, f"register: {r.status_code} {r.text}")
@@ -134,6 +170,62 @@ class Drive:
         check(r.status_code == 200, f"player sign-in: {r.status_code} {r.text}")
         self.player_token, self.player_id = r.json()["token"], r.json()["player_id"]
         return f"player {pid}"
+
+    def mailed_link(self, msg: EmailMessage) -> tuple[str, str]:
+        """The one link of a message: (its action, its token). It leads to TURF_PUBLIC_URL: the setting reached the
+        gateway, which makes the links."""
+        body = msg.get_body(("plain",))
+        assert body is not None
+        [link] = re.findall(r"https?://\S+", body.get_content())
+        check(link.startswith(self.env["TURF_PUBLIC_URL"] + "/account?"), f"link {link}")
+        query = parse_qs(urlsplit(link).query)
+        page = self.http.get(link.removeprefix(self.env["TURF_PUBLIC_URL"]))
+        check(page.status_code == 200 and "text/html" in page.headers["content-type"],
+              f"GET {link}: {page.status_code}")
+        return query["action"][0], query["token"][0]
+
+    def confirmation_mail(self) -> str:
+        assert self.mailbox is not None
+        msg = self.mailbox.wait(self.email, "confirm your email", 150)
+        check(msg["From"] == self.env["TURF_MAIL_FROM"], f"From {msg['From']}")   # TURF_MAIL_FROM reached notify
+        action, token = self.mailed_link(msg)
+        r = self.http.post(API + "/me/email/confirm", json={"token": token})
+        check(action == "confirm" and r.status_code == 200 and r.json() == {"email_confirmed": True},
+              f"confirm: {action} {r.status_code} {r.text}")
+        me = self.http.get(API + "/me", headers={"Authorization": f"Bearer {self.player_token}"})
+        check(me.json()["email_confirmed"] is True, f"/me {me.text}")
+        return f"'{msg['Subject']}' from {msg['From']} over SMTP (STARTTLS, AUTH); the link confirmed it"
+
+    def password_reset(self) -> str:
+        assert self.mailbox is not None
+        r = self.http.post(API + "/password-resets", json={"email": self.email})
+        check(r.status_code == 202, f"ask: {r.status_code} {r.text}")
+        msg = self.mailbox.wait(self.email, "choose a new password", 150)
+        action, token = self.mailed_link(msg)
+        new = f"a new and long one {uuid.uuid4().hex[:8]}"
+        r = self.http.post(API + "/password-resets/complete", json={"token": token, "new_password": new})
+        check(action == "reset" and r.status_code == 204, f"complete: {action} {r.status_code} {r.text}")
+        old = self.http.post(API + "/sessions", json={"email": self.email, "password": self.password})
+        check(old.status_code == 401, f"the old password still signs in: {old.status_code}")
+        self.password = new
+        self.sign_in()
+        return "reset through the mailed link; the new password signs in, the old one is refused"
+
+    def sign_in(self) -> str:
+        r = self.http.post(API + "/sessions", json={"email": self.email, "password": self.password})
+        check(r.status_code == 200, f"player sign-in: {r.status_code} {r.text}")
+        self.player_token, self.player_id = r.json()["token"], r.json()["player_id"]
+        r = self.http.post(API + "/sessions", json={"email": self.env["TURF_ORGANIZER_EMAIL"],
+                                                    "password": self.env["TURF_ORGANIZER_PASSWORD"]})
+        check(r.status_code == 200 and r.json()["role"] == "organizer", f"organizer sign-in: {r.status_code}")
+        self.org_token = r.json()["token"]
+        return f"player {self.player_id} and the organizer"
+
+    def unowned(self, tid: str) -> str:
+        r = until(lambda: self.http.get(f"{API}/territories/{tid}"), lambda r: r.status_code == 200, 60,
+                  f"GET /territories/{tid}")
+        check(r.json()["owner_id"] != self.player_id, f"{tid} is still the player's: {r.json()}")
+        return f"{tid} owner {r.json()['owner_id']}"
 
     def move_clock(self, at: datetime) -> str:
         r = until(lambda: self.post("/admin/clock", {"now": at.isoformat()}, self.org_token),
@@ -195,6 +287,13 @@ class Drive:
         steps: list[tuple[str, Callable[[], str | None]]] = [
             ("ready: /health and /clock through Caddy (HTTPS)", self.ready),
             ("register a player, organizer signs in and verifies", self.players),
+        ]
+        if self.mailbox is not None:
+            steps += [("R30: the confirmation mail arrived at the relay; its link confirms", self.confirmation_mail),
+                      ("R30: a password reset through the mailed link", self.password_reset)]
+        else:
+            print("[SKIP] mail: no --mailbox", flush=True)
+        steps += [
             ("manual clock to Monday 2026-10-05 07:00", lambda: self.move_clock(DAY1)),
             ("claim Hoboken, territory.changed on wss", lambda: self.claim(HOBOKEN, HOBOKEN_ID, DAY1)),
             ("leaderboard: base 1", lambda: self.standing(1)),
@@ -214,10 +313,33 @@ class Drive:
             ]
         else:
             print("[SKIP] docker kill one NATS node: --skip-nats-kill", flush=True)
+        return self.run_steps(steps)
+
+    def run_steps(self, steps: list[tuple[str, Callable[[], str | None]]]) -> bool:
         for name, fn in steps:
             if not self.step(name, fn):
                 break
         return len(self.steps) == len(steps) and all(ok for _, ok, _, _ in self.steps)
+
+    def claim_after_backup(self) -> bool:
+        """The change a restore must undo: Secaucus, claimed after the backup was taken."""
+        return self.run_steps([
+            ("sign in again (player, organizer)", self.sign_in),
+            ("manual clock to Thursday 2026-10-08 07:00", lambda: self.move_clock(DAY4)),
+            ("claim Secaucus (after the backup), territory.changed on wss",
+             lambda: self.claim(SECAUCUS, SECAUCUS_ID, DAY4)),
+            ("leaderboard: base 4", lambda: self.standing(4)),
+        ])
+
+    def after_restore(self) -> bool:
+        """The restored season: the claim made after the backup is gone, the ones before it kept."""
+        return self.run_steps([
+            ("ready after the restore: /health and /clock", self.ready),
+            ("sign in again (player, organizer)", self.sign_in),
+            ("the claim after the backup is gone: Secaucus unowned", lambda: self.unowned(SECAUCUS_ID)),
+            ("the claims before it are kept", lambda: self.owners([HOBOKEN_ID, JERSEY_CITY_ID, UNION_CITY_ID])),
+            ("leaderboard: base 3 again", lambda: self.standing(3)),
+        ])
 
 
 def read_env(path: Path) -> dict[str, str]:
@@ -233,10 +355,18 @@ def main() -> int:
     p.add_argument("--project", required=True, help="the compose project name (to find containers to kill)")
     p.add_argument("--skip-nats-kill", action="store_true",
                    help="leave the NATS nodes alone (to tell a bus failover problem from the rest)")
+    p.add_argument("--mailbox", type=Path, help="the CI relay's inbox folder: confirm and reset through real mail")
+    p.add_argument("--state", type=Path, help="the player's sign-in, written by the first phase, read by the others")
+    p.add_argument("--phase", choices=["season", "claim", "restored"], default="season")
     a = p.parse_args()
     ctx = ssl.create_default_context(cafile=str(a.ca))
-    d = Drive(a.base, ctx, read_env(a.env), a.project)
-    ok = d.run(kill_nats=not a.skip_nats_kill)
+    d = Drive(a.base, ctx, read_env(a.env), a.project, Mailbox(a.mailbox) if a.mailbox else None)
+    if a.phase != "season":
+        d.email, d.password = json.loads(a.state.read_text())["player"]
+    ok = {"season": lambda: d.run(kill_nats=not a.skip_nats_kill), "claim": d.claim_after_backup,
+          "restored": d.after_restore}[a.phase]()
+    if a.state and a.phase == "season":
+        a.state.write_text(json.dumps({"player": [d.email, d.password]}))
     print(f"compose drive: {sum(s[1] for s in d.steps)} passed, {sum(not s[1] for s in d.steps)} failed, "
           f"{sum(s[2] for s in d.steps):.1f}s")
     return 0 if ok else 1

@@ -18,7 +18,7 @@ from rich.table import Table
 from turf_common.settings import get_settings
 from turfwar.backup import Servers
 from turfwar.embedded import redact
-from turfwar.stack import Stack, StackError, health_report
+from turfwar.stack import Stack, StackError, health_report, quiet_nats_errors
 from turfwar.supervise import supervise
 
 app = typer.Typer(help="Turf War: the GPS territory game — server, tools and board.", no_args_is_help=True)
@@ -85,21 +85,26 @@ def up() -> None:
 
 
 @app.command()
-def status() -> None:
+def status(gateway: str = typer.Option(None, envvar="TURF_GATEWAY_URL",
+                                       help="the gateway's address (compose's tools service: http://gateway:8000); "
+                                            "default: the stack's")) -> None:
     """Health of each part of a running stack (reads TURF_DATA_DIR/stack.json, or the TURF_*_URL variables)."""
     s = get_settings()
     info = _manifest(Path(s.data_dir))
     nats_url, db_url, redis_url = (_server_url(info, k) for k in ("nats", "database", "redis"))
-    http = info.get("http") or f"http://127.0.0.1:{s.http_port}"
+    http = gateway or info.get("http") or f"http://127.0.0.1:{s.http_port}"
     table = Table("part", "health", "where")
     # the URLs carry the servers' passwords; shown without them
     table.add_row("nats", _probe_nats(nats_url), redact(nats_url) or "-")
     table.add_row("postgres", _probe_pg(db_url), redact(db_url) or "-")
     table.add_row("redis", _probe_redis(redis_url), redact(redis_url) or "-")
-    for name, h in asyncio.run(health_report(nats_url)).items():
+    notes: list[str] = []
+    for name, h in asyncio.run(health_report(nats_url, notes)).items():
         table.add_row(name, h, "NATS svc." + name + ".health")
     table.add_row("gateway", _probe_http(http), http)
     console.print(table)
+    for note in notes:   # what serves but fails the season (R30: no relay, no mail): loud, yet no part is down
+        console.print(f"[bold red]{escape(note)}[/]")
     down = [str(row) for row, health in zip(table.columns[0].cells, table.columns[1].cells, strict=True)
             if health != "ok"]
     if down:
@@ -123,13 +128,15 @@ def down(grace: float = typer.Option(15.0, help="seconds each process has to sto
 
 @app.command("deploy-env")
 def deploy_env(organizer_email: str = typer.Option(..., help="the organizer's sign-in email"),
-               out: Path = typer.Option(Path("deploy/.env"), help="where to write it (refused if it exists)")) -> None:
+               out: Path = typer.Option(Path("deploy/.env"), help="where to write it (refused if it exists)"),
+               domain: str = typer.Option(None, help="the site's DNS name (TURF_DOMAIN, and TURF_PUBLIC_URL for the "
+                                                     "links in mail); else add it to the file yourself")) -> None:
     """Make the deployment's secrets (seed, organizer, PostgreSQL, Redis and one NATS password per service) in a
-    new 0600 ``.env`` for ``docker compose``."""
+    new 0600 ``.env`` for ``docker-compose``, with every other setting listed, commented, at its default."""
     from turfwar.deployenv import write_env
 
     try:
-        write_env(out, organizer_email)
+        write_env(out, organizer_email, domain)
     except FileExistsError:
         console.print(f"[red]{out} exists: a season's secrets are made once (remove it first to start over)[/]")
         raise typer.Exit(1) from None
@@ -396,7 +403,9 @@ def _probe_nats(url: str | None) -> str:
         from turf_common.bus import server_list
 
         try:
-            nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0)
+            # silent on a node that is down (the row says whether NATS answers, without a traceback per node)
+            nc = await nats.connect(servers=server_list(url), connect_timeout=2, max_reconnect_attempts=0,
+                                    error_cb=quiet_nats_errors)
             js = nc.jetstream()
             await js.account_info()
             await nc.close()

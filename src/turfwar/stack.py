@@ -398,23 +398,39 @@ async def _wait_health(nats_url: str, names: list[str], timeout: float, stack: S
         await nc.close()
 
 
-async def health_report(nats_url: str | None) -> dict[str, str]:
-    """One line of health per service, asked over NATS."""
+async def quiet_nats_errors(_: Exception) -> None:
+    """nats-py's error callback, silent: a tool's report names what is down itself."""
+
+
+async def health_report(nats_url: str | None, notes: list[str] | None = None) -> dict[str, str]:
+    """One line of health per service, asked over NATS; what a service that serves says besides (its health
+    ``detail``, e.g. notify's "mail is not configured", R30) is added to ``notes``, once each."""
     import nats
+    from pydantic import ValidationError
 
     from turf_common.contracts import subjects
+    from turf_common.contracts.base import Health
 
     out: dict[str, str] = {}
     if not nats_url:
         return {n: "unknown (no NATS URL)" for n in SERVICES}
     try:
-        nc = await nats.connect(servers=server_list(nats_url), connect_timeout=2, max_reconnect_attempts=0)
+        # a node of a cluster that is down is tried and skipped: the report says what answers, without nats-py's
+        # traceback for each node it could not reach
+        nc = await nats.connect(servers=server_list(nats_url), connect_timeout=2, max_reconnect_attempts=0,
+                                error_cb=quiet_nats_errors)
     except Exception as e:
         return {n: f"down (NATS: {e})" for n in SERVICES}
     for name in SERVICES:
         try:
-            await nc.request(subjects.health(name), b"{}", timeout=1)
+            reply = await nc.request(subjects.health(name), b"{}", timeout=1)
             out[name] = "ok"
+            try:
+                detail = Health.model_validate_json(reply.data).detail
+            except ValidationError:   # an older service's answer: it serves, with nothing to add
+                detail = {}
+            if notes is not None:
+                notes.extend(note for note in detail.values() if note not in notes)
         except Exception as e:
             out[name] = f"down ({type(e).__name__})"
     await nc.close()

@@ -61,7 +61,7 @@ def test_nats_helm_values_ask_for_a_three_node_jetstream_cluster() -> None:
     v = yaml.safe_load((DEPLOY / "nats" / "values.yaml").read_text())
     assert v["config"]["cluster"] == {"enabled": True, "replicas": 3}
     assert v["config"]["jetstream"]["enabled"] is True
-    assert yaml.safe_load((DEPLOY / "k8s" / "config.yaml").read_text())["data"]["TURF_STREAM_REPLICAS"] == "3"
+    assert "\nTURF_STREAM_REPLICAS=3\n" in (DEPLOY / "k8s" / "config.env").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(SERVICES))
@@ -163,6 +163,9 @@ def test_every_part_is_health_gated_and_stops_promptly() -> None:
         if name in ("db-setup", "bus-setup"):
             assert svc.get("restart") == "on-failure"
             continue
+        if name in ("tools", "restore"):   # the organizer's commands, run on demand (`run --rm tools turfwar …`)
+            assert svc["profiles"] == ["tools"] and svc["restart"] == "no" and not svc.get("ports")
+            continue
         assert svc.get("restart") == "unless-stopped", name
         if name != "caddy":
             assert svc.get("healthcheck"), name
@@ -181,7 +184,13 @@ def test_the_ci_override_changes_only_image_sources_and_the_rehearsal_settings()
     assert r.returncode == 0, r.stdout + r.stderr
     ci = yaml.safe_load((DEPLOY / "compose.ci.yaml").read_text())["services"]
     base = _compose()["services"]
-    assert set(ci) <= set(base)
+    assert set(ci) - set(base) == {"mailsink"}   # CI's own mail relay (R30), which TURF_SMTP_URL names
+    mailsink = ci.pop("mailsink")
+    assert (DEPLOY / mailsink["build"] / "Dockerfile").exists() and not mailsink.get("ports")
+    # notify trusts the run's relay certificate, mounted read-only; nothing else changes but images and the clock
+    assert ci["notify"].pop("volumes") == [
+        "${TURF_CI_MAILSINK_DIR:?set by compose-e2e.sh}/certs/mailsink.pem:/ci-mail/mailsink.pem:ro"]
+    assert ci["notify"]["environment"]["SSL_CERT_FILE"] == "/ci-mail/mailsink.pem"
     for name, svc in ci.items():
         assert set(svc) <= {"image", "build", "environment"}, name
         if "build" in svc:

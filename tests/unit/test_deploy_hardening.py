@@ -25,6 +25,12 @@ VAR = {"db": "TURF_DATABASE_URL", "redis": "TURF_REDIS_URL", "seed": "TURF_SEED"
        "password": "TURF_ORGANIZER_PASSWORD"}
 
 
+def _config_env() -> dict[str, str]:
+    """turfwar-config's settings (kustomization.yaml's configMapGenerator reads config.env)."""
+    lines = (K8S / "config.env").read_text().splitlines()
+    return dict(ln.split("=", 1) for ln in lines if ln and not ln.startswith("#"))
+
+
 def _k8s(name: str) -> list[dict[str, Any]]:
     return [d for d in yaml.safe_load_all((K8S / name).read_text()) if d]
 
@@ -52,7 +58,7 @@ def test_the_kubernetes_nats_has_the_compose_users_each_password_from_its_own_se
 
 
 def test_each_kubernetes_service_connects_as_its_own_nats_user_with_its_own_secret() -> None:
-    config = _k8s("config.yaml")[0]["data"]
+    config = _config_env()
     assert "TURF_NATS_URL" not in config   # no shared, credential-less URL
     for name in SERVICES:
         (c,) = _deployment(name)["spec"]["template"]["spec"]["containers"]
@@ -106,8 +112,8 @@ def test_network_policies_deny_by_default_and_open_only_what_each_pod_needs() ->
 
 
 def test_the_gateway_trusts_forwarded_headers_from_a_narrow_documented_range_only() -> None:
-    text = (K8S / "config.yaml").read_text()
-    value = yaml.safe_load(text)["data"]["TURF_FORWARDED_ALLOW_IPS"]
+    text = (K8S / "config.env").read_text()
+    value = _config_env()["TURF_FORWARDED_ALLOW_IPS"]
     for part in value.split(","):
         net = ipaddress.ip_network(part.strip())
         assert net.prefixlen >= 24, part   # never the cluster's whole pod range (10.0.0.0/8 before)
@@ -139,7 +145,8 @@ def test_the_superuser_password_reaches_postgres_and_the_one_shot_set_up_alone()
     svcs = _compose()["services"]
     holders = {n for n, s in svcs.items() if "TURF_DB_PASSWORD:" in str(s.get("environment"))
                or "TURF_DB_PASSWORD}" in str(s.get("environment"))}
-    assert holders == {"postgres", "db-setup"}
+    # and the organizer's restore, run on demand only (its profile), which replaces every service's schema
+    assert holders == {"postgres", "db-setup", "restore"} and svcs["restore"]["profiles"] == ["tools"]
     setup = svcs["db-setup"]
     assert setup["restart"] == "on-failure" and setup["entrypoint"] == ["sh", "/setup/roles.sh"]
     for name in SERVICES:

@@ -385,6 +385,8 @@ class MailItem(BaseModel):
 
 class MailList(BaseModel):
     mail: list[MailItem]
+    warning: str | None = Field(default=None, description="R30: 'mail is not configured: players get no mail' when "
+                                                          "no relay is set (TURF_SMTP_URL); null when mail leaves")
 
 
 # ---- seasons (R31) ------------------------------------------------------------------------------------------------
@@ -429,3 +431,4 @@ class SeasonRecord(BaseModel):
 class SeasonJoined(BaseModel):
     season_id: str
     status: str = Field(description="as in GET /me: pending while the player must be verified (again, R27)")
+

@@ -21,6 +21,7 @@ import structlog
 from turf_common.contracts import subjects
 from turf_common.contracts.notify import MailListReply, MailListRequest, QueueMail
 from turf_common.outbox import OutboxFlush
+from turf_common.settings import MAIL_NOT_CONFIGURED
 from turf_gateway.adapters.passwords import hash_password
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
@@ -139,4 +140,5 @@ class Accounts:
         reply = await self.services.ask(subjects.NOTIFY_MAIL_LIST, MailListRequest(limit=limit), MailListReply)
         return S.MailList(mail=[S.MailItem(id=m.id, at=m.at.isoformat(), to=m.to, kind=m.kind, subject=m.subject,
                                            status=m.status, attempts=m.attempts, error=m.error, links=m.links)
-                                for m in reply.mail])
+                                for m in reply.mail],
+                          warning=None if reply.relay else MAIL_NOT_CONFIGURED)

@@ -31,18 +31,21 @@ class Wired:
     router: NatsRouter
     loops: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
     close: Callable[[], Awaitable[None]] | None = None
+    #: what the health answer adds for the organizer's `turfwar status` (notify: mail not configured, R30)
+    health: dict[str, str] = field(default_factory=dict)
 
 
 Wire = Callable[[NatsBroker], Awaitable[Wired]]
 
 
-def health_router(name: str) -> NatsRouter:
-    """``svc.<name>.health``: answered while the process serves (``turfwar status``, the stack's start-up wait)."""
+def health_router(name: str, detail: dict[str, str] | None = None) -> NatsRouter:
+    """``svc.<name>.health``: answered while the process serves (``turfwar status``, the stack's start-up wait), with
+    ``detail``: what the organizer should know of it although it serves."""
     r = NatsRouter()
 
     @r.subscriber(subjects.health(name), queue=name, title=subjects.health(name))
     async def health() -> Health:
-        return Health(service=name)
+        return Health(service=name, detail=detail or {})
 
     return r
 
@@ -72,7 +75,7 @@ def service_app(name: str, settings: Settings, wire: Wire) -> FastStream:
         w = await wire(broker)
         wired.append(w)
         broker.include_router(w.router)
-        broker.include_router(health_router(name))
+        broker.include_router(health_router(name, w.health))
 
     @app.after_startup
     async def started() -> None:

@@ -14,13 +14,19 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from turf_common import secrets_policy
 
+#: R30: what the notify service logs at start, ``turfwar status`` prints and the organizer page shows when
+#: ``TURF_SMTP_URL`` is unset (each message is then only written as a file where the notify service runs)
+MAIL_NOT_CONFIGURED = "mail is not configured: players get no mail"
+
 # Public defaults: anyone can read them here, so they may serve tests and manual-clock rehearsals only
 PUBLIC_SEED = "turfwar-2026"
 DEFAULT_ORGANIZER_PASSWORD = "organizer"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore", populate_by_name=True)
+    # an empty variable is an unset one: compose hands every deployment setting to every service as
+    # ``TURF_X: ${TURF_X:-}`` (deploy/compose.yaml), and one the organizer left out must keep its default
+    model_config = SettingsConfigDict(env_prefix="TURF_", extra="ignore", populate_by_name=True, env_ignore_empty=True)
 
     nats_url: str | None = None
     database_url: str | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import structlog
 from faststream.nats import NatsBroker
 
 from turf_common.bus import EventPublisher, clock_kv
@@ -15,7 +16,7 @@ from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.rules.medals import MedalSet
 from turf_common.service import Wire, Wired
-from turf_common.settings import Settings
+from turf_common.settings import MAIL_NOT_CONFIGURED, Settings
 from turf_notify import entrypoints
 from turf_notify.adapters import tables
 from turf_notify.adapters.discord import DiscordWebhook
@@ -28,6 +29,7 @@ from turf_notify.handlers import NotifyHandlers
 from turf_notify.mailing import Mailing
 from turf_notify.medals import MedalHandlers
 
+log = structlog.get_logger(__name__)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 TICK_S = 1.0   # seconds between rounds of the timers (reminders, pushes, Discord)
 
@@ -53,6 +55,7 @@ def wire(settings: Settings) -> Wire:
             group_seconds=settings.push_group_seconds)
         mailing = Mailing(SqlMailQueue(engine), mailer(settings.smtp_url, settings.data_dir), settings.mail_from,
                           settings.mail_interval_s)
+        health = mail_health(settings)
         medals = MedalHandlers(store, relay, h.season, board_facts(settings.board_dir),
                                MedalSet.load(settings.medals_file), h.deliver)
         await relay.flush()   # anything a crash left behind
@@ -64,6 +67,17 @@ def wire(settings: Settings) -> Wire:
             await engine.dispose()
 
         return Wired(router=entrypoints.router(h, settings.stream, public_key(private), mailing, medals),
-                     loops=[relay.run, lambda: h.run_timers(TICK_S), lambda: mailing.run(TICK_S)], close=close)
+                     loops=[relay.run, lambda: h.run_timers(TICK_S), lambda: mailing.run(TICK_S)], close=close,
+                     health=health)
 
     return build
+
+
+def mail_health(settings: Settings) -> dict[str, str]:
+    """R30: without a relay no player gets a confirmation, a reset link or the results, and a container's files are
+    read by nobody: said loudly at start (a warning) and in every health answer (``turfwar status``), never silent."""
+    if settings.smtp_url:
+        return {}
+    log.warning("mail_not_configured", detail=MAIL_NOT_CONFIGURED, written_to=str(settings.data_dir / "mail"),
+                fix="set TURF_SMTP_URL (docs/organizer/mail.md)")
+    return {"mail": MAIL_NOT_CONFIGURED}

@@ -129,4 +129,4 @@ def _mail(r: NatsRouter, mailing: Mailing) -> None:
 
     @r.subscriber(subjects.NOTIFY_MAIL_LIST, queue=QUEUE, title=subjects.NOTIFY_MAIL_LIST)
     async def mail_list(q: MailListRequest) -> MailListReply:
-        return MailListReply(mail=await mailing.listing(q.limit))
+        return MailListReply(mail=await mailing.listing(q.limit), relay=mailing.relay)

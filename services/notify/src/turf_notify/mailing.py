@@ -107,6 +107,11 @@ class Mailing:
             await self.queue.mail_failed(q.id, str(e))
             log.warning("mail_failed", mail_id=q.id, attempts=q.attempts, error=str(e))
 
+    @property
+    def relay(self) -> bool:
+        """Mail leaves for the players (an SMTP relay), rather than landing as files beside the service (R30)."""
+        return not self.sender.keeps_copies
+
     async def listing(self, limit: int) -> list[MailOut]:
         """The latest messages for the organizer page; their links only where copies are kept (.eml rehearsals)."""
         return [MailOut(id=r.id, at=r.at, to=r.to, kind=r.kind, subject=r.subject,  # type: ignore[arg-type]

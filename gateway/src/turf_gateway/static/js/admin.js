@@ -631,6 +631,10 @@ async function refreshMail() {
     list.replaceChildren(h("li", { class: "muted" }, "This server has no mail list."));
     return;
   }
+  // R30: no relay set (TURF_SMTP_URL), so no player gets a confirmation or a reset link: said on the dashboard
+  const warning = $("#mail-warning");
+  warning.textContent = out.warning || "";
+  warning.hidden = !out.warning;
   const sent = out.mail.filter((m) => m.status === "sent").length;
   const failed = out.mail.filter((m) => m.status === "failed").length;
   say($("#mail-msg"), failed ? "error" : "info",

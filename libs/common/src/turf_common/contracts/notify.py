@@ -245,6 +245,8 @@ class MailListRequest(Message):
 class MailListReply(Message):
     ok: Literal[True] = True
     mail: list[MailOut]
+    #: False when no relay is set (R30): every message is only written as a file, no player gets it
+    relay: bool = True
 
 
 class ForgetMail(Message):
