@@ -27,7 +27,7 @@ def test_manual_clock_moves_forward_only_and_emits_each_boundary_once(http: http
     clock = http.get("/api/v1/clock").json()
     assert clock == {"now": "2026-10-10T23:00:00-04:00", "open": False, "game_day": 6, "season_state": "running",
                      "next_change": "2026-10-12T06:00:00-04:00", "seed_commitment": clock["seed_commitment"],
-                     "mode": "manual"}
+                     "mode": "manual", "season_id": "2026", "next_season": None}   # R31: none announced
     out = move_clock(org, datetime.fromisoformat("2026-10-12T06:00:00-04:00"))  # Sunday skipped
     assert out["events"] == ["week_started:2026-10-12", "day_started:2026-10-12"]
     started = asyncio.run(stream_events(stack.env["TURF_NATS_URL"], stack.env["TURF_STREAM"],
