@@ -37,6 +37,10 @@ from websockets.sync.client import connect
 API = "/api/v1"
 HOBOKEN, HOBOKEN_ID = (40.7440, -74.0320), "3401732250"
 JERSEY_CITY, JERSEY_CITY_ID = (40.7280, -74.0770), "3401736000"   # Lincoln Park, next to Hoboken
+#: the next season the organizer makes through the API during the drive (R31)
+NEXT_SEASON = {"id": "2027", "name": "2027", "zone": "America/New_York", "first_day": "2027-10-04",
+               "last_day": "2027-10-23", "open_weekdays": [0, 1, 2, 3, 4, 5], "open_time": "06:00",
+               "close_time": "22:00"}
 DAY1 = datetime.fromisoformat("2026-10-05T07:00:00-04:00")       # Monday, the season's first game day, open
 DAY2 = datetime.fromisoformat("2026-10-06T07:00:00-04:00")
 DAY3 = datetime.fromisoformat("2026-10-07T07:00:00-04:00")
@@ -221,6 +225,23 @@ class Drive:
         self.org_token = r.json()["token"]
         return f"player {self.player_id} and the organizer"
 
+    def next_season(self) -> str:
+        """R31: the organizer makes the next season through the API (not a file in an image); it is listed, the
+        clock names it as the next, and the player joins it."""
+        r = self.post("/admin/seasons", NEXT_SEASON, self.org_token)
+        check(r.status_code == 201, f"POST /admin/seasons: {r.status_code} {r.text}")
+        listed = [s["id"] for s in self.http.get(API + "/seasons").json()["seasons"]]
+        check(listed[:1] == [NEXT_SEASON["id"]], f"GET /seasons: {listed}")
+        joined = self.post(f"/seasons/{NEXT_SEASON['id']}/join", None, self.player_token)
+        check(joined.status_code == 200, f"join: {joined.status_code} {joined.text}")
+        return f"seasons {listed}, seed commitment {r.json()['seed_commitment'][:12]}…"
+
+    def no_next_season(self) -> str:
+        """The restore took the catalog back to before the season was made (R31: a backup before the rollover)."""
+        r = self.http.get(f"{API}/seasons/{NEXT_SEASON['id']}")
+        check(r.status_code == 404, f"GET /seasons/{NEXT_SEASON['id']} after the restore: {r.status_code}")
+        return "the season made after the backup is gone"
+
     def unowned(self, tid: str) -> str:
         r = until(lambda: self.http.get(f"{API}/territories/{tid}"), lambda r: r.status_code == 200, 60,
                   f"GET /territories/{tid}")
@@ -329,6 +350,7 @@ class Drive:
             ("claim Secaucus (after the backup), territory.changed on wss",
              lambda: self.claim(SECAUCUS, SECAUCUS_ID, DAY4)),
             ("leaderboard: base 4", lambda: self.standing(4)),
+            ("R31: the organizer makes the next season through the API; the player joins it", self.next_season),
         ])
 
     def after_restore(self) -> bool:
@@ -339,6 +361,7 @@ class Drive:
             ("the claim after the backup is gone: Secaucus unowned", lambda: self.unowned(SECAUCUS_ID)),
             ("the claims before it are kept", lambda: self.owners([HOBOKEN_ID, JERSEY_CITY_ID, UNION_CITY_ID])),
             ("leaderboard: base 3 again", lambda: self.standing(3)),
+            ("R31: the season made after the backup is gone", self.no_next_season),
         ])
 
 
