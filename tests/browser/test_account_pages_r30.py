@@ -5,10 +5,7 @@ downloads my data and withdraws, each answering in a sentence."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,26 +14,17 @@ import httpx
 import pytest
 
 from tests.browser.test_pages import message, open_page, sign_in_page
-from tests.support.client import API, Player, register, until
+from tests.support.client import API, Player, register
+from tests.support.emlmail import eml_link as mail_link
 from turfwar.stack import Stack
 
 pytestmark = pytest.mark.timeout(600)
 
 
 def eml_link(stack: Stack, to: str) -> str:
-    """The link of the message written for ``to`` (waiting for the notify service to write it)."""
-    def found() -> list[str]:
-        out = []
-        for path in (Path(stack.data_dir) / "mail").glob("*.eml"):
-            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            if msg["To"] == to:
-                body = msg.get_body(preferencelist=("plain",))
-                # the account's own links (R27's "you are verified" mail links the play page)
-                out += re.findall(r"https?://\S+/account\?\S+", body.get_content())  # type: ignore[union-attr]
-        return out
-    links = until(found, bool, timeout=20)
-    assert links, f"no .eml for {to}"
-    return links[0]  # type: ignore[no-any-return]
+    """The link of the message written for ``to``."""
+    # the account's own links (R27's "you are verified" mail links the play page)
+    return mail_link(stack, to, r"https?://\S+/account\?\S+")
 
 
 def test_r30_the_mailed_link_the_forgot_form_and_the_account_panel(

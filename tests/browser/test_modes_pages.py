@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.test_pages import dismissed
 from tests.support.client import Player, move_clock, verified_player
 from turfwar.stack import Stack
 
@@ -111,14 +112,7 @@ def test_a_joiner_leaves_a_lobby_after_a_question_and_the_page_leads_to_the_yard
     # K17: a joiner leaves the lobby with a secondary button that asks first
     hal.wait_for_selector("#room-leave:not([hidden])")
     assert "secondary" in (hal.get_attribute("#room-leave", "class") or "")
-    asked: list[str] = []
-
-    def no(d: Any) -> None:
-        asked.append(d.message)
-        d.dismiss()
-
-    hal.once("dialog", no)
-    hal.click("#room-leave")
+    asked = dismissed(hal, "#room-leave")
     assert asked and "Leave this room?" in asked[0]
     assert b.id in b.get(f"/modes/hill/{gid}").json()["hill"]["players"]
     hal.once("dialog", lambda d: d.accept())

@@ -8,35 +8,23 @@
 
 from __future__ import annotations
 
-import email
-import email.policy
-import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.browser.test_pages import message, open_page, sign_in_page
-from tests.support.client import API, Player, register, until
+from tests.support.client import API, Player, register
+from tests.support.emlmail import eml_link as mail_link
 from turfwar.stack import Stack
 
 pytestmark = pytest.mark.timeout(600)
 
 
 def reset_link(stack: Stack, to: str) -> str:
-    def found() -> list[str]:
-        out = []
-        for path in (Path(stack.data_dir) / "mail").glob("*.eml"):
-            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            if msg["To"] == to:
-                body = msg.get_body(preferencelist=("plain",))
-                out += re.findall(r"https?://\S+action=reset\S*", body.get_content())  # type: ignore[union-attr]
-        return out
-    links = until(found, bool, timeout=20)
-    assert links, f"no reset link for {to}"
-    return links[0]  # type: ignore[no-any-return]
+    """The link of the message written for ``to``."""
+    return mail_link(stack, to, r"https?://\S+action=reset\S*")
 
 
 def box(page: Any, selector: str) -> dict[str, float]:

@@ -100,6 +100,19 @@ def until(page: Any, expression: str, timeout: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def dismissed(page: Any, selector: str) -> list[str]:
+    """Click ``selector`` and answer the question it asks (a ``confirm``) No; the questions asked."""
+    asked: list[str] = []
+
+    def no(d: Any) -> None:
+        asked.append(d.message)
+        d.dismiss()
+
+    page.once("dialog", no)
+    page.click(selector)
+    return asked
+
+
 def message(page: Any, box: str, kind: str) -> str:
     """The text of a status box once it shows an answer of that kind (``ok`` or ``error``)."""
     page.wait_for_selector(f"{box}.msg.{kind}:not([hidden])")

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.test_pages import dismissed
 from tests.support.client import Player, move_clock, verified_player
 from turfwar.stack import Stack
 
@@ -110,14 +111,7 @@ def test_the_turn_is_counted_down_and_leave_asks_first(stack: Stack, http: httpx
     # Y26 in a lobby: Leave is there, secondary (not the green of the game's moves), and asks first
     dot.wait_for_selector("#do-leave:not([hidden])")
     assert "secondary" in (dot.get_attribute("#do-leave", "class") or "")
-    asked: list[str] = []
-
-    def no(d: Any) -> None:
-        asked.append(d.message)
-        d.dismiss()
-
-    dot.once("dialog", no)
-    dot.click("#do-leave")
+    asked = dismissed(dot, "#do-leave")
     assert asked and "Leave this room?" in asked[0]
     assert b.id in b.get(f"/modes/yard-cards/{gid}").json()["yard_cards"]["players"]    # "no": still seated
     dot.once("dialog", lambda d: d.accept())
@@ -135,9 +129,7 @@ def test_the_turn_is_counted_down_and_leave_asks_first(stack: Stack, http: httpx
     # in the game Leave is still secondary, away from End turn, and asks "for good?"
     assert "secondary" in (cai.get_attribute("#do-leave", "class") or "")
     assert cai.locator("#turn-actions #do-leave").count() == 0
-    asked.clear()
-    cai.once("dialog", no)
-    cai.click("#do-leave")
+    asked = dismissed(cai, "#do-leave")
     assert asked and "for good?" in asked[0]
     assert a.get(f"/modes/yard-cards/{gid}").json()["status"] == "running"
     # Y28: a lobby its only player leaves closes, and says so
