@@ -36,7 +36,9 @@ def _signed_in(page: Any, stack: Stack, p: Player, url: str = "/modes") -> None:
 
 
 def _tap_town(page: Any, tid: str) -> None:
-    """A real tap on the town's label point on the Team Turf map."""
+    """A real tap on the town's label point on the Team Turf map, scrolled into the screen first as a player would
+    (below the header, the panels above the map may put it under the phone's fold)."""
+    page.locator("#tt-map").scroll_into_view_if_needed()
     x, y = page.evaluate("""(id) => { const m = turfModes.map, p = m.props.get(id);
       const c = m.map.latLngToContainerPoint([p.label_point.lat, p.label_point.lon]);
       const r = m.map.getContainer().getBoundingClientRect(); return [r.left + c.x, r.top + c.y]; }""", tid)

@@ -25,9 +25,10 @@ pytestmark = pytest.mark.timeout(600)
 MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
 HOBOKEN = {"latitude": 40.7440, "longitude": -74.0320, "accuracy": 10}
 TABS = ["turf", "cards", "towns", "notes", "howto"]
-#: what a label is (12 px at least: a chip, a badge, a time in a list, the legend, a map name, a column heading, the
-#: raw coordinates under the where-am-I sentence); any other text is body text (16 px at least)
-LABELS = (".chip, .badge, .count, .when, .legend, .legend *, .town-label, .town-label *, th, .coords, "
+#: what a label is (12 px at least: a chip, a badge, a time in a list, the legend, a map name (the board's or My
+#: season's footprint's), a column heading, the raw coordinates under the where-am-I sentence); any other text is
+#: body text (16 px at least)
+LABELS = (".chip, .badge, .count, .when, .legend, .legend *, .town-label, .town-label *, .fp-name, th, .coords, "
           ".leaflet-control-attribution, .leaflet-control-attribution *")
 
 #: visible elements of the root with text of their own, and their font size: [{what, px, label}]

@@ -163,8 +163,14 @@ class Seasons:
         return {"season_id": season.id, "status": "verified" if row.status == "verified" else "pending"}
 
     async def join_on_registration(self, player_id: str, home_address: str) -> None:
-        """R31: registering joins the season in force while it runs, else the next one (none: the latest)."""
-        now = await self.clock.now()
+        """R31: registering joins the season in force while it runs, else the next one (none: the latest). A
+        registration never waits on the bus: with the game clock unreadable (NATS down) the player is registered
+        without a season, and the play page offers the join."""
+        try:
+            now = await self.clock.now()
+        except Exception:   # whatever the clock's reader raises with NATS down (its KV read); nothing else is tried
+            log.warning("registration_joined_no_season", player_id=player_id, why="the game clock is unreadable")
+            return
         catalog = await self.catalog()
         current = rules.in_force(catalog, now)
         target = (current if current is not None and rules.phase(current, now) != "closed"
