@@ -31,6 +31,15 @@ def _signed_in(page: Any, stack: Stack, p: Player, path: str = "/yard") -> None:
     page.goto(stack.base_url + path)
 
 
+def _open_room(page: Any) -> str:
+    """Open a room with hour-long turns from the page; its game id, read from the invite link it shows."""
+    page.wait_for_selector("#open-room:not([hidden])")
+    page.fill("#open-room [name=turn_seconds]", "3600")
+    page.click("#open-room button[type=submit]")
+    page.wait_for_selector("#room-invite:not([hidden])")
+    return str(page.get_attribute("#room-invite a", "href")).rsplit("=", 1)[1]
+
+
 def _turn_of(page: Any) -> str:
     return str(page.inner_text("#room-status"))
 
@@ -41,12 +50,7 @@ def test_a_yard_room_is_played_from_the_page(stack: Stack, http: httpx.Client, o
     a, b = verified_player(http, org, "Ada"), verified_player(http, org, "Bo")
     ada = phone()
     _signed_in(ada, stack, a)
-    ada.wait_for_selector("#open-room:not([hidden])")
-    ada.fill("#open-room [name=turn_seconds]", "3600")
-    ada.click("#open-room button[type=submit]")
-    ada.wait_for_selector("#room-invite:not([hidden])")
-    invite = ada.get_attribute("#room-invite a", "href")
-    gid = invite.rsplit("=", 1)[1]
+    gid = _open_room(ada)
     bo = phone()
     _signed_in(bo, stack, b, f"/yard?room={gid}")
     bo.click("#room-join")
@@ -101,10 +105,7 @@ def test_the_turn_is_counted_down_and_leave_asks_first(stack: Stack, http: httpx
     a, b = verified_player(http, org, "Cai"), verified_player(http, org, "Dot")
     cai = phone()
     _signed_in(cai, stack, a)
-    cai.fill("#open-room [name=turn_seconds]", "3600")
-    cai.click("#open-room button[type=submit]")
-    cai.wait_for_selector("#room-invite:not([hidden])")
-    gid = cai.get_attribute("#room-invite a", "href").rsplit("=", 1)[1]
+    gid = _open_room(cai)
     dot = phone()
     _signed_in(dot, stack, b, f"/yard?room={gid}")
     dot.click("#room-join")
