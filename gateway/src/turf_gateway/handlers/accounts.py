@@ -26,6 +26,7 @@ from turf_gateway.adapters.passwords import hash_password
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
+from turf_gateway.handlers.clock import game_now_or_none
 from turf_gateway.handlers.players import token_hash
 from turf_gateway.ports import AccountTokens, GameClock, Limiter, PlayerStore, Revocations, Services
 
@@ -68,8 +69,9 @@ class Accounts:
         either way."""
         token = secrets.token_urlsafe(32)
         link = self._link("confirm" if kind == "email_confirmation" else "reset", token)
+        # dated by the game clock; with it unreadable (NATS down) when sent: a registration never waits on the bus
         mail = QueueMail(command_id=uuid.uuid4().hex, to=to, kind=words or kind, name=name, link=link,
-                         at=await self._game_now())
+                         at=await game_now_or_none(self.clock) if self.clock is not None else None)
         await self.tokens.issue(token_hash(token), player_id, kind, to, self.wall() + valid, mail)
         try:
             await self.relay.flush()
@@ -81,16 +83,6 @@ class Accounts:
         words); an older one is void."""
         await self._issue("email_confirmation", player_id, email, name, CONFIRM_FOR,
                           "email_change_confirmation" if change else "email_confirmation")
-
-    async def _game_now(self) -> datetime | None:
-        """The game instant a message is dated by, or None (then dated when sent) while the game clock cannot be
-        read (NATS down): a registration or a reset never waits on the bus."""
-        if self.clock is None:
-            return None
-        try:
-            return await self.clock.now()
-        except Exception:   # whatever the clock's reader raises with NATS down (its KV read)
-            return None
 
     def address_changed(self, old: str, name: str, at: datetime) -> QueueMail:
         """R30 (amended 2026-12-07): the message telling the address an email change replaces (no link that acts

@@ -66,7 +66,7 @@ class Claims:
         ``season_not_started`` naming the next first opening, not ``season_closed`` (None: no next season)."""
         if self.seasons is None:
             return None
-        refused = await self.seasons.refusal(set(), await self.seasons.clock.now())
+        refused = await self.seasons.refusal(set())
         if refused is None or refused.reason != "season_not_started":
             return None
         return ApiError(refused.reason, refused.message)

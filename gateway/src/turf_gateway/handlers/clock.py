@@ -10,7 +10,16 @@ from datetime import datetime
 from turf_common.contracts import subjects
 from turf_common.contracts.clock import ClockSet, SetClock
 from turf_gateway.api import schemas as S
-from turf_gateway.ports import PlayerStore, Services
+from turf_gateway.ports import GameClock, PlayerStore, Services
+
+
+async def game_now_or_none(clock: GameClock) -> datetime | None:
+    """The game instant, or None while the game clock cannot be read (NATS down: its KV read fails), for what must
+    go on without it (a registration, a mailed link)."""
+    try:
+        return await clock.now()
+    except Exception:   # whatever the clock's reader raises with NATS down
+        return None
 
 
 @dataclass

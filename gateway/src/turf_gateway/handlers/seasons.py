@@ -19,6 +19,7 @@ from turf_common.rules.refusals import Refused
 from turf_common.rules.seasons import Problem, Season
 from turf_gateway.adapters.season_store import SeasonIdTaken
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.clock import game_now_or_none
 from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore
 
 log = structlog.get_logger(__name__)
@@ -93,9 +94,18 @@ class Seasons:
                 "next_season": None if upcoming is None else {
                     "id": upcoming.id, "name": upcoming.name, "first_opening": upcoming.first_opening.isoformat()}}
 
-    async def refusal(self, joined: set[str], now: datetime) -> Refused | None:
-        """R31: why a player's action is refused by the calendar of seasons at ``now`` (None: it may go ahead)."""
-        return rules.action_refusal(await self.catalog(), now, joined)
+    async def refusal(self, joined: set[str]) -> Refused | None:
+        """R31: why a player's action is refused by the calendar of seasons now (None: it may go ahead)."""
+        return rules.action_refusal(await self.catalog(), await self.clock.now(), joined)
+
+    async def held(self, season_id: str) -> None:
+        """The services hold the game state of the season in force, so a season's own read (``/seasons/{id}/…``) is
+        the read without the prefix for it alone: 409 ``season_not_started`` for an upcoming season, 404
+        ``not_found`` for an unknown one."""
+        season = await self.find(season_id)
+        current = rules.in_force(await self.catalog(), await self.clock.now())
+        if current is None or current.id != season.id:
+            raise ApiError("season_not_started", f"The {season.name} season has not opened yet: nothing to show.")
 
     # ---- the organizer ------------------------------------------------------------------------------------------
 
@@ -166,9 +176,8 @@ class Seasons:
         """R31: registering joins the season in force while it runs, else the next one (none: the latest). A
         registration never waits on the bus: with the game clock unreadable (NATS down) the player is registered
         without a season, and the play page offers the join."""
-        try:
-            now = await self.clock.now()
-        except Exception:   # whatever the clock's reader raises with NATS down (its KV read); nothing else is tried
+        now = await game_now_or_none(self.clock)
+        if now is None:
             log.warning("registration_joined_no_season", player_id=player_id, why="the game clock is unreadable")
             return
         catalog = await self.catalog()

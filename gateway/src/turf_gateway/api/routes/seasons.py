@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from turf_gateway.api import schemas as S
 from turf_gateway.api.deps import CurrentPlayer, HistoryCase, Organizer, PublicCase, State
-from turf_gateway.api.errors import ApiError
 from turf_gateway.api.routes.history import PageAfter, PageLimit, PlayerHistory, ReplayPage, TerritoryHistory
 from turf_gateway.api.types import IsoQueryTime
 from turf_gateway.handlers.seasons import Seasons
@@ -95,26 +94,17 @@ async def join_season(season_id: str, caller: CurrentPlayer, seasons: SeasonsCas
 # ---- a season's own copy of the public reads ---------------------------------------------------------------------
 
 
-async def _held(season_id: str, seasons: Seasons) -> None:
-    """The services hold the game state of the season in force: a read of it is the read without the prefix. An
-    upcoming season has no game yet (409 ``season_not_started``); an unknown one is 404."""
-    season = await seasons.find(season_id)
-    fields = await seasons.clock_fields(await seasons.clock.now())
-    if fields["season_id"] != season.id:
-        raise ApiError("season_not_started", f"The {season.name} season has not opened yet: nothing to show.")
-
-
 @router.get("/seasons/{season_id}/leaderboard", response_model=S.Leaderboard)
 async def season_leaderboard(season_id: str, seasons: SeasonsCase, public: PublicCase) -> dict[str, Any]:
     """``GET /leaderboard`` of that season."""
-    await _held(season_id, seasons)
+    await seasons.held(season_id)
     return await public.leaderboard()
 
 
 @router.get("/seasons/{season_id}/results", response_model=S.Results)
 async def season_results(season_id: str, seasons: SeasonsCase, public: PublicCase) -> S.Results:
     """``GET /results`` of that season (409 ``season_not_closed`` while it runs)."""
-    await _held(season_id, seasons)
+    await seasons.held(season_id)
     return await public.results()
 
 
@@ -122,7 +112,7 @@ async def season_results(season_id: str, seasons: SeasonsCase, public: PublicCas
 async def season_territory_history(season_id: str, territory_id: str, seasons: SeasonsCase, history: HistoryCase,
                                    after_seq: PageAfter = 0, limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """``GET /territories/{tid}/history`` of that season."""
-    await _held(season_id, seasons)
+    await seasons.held(season_id)
     return await history.territory(territory_id, after_seq, limit)
 
 
@@ -130,7 +120,7 @@ async def season_territory_history(season_id: str, territory_id: str, seasons: S
 async def season_player_history(season_id: str, player_id: str, seasons: SeasonsCase, history: HistoryCase,
                                 after_seq: PageAfter = 0, limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """``GET /players/{pid}/history`` of that season."""
-    await _held(season_id, seasons)
+    await seasons.held(season_id)
     return await history.player(player_id, after_seq, limit)
 
 
@@ -141,5 +131,5 @@ async def season_replay(season_id: str, seasons: SeasonsCase, history: HistoryCa
                         after_seq: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
                         limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> dict[str, Any]:
     """``GET /replay`` of that season."""
-    await _held(season_id, seasons)
+    await seasons.held(season_id)
     return await history.replay(start, end, after_seq, limit)

@@ -34,12 +34,15 @@ __all__ = [
     "Season",
     "action_refusal",
     "edit_refusal",
+    "from_config",
     "in_force",
     "next_season",
+    "opening_sentence",
     "parse_season",
     "phase",
     "season_seed",
     "validate",
+    "with_changes",
 ]
 
 Phase = Literal["upcoming", "running", "closed"]
