@@ -39,7 +39,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
         "publish": ["claims.submit", "claims.check", "claims.state", "claims.player", "claims.flags",
                     "claims.list", "claims.correct", "claims.disqualify", "claims.erase_trails", "geo.erase_trails",
                     "claims.player_fixes", "geo.player_fixes",
-                    "claims.outlook", "clock.set", "clock.get", "scoring.>",
+                    "claims.outlook", "clock.set", "clock.get", "clock.seasons", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
                     "modes.>", "season.created", "season.updated"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
@@ -65,7 +65,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
     "modes": {"publish": ["mode.>"], "subscribe": ["modes.>"]},
     "clock": {"publish": ["clock.season_started", "clock.week_started", "clock.day_started", "clock.day_closed",
                           "clock.season_ended", "$KV.>"],
-              "subscribe": ["clock.set", "clock.get"]},
+              "subscribe": ["clock.set", "clock.get", "clock.seasons"]},
 }
 ADMIN = "admin"   # the organizer's tools (turfwar status/verify/audit/simulate, tests), the bus set-up: all
 DEPLOY_FILE = Path(__file__).resolve().parents[2] / "deploy" / "nats" / "auth.conf"

@@ -129,7 +129,8 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
     public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
     notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
                                   players=a.players)
-    seasons, claims = Seasons(a.seasons, a.players, a.clock, settings.seed), Claims(a.services, a.limiter, a.keys)
+    seasons = Seasons(a.seasons, a.players, a.clock, settings.seed, a.services)
+    claims = Claims(a.services, a.limiter, a.keys)
     players.seasons = public.seasons = claims.seasons = seasons
     history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
     mydata = MyData(players, notifications, cards, history)
@@ -212,6 +213,7 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     # R31: the configuration file's season is the catalog's first (its card seed is TURF_SEED itself, R12.1)
     await state.seasons.ensure(season_rules.from_config(season, PrizeTable.load().places, settings.seed))
+    teller = asyncio.create_task(state.seasons.keep_clock_told())
     await SqlSessions(engine).purge(datetime.now(UTC))   # and at sign-ins, once a minute at most
     await common
     await _start_feed(state, broker, board, cache, players.renamed)
@@ -219,9 +221,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     async def stop() -> None:
         # uvicorn has finished the requests in flight; the sweep ends, what they committed is published, then the
         # feed stops and the connection drains, and only then the pool closes
-        sweeper.cancel()
-        keeper.cancel()
-        await asyncio.gather(sweeper, keeper, return_exceptions=True)
+        for task in (sweeper, keeper, teller):
+            task.cancel()
+        await asyncio.gather(sweeper, keeper, teller, return_exceptions=True)
         with contextlib.suppress(Exception):
             await adapters.relay.flush()
         await broker.stop()

@@ -6,6 +6,7 @@ season another replica made within that time; the replica that made it at once),
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,6 +14,9 @@ from typing import Any
 
 import structlog
 
+from turf_common.bus import BusError
+from turf_common.contracts import subjects
+from turf_common.contracts.clock import SeasonCalendar, SeasonsSet, SetSeasons
 from turf_common.rules import seasons as rules
 from turf_common.rules.cards import seed_commitment
 from turf_common.rules.refusals import Refused
@@ -20,7 +24,7 @@ from turf_common.rules.seasons import Problem, Season
 from turf_gateway.adapters.season_store import SeasonIdTaken
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.clock import game_now_or_none
-from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore
+from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore, Services
 
 log = structlog.get_logger(__name__)
 
@@ -37,13 +41,16 @@ def _refused(problems: list[Problem]) -> ApiError:
 @dataclass
 class Seasons:
     """``seed`` is ``TURF_SEED`` (private): a new season's card seed is derived from it (R12.1) and only the
-    commitment leaves."""
+    commitment leaves. ``services`` reaches the clock service, which keeps the catalog for every process (R31:
+    a new season's board opens at its first opening, without a restart)."""
 
     store: SeasonStore
     players: PlayerStore
     clock: GameClock
     seed: str
+    services: Services | None = None
     _cache: tuple[float, list[Season]] | None = field(default=None, init=False, repr=False)
+    _told: SetSeasons | None = field(default=None, init=False, repr=False)
 
     async def catalog(self) -> list[Season]:
         """Every season, rehearsals included, at most :data:`FRESH_S` old."""
@@ -70,6 +77,35 @@ class Seasons:
             if s.id == season_id:
                 return s
         raise ApiError("not_found", f"No season {season_id!r}.")
+
+    async def tell_clock(self) -> bool:
+        """R31: the whole catalog to the clock service (``clock.seasons``), which stores it for every process's
+        season book and emits what it makes due; True once told. Not told (NATS or the clock down) is logged, and
+        :meth:`keep_clock_told` tells it again, so a season saved is never a season the services miss."""
+        if self.services is None:
+            return False
+        catalog = SetSeasons(seasons=[SeasonCalendar(config=s.config.to_dict(), seed_commitment=s.seed_commitment,
+                                                     rehearsal=s.rehearsal) for s in await self.store.all()])
+        if catalog == self._told:
+            return True
+        try:
+            await self.services.ask(subjects.CLOCK_SEASONS, catalog, SeasonsSet, 30)
+        except (BusError, ApiError) as e:
+            log.warning("seasons_not_told_to_clock", error=str(e))
+            return False
+        self._told = catalog
+        return True
+
+    async def keep_clock_told(self, every_s: float = FRESH_S) -> None:
+        """:meth:`tell_clock` now and every ``every_s`` seconds (a no-op while the catalog is what was told), so
+        a change another replica made, or one the clock missed while down, reaches it."""
+        while True:
+            try:
+                self._forget()
+                await self.tell_clock()
+            except Exception:   # the database down: the next round tries again
+                log.exception("seasons_tell_clock_failed")
+            await asyncio.sleep(every_s)
 
     # ---- public reads -------------------------------------------------------------------------------------------
 
@@ -127,6 +163,7 @@ class Seasons:
         except SeasonIdTaken:
             raise ApiError("conflict", f"A season {made.id!r} exists already; change it with PATCH.") from None
         self._forget()
+        await self.tell_clock()
         return made.body(now)
 
     async def update(self, by: str, season_id: str, changes: dict[str, Any]) -> dict[str, Any]:
@@ -145,6 +182,7 @@ class Seasons:
             raise _refused(problems)
         await self.store.update(changed, by, now)
         self._forget()
+        await self.tell_clock()
         return changed.body(now)
 
     # ---- players ------------------------------------------------------------------------------------------------

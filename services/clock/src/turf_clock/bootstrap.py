@@ -21,15 +21,18 @@ from turf_common.contracts.clock import ClockState
 from turf_common.db import make_engine, run_migrations
 from turf_common.outbox import OutboxFlush, OutboxRelay
 from turf_common.rules import gametime
+from turf_common.seasonbook import SeasonBook
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, parse_clock_mode
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)
 
 
-def handlers(store: ClockStore, boundaries: BoundaryLog, relay: OutboxFlush, season: gametime.SeasonConfig,
+def handlers(store: ClockStore, boundaries: BoundaryLog, relay: OutboxFlush, season: gametime.SeasonConfig | SeasonBook,
              state: ClockState, real_now: Callable[[], datetime] | None = None) -> ClockHandlers:
-    h = ClockHandlers(store=store, boundaries=boundaries, relay=relay, season=season, state=state)
+    """``season``: the book of seasons, or one season (unit tests)."""
+    book = season if isinstance(season, SeasonBook) else SeasonBook.of(season)
+    h = ClockHandlers(store=store, boundaries=boundaries, relay=relay, book=book, state=state)
     if real_now is not None:
         h.real_now = real_now
     return h

@@ -24,12 +24,16 @@ from turf_common.contracts.clock import (
     DayClosed,
     DayStarted,
     SeasonEnded,
+    SeasonsSet,
     SeasonStarted,
     SetClock,
+    SetSeasons,
     WeekStarted,
 )
 from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
+from turf_common.rules.gametime import SeasonConfig
+from turf_common.seasonbook import SeasonBook
 
 log = structlog.get_logger(__name__)
 
@@ -70,12 +74,13 @@ def _utc_now() -> datetime:
 @dataclass
 class ClockHandlers:
     """The clock of one process. ``real_now`` is the wall clock (replaceable in tests); ``state`` is the clock's
-    current state, also kept in ``store`` for every other process."""
+    current state, also kept in ``store`` for every other process; ``book`` every season (R31), whose boundaries it
+    emits in time order."""
 
     store: ClockStore
     boundaries: BoundaryLog
     relay: OutboxFlush
-    season: gametime.SeasonConfig
+    book: SeasonBook
     state: ClockState
     real_now: Callable[[], datetime] = _utc_now
     # one emission at a time in this process (start-up, the tick loop, clock.set)
@@ -90,6 +95,7 @@ class ClockHandlers:
 
     async def start(self) -> None:
         """Start-up: publish the state, publish what a crash left unpublished, emit every boundary passed since."""
+        self.book.apply(await self.store.load_seasons())
         await self.save_state()
         await self.relay.flush()
         await self.emit_upto(self.now())
@@ -102,12 +108,12 @@ class ClockHandlers:
             async with self.boundaries.transaction() as tx:
                 after = await tx.emitted_upto()
                 if after is None:
-                    after = gametime.season_opens_at(self.season).replace(year=1970)
+                    after = gametime.season_opens_at(self.book.configs[0]).replace(year=1970)
                 if upto <= after:
                     return []
                 names = []
-                for b in gametime.boundaries_between(self.season, after, upto):
-                    subject, ev = boundary_event(self.season, b)
+                for cfg, b in self._boundaries(after, upto):
+                    subject, ev = boundary_event(cfg, b)
                     await tx.stage(subject, ev)
                     names.append(f"{b.kind}:{b.game_day.isoformat()}")
                 await tx.advance(upto)
@@ -115,6 +121,20 @@ class ClockHandlers:
             if names:
                 log.info("clock_boundaries", events=names)
             return names
+
+    def _boundaries(self, after: datetime, upto: datetime) -> list[tuple[SeasonConfig, gametime.ClockBoundary]]:
+        """Every season's boundaries in (``after``, ``upto``], in time order (R31: two seasons never overlap, so a
+        season's own order at one instant, R5, is kept)."""
+        out = [(cfg, b) for cfg in self.book.configs for b in gametime.boundaries_between(cfg, after, upto)]
+        return sorted(out, key=lambda cb: cb[1].at)
+
+    async def set_seasons(self, cmd: SetSeasons) -> SeasonsSet:
+        """``clock.seasons`` (R31): store the catalog for every process's book, then emit what it makes due (nothing,
+        unless a season opened at the clock's instant). Idempotent: the gateway sends it after every change."""
+        await self.store.save_seasons(cmd)
+        self.book.apply(cmd.model_dump_json())
+        names = await self.emit_upto(self.now())
+        return SeasonsSet(seasons=[c.season_id for c in self.book.configs], events=names)
 
     async def set(self, cmd: SetClock) -> ClockSet | Refusal:
         """``clock.set``, manual mode only (``conflict`` otherwise): move forward to ``cmd.now``
@@ -134,7 +154,8 @@ class ClockHandlers:
         the next boundary, at most 1 s, at least 1 ms)."""
         now = self.now()
         await self.emit_upto(now)
-        nb = gametime.next_boundary(self.season, now)
+        nb = min((b for cfg in self.book.configs if (b := gametime.next_boundary(cfg, now)) is not None),
+                 key=lambda b: b.at, default=None)
         wait = 1.0
         if nb is not None and self.state.factor > 0:
             wait = min(wait, max((nb.at - now).total_seconds() / self.state.factor, 0.001))

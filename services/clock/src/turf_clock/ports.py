@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Protocol
 
 from turf_common.contracts.base import Event
-from turf_common.contracts.clock import ClockState
+from turf_common.contracts.clock import ClockState, SetSeasons
 
 
 class ClockStore(Protocol):
@@ -20,6 +20,14 @@ class ClockStore(Protocol):
         ...
 
     async def save(self, state: ClockState) -> None: ...
+
+    async def load_seasons(self) -> str | None:
+        """The catalog of seasons stored (the JSON of :class:`SetSeasons`); None before the first."""
+        ...
+
+    async def save_seasons(self, catalog: SetSeasons) -> None:
+        """Store the catalog where every process's :class:`turf_common.seasonbook.SeasonBook` reads it."""
+        ...
 
 
 class BoundaryTx(Protocol):

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 
 from turf_common.contracts.base import Event
-from turf_common.contracts.clock import ClockState
+from turf_common.contracts.clock import ClockState, SetSeasons
 
 
 class MemoryStore:
@@ -16,12 +16,19 @@ class MemoryStore:
 
     def __init__(self, state: ClockState | None = None) -> None:
         self.state = state
+        self.seasons: str | None = None
 
     async def load(self) -> ClockState | None:
         return self.state
 
     async def save(self, state: ClockState) -> None:
         self.state = state
+
+    async def load_seasons(self) -> str | None:
+        return self.seasons
+
+    async def save_seasons(self, catalog: SetSeasons) -> None:
+        self.seasons = catalog.model_dump_json()
 
 
 class MemoryTx:

@@ -5,6 +5,7 @@ Mon–Sat 06:00–22:00, 2026-10-05 … 2026-10-24)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -17,8 +18,9 @@ from turf_clock.testing import MemoryOutbox, MemoryStore
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Refusal, decode_reply
-from turf_common.contracts.clock import ClockBoundaryEvent, ClockSet, ClockState, SetClock
+from turf_common.contracts.clock import ClockBoundaryEvent, ClockSet, ClockState, SeasonCalendar, SetClock, SetSeasons
 from turf_common.rules import gametime
+from turf_common.seasonbook import SeasonBook
 
 ET = ZoneInfo("America/New_York")
 SEASON = gametime.load_season(None)
@@ -204,3 +206,35 @@ async def test_clock_set_with_a_naive_time_is_refused_as_invalid_input() -> None
         assert decode_reply(resp.body, ClockSet) == Refusal(
             reason="invalid_input", message="The command does not fit its contract.")
     assert len(outbox.rows) == n and h.now() == et(2026, 10, 5, 12)
+
+
+# ---- seasons after seasons (R31) ------------------------------------------------------------------------------------
+def _calendar(cfg: gametime.SeasonConfig, commitment: str = "c" * 64) -> SeasonCalendar:
+    return SeasonCalendar(config=cfg.to_dict(), seed_commitment=commitment)
+
+
+SEASON_2027 = replace(SEASON, season_id="2027", first_day=date(2027, 10, 4), last_day=date(2027, 10, 23))
+
+
+async def test_r31_a_season_told_to_the_clock_is_stored_for_every_process_and_its_boundaries_follow_the_last() -> None:
+    h, store, outbox = await started_manual(et(2026, 10, 24, 21))
+    told = await h.set_seasons(SetSeasons(seasons=[_calendar(SEASON), _calendar(SEASON_2027)]))
+    assert told.seasons == ["2026", "2027"] and told.events == []
+    book = SeasonBook(SEASON)
+    assert book.apply(store.seasons) and [c.season_id for c in book.configs] == ["2026", "2027"]
+    n = len(outbox.published)
+    moved = await h.set(SetClock(now=et(2027, 10, 4, 6)))
+    assert isinstance(moved, ClockSet)
+    ids = [ev.event_id for _, ev in published_since(outbox, n)]
+    assert ids == ["2026:day_closed:2026-10-24", "2026:season_ended:2026-10-24", "2027:season_started:2027-10-04",
+                   "2027:week_started:2027-10-04", "2027:day_started:2027-10-04"]
+
+
+async def test_r31_a_restarted_clock_reads_the_catalog_it_stored_and_ticks_toward_the_next_season() -> None:
+    h, store, outbox = await started_manual(et(2026, 10, 24, 21))
+    await h.set_seasons(SetSeasons(seasons=[_calendar(SEASON), _calendar(SEASON_2027)]))
+    again = bootstrap.handlers(store, outbox, outbox, SEASON, h.state, real_now=lambda: REAL)
+    await again.start()
+    assert [c.season_id for c in again.book.configs] == ["2026", "2027"]
+    names = await again.emit_upto(et(2027, 10, 4, 6))
+    assert names[-1] == "day_started:2027-10-04" and "season_started:2027-10-04" in names

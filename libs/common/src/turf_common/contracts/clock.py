@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AwareDatetime
 
@@ -75,3 +75,30 @@ class SeasonEnded(ClockBoundaryEvent):
     type: Literal["clock.season_ended"] = "clock.season_ended"
     kind: Literal["season_ended"] = "season_ended"
     seed: str | None = None
+
+
+class SeasonCalendar(Message):
+    """One season as every process plays it (R31): its R1 configuration (``config``, the shape of
+    :meth:`turf_common.rules.gametime.SeasonConfig.to_dict`), the SHA-256 commitment of its card seed (R12.1: the
+    cards service tells the configuration file's season, drawn from ``TURF_SEED`` itself, from a later one, drawn
+    from a seed derived from it) and whether it is a rehearsal."""
+
+    config: dict[str, Any]
+    seed_commitment: str
+    rehearsal: bool = False
+
+
+class SetSeasons(Message):
+    """``clock.seasons``: the whole catalog of seasons, which the gateway sends after every change and at start.
+    The clock keeps it in its KV bucket (key ``seasons``, read by every process's
+    :class:`turf_common.seasonbook.SeasonBook`) and emits every season's boundaries (R31)."""
+
+    seasons: list[SeasonCalendar]
+
+
+class SeasonsSet(Message):
+    """The reply to ``clock.seasons``, once the catalog is stored and the boundaries it passes are published."""
+
+    ok: Literal[True] = True
+    seasons: list[str]
+    events: list[str]

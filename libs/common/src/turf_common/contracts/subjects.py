@@ -19,6 +19,7 @@ CLAIMS_OUTLOOK = "claims.outlook"      # a player's territories, War deadlines a
 CLAIMS_LIST = "claims.list"            # the claim log for the organizer (dashboard, pickers, CSV export)
 CLOCK_SET = "clock.set"
 CLOCK_GET = "clock.get"
+CLOCK_SEASONS = "clock.seasons"   # the gateway → the clock: the catalog of seasons (R31)
 SCORING_LEADERBOARD = "scoring.leaderboard"
 SCORING_RESULTS = "scoring.results"
 SCORING_ADJUST = "scoring.adjust"      # organizer correction adjust_score (R28)

@@ -7,8 +7,9 @@ from typing import Any
 
 import structlog
 
-from turf_common.contracts.clock import ClockState
+from turf_common.contracts.clock import ClockState, SetSeasons
 from turf_common.gameclock import STATE_KEY
+from turf_common.seasonbook import SEASONS_KEY
 
 log = structlog.get_logger(__name__)
 
@@ -29,3 +30,13 @@ class KvClockStore:
 
     async def save(self, state: ClockState) -> None:
         await self.kv.put(STATE_KEY, state.model_dump_json().encode())
+
+    async def load_seasons(self) -> str | None:
+        try:
+            return (await self.kv.get(SEASONS_KEY)).value.decode()
+        except Exception as e:   # none stored yet: the book keeps the configuration file's season
+            log.info("clock_seasons_not_loaded", error=type(e).__name__)
+            return None
+
+    async def save_seasons(self, catalog: SetSeasons) -> None:
+        await self.kv.put(SEASONS_KEY, catalog.model_dump_json().encode())
