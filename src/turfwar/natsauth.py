@@ -22,12 +22,13 @@ CONSUMERS: dict[str, list[str]] = {"gateway": ["gateway-history"], "claims": ["c
 #: public feed's subjects alone, sourced from the event stream); the others are on the event stream
 ON_FEED = {"gateway-history"}
 #: the users that read a stream through ordered (ephemeral, unacked) consumers, which nats-py creates and
-#: re-creates itself: the gateway the feed stream (the spectators' feed and its resends), claims the clock's KV
-#: bucket (its watch). The legacy ephemeral create subject (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable
-#: name, so such a user can make no durable, nor touch another's. It cannot name the filter
-#: (https://github.com/nats-io/nats-server/issues/6180), which is why the gateway's is the feed stream's, where no
-#: private subject is (docs/reliability.md)
-ORDERED: dict[str, str] = {"gateway": "feed", "claims": "kv", "geo-verify": "kv"}
+#: re-creates itself: the gateway the feed stream (the spectators' feed and its resends), the services the clock's
+#: KV bucket (the game clock's and the season book's watches). The legacy ephemeral create subject
+#: (``$JS.API.CONSUMER.CREATE.<stream>``) refuses a durable name, so such a user can make no durable, nor touch
+#: another's. It cannot name the filter (https://github.com/nats-io/nats-server/issues/6180), which is why the
+#: gateway's is the feed stream's, where no private subject is (docs/reliability.md)
+ORDERED: dict[str, tuple[str, ...]] = {"gateway": ("feed",), "claims": ("kv",), "geo-verify": ("kv",),
+                                       "cards": ("kv",), "scoring": ("kv",), "notify": ("kv",)}
 DEFAULT_STREAM = "TURF"   # turf_common.settings.Settings.stream: the deployments' event stream
 #: never for a service, whatever its allow-list: deleting or purging the event log, or single events
 JETSTREAM_DENY = ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"]
@@ -41,7 +42,7 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                     "claims.player_fixes", "geo.player_fixes",
                     "claims.outlook", "clock.set", "clock.get", "clock.seasons", "scoring.>",
                     "cards.>", "trades.>", "notify.>", "player.>", "correction.>", "gateway.sessions.revoked",
-                    "modes.>", "season.created", "season.updated"],
+                    "modes.>", "season.created", "season.updated", "season.joined"],
         "subscribe": ["score.>", "territory.>", "correction.>", "season.>", "card.>", "trade.>",
                       "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>",
                       "player.renamed"],
@@ -90,8 +91,8 @@ def jetstream(user: str, stream: str = DEFAULT_STREAM) -> list[str]:
         on = feed if name in ON_FEED else stream
         out += [f"$JS.API.CONSUMER.INFO.{on}.{name}", f"$JS.API.CONSUMER.MSG.NEXT.{on}.{name}",
                 f"$JS.ACK.{on}.{name}.>"]
-    if user in ORDERED:
-        target = feed if ORDERED[user] == "feed" else kv
+    for which in ORDERED.get(user, ()):
+        target = feed if which == "feed" else kv
         out += [f"$JS.API.CONSUMER.CREATE.{target}", f"$JS.API.CONSUMER.INFO.{target}.*", f"$JS.FC.{target}.>"]
     if user == "gateway":
         out += [f"$JS.API.CONSUMER.LIST.{stream}", f"$JS.API.CONSUMER.LIST.{feed}"]

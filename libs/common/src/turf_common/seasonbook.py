@@ -118,6 +118,12 @@ class SeasonBook:
             return
         self.apply(entry.value)
 
+    async def holding(self, season_id: str) -> None:
+        """Read the entry now unless the book holds ``season_id`` (a clock event of a season the watch has not
+        brought yet: the clock stores the catalog before it emits a boundary of it)."""
+        if season_id not in self._by_id and self._open is not None:
+            await self.refresh()
+
     async def start(self) -> None:
         """Read the catalog, then follow it: a watch (every write arrives as the stream stores it) and a poll."""
         if self._open is None:

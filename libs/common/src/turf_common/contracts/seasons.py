@@ -34,3 +34,13 @@ class SeasonUpdated(SeasonAnnounced):
     """``season.updated`` (R31): the organizer changed a season before its first opening."""
 
     type: Literal["season.updated"] = "season.updated"
+
+
+class SeasonJoined(Event):
+    """``season.joined`` (R31): ``player_id`` takes part in ``season_id`` (registering in it, or the one action of
+    ``POST /seasons/{id}/join``). Published once per player and season: event id ``joined:<season>:<player>``. Cards
+    deals to the season's joined players and scoring ranks them; a player who did not join plays no part in it."""
+
+    type: Literal["season.joined"] = "season.joined"
+    season_id: str
+    player_id: str

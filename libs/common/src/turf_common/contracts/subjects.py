@@ -56,6 +56,7 @@ SEASON_FINAL_RESULTS = "season.final_results"
 # R31: the gateway announces the organizer's seasons
 SEASON_CREATED = "season.created"
 SEASON_UPDATED = "season.updated"
+SEASON_JOINED = "season.joined"   # R31: a player takes part in a season (cards deals to them, scoring ranks them)
 
 SERVICES = ("geo-verify", "claims", "cards", "scoring", "clock", "notify", "modes")
 
