@@ -96,7 +96,11 @@ class TerritoryStateOut(Message):
 
 
 class StateRequest(Message):
+    """``claims.state``: every territory's owner, or ``territory_id``'s; of ``season_id`` (R31: a past season's board
+    as it ended), None the season in force."""
+
     territory_id: str | None = None
+    season_id: str | None = Field(default=None, max_length=32)
 
 
 class StateReply(Message):

@@ -55,10 +55,12 @@ class LeaderboardRequest(Message):
     """``scoring.leaderboard``: the first page (``after`` None: a new ranking) or the page a ``next`` names (of the
     ranking the first page was cut from; ``not_found`` once that ranking has expired: ask for the first page
     again). Paged because one reply of every standing passed NATS's payload limit at about 7,400 players (about 140
-    bytes each)."""
+    bytes each). ``season_id``: the season whose standings (R31: a past season's as it ended); None the season in
+    force."""
 
     after: str | None = Field(default=None, max_length=100)
     limit: int = Field(default=LEADERBOARD_PAGE, ge=1, le=LEADERBOARD_PAGE)
+    season_id: str | None = Field(default=None, max_length=32)
 
 
 class ScoreUpdated(Event):
@@ -99,10 +101,11 @@ class FinalResults(Message):
 
 
 class ResultsRequest(Message):
-    """``scoring.results``: a page of the final results, as :class:`LeaderboardRequest`."""
+    """``scoring.results``: a page of the final results, as :class:`LeaderboardRequest` (``season_id`` too)."""
 
     after: str | None = Field(default=None, max_length=100)
     limit: int = Field(default=RESULTS_PAGE, ge=1, le=RESULTS_PAGE)
+    season_id: str | None = Field(default=None, max_length=32)
 
 
 class SeasonFinalResults(Event):
