@@ -8,7 +8,9 @@
   every territory they own becomes unclaimed (R28).
 
 Corrections are allowed whether the game is open or not, and after the season closes (R25: flagged post-season
-by the gateway). Each is idempotent by its command id (a disqualification by its event id) and each ownership
+by the gateway). R31: each applies to one season's board: a reversal to the board its claim moved (a correction
+after a season's close belongs to that season, R28), the others to the board of the season in force. Each is
+idempotent by its command id (a disqualification by its event id) and each ownership
 change is a ``territory.changed``."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from turf_claims.boards import Boards
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import lapse_protections_of
 from turf_claims.effects import UNCLAIMED, returned_to
@@ -33,13 +36,18 @@ class Corrections:
     store: ClaimsStore
     clock: Clock
     relay: OutboxFlush
+    #: R31: the season in force and its board
+    boards: Boards
     #: the claims' memory of the day's growing facts, tainted before a correction or disqualification applies
     memory: DayMemory | None = None
-    season: gametime.SeasonConfig | None = None
 
-    async def _changing(self) -> None:
-        if self.memory is not None and self.season is not None:
-            self.memory.taint(gametime.game_day_at(self.season, await self.clock.now()))
+    async def _changing(self) -> str:
+        """Taint today's memory; the season in force (its board made)."""
+        now = await self.clock.now()
+        cfg = await self.boards.at(now)
+        if self.memory is not None:
+            self.memory.taint(gametime.game_day_at(cfg, now))
+        return cfg.season_id
 
     async def player_disqualified(self, ev: PlayerDisqualified) -> list[str]:
         """R16: remember the player is out; R28: every territory they own becomes unclaimed, their open War
@@ -48,8 +56,8 @@ class Corrections:
         amended: the store's R10 facts leave out excluded players), as does any later return of a territory to them
         (Mulligan, reversal: :func:`~turf_claims.effects.returned_to`). Returns the freed territory ids."""
         freed: list[str] = []
-        await self._changing()
-        async with self.store.begin() as tx:
+        season_id = await self._changing()   # R31: the player's territories on the board in force go
+        async with self.store.begin(season_id) as tx:
             # a set_owner naming the player waits, or is waited for (the gateway holds no lock for it)
             await tx.locks.lock("player:" + ev.player_id)
             first = await tx.messages.first_time(ev.event_id, subjects.PLAYER_DISQUALIFIED)
@@ -74,7 +82,7 @@ class Corrections:
 
     async def player_fixes(self, player_id: str) -> list[FixOut]:
         """R30: the player's fixes kept here, oldest first (their export); read without a transaction."""
-        async with self.store.connect() as tx:
+        async with self.store.connect(await self._in_force()) as tx:   # fixes are no board's
             return await tx.trail.player_fixes(player_id)
 
     async def erase_trails(self) -> int:
@@ -82,7 +90,7 @@ class Corrections:
         and so do the coordinates kept as evidence on flags and the positions of claims (the flags and claims
         stay); how many fixes were deleted and claim positions erased now (the organizer's log counts both as
         location fixes)."""
-        async with self.store.begin() as tx:
+        async with self.store.begin(await self._in_force()) as tx:   # every season's places go
             await tx.trail.erase_flag_places(None)
             return await tx.claims.erase_claim_places(None) + await tx.trail.erase_all_fixes()
 
@@ -93,9 +101,16 @@ class Corrections:
         disqualified player, R28 amended; that the player is verified is the gateway's check: claims knows only
         who is excluded). A reversal that would return the territory to a disqualified player leaves it unclaimed
         (R28, amended)."""
-        await self._changing()
+        season_id = await self._changing()
         now = await self.clock.now()
-        async with self.store.begin() as tx:
+        if cmd.action == "reverse_claim" and cmd.claim_id:
+            # R31, R28: a reversal applies to the board its claim moved, a closed season's too
+            async with self.store.connect(season_id) as tx:
+                claim = await tx.claims.claim(cmd.claim_id)
+            if claim is not None and claim.season_id is not None and claim.season_id != season_id:
+                season_id = claim.season_id
+                await self.boards.ready(season_id)
+        async with self.store.begin(season_id) as tx:
             prev = await tx.replies.command_reply(cmd.command_id)
             if prev is not None:
                 return decode_reply(prev, OwnershipCorrected)  # type: ignore[return-value]
@@ -104,6 +119,9 @@ class Corrections:
                                                  reply, now)
         await self.relay.flush()
         return reply
+
+    async def _in_force(self) -> str:
+        return self.boards.config_at(await self.clock.now()).season_id
 
 
 async def _apply(tx: ClaimsTx, now: datetime, cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:

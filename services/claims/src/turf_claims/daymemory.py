@@ -8,6 +8,10 @@ A day's memory stops answering (it is *tainted*) as soon as anything that can sh
 allowance happens that day: a card effect or a correction on this process (before it is applied), or the events
 of one elsewhere (``card.played``, ``correction.applied``, ``player.disqualified``, a ``territory.changed`` not
 caused by a claim). The territories' owners (for a check's answer) follow every ``territory.changed`` by version.
+
+R31: a game day belongs to one season, and each season has its own board: the first day loaded of a new season
+replaces the owners held (the new board's versions start again from 0, so merging by version would keep the last
+season's owners), and the day's growing facts start empty as every day's do.
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ from turf_common.rules.refusals import Refused
 
 @dataclass
 class DaySnapshot:
-    """A game day's facts as the store holds them: normal claims (claim id, player, territory) of players not
-    excluded (R28), allowances above the standard (player → (extra, replacement), R6), the end of the last War
-    reclaim window open at the instant asked (None: none is open), and every territory's (owner, version)."""
+    """A game day's facts as the store holds them, on the board of ``season_id`` (the day's season): normal claims
+    (claim id, player, territory) of players not excluded (R28), allowances above the standard (player → (extra,
+    replacement), R6), the end of the last War reclaim window open at the instant asked (None: none is open), and
+    every territory's (owner, version)."""
 
+    season_id: str
     claims: list[tuple[str, str, str]]
     allowances: dict[str, tuple[int, int]]
     windows_until: datetime | None
@@ -54,6 +60,8 @@ class DayMemory:
 
     load: Load
     owners: dict[str, tuple[str | None, int]] = field(default_factory=dict)
+    #: the season whose board ``owners`` are of (None until a day is loaded)
+    season_id: str | None = None
     _day: _Day | None = None
     loads: int = 0
 
@@ -122,6 +130,8 @@ class DayMemory:
                 d.lockers.setdefault(tid, set()).add(pid)
             d.allowances = snap.allowances
             d.windows_until = snap.windows_until
+            if snap.season_id != self.season_id:   # R31: another season's board, its versions from 0 again
+                self.season_id, self.owners = snap.season_id, dict(snap.owners)
             for tid, (owner, version) in snap.owners.items():
                 if version > self.owners.get(tid, (None, -1))[1]:
                     self.owners[tid] = (owner, version)

@@ -10,6 +10,7 @@ from typing import Literal
 
 import structlog
 
+from turf_claims.boards import Boards
 from turf_claims.ports import ClaimsStore, ClaimsTx
 from turf_common.contracts import subjects
 from turf_common.contracts.clock import DayStarted
@@ -24,14 +25,19 @@ log = structlog.get_logger(__name__)
 class GameDays:
     store: ClaimsStore
     relay: OutboxFlush
+    #: R31: the season of each day, and its board
+    boards: Boards
     _started: set[date] = field(default_factory=set)
     _signals: dict[date, asyncio.Event] = field(default_factory=dict)
     _polls: dict[date, asyncio.Task[bool]] = field(default_factory=dict)
 
     async def day_started(self, ev: DayStarted) -> None:
         """R5: day-start work for ``ev.game_day``, once per day (inbox), then mark the day started so claims of
-        that day may be decided."""
-        async with self.store.begin() as tx:
+        that day may be decided. R31: on the board of the day's season (made here at its first day at the latest,
+        before any claim of it is decided)."""
+        cfg = self.boards.season_of_day(ev.game_day)
+        await self.boards.ready(cfg.season_id)
+        async with self.store.begin(cfg.season_id) as tx:
             if not await tx.messages.first_time(ev.event_id, subjects.CLOCK_DAY_STARTED):
                 return
             await activate_protections(tx, ev.game_day, ev.at)  # R15, R16
@@ -76,7 +82,7 @@ class GameDays:
         return await asyncio.shield(task)
 
     async def _read(self, day: date) -> bool:
-        async with self.store.connect() as tx:
+        async with self.store.connect(self.boards.season_of_day(day).season_id) as tx:
             started = await tx.days.day_started(day)
         if started:
             self._mark(day)

@@ -16,6 +16,7 @@ from datetime import date, datetime
 import networkx as nx
 import structlog
 
+from turf_claims.boards import Boards
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
 from turf_claims.ports import ClaimsStore, ClaimsTx, Clock, Protection, TerritoryChange
@@ -73,7 +74,8 @@ class CardEffects:
 
     store: ClaimsStore
     clock: Clock
-    season: gametime.SeasonConfig
+    #: R31: the season in force at the command's instant, and its board
+    boards: Boards
     names: dict[str, str]
     graph: nx.Graph
     relay: OutboxFlush
@@ -87,25 +89,26 @@ class CardEffects:
         """``any_hour``: an organizer's correction, applied whether the game is open or not (R28); a player's
         command is refused ``game_closed``/``season_closed`` outside open hours (R3)."""
         now = await self.clock.now()
-        day = gametime.game_day_at(self.season, now)
+        cfg = await self.boards.at(now)
+        day = gametime.game_day_at(cfg, now)
         if self.memory is not None:   # before it applies: no refusal from memory that it may make wrong
             self.memory.taint(day)
-        if day is not None and gametime.is_open(self.season, now) and not await self.days.wait_started(day):
+        if day is not None and gametime.is_open(cfg, now) and not await self.days.wait_started(day):
             # R5: never before the day's start work. Not stored under the command id: ``unavailable`` is transient,
             # the saga asks again.
             return Refusal(reason="unavailable", message="Today's game day is still starting; try again.")
-        async with self.store.begin() as tx:
+        async with self.store.begin(cfg.season_id) as tx:
             prev = await tx.replies.command_reply(cmd.command_id)
             if prev is not None:
                 return decode_reply(prev, EffectApplied)  # type: ignore[return-value]
             for pid in sorted({cmd.player_id, *players}):
                 await tx.locks.lock("player:" + pid)
-            closed = None if any_hour else check_open(self.season, now)
+            closed = None if any_hour else check_open(cfg, now)
             decision: Refused | EffectApplied
             if closed is not None:
                 decision = closed
             else:
-                decision = await body(tx, now, day or now.astimezone(self.season.tz).date())
+                decision = await body(tx, now, day or now.astimezone(cfg.tz).date())
             reply: Reply = Refusal(reason=decision.reason, message=decision.message) \
                 if isinstance(decision, Refused) else decision
             await tx.replies.store_command_reply(cmd.command_id, kind, cmd.player_id, reply, now)
@@ -159,7 +162,7 @@ class CardEffects:
             assert terr is not None
             steal = await tx.claims.take_record(cmd.territory_id, terr.owner_id)
             facts = await tx.cards.card_facts(cmd.territory_id, terr.owner_id, cmd.player_id, day, now)
-            o = rules.decide_war(self.season, now, cmd.player_id, cmd.territory_id, steal, terr.owner_id,
+            o = rules.decide_war(self.boards.config_at(now), now, cmd.player_id, cmd.territory_id, steal, terr.owner_id,
                                  fortified=terr.fortified, frozen=facts.frozen,
                                  blockaded=facts.blockade_against_claimant)
             if isinstance(o, Refused):
@@ -173,7 +176,8 @@ class CardEffects:
                                  owner_id=o.victim_id, reclaim_until=o.reclaim_until)
 
         # the attacker is locked too: their claims of the territory wait for the War
-        async with self.store.connect() as tx:
+        cfg = await self.boards.at(await self.clock.now())
+        async with self.store.connect(cfg.season_id) as tx:
             owner = await tx.ownership.owner_of(cmd.territory_id)
         return await self._run(cmd, "war", body, players=[owner] if owner else [])
 
@@ -203,7 +207,7 @@ class CardEffects:
     # ---- R15 / R16 Freeze and Blockade ------------------------------------------------------------------------
     async def schedule(self, cmd: ScheduleEffect) -> Reply:
         async def body(tx: ClaimsTx, now: datetime, day: date) -> Refused | EffectApplied:
-            on = rules.schedule_day(self.season, now)
+            on = rules.schedule_day(self.boards.config_at(now), now)
             if isinstance(on, Refused):
                 return on
             if cmd.kind == "freeze":
@@ -273,17 +277,19 @@ class CardEffects:
         """R14: the victim's War window is open, or (amended) an attacker's reclaim window on it is (R8.2's fact:
         its holder; a disqualified holder's window has ended, R28). A disqualified victim's War window holds
         nothing over the attacker any more (R28, amended: they can no longer play War)."""
-        facts = await tx.cards.card_facts(territory_id, owner, "", gametime.local_date(self.season, now), now)
+        cfg = self.boards.config_at(now)
+        facts = await tx.cards.card_facts(territory_id, owner, "", gametime.local_date(cfg, now), now)
         steal = await tx.claims.take_record(territory_id, owner)
         if steal is not None and steal.previous_owner_id in await tx.exclusions.excluded_players():
             steal = None
-        return rules.in_dispute(self.season, now, steal, owner, facts.war_reclaim_holder)
+        return rules.in_dispute(cfg, now, steal, owner, facts.war_reclaim_holder)
 
     async def trade_check(self, q: TradeCheck) -> TradeFacts:
         """R18's facts about a proposed trade's two territories: known, owners, in a War dispute (a read)."""
         now = await self.clock.now()
         x, y = q.offer_territory_id, q.want_territory_id
-        async with self.store.connect() as tx:
+        cfg = await self.boards.at(now)
+        async with self.store.connect(cfg.season_id) as tx:
             owners = await tx.ownership.owners((x, y))
             xo, yo = owners.get(x), owners.get(y)
             return TradeFacts(offer_known=x in self.names, want_known=y in self.names and y != x,

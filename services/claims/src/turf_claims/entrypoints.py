@@ -86,7 +86,7 @@ def router(h: ClaimsHandlers, stream: str) -> NatsRouter:
 
     @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)
     async def state(q: StateRequest) -> StateReply:
-        return await h.claims.state(q.territory_id)
+        return await h.claims.state(q.territory_id, q.season_id)
 
     @r.subscriber(subjects.CLAIMS_PLAYER, queue=QUEUE, title=subjects.CLAIMS_PLAYER)
     async def player(q: PlayerRequest) -> PlayerReply:

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Annotated, cast
+from typing import Annotated, TypeVar, cast
 
 import structlog
 from opentelemetry.context import Context
 from pydantic import Field
 
+from turf_claims.boards import Boards
 from turf_claims.corrections import Corrections
 from turf_claims.daymemory import DayMemory
 from turf_claims.days import GameDays
@@ -59,6 +60,7 @@ from turf_common.rules.claims import (
 from turf_common.rules.refusals import Refused, refuse
 
 log = structlog.get_logger(__name__)
+R = TypeVar("R")
 #: a player's recently seen flags of one kind that a new one is compared with: more distinct places
 #: than this within MERGE_WINDOW raise new flags, which merge again from then on
 MERGE_CANDIDATES = 50
@@ -88,12 +90,13 @@ class ClaimDecisions:
     """The claim use cases: each claim decided and recorded, and the claim state read back.
     ``claims.verified.submit`` / ``claims.verified.check`` (the claim path's second stage: geo-verify hands on
     each claim with its verdict, R7 and R7.1) and ``claims.state`` / ``player`` / ``flags`` / ``list``. No network
-    round trip is made while a transaction is open (:mod:`turf_common.txguard`)."""
+    round trip is made while a transaction is open (:mod:`turf_common.txguard`). Each claim is decided by the
+    season in force at its instant, on that season's board (R31, :class:`~turf_claims.boards.Boards`)."""
 
     store: ClaimsStore
     relay: OutboxFlush
     clock: Clock
-    season: gametime.SeasonConfig
+    boards: Boards
     names: dict[str, str]
     days: GameDays
     memory: DayMemory
@@ -129,17 +132,18 @@ class ClaimDecisions:
                       lock: bool) -> tuple[Refused | ClaimOutcome, int, int]:
         """The decision (R3, then geo-verify's R7 verdict ``v``, then R8 → R9), the version of the territory's
         row it was read from, and the claimant's claims left today before it (R6; both 0 when refused before)."""
+        cfg = self.boards.config_at(now)
         tid = v.located.territory_id if v.located.territory_id in self.names else None
-        early = check_open(self.season, now) or _location_refusal(v, tid)
+        early = check_open(cfg, now) or _location_refusal(v, tid)
         if early is not None:
             return early, 0, 0
         assert tid is not None
-        day = gametime.game_day_at(self.season, now)
+        day = gametime.game_day_at(cfg, now)
         assert day is not None
         claimant, terr, locked, version = await self._facts(
             tx, cmd.player_id, cmd.player_status == "verified", tid, day, lock, now)
         left = max(claimant.allowance_today - claimant.normal_claims_today, 0)
-        return decide_claimable(self.season, now, claimant, terr, locked), version, left
+        return decide_claimable(cfg, now, claimant, terr, locked), version, left
 
     # ---- claims.check -------------------------------------------------------------------------------------
     async def check(self, v: VerifiedClaim) -> CheckReply | Refusal:
@@ -165,7 +169,10 @@ class ClaimDecisions:
     async def _check_many(self, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
         """Checks in one transaction (checks that arrive while others are being answered wait and go together,
         as claims do), under their players' locks (a player's R7.1 flags merge one at a time)."""
-        async with self.store.begin() as tx:
+        return await self._per_season(ps, self._check_season)
+
+    async def _check_season(self, season_id: str, ps: Sequence[Pending]) -> list[CheckReply | Refusal]:
+        async with self.store.begin(season_id) as tx:
             await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
             replies: list[CheckReply | Refusal] = []
             for p in ps:
@@ -210,7 +217,8 @@ class ClaimDecisions:
         in memory, :mod:`turf_claims.daymemory`), or None: decide under the locks. A fix with R7.1 flags goes
         under the locks (its R7.1 flags merge with the player's earlier ones). A memory that cannot load (the
         store not answering) answers nothing: the locked path says what it says."""
-        day = gametime.game_day_at(self.season, p.now)
+        cfg = self.boards.config_at(p.now)
+        day = gametime.game_day_at(cfg, p.now)
         if day is None or p.verdict.flags:
             return None
         try:
@@ -221,7 +229,7 @@ class ClaimDecisions:
             return None
         v = p.verdict
         tid = v.located.territory_id if v.located.territory_id in self.names else None
-        early = check_open(self.season, p.now) or _location_refusal(v, tid)
+        early = check_open(cfg, p.now) or _location_refusal(v, tid)
         if early is not None or tid is None:
             return early
         return await self.memory.refusal(p.cmd.player_id, p.cmd.player_status == "verified", tid, day, p.now)
@@ -252,14 +260,35 @@ class ClaimDecisions:
         """Claims in one transaction, each decided as if alone, in arrival order. Every lock is taken first, in the
         one order every writer uses (players sorted, then territory rows sorted), so concurrent batches and single
         claims queue for each other but never deadlock."""
-        async with self.store.begin() as tx:
+        return await self._per_season(ps, self._submit_season)
+
+    async def _per_season(self, ps: Sequence[Pending],
+                          run: Callable[[str, Sequence[Pending]], Awaitable[list[R]]]) -> list[R]:
+        """``run`` over each season's claims (R31: one unit of work is on one season's board), answers in arrival
+        order; the season's board made first, once per process (:class:`~turf_claims.boards.Boards`). A batch is
+        one season's but for claims that straddle a season's first opening."""
+        seasons = [self.boards.config_at(p.now).season_id for p in ps]
+        order = list(dict.fromkeys(seasons))
+        for sid in order:
+            await self.boards.ready(sid)
+        if len(order) == 1:
+            return await run(order[0], ps)
+        out: dict[int, R] = {}
+        for sid in order:
+            idx = [i for i, s in enumerate(seasons) if s == sid]
+            out.update(zip(idx, await run(sid, [ps[i] for i in idx]), strict=True))
+        return [out[i] for i in range(len(ps))]
+
+    async def _submit_season(self, season_id: str, ps: Sequence[Pending]) -> list[ClaimAcceptedReply | Refusal]:
+        async with self.store.begin(season_id) as tx:
             if len(ps) == 1:
                 await tx.locks.lock("player:" + ps[0].cmd.player_id)
             else:
                 await tx.locks.lock_all(sorted({"player:" + p.cmd.player_id for p in ps}))
             replies = await self._decide_all(tx, ps)
         for p, r in zip(ps, replies, strict=True):   # committed: the next claim here knows them (daymemory)
-            if isinstance(r, ClaimAcceptedReply) and (day := gametime.game_day_at(self.season, p.now)) is not None:
+            if isinstance(r, ClaimAcceptedReply) and (
+                    day := gametime.game_day_at(self.boards.config_at(p.now), p.now)) is not None:
                 self.memory.claimed(day, r.claim_id, r.owner_id, r.territory_id, r.kind != "war_reclaim")
         await self._after_commit()
         return replies
@@ -329,8 +358,9 @@ class ClaimDecisions:
     async def _day_started(self, now: datetime) -> bool:
         """R5: in open hours, wait until the day start of ``now``'s game day is done (False if it is not done
         within :meth:`GameDays.wait_started`'s wait). Outside open hours there is nothing to wait for."""
-        day = gametime.game_day_at(self.season, now)
-        return day is None or not gametime.is_open(self.season, now) or await self.days.wait_started(day)
+        cfg = self.boards.config_at(now)
+        day = gametime.game_day_at(cfg, now)
+        return day is None or not gametime.is_open(cfg, now) or await self.days.wait_started(day)
 
     async def _publish_committed(self) -> None:
         """Return once every outbox row committed before this call is published. Callers that committed while a
@@ -369,7 +399,7 @@ class ClaimDecisions:
 
     async def _record(self, tx: ClaimsTx, cmd: SubmitClaim, v: Verdict, now: datetime, o: ClaimOutcome,
                       claim_id: str, flags: list[str], version_read: int, left: int) -> ClaimAcceptedReply:
-        day = gametime.game_day_at(self.season, now)
+        day = gametime.game_day_at(self.boards.config_at(now), now)
         assert day is not None and v.located.territory_id is not None
         tid, border_m = v.located.territory_id, v.located.border_distance_m
         # the territory's row is locked since it was read (submit), so its new version is known before the update
@@ -395,18 +425,26 @@ class ClaimDecisions:
                                   claims_left_today=left)
 
     # ---- reads --------------------------------------------------------------------------------------------
-    async def state(self, territory_id: str | None) -> StateReply:
-        async with self.store.connect() as tx:
+    async def state(self, territory_id: str | None, season_id: str | None = None) -> StateReply:
+        """The board of ``season_id`` (R31: a past season's as it ended), None: of the season in force; a season
+        the catalog does not hold has no board (no territories)."""
+        if season_id is None:
+            season_id = await self._season_in_force()
+        elif self.boards.book.get(season_id) is None:
+            return StateReply(territories=[])
+        await self.boards.ready(season_id)   # an upcoming season's board: every territory unowned
+        async with self.store.connect(season_id) as tx:
             rows = await tx.ownership.territories(territory_id)
         return StateReply(territories=[r.out() for r in rows])
 
     async def player(self, player_id: str) -> PlayerReply:
         """R6: claims left today = allowance − normal claims made today (0 when today is no game day)."""
         now = await self.clock.now()
-        day = gametime.game_day_at(self.season, now)
-        if day is None or gametime.season_state(self.season, now) == "closed":
+        cfg = self.boards.config_at(now)
+        day = gametime.game_day_at(cfg, now)
+        if day is None or gametime.season_state(cfg, now) == "closed":
             return PlayerReply(player_id=player_id, claims_left_today=0)
-        async with self.store.connect() as tx:
+        async with self.store.connect(cfg.season_id) as tx:
             return PlayerReply(player_id=player_id, claims_left_today=await claims_left(tx, player_id, day))
 
     async def flags(self, q: FlagsRequest) -> FlagsReply | Refusal:
@@ -415,7 +453,7 @@ class ClaimDecisions:
             after = _flag_cursor(q.after)
         except ValueError:
             return Refusal(reason="invalid_input", message="That page cursor is not one this service gave.")
-        async with self.store.connect() as tx:
+        async with self.store.connect(await self._season_in_force()) as tx:   # flags are no board's
             page = await tx.trail.flags(after, q.limit + 1)
         more = len(page) > q.limit
         page = page[:q.limit]
@@ -430,7 +468,7 @@ class ClaimDecisions:
         whose transaction committed after it (concurrent claims commit in any order) is missed by that reading: a
         reading of the whole log spans a fraction of a second, and the next one lists it."""
         try:
-            async with self.store.connect() as tx:
+            async with self.store.connect(await self._season_in_force()) as tx:   # the log of every season
                 rows = await tx.claims.claims_log(q.game_day, q.player_id, q.limit + 1, q.after)
         except LookupError:
             return Refusal(reason="invalid_input", message="That page cursor is not one this service gave.")
@@ -440,7 +478,11 @@ class ClaimDecisions:
             for c in rows[:q.limit]])
 
     async def seed_territories(self) -> None:
-        await self.store.seed_territories(list(self.names))
+        """Every season's board the book holds (R31); a season learnt later gets its board at its first use."""
+        await self.boards.ready_all()
+
+    async def _season_in_force(self) -> str:
+        return self.boards.config_at(await self.clock.now()).season_id
 
 
 @dataclass
@@ -457,7 +499,8 @@ class ClaimsHandlers:
         """A card effect, a correction or a disqualification was applied by another replica (its event): today's
         facts in memory may have shrunk or an allowance grown, so memory refuses nothing more today
         (:mod:`turf_claims.daymemory`)."""
-        self.claims.memory.taint(gametime.game_day_at(self.claims.season, await self.claims.clock.now()))
+        now = await self.claims.clock.now()
+        self.claims.memory.taint(gametime.game_day_at(self.claims.boards.config_at(now), now))
 
     async def on_event(self, ev: DayStarted | PlayerDisqualified) -> None:
         """The durable consumer's events, in stream order: a day start (R5, R15, R16) or a disqualification

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from turf_claims.boards import Boards
 from turf_claims.ports import Claim, ClaimsStore, ClaimsTx, Clock
 from turf_common.contracts.outlook import (
     MulliganClaim,
@@ -28,19 +29,20 @@ MAX_CLAIMS_A_DAY = 200
 class Outlooks:
     store: ClaimsStore
     clock: Clock
-    season: gametime.SeasonConfig
+    #: R31: the season in force, its calendar and board
+    boards: Boards
     names: dict[str, str]
 
     async def outlook(self, player_id: str) -> OutlookReply:
         now = await self.clock.now()
-        cfg = self.season
+        cfg = await self.boards.at(now)
 
         def local(at: datetime) -> datetime:
             """Instants read from the store come back in UTC; the API shows game times in the season's zone (R1)."""
             return at.astimezone(cfg.tz)
 
         today = gametime.game_day_at(cfg, now)
-        async with self.store.connect() as tx:
+        async with self.store.connect(cfg.season_id) as tx:
             facts = await tx.outlook.outlook_facts(player_id, today, now)
             undoable = await self._mulligan_claims(tx, player_id, today, {f.territory.id for f in facts.owned})
         territories = []

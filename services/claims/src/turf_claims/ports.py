@@ -1,8 +1,10 @@
 """Ports of the claims service: its store (one unit of work over territories, claims, card effects and the outbox),
 the game clock, geo-verify; the outbox relay's port is :class:`turf_common.outbox.OutboxFlush`.
 
-The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they return until the
-transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
+R31: each season has its own board. A unit of work (:meth:`ClaimsStore.begin`, :meth:`ClaimsStore.connect`) is
+opened on one season's board: its territories, the claims that moved them and the War reclaim windows on them are
+that season's. The store's rows are the plain records below. ``lock=True`` / ``*_for_update`` reads lock what they
+return until the transaction ends; in a read-only unit (:meth:`ClaimsStore.connect`) nothing is locked or written.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ class TerritoryChange:
 class Claim:
     """One claim as stored: the fix (R7 audit; ``lat``, ``lon`` in WGS84 degrees and ``accuracy_m`` in metres are
     None once erased, R30), what it replaced (``fort_before``, for Mulligan, War and corrections) and ``undone_by``
-    (mulligan | war | correction, None while it stands)."""
+    (mulligan | war | correction, None while it stands); ``season_id``: the season whose board it moved (R31; set by
+    the store from its unit of work)."""
 
     id: str
     player_id: str
@@ -87,6 +90,7 @@ class Claim:
     fort_before: Fortification
     flags: list[str] = field(default_factory=list)
     undone_by: str | None = None
+    season_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -474,19 +478,22 @@ class ClaimsTx(Protocol):
 class ClaimsStore(Protocol):
     """The claims service's store: :meth:`begin` for a unit of work, :meth:`connect` for reads."""
 
-    def begin(self) -> AbstractAsyncContextManager[ClaimsTx]: ...
-
-    def connect(self) -> AbstractAsyncContextManager[ClaimsTx]:
-        """A unit for reads only (no transaction of its own, nothing locked)."""
+    def begin(self, season_id: str) -> AbstractAsyncContextManager[ClaimsTx]:
+        """A unit of work on the board of ``season_id`` (R31)."""
         ...
 
-    async def seed_territories(self, territory_ids: list[str]) -> None:
-        """Unowned rows for the board's territories that have none yet."""
+    def connect(self, season_id: str) -> AbstractAsyncContextManager[ClaimsTx]:
+        """A unit for reads only (no transaction of its own, nothing locked), on the board of ``season_id``."""
         ...
 
-    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
-        """The growing facts of ``day`` and the territories' owners, read at once outside any transaction (see
-        :class:`turf_claims.daymemory.DaySnapshot`)."""
+    async def seed_territories(self, season_id: str, territory_ids: list[str]) -> None:
+        """Unowned rows for the board's territories that have none yet on the board of ``season_id`` (R31: a new
+        season's board starts so: no owners, no fortification); idempotent."""
+        ...
+
+    async def day_snapshot(self, season_id: str, day: date, now: datetime) -> DaySnapshot:
+        """The growing facts of ``day`` and the territories' owners on the board of ``season_id`` (``day``'s
+        season), read at once outside any transaction (see :class:`turf_claims.daymemory.DaySnapshot`)."""
         ...
 
     async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,

@@ -1,7 +1,8 @@
 """The claims store in memory, for unit tests of the use cases (no PostgreSQL): the fake of the store's roles. Same
 answers as the SQL store for one process at a time (tests/contract runs the same cases on both): locks are no-ops,
-and a unit of work that raises leaves the state as it found it. The clock and publisher fakes are
-:mod:`turf_common.testing`'s."""
+and a unit of work that raises leaves the state as it found it. R31: each season has its own board
+(``State.boards``); ``State.territories`` is the first season's, 2026's (the configuration file's). The clock and
+publisher fakes are :mod:`turf_common.testing`'s."""
 
 from __future__ import annotations
 
@@ -67,11 +68,16 @@ class WarWindow:
     until: datetime
     state: str = "open"
     reclaim_claim_id: str | None = None
+    season_id: str = ""
+
+
+#: the configuration file's season, whose board ``State.territories`` is
+FIRST_SEASON = "2026"
 
 
 @dataclass
 class State:
-    territories: dict[str, Territory] = field(default_factory=dict)
+    boards: dict[str, dict[str, Territory]] = field(default_factory=dict)   # season -> its board (R31)
     claims: dict[str, Claim] = field(default_factory=dict)
     player_days: dict[tuple[str, date], tuple[int, int]] = field(default_factory=dict)
     idempotency: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -87,12 +93,21 @@ class State:
     jokers: list[tuple[str, str, date]] = field(default_factory=list)   # (player, territory, day) (R8.7)
     seq: dict[str, int] = field(default_factory=dict)                    # claim id -> log order (R14)
 
+    @property
+    def territories(self) -> dict[str, Territory]:
+        """The first season's board (what the tests of one season read and set)."""
+        return self.board(FIRST_SEASON)
+
+    def board(self, season_id: str) -> dict[str, Territory]:
+        return self.boards.setdefault(season_id, {})
+
 
 class MemoryClaimsTx:
-    """:class:`~turf_claims.ports.ClaimsTx` over a :class:`State`."""
+    """:class:`~turf_claims.ports.ClaimsTx` over a :class:`State`, on the board of season ``sid`` (R31)."""
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, sid: str) -> None:
         self.s = s
+        self.sid = sid
         # every role of the unit of work (ports.ClaimsTx) is served by this one object
         self.locks = self.messages = self.replies = self.ownership = self.claims = self.trail = self
         self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
@@ -132,26 +147,34 @@ class MemoryClaimsTx:
         self.s.idempotency[(player_id, key)] = reply.model_dump_json()
 
     # ---- territories
+    @property
+    def _board(self) -> dict[str, Territory]:
+        return self.s.board(self.sid)
+
+    def _claims(self) -> list[Claim]:
+        """The claims that moved this season's board."""
+        return [c for c in self.s.claims.values() if c.season_id == self.sid]
+
     async def territory(self, territory_id: str, lock: bool = False) -> Territory | None:
-        return self.s.territories.get(territory_id)
+        return self._board.get(territory_id)
 
     async def owner_of(self, territory_id: str) -> str | None:
-        t = self.s.territories.get(territory_id)
+        t = self._board.get(territory_id)
         return t.owner_id if t else None
 
     async def owners(self, territory_ids: tuple[str, ...] | None = None) -> dict[str, str | None]:
-        return {tid: t.owner_id for tid, t in self.s.territories.items()
+        return {tid: t.owner_id for tid, t in self._board.items()
                 if territory_ids is None or tid in territory_ids}
 
     async def territories(self, territory_id: str | None = None) -> list[Territory]:
-        return [t for tid, t in self.s.territories.items() if territory_id is None or tid == territory_id]
+        return [t for tid, t in self._board.items() if territory_id is None or tid == territory_id]
 
     async def owned_for_update(self, player_id: str) -> list[Territory]:
-        return sorted((t for t in self.s.territories.values() if t.owner_id == player_id), key=lambda t: t.id)
+        return sorted((t for t in self._board.values() if t.owner_id == player_id), key=lambda t: t.id)
 
     def _set(self, change: TerritoryChange) -> int:
-        t, f = self.s.territories[change.territory_id], change.fort
-        self.s.territories[t.id] = replace(t, owner_id=change.owner_id, progress=f.progress,
+        t, f = self._board[change.territory_id], change.fort
+        self._board[t.id] = replace(t, owner_id=change.owner_id, progress=f.progress,
                                            last_claim_day=f.last_claim_day, fortified=f.fortified,
                                            version=t.version + 1)
         return t.version + 1
@@ -177,8 +200,8 @@ class MemoryClaimsTx:
 
     async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                          now: datetime) -> CardFacts:
-        wars = sorted((w for w in self.s.wars if w.territory_id == territory_id and w.state == "open"
-                       and w.until > now), key=lambda w: w.opened_at, reverse=True)
+        wars = sorted((w for w in self.s.wars if w.season_id == self.sid and w.territory_id == territory_id
+                       and w.state == "open" and w.until > now), key=lambda w: w.opened_at, reverse=True)
         active = [p for p in self.s.protections.values() if p.player_id == owner_id and p.day == day
                   and p.state == "active"]
         return CardFacts(wars[0].holder_id if wars else None,
@@ -229,7 +252,7 @@ class MemoryClaimsTx:
 
     async def record_claim(self, claim: Claim, change: TerritoryChange, accepted: ClaimAccepted,
                            changed: TerritoryChanged) -> int:
-        self.s.claims[claim.id] = claim
+        self.s.claims[claim.id] = replace(claim, season_id=self.sid)
         self.s.seq[claim.id] = len(self.s.seq) + 1
         version = self._set(change)
         await self.stage(subjects.CLAIM_ACCEPTED, accepted)
@@ -244,10 +267,10 @@ class MemoryClaimsTx:
 
     async def standing_claim_after(self, territory_id: str, at: datetime) -> bool:
         return any(c.territory_id == territory_id and c.undone_by is None and c.at > at
-                   for c in self.s.claims.values())
+                   for c in self._claims())
 
     async def take_record(self, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
-        mine = sorted((c for c in self.s.claims.values() if c.territory_id == territory_id
+        mine = sorted((c for c in self._claims() if c.territory_id == territory_id
                        and c.player_id == owner_id and c.kind != "reinforce"),
                       key=lambda c: (c.at, self.s.seq.get(c.id, 0)))
         if owner_id is None or not mine:
@@ -273,15 +296,17 @@ class MemoryClaimsTx:
     # ---- War, Freeze, Blockade, exclusions
     async def open_war_window(self, war_id: str, territory_id: str, holder_id: str, victim_id: str,
                               steal_claim_id: str, opened_at: datetime, until: datetime) -> None:
-        self.s.wars.append(WarWindow(war_id, territory_id, holder_id, victim_id, steal_claim_id, opened_at, until))
+        self.s.wars.append(WarWindow(war_id, territory_id, holder_id, victim_id, steal_claim_id, opened_at, until,
+                                     season_id=self.sid))
 
     async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
         for w in self.s.wars:
-            if w.territory_id == territory_id and w.holder_id == holder_id and w.state == "open":
+            if w.season_id == self.sid and w.territory_id == territory_id and w.holder_id == holder_id \
+                    and w.state == "open":
                 w.state, w.reclaim_claim_id = "used", claim_id
 
     async def end_war_windows(self, holder_id: str) -> list[str]:
-        ended = [w for w in self.s.wars if w.holder_id == holder_id and w.state == "open"]
+        ended = [w for w in self.s.wars if w.season_id == self.sid and w.holder_id == holder_id and w.state == "open"]
         for w in ended:
             w.state = "ended"
         return [w.territory_id for w in ended]
@@ -338,7 +363,8 @@ class MemoryClaimsTx:
         return ordered if limit is None else ordered[:limit]
 
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
-        owned = sorted((t for t in self.s.territories.values() if t.owner_id == player_id), key=lambda t: t.id)
+        owned = sorted((t for t in self._board.values() if t.owner_id == player_id), key=lambda t: t.id)
+        wars_here = [w for w in self.s.wars if w.season_id == self.sid]
         facts = []
         for t in owned:
             today = [c for c in self.s.claims.values() if c.territory_id == t.id and c.game_day == day
@@ -347,21 +373,21 @@ class MemoryClaimsTx:
                 c.player_id == player_id and (c.normal or c.kind == "war_reclaim") for c in today)
             frozen = any(p.kind == "freeze" and p.player_id == player_id and p.territory_id == t.id and p.day == day
                          and p.state == "active" for p in self.s.protections.values())
-            wars = sorted((w for w in self.s.wars if w.territory_id == t.id and w.state == "open" and w.until > now),
+            wars = sorted((w for w in wars_here if w.territory_id == t.id and w.state == "open" and w.until > now),
                           key=lambda w: (w.opened_at, w.id))
             facts.append(OwnedFacts(t, claimed, any(c.normal for c in today), frozen,
                                     wars[-1].holder_id if wars else None, wars[-1].until if wars else None,
                                     await self.take_record(t.id, player_id)))
-        stolen_ids = sorted({c.territory_id for c in self.s.claims.values() if c.previous_owner_id == player_id
+        stolen_ids = sorted({c.territory_id for c in self._claims() if c.previous_owner_id == player_id
                              and c.kind == "steal" and c.undone_by is None})
         stolen = []
         for tid in stolen_ids:
-            owner = self.s.territories[tid].owner_id
+            owner = self._board[tid].owner_id
             take = await self.take_record(tid, owner)
             if take is not None:
                 stolen.append(StolenFacts(tid, owner, take))
-        held = [HeldWindow(w.territory_id, self.s.territories[w.territory_id].owner_id, w.until)
-                for w in sorted(self.s.wars, key=lambda w: (w.opened_at, w.id))
+        held = [HeldWindow(w.territory_id, self._board[w.territory_id].owner_id, w.until)
+                for w in sorted(wars_here, key=lambda w: (w.opened_at, w.id))
                 if w.holder_id == player_id and w.state == "open" and w.until > now]
         return OutlookFacts(facts, stolen, held)
 
@@ -382,27 +408,27 @@ class MemoryClaimsStore:
         self.state = State()
 
     @asynccontextmanager
-    async def begin(self) -> AsyncIterator[MemoryClaimsTx]:
+    async def begin(self, season_id: str) -> AsyncIterator[MemoryClaimsTx]:
         before = copy.deepcopy(self.state)
         try:
             with txguard.transaction("claims"):   # as the SQL store's (txguard)
-                yield MemoryClaimsTx(self.state)
+                yield MemoryClaimsTx(self.state, season_id)
         except BaseException:
             self.state.__dict__.update(before.__dict__)
             raise
 
     @asynccontextmanager
-    async def connect(self) -> AsyncIterator[MemoryClaimsTx]:
-        yield MemoryClaimsTx(self.state)
+    async def connect(self, season_id: str) -> AsyncIterator[MemoryClaimsTx]:
+        yield MemoryClaimsTx(self.state, season_id)
 
-    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+    async def day_snapshot(self, season_id: str, day: date, now: datetime) -> DaySnapshot:
         s = self.state
-        windows = [w.until for w in s.wars if w.state == "open" and w.until > now]
-        return DaySnapshot(
+        windows = [w.until for w in s.wars if w.season_id == season_id and w.state == "open" and w.until > now]
+        return DaySnapshot(season_id,
             [(c.id, c.player_id, c.territory_id) for c in s.claims.values()
              if c.game_day == day and c.normal and c.player_id not in s.excluded],
             {pid: ed for (pid, d), ed in s.player_days.items() if d == day}, max(windows, default=None),
-            {tid: (ter.owner_id, ter.version) for tid, ter in s.territories.items()})
+            {tid: (ter.owner_id, ter.version) for tid, ter in s.board(season_id).items()})
 
     async def refuse(self, player_id: str, key: str | None, reply: Message, subject: str, event: Event,
                      at: datetime) -> str | None:
@@ -413,9 +439,9 @@ class MemoryClaimsStore:
         self.state.outbox.append((subject, event))
         return None
 
-    async def seed_territories(self, territory_ids: list[str]) -> None:
+    async def seed_territories(self, season_id: str, territory_ids: list[str]) -> None:
         for tid in territory_ids:
-            self.state.territories.setdefault(tid, Territory(tid, None, 0, None, False, 0))
+            self.state.board(season_id).setdefault(tid, Territory(tid, None, 0, None, False, 0))
 
     def take_staged(self) -> list[tuple[str, Event]]:
         """The committed events not yet published, in commit order, now taken (the outbox relay's part:

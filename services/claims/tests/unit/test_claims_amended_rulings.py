@@ -167,7 +167,7 @@ async def test_r5_a_check_at_the_opening_instant_answers_after_the_day_start(w: 
 async def test_r5_a_check_or_card_effect_whose_day_start_does_not_come_is_unavailable_and_nothing_is_stored(
         w: World) -> None:
     await _frozen_tomorrow(w)
-    w.h.claims.days = w.h.effects.days = GameDays(store=w.store, relay=w.relay)
+    w.h.claims.days = w.h.effects.days = GameDays(store=w.store, relay=w.relay, boards=w.h.claims.boards)
 
     async def no_wait(day: date, timeout: float = 0.05) -> bool:
         return await GameDays.wait_started(w.h.claims.days, day, timeout)

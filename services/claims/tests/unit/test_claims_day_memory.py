@@ -25,9 +25,9 @@ def count_transactions(w: World) -> list[int]:
     begin = w.store.begin
 
     @asynccontextmanager
-    async def counted() -> AsyncIterator[MemoryClaimsTx]:
+    async def counted(season_id: str) -> AsyncIterator[MemoryClaimsTx]:
         n[0] += 1
-        async with begin() as tx:
+        async with begin(season_id) as tx:
             yield tx
 
     w.store.begin = counted  # type: ignore[method-assign]

@@ -85,7 +85,7 @@ async def test_r7_1_trails_are_per_player(w: World) -> None:
 async def test_the_flags_cross_the_bus_a_page_at_a_time(w: World) -> None:
     """A flag flood grew the one ``claims.flags`` reply past NATS's 1 MiB limit; now a page is at most 200 flags
     and ``next`` leads through them all, in order, each once."""
-    async with w.store.begin() as tx:
+    async with w.store.begin("2026") as tx:
         for i in range(450):
             await tx.trail.add_flag(f"f{i:04d}", w.clock.at + timedelta(seconds=i // 2), "ann", None,
                                     "impossible_travel", {"i": i})

@@ -93,7 +93,7 @@ ERASED = {"from": {"accuracy_m": 8.0, "fix_time": "2026-10-05T10:00:00-04:00"},
 
 
 async def _flag(w: World, fid: str, player_id: str) -> None:
-    async with w.store.begin() as tx:
+    async with w.store.begin("2026") as tx:
         await tx.trail.add_flag(fid, w.clock.at, player_id, "claim-1", "impossible_travel", EVIDENCE)
 
 

@@ -1,6 +1,11 @@
 """The claims store on PostgreSQL (schema ``claims``): the :class:`~turf_claims.ports.ClaimsTx` unit of work over one
 connection. The statements of a claim are built once, with bound parameters, and each is one round trip (building
-them per call costs more CPU than running them)."""
+them per call costs more CPU than running them).
+
+R31: each season has its own board. A unit of work is opened on one season's board (``sid``, bound into every
+statement that reads or writes territories, the claims' moves on them and the War reclaim windows), so a claim
+pays no round trip more for it. What is keyed by game day or instant (a day's claims, allowances, Freezes and
+Blockades, Joker awards, days started) is apart already: two seasons' days never overlap."""
 
 from __future__ import annotations
 
@@ -58,7 +63,9 @@ from turf_common.rules.claims import Fortification
 # territory's owner, NULL when unowned: no Freeze, no Blockade), ``pid`` (the claimant), ``day``, ``now``. Scalar
 # subqueries, so that claims.submit reads them in the same round trip as the claimant's day (_DAY_FACTS).
 _p = t.protections.c
+_SID = bindparam("sid", type_=String)
 WAR_HOLDER = (select(t.war_windows.c.holder_id).where(
+    t.war_windows.c.season_id == _SID,
     t.war_windows.c.territory_id == bindparam("tid", type_=String), t.war_windows.c.state == "open",
     t.war_windows.c.until > bindparam("now", type_=DateTime(timezone=True)))
     .order_by(t.war_windows.c.opened_at.desc()).limit(1).scalar_subquery().label("war_holder"))
@@ -106,11 +113,12 @@ _REFUSE = text(
     "staged AS (INSERT INTO claims.outbox (event_id, subject, payload, created_at) "
     "SELECT :eid, :subject, :payload, :now WHERE NOT EXISTS (SELECT 1 FROM prev)) "
     "SELECT response FROM prev")
-_TERRITORY = select(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+_TERRITORY = select(t.territories).where(t.territories.c.season_id == _SID,
+                                         t.territories.c.id == bindparam("tid", type_=String))
 _TERRITORY_FOR_UPDATE = _TERRITORY.with_for_update()
 _CLAIM_COLUMNS = ("id", "player_id", "territory_id", "kind", "normal", "game_day", "at", "lat", "lon", "accuracy_m",
                   "fix_time", "border_distance_m", "previous_owner_id", "prev_progress", "prev_last_claim_day",
-                  "prev_fortified", "flags")
+                  "prev_fortified", "flags", "season_id")
 _NEW_CLAIM = t.claims.insert().values(
     {c: bindparam("c_" + c, type_=t.claims.c[c].type) for c in _CLAIM_COLUMNS}).cte("new_claim")
 #: claim.accepted then territory.changed, in that order (the outbox publishes by seq). An INSERT … SELECT … UNION
@@ -122,7 +130,8 @@ _NEW_EVENTS = t.outbox.insert().from_select(["event_id", "subject", "payload", "
     for k in (1, 2)))).cte("new_events")
 #: the territory's new state, version + 1: the one UPDATE of every territory writer (claims, card effects,
 #: corrections)
-_SET_TERRITORY = (update(t.territories).where(t.territories.c.id == bindparam("tid", type_=String))
+_SET_TERRITORY = (update(t.territories).where(t.territories.c.season_id == _SID,
+                                              t.territories.c.id == bindparam("tid", type_=String))
                   .values(owner_id=bindparam("b_owner"), progress=bindparam("b_progress"),
                           last_claim_day=bindparam("b_last"), fortified=bindparam("b_fortified"),
                           version=t.territories.c.version + 1)
@@ -134,8 +143,8 @@ _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(hashtext(:k))")
 _ADVISORY_LOCKS = text("SELECT pg_advisory_xact_lock(hashtext(k)) FROM unnest(CAST(:keys AS text[])) "
                        "WITH ORDINALITY AS u(k, n) ORDER BY n")
 #: several territory rows, locked in id order (the order every writer takes them in)
-_TERRITORIES_FOR_UPDATE = text("SELECT id FROM claims.territories WHERE id = ANY(CAST(:ids AS text[])) "
-                               "ORDER BY id FOR UPDATE")
+_TERRITORIES_FOR_UPDATE = text("SELECT id FROM claims.territories WHERE season_id = :sid "
+                               "AND id = ANY(CAST(:ids AS text[])) ORDER BY id FOR UPDATE")
 
 
 def _territory(r: Any) -> Territory:
@@ -146,7 +155,7 @@ def _claim(r: Any) -> Claim:
     return Claim(r.id, r.player_id, r.territory_id, r.kind, r.normal, r.game_day, r.at, r.lat, r.lon, r.accuracy_m,
                  r.fix_time, r.border_distance_m, r.previous_owner_id,
                  Fortification(r.prev_progress, r.prev_last_claim_day, r.prev_fortified), list(r.flags or []),
-                 r.undone_by)
+                 r.undone_by, r.season_id)
 
 
 def _take_record(r: Any) -> rules.TakeRecord:
@@ -158,9 +167,9 @@ def _protection(r: Any) -> Protection:
     return Protection(r.card_id, r.kind, r.player_id, r.territory_id, r.rival_id, r.day, r.state)
 
 
-def _set_params(change: TerritoryChange) -> dict[str, Any]:
+def _set_params(sid: str, change: TerritoryChange) -> dict[str, Any]:
     f = change.fort
-    return {"tid": change.territory_id, "b_owner": change.owner_id, "b_progress": f.progress,
+    return {"sid": sid, "tid": change.territory_id, "b_owner": change.owner_id, "b_progress": f.progress,
             "b_last": f.last_claim_day, "b_fortified": f.fortified}
 
 
@@ -174,10 +183,12 @@ def _traced(event: Event) -> Event:
 
 
 class SqlClaimsTx:
-    """:class:`~turf_claims.ports.ClaimsTx` over one connection (in a transaction, or not for reads)."""
+    """:class:`~turf_claims.ports.ClaimsTx` over one connection (in a transaction, or not for reads), on the board of
+    season ``sid`` (R31)."""
 
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(self, conn: AsyncConnection, sid: str) -> None:
         self.conn = conn
+        self.sid = sid
         # every role of the unit of work (ports.ClaimsTx) is served by this one object
         self.locks = self.messages = self.replies = self.ownership = self.claims = self.trail = self
         self.allowances = self.cards = self.protections = self.exclusions = self.days = self.outlook = self
@@ -192,7 +203,7 @@ class SqlClaimsTx:
 
     async def lock_territories(self, territory_ids: Sequence[str]) -> None:
         if territory_ids:
-            await self.conn.execute(_TERRITORIES_FOR_UPDATE, {"ids": list(territory_ids)})
+            await self.conn.execute(_TERRITORIES_FOR_UPDATE, {"sid": self.sid, "ids": list(territory_ids)})
 
     async def first_time(self, event_id: str, subject: str) -> bool:
         return await first_time(self.conn, t.inbox, event_id, subject)
@@ -221,47 +232,50 @@ class SqlClaimsTx:
 
     # ---- territories
     async def territory(self, territory_id: str, lock: bool = False) -> Territory | None:
-        row = (await self.conn.execute(_TERRITORY_FOR_UPDATE if lock else _TERRITORY, {"tid": territory_id})).first()
+        row = (await self.conn.execute(_TERRITORY_FOR_UPDATE if lock else _TERRITORY,
+                                       {"sid": self.sid, "tid": territory_id})).first()
         return None if row is None else _territory(row)
 
     async def owner_of(self, territory_id: str) -> str | None:
         return (await self.conn.execute(select(t.territories.c.owner_id)  # type: ignore[no-any-return]
-                                        .where(t.territories.c.id == territory_id))).scalar_one_or_none()
+                                        .where(t.territories.c.season_id == self.sid,
+                                               t.territories.c.id == territory_id))).scalar_one_or_none()
 
     async def owners(self, territory_ids: tuple[str, ...] | None = None) -> dict[str, str | None]:
-        q = select(t.territories.c.id, t.territories.c.owner_id)
+        q = select(t.territories.c.id, t.territories.c.owner_id).where(t.territories.c.season_id == self.sid)
         if territory_ids is not None:
             q = q.where(t.territories.c.id.in_(territory_ids))
         return {r.id: r.owner_id for r in (await self.conn.execute(q)).all()}
 
     async def territories(self, territory_id: str | None = None) -> list[Territory]:
-        q = select(t.territories)
+        q = select(t.territories).where(t.territories.c.season_id == self.sid)
         if territory_id is not None:
             q = q.where(t.territories.c.id == territory_id)
         return [_territory(r) for r in (await self.conn.execute(q)).all()]
 
     async def owned_for_update(self, player_id: str) -> list[Territory]:
         return [_territory(r) for r in (await self.conn.execute(
-            select(t.territories).where(t.territories.c.owner_id == player_id)
+            select(t.territories).where(t.territories.c.season_id == self.sid,
+                                        t.territories.c.owner_id == player_id)
             .order_by(t.territories.c.id).with_for_update())).all()]
 
     async def change_territory(self, change: TerritoryChange, at: datetime) -> int:
-        version = int((await self.conn.execute(_SET_TERRITORY, _set_params(change))).scalar_one())
+        version = int((await self.conn.execute(_SET_TERRITORY, _set_params(self.sid, change))).scalar_one())
         await self.stage(subjects.TERRITORY_CHANGED, change.event(version, at))
         return version
 
     # ---- claims
     async def day_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                         now: datetime) -> DayFacts:
-        f = (await self.conn.execute(_DAY_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
-                                                  "day": day, "now": now})).one()
+        f = (await self.conn.execute(_DAY_FACTS, {"sid": self.sid, "tid": territory_id, "owner": owner_id,
+                                                  "pid": player_id, "day": day, "now": now})).one()
         return DayFacts(int(f.mine), f.extra or 0, f.replacement or 0, list(f.on_it or []), f.war_holder,
                         bool(f.frozen), bool(f.blockaded), bool(f.took_it))
 
     async def card_facts(self, territory_id: str, owner_id: str | None, player_id: str, day: date,
                          now: datetime) -> CardFacts:
-        row = (await self.conn.execute(_CARD_FACTS, {"tid": territory_id, "owner": owner_id, "pid": player_id,
-                                                     "day": day, "now": now})).one()
+        row = (await self.conn.execute(_CARD_FACTS, {"sid": self.sid, "tid": territory_id, "owner": owner_id,
+                                                     "pid": player_id, "day": day, "now": now})).one()
         return CardFacts(row.war_holder, bool(row.frozen), bool(row.blockaded))
 
     async def erase_fixes(self, player_id: str) -> None:
@@ -323,7 +337,7 @@ class SqlClaimsTx:
             c_game_day=c.game_day, c_at=c.at, c_lat=c.lat, c_lon=c.lon, c_accuracy_m=c.accuracy_m,
             c_fix_time=c.fix_time, c_border_distance_m=c.border_distance_m, c_previous_owner_id=c.previous_owner_id,
             c_prev_progress=fb.progress, c_prev_last_claim_day=fb.last_claim_day, c_prev_fortified=fb.fortified,
-            c_flags=c.flags, e_at=datetime.now(UTC), **_set_params(change))
+            c_flags=c.flags, c_season_id=self.sid, e_at=datetime.now(UTC), **_set_params(self.sid, change))
         for k, (subject, ev) in enumerate(((subjects.CLAIM_ACCEPTED, accepted),
                                            (subjects.TERRITORY_CHANGED, changed)), start=1):
             ev = _traced(ev)  # as turf_common.outbox.stage does
@@ -340,7 +354,7 @@ class SqlClaimsTx:
 
     async def standing_claim_after(self, territory_id: str, at: datetime) -> bool:
         return (await self.conn.execute(select(t.claims.c.id).where(
-            t.claims.c.territory_id == territory_id, t.claims.c.undone_by.is_(None),
+            t.claims.c.season_id == self.sid, t.claims.c.territory_id == territory_id, t.claims.c.undone_by.is_(None),
             t.claims.c.at > at).limit(1))).first() is not None
 
     async def take_record(self, territory_id: str, owner_id: str | None) -> rules.TakeRecord | None:
@@ -348,7 +362,7 @@ class SqlClaimsTx:
             return None
         c = t.claims.c
         row = (await self.conn.execute(select(t.claims).where(
-            c.territory_id == territory_id, c.player_id == owner_id, c.kind != "reinforce",
+            c.season_id == self.sid, c.territory_id == territory_id, c.player_id == owner_id, c.kind != "reinforce",
         ).order_by(c.at.desc(), c.seq.desc()).limit(1))).first()   # R14: ties at one instant by log order
         return None if row is None else _take_record(row)
 
@@ -378,16 +392,19 @@ class SqlClaimsTx:
                               steal_claim_id: str, opened_at: datetime, until: datetime) -> None:
         await self.conn.execute(t.war_windows.insert().values(
             id=war_id, territory_id=territory_id, holder_id=holder_id, victim_id=victim_id,
-            steal_claim_id=steal_claim_id, opened_at=opened_at, until=until, state="open"))
+            steal_claim_id=steal_claim_id, opened_at=opened_at, until=until, state="open", season_id=self.sid))
 
     async def mark_reclaimed(self, territory_id: str, holder_id: str, claim_id: str) -> None:
         await self.conn.execute(update(t.war_windows).where(
-            t.war_windows.c.territory_id == territory_id, t.war_windows.c.holder_id == holder_id,
+            t.war_windows.c.season_id == self.sid, t.war_windows.c.territory_id == territory_id,
+            t.war_windows.c.holder_id == holder_id,
             t.war_windows.c.state == "open").values(state="used", reclaim_claim_id=claim_id))
 
     async def end_war_windows(self, holder_id: str) -> list[str]:
         w = t.war_windows.c
-        return list((await self.conn.execute(update(t.war_windows).where(w.holder_id == holder_id, w.state == "open")
+        return list((await self.conn.execute(update(t.war_windows).where(w.season_id == self.sid,
+                                                                                 w.holder_id == holder_id,
+                                                                                 w.state == "open")
                                              .values(state="ended").returning(w.territory_id))).scalars().all())
 
     async def record_joker_award(self, command_id: str, player_id: str, territory_id: str, day: date,
@@ -469,7 +486,8 @@ class SqlClaimsTx:
     async def outlook_facts(self, player_id: str, day: date | None, now: datetime) -> OutlookFacts:
         c, w, ter = t.claims.c, t.war_windows.c, t.territories.c
         owned = [_territory(r) for r in (await self.conn.execute(
-            select(t.territories).where(ter.owner_id == player_id).order_by(ter.id))).all()]
+            select(t.territories).where(ter.season_id == self.sid, ter.owner_id == player_id)
+            .order_by(ter.id))).all()]
         ids = [o.id for o in owned]
         claimed: set[str] = set()
         locked: set[str] = set()
@@ -492,8 +510,8 @@ class SqlClaimsTx:
         held: list[HeldWindow] = []
         for r in (await self.conn.execute(
                 select(w.territory_id, w.holder_id, w.until, ter.owner_id)
-                .join(t.territories, ter.id == w.territory_id)
-                .where(w.state == "open", w.until > now,
+                .join(t.territories, and_(ter.season_id == w.season_id, ter.id == w.territory_id))
+                .where(w.season_id == self.sid, w.state == "open", w.until > now,
                        (w.holder_id == player_id) | w.territory_id.in_(ids))
                 .order_by(w.opened_at, w.id))).all():
             if r.territory_id in ids:
@@ -502,14 +520,17 @@ class SqlClaimsTx:
                 held.append(HeldWindow(r.territory_id, r.owner_id, r.until))
         # how the player got each territory: their latest take of it (R14, ties by log order)
         takes = {r.territory_id: _take_record(r) for r in (await self.conn.execute(
-            select(t.claims).where(c.territory_id.in_(ids), c.player_id == player_id, c.kind != "reinforce")
+            select(t.claims).where(c.season_id == self.sid, c.territory_id.in_(ids), c.player_id == player_id,
+                                   c.kind != "reinforce")
             .distinct(c.territory_id).order_by(c.territory_id, c.at.desc(), c.seq.desc()))).all()} if ids else {}
         # territories stolen from the player by a steal that stands: their owner's latest take of each
-        stolen_ids = select(c.territory_id).where(c.previous_owner_id == player_id, c.kind == "steal",
+        stolen_ids = select(c.territory_id).where(c.season_id == self.sid, c.previous_owner_id == player_id,
+                                                  c.kind == "steal",
                                                   c.undone_by.is_(None))
         stolen = [StolenFacts(r.territory_id, r.player_id, _take_record(r)) for r in (await self.conn.execute(
-            select(t.claims).join(t.territories, and_(ter.id == c.territory_id, ter.owner_id == c.player_id))
-            .where(c.territory_id.in_(stolen_ids), c.kind != "reinforce")
+            select(t.claims).join(t.territories, and_(ter.season_id == c.season_id, ter.id == c.territory_id,
+                                                      ter.owner_id == c.player_id))
+            .where(c.season_id == self.sid, c.territory_id.in_(stolen_ids), c.kind != "reinforce")
             .distinct(c.territory_id).order_by(c.territory_id, c.at.desc(), c.seq.desc()))).all()]
         return OutlookFacts(
             owned=[OwnedFacts(o, o.id in claimed, o.id in locked, o.id in frozen, on_mine.get(o.id, (None, None))[0],
@@ -524,26 +545,28 @@ class SqlClaimsStore:
         self.engine = engine
 
     @asynccontextmanager
-    async def begin(self) -> AsyncIterator[SqlClaimsTx]:
+    async def begin(self, season_id: str) -> AsyncIterator[SqlClaimsTx]:
         async with self.engine.begin() as conn:
             with txguard.transaction("claims"):   # no network round trip until it ends (txguard)
-                yield SqlClaimsTx(conn)
+                yield SqlClaimsTx(conn, season_id)
 
     @asynccontextmanager
-    async def connect(self) -> AsyncIterator[SqlClaimsTx]:
+    async def connect(self, season_id: str) -> AsyncIterator[SqlClaimsTx]:
         async with self.engine.connect() as conn:
-            yield SqlClaimsTx(conn)
+            yield SqlClaimsTx(conn, season_id)
 
-    async def day_snapshot(self, day: date, now: datetime) -> DaySnapshot:
+    async def day_snapshot(self, season_id: str, day: date, now: datetime) -> DaySnapshot:
         c, pd, w, ter = t.claims.c, t.player_days.c, t.war_windows.c, t.territories.c
         async with self.engine.connect() as conn:
             claims = (await conn.execute(select(c.id, c.player_id, c.territory_id).where(
                 c.game_day == day, c.normal.is_(True), _not_excluded))).all()
             days = (await conn.execute(select(pd.player_id, pd.extra_claims, pd.replacement_claims)
                                        .where(pd.game_day == day))).all()
-            until = (await conn.execute(select(func.max(w.until)).where(w.state == "open", w.until > now))).scalar()
-            owners = (await conn.execute(select(ter.id, ter.owner_id, ter.version))).all()
-        return DaySnapshot([(r.id, r.player_id, r.territory_id) for r in claims],
+            until = (await conn.execute(select(func.max(w.until)).where(
+                w.season_id == season_id, w.state == "open", w.until > now))).scalar()
+            owners = (await conn.execute(select(ter.id, ter.owner_id, ter.version)
+                                         .where(ter.season_id == season_id))).all()
+        return DaySnapshot(season_id, [(r.id, r.player_id, r.territory_id) for r in claims],
                            {r.player_id: (r.extra_claims, r.replacement_claims) for r in days}, until,
                            {r.id: (r.owner_id, r.version) for r in owners})
 
@@ -556,10 +579,11 @@ class SqlClaimsStore:
             await conn.commit()
         return prev  # type: ignore[no-any-return]
 
-    async def seed_territories(self, territory_ids: list[str]) -> None:
+    async def seed_territories(self, season_id: str, territory_ids: list[str]) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(pg_insert(t.territories).values(
-                [{"id": tid, "progress": 0, "fortified": False, "version": 0} for tid in territory_ids]
+                [{"season_id": season_id, "id": tid, "progress": 0, "fortified": False, "version": 0}
+                 for tid in territory_ids]
             ).on_conflict_do_nothing())
 
 

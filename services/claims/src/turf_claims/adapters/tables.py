@@ -25,8 +25,10 @@ from turf_common.outbox import inbox_table, outbox_table
 SCHEMA = "claims"
 metadata = MetaData(schema=SCHEMA)
 
+# R31: each season has its own board (migration 0009); the rows there were are the first season's, 2026
 territories = Table(
     "territories", metadata,
+    Column("season_id", String(32), primary_key=True),
     Column("id", String(16), primary_key=True),
     Column("owner_id", String(64), nullable=True, index=True),
     # R11: fortification state belongs to the territory
@@ -62,6 +64,8 @@ claims = Table(
     Column("flags", JSON, nullable=False, default=list),
     # R14: the order claims were logged in, which settles ties of ``at`` (the manual clock stands still)
     Column("seq", BigInteger, Identity(), nullable=False),
+    Column("season_id", String(32), nullable=False),   # R31: the season whose board it moved (0009)
+    Index("ix_claims_season_territory", "season_id", "territory_id"),
     Index("ix_claims_day_territory", "game_day", "territory_id"),
     Index("ix_claims_territory_seq", "territory_id", "seq"),
     Index("ix_claims_day_player", "game_day", "player_id"),
@@ -142,6 +146,7 @@ war_windows = Table(
     Column("until", DateTime(timezone=True), nullable=False),
     Column("state", String(16), nullable=False),           # open | used | ended (R28: holder disqualified)
     Column("reclaim_claim_id", String(64), nullable=True),
+    Column("season_id", String(32), nullable=False),   # R31: the season whose board it is on (0009)
 )
 
 # R15/R16: scheduled and active Freezes and Blockades, one row per card
