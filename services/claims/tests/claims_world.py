@@ -17,6 +17,7 @@ from turf_common.contracts.clock import DayStarted
 from turf_common.contracts.geo import VerifiedClaim
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import FixRecord
+from turf_common.seasonbook import SeasonBook
 from turf_common.testing import FakeClock, RecordingPublisher
 from turf_geo import bootstrap as geo_bootstrap
 from turf_geo.testing import FunctionClaims, MemoryTrails, PointsBoard
@@ -34,7 +35,7 @@ class World:
     """The handlers over fresh fakes, the clock one hour into DAY1's open hours; :meth:`start` moves the clock into
     a day and runs its day start (R5)."""
 
-    def __init__(self, clock: FakeClock | None = None) -> None:
+    def __init__(self, clock: FakeClock | None = None, seasons: SeasonBook | None = None) -> None:
         self.store = MemoryClaimsStore()
         self.clock = clock or FakeClock(opening(DAY1) + timedelta(hours=1))
         self.relay = RecordingPublisher(self.store.take_staged)
@@ -43,7 +44,7 @@ class World:
         self.geo = PointsBoard()
         self.geo.place(40.0, -74.0, "hoboken")
         self.trails = MemoryTrails()
-        self.h: ClaimsHandlers = bootstrap.handlers(self.store, self.clock, self.relay, SEASON, NAMES)
+        self.h: ClaimsHandlers = bootstrap.handlers(self.store, self.clock, self.relay, seasons or SEASON, NAMES)
         self.handed_on = FunctionClaims(self._claims_answer)
         self.path = geo_bootstrap.claim_path(geo_bootstrap.handlers(self.geo, SEASON.limits), self.trails,
                                              self.clock, self.handed_on, SEASON)
