@@ -115,3 +115,51 @@ async def test_two_gateways_starting_together_make_one_organizer(database: str) 
     finally:
         for e in engines:
             await e.dispose()
+
+
+def test_r31_the_claims_boards_migration_keeps_the_rows_there_are_as_2026s(tmp_path: Path) -> None:
+    """Migration 0009 (R31: each season has its own board): the territories, claims and War reclaim windows stored
+    before it are the first season's, 2026's, unchanged otherwise; another season's board can then sit beside it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from turf_claims import bootstrap as claims
+
+    with scratch_postgres(tmp_path) as url:
+        engine = create_engine(sqlalchemy_url(url))
+        try:
+            def upgrade(to: str) -> None:
+                with engine.begin() as conn:
+                    conn.execute(text("CREATE SCHEMA IF NOT EXISTS claims"))
+                    cfg = Config()
+                    cfg.set_main_option("script_location", str(claims.MIGRATIONS))
+                    cfg.attributes["connection"] = conn
+                    cfg.attributes["schema"] = "claims"
+                    command.upgrade(cfg, to)
+
+            upgrade("0008")
+            with engine.begin() as conn:
+                conn.execute(text("INSERT INTO claims.territories (id, owner_id, progress, last_claim_day, fortified,"
+                                  " version) VALUES ('hoboken', 'ann', 3, '2026-10-07', true, 4)"))
+                conn.execute(text(
+                    "INSERT INTO claims.claims (id, player_id, territory_id, kind, normal, game_day, at, fix_time,"
+                    " prev_progress, prev_fortified, flags) VALUES ('c1', 'ann', 'hoboken', 'take', true,"
+                    " '2026-10-05', '2026-10-05T14:00Z', '2026-10-05T14:00Z', 0, false, '[]')"))
+                conn.execute(text(
+                    "INSERT INTO claims.war_windows (id, territory_id, holder_id, victim_id, steal_claim_id,"
+                    " opened_at, until, state) VALUES ('w1', 'hoboken', 'bob', 'ann', 'c1', '2026-10-06T14:00Z',"
+                    " '2026-10-06T16:00Z', 'open')"))
+            upgrade("head")
+            with engine.begin() as conn:
+                assert conn.execute(text(
+                    "SELECT season_id, id, owner_id, progress, fortified, version FROM claims.territories")).all() \
+                    == [("2026", "hoboken", "ann", 3, True, 4)]
+                assert conn.execute(text("SELECT season_id FROM claims.claims")).scalars().all() == ["2026"]
+                assert conn.execute(text("SELECT season_id FROM claims.war_windows")).scalars().all() == ["2026"]
+                # the next season's board beside it: the same territory, unowned
+                conn.execute(text("INSERT INTO claims.territories (season_id, id, progress, fortified, version)"
+                                  " VALUES ('2027', 'hoboken', 0, false, 0)"))
+                assert conn.execute(text("SELECT count(*) FROM claims.territories")).scalar() == 2
+        finally:
+            engine.dispose()
