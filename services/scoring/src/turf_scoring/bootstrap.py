@@ -33,13 +33,13 @@ def territory_stats(board: Board) -> dict[str, TerritoryStats]:
 
 def handlers(store: ScoreStore, publisher: StreamPublisher, graph: nx.Graph, stats: Mapping[str, TerritoryStats],
              prizes: PrizeTable | None = None, season: SeasonConfig | SeasonBook | None = None,
-             clock: GameNow | None = None) -> ScoringHandlers:
+             clock: GameNow | None = None, home: str | None = None) -> ScoringHandlers:
     """The use cases over given adapters, on the board's adjacency ``graph`` (R22) and territory ``stats``.
     ``season``: the seasons played (R31), a book or one season (None: the configuration file's); the first
-    season of a plain config or a fixed book keeps the store's own keys."""
+    season of a plain config or a fixed book keeps the store's own keys, else ``home``."""
     book = season if isinstance(season, SeasonBook) else SeasonBook.of(season or gametime.load_season())
     return ScoringHandlers(store=store, publisher=publisher, graph=graph, stats=stats,
-                           prizes=prizes or PrizeTable.load(), book=book, clock=clock)
+                           prizes=prizes or PrizeTable.load(), book=book, clock=clock, home=home)
 
 
 def wire(settings: Settings) -> Wire:
@@ -57,8 +57,7 @@ def wire(settings: Settings) -> Wire:
         await book.start()
         await clock.start()
         h = handlers(RedisScoreStore(redis, settings.redis_prefix), EventPublisher(broker, settings.stream),
-                     board.graph, territory_stats(board), season=book, clock=clock)
-        h.home = home.season_id
+                     board.graph, territory_stats(board), season=book, clock=clock, home=home.season_id)
 
         async def close() -> None:
             await clock.close()

@@ -179,8 +179,17 @@ class ScoringHandlers:
 
     # ---- the consumer --------------------------------------------------------------------------------------------
 
+    async def _catalog_for(self, events: Sequence[ScoringFact]) -> None:
+        """Read the catalog afresh when an event is past the close of the season in force at its instant: a season
+        whose first opening it may be has perhaps not come through the book's watch yet (R31: its first claims
+        must not score on the last season's board)."""
+        latest = max(ev.occurred_at for ev in events)
+        if latest >= gametime.season_closes_at(self.seasons.config_at(latest)):
+            await self.seasons.holding("")   # no season has that id: a refresh when the book watches the catalog
+
     async def on_event(self, ev: ScoringFact) -> None:
         """One event of the durable consumer, by its type."""
+        await self._catalog_for([ev])
         if isinstance(ev, TerritoryChanged):
             await self.apply(ev)
         elif isinstance(ev, SeasonEnded):
@@ -197,6 +206,8 @@ class ScoringHandlers:
         season is applied as one (:meth:`apply_all`: one rescore, one ``score.updated``), the other events one by
         one. Idempotent like :meth:`on_event`, so a batch applied again one event at a time after a failure
         (turf_common.bus.settle_batch) ends in the same state."""
+        if events:
+            await self._catalog_for(events)
         run: list[TerritoryChanged] = []
         for ev in events:
             if isinstance(ev, TerritoryChanged):
