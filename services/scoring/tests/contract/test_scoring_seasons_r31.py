@@ -14,7 +14,7 @@ import networkx as nx
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Refusal
 from turf_common.contracts.claims import TerritoryChanged
-from turf_common.contracts.clock import SeasonEnded
+from turf_common.contracts.clock import SeasonCalendar, SeasonEnded, SetSeasons
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
 from turf_common.contracts.scoring import FinalResults, Leaderboard, LeaderboardRequest, ResultsRequest
 from turf_common.contracts.seasons import SeasonJoined
@@ -173,3 +173,37 @@ async def test_r31_the_configuration_files_season_keeps_its_keys_and_the_next_ha
         assert await store.redis.hexists(store.k("score"), "ben")
         assert await store.redis.hgetall(store.k("2027:own")) == {b"b": b"ann"}
         assert not await store.redis.hexists(store.k("2027:score"), "ben")
+
+
+class _Entry:
+    def __init__(self, value: bytes) -> None:
+        self.value = value
+
+
+class _Bucket:
+    """The clock's KV bucket holding a catalog the book's watch has not brought yet."""
+
+    def __init__(self, *configs: gametime.SeasonConfig) -> None:
+        self.catalog = SetSeasons(seasons=[SeasonCalendar(config=c.to_dict(), seed_commitment="0" * 64)
+                                           for c in configs]).model_dump_json().encode()
+
+    async def get(self, key: str) -> _Entry:
+        assert key == "seasons"
+        return _Entry(self.catalog)
+
+
+async def test_r31_a_new_seasons_first_claim_is_scored_on_its_board_though_the_watch_lags(
+        store: ScoreStore) -> None:
+    """The book still holds 2026 alone when 2027's first claim comes: scoring reads the catalog afresh (an event
+    past the close of the season in force), so the claim scores on 2027's empty board, not on 2026's."""
+    async def bucket() -> _Bucket:
+        return _Bucket(S2026, S2027)
+
+    w = Seasons(store)
+    await w.play_2026()
+    w.h.book = SeasonBook(S2026, bucket)   # the catalog of 2026 and 2027, not yet read
+    assert w.h.book.get("2027") is None
+    await w.change("2027", "b", "ann", OPENING_2027)
+    assert await w.board("2027") == [("ann", 7)]
+    assert [(s.player_id, s.total) for s in (await w.h.final_results("2026")).standings] == [("ben", 10),
+                                                                                             ("ann", 0)]
