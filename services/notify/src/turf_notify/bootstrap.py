@@ -15,6 +15,7 @@ from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
 from turf_common.rules.medals import MedalSet
+from turf_common.seasonbook import SeasonBook
 from turf_common.service import Wire, Wired
 from turf_common.settings import MAIL_NOT_CONFIGURED, Settings
 from turf_notify import entrypoints
@@ -47,20 +48,25 @@ def wire(settings: Settings) -> Wire:
         discord = DiscordWebhook(settings.discord_webhook_url) if settings.discord_webhook_url else None
         push = WebPushSender(private, f"mailto:{settings.organizer_email}",
                              rehearsal=settings.clock.startswith("manual"))
+        # R31: every season of the catalog (the configuration file's alone until the clock has stored one)
+        home = gametime.load_season(settings.season_file)
+        book = SeasonBook(home, lambda: clock_kv(broker, settings.stream))
+        await book.start()
         h = NotifyHandlers(
             store=store, clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-            relay=relay, season=gametime.load_season(settings.season_file),
+            relay=relay, season=book,
             towns=town_names(settings.board_dir),
             push=push, discord=discord,
             group_seconds=settings.push_group_seconds)
         mailing = Mailing(SqlMailQueue(engine), mailer(settings.smtp_url, settings.data_dir), settings.mail_from,
                           settings.mail_interval_s)
         health = mail_health(settings)
-        medals = MedalHandlers(store, relay, h.season, board_facts(settings.board_dir),
-                               MedalSet.load(settings.medals_file), h.deliver)
+        medals = MedalHandlers(store, relay, book, board_facts(settings.board_dir),
+                               MedalSet.load(settings.medals_file), h.deliver, home=home.season_id)
         await relay.flush()   # anything a crash left behind
 
         async def close() -> None:
+            await book.close()
             await push.close()
             if discord is not None:
                 await discord.close()

@@ -33,6 +33,7 @@ from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified,
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
+from turf_common.seasonbook import SeasonBook
 from turf_notify import mailtext, rules
 from turf_notify.ports import (
     Clock,
@@ -102,7 +103,9 @@ class NotifyHandlers:
     store: NotifyStore
     clock: Clock
     relay: OutboxFlush
-    season: gametime.SeasonConfig
+    #: R31: the seasons played (a book, or one season: a book of it); the calendar of an instant is the season's
+    #: in force then (:attr:`book`)
+    season: gametime.SeasonConfig | SeasonBook
     towns: dict[str, str]
     push: PushSender | None = None
     discord: DiscordSender | None = None
@@ -110,6 +113,18 @@ class NotifyHandlers:
     wall: Callable[[], datetime] = _wall
     push_payload_url: str = "/"   # the play page
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    book: SeasonBook = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.book = self.season if isinstance(self.season, SeasonBook) else SeasonBook.of(self.season)
+
+    def config_at(self, at: datetime) -> gametime.SeasonConfig:
+        """R31: the calendar in force at ``at`` (its zone, its hours, its close)."""
+        return self.book.config_at(at)
+
+    def season_of(self, ev: ScoreUpdated | DayClosed) -> str:
+        """The season an event names, else the one in force at its instant (an event from before seasons)."""
+        return ev.season_id or self.config_at(ev.occurred_at).season_id
 
     # ---- events ---------------------------------------------------------------------------------------------------
     async def on_event(self, ev: NotifyEvent) -> None:
@@ -154,16 +169,19 @@ class NotifyHandlers:
                 await tx.roster.erase_player(ev.player_id)
                 b.names.players.pop(ev.player_id, None)
         elif isinstance(ev, ScoreUpdated):
-            await tx.standings.set_scores({c.player_id: c.total for c in ev.changes}, list(ev.removed))
-        standings = await tx.standings.scores() if isinstance(ev, DayClosed) else None
+            # R31: each season's own totals (a correction after a close moves the closed season's, not the next's)
+            await tx.standings.set_scores(self.season_of(ev), {c.player_id: c.total for c in ev.changes},
+                                          list(ev.removed))
+        standings = await tx.standings.scores(self.season_of(ev)) if isinstance(ev, DayClosed) else None
         if missing := _named([ev], standings) - b.asked:
             b.names.players.update(await tx.roster.player_names(missing))   # the day's standings
             b.asked |= missing
-        for draft in rules.notifications(ev, b.names, self.season):
+        cfg = self.config_at(ev.occurred_at)
+        for draft in rules.notifications(ev, b.names, cfg):
             await self._notify(tx, draft)
         if isinstance(ev, TerritoryChanged) and ev.cause == "war" and ev.previous_owner_id:
-            until = rules.reclaim_until(self.season, ev.occurred_at)
-            due = rules.reminder_due(self.season, ev.occurred_at)
+            until = rules.reclaim_until(cfg, ev.occurred_at)
+            due = rules.reminder_due(cfg, ev.occurred_at)
             await tx.reminders.add_reminder(Reminder(ev.event_id, ev.previous_owner_id, ev.territory_id, due, until))
             b.next_due = due if b.next_due is None else min(b.next_due, due)
         elif isinstance(ev, ClaimAccepted) and ev.kind == "war_reclaim":
@@ -178,7 +196,7 @@ class NotifyHandlers:
     async def _notify(self, tx: NotifyTx, draft: rules.Draft) -> None:
         n = await tx.notifications.add(draft)
         hold = self.wall() + timedelta(seconds=self.group_seconds if draft.kind == "territory_stolen" else 0)
-        not_before = rules.push_not_before(self.season, draft.kind, draft.at)
+        not_before = rules.push_not_before(self.config_at(draft.at), draft.kind, draft.at)
         await tx.deliveries.queue_push(n, draft.player_id, not_before, hold)
 
     async def _remind(self, tx: NotifyTx, now: datetime) -> int:
@@ -186,17 +204,17 @@ class NotifyHandlers:
         due = await tx.reminders.take_due_reminders(now)
         for r in due:
             names = TableNames({}, self.towns)
-            tz = self.season.tz   # the store answers UTC; texts and data speak the season's zone
+            tz = self.config_at(r.due).tz   # the store answers UTC; texts and data speak the season's zone
             await self._notify(tx, rules.reminder(r.player_id, r.territory_id, r.until.astimezone(tz), names,
                                                   r.due.astimezone(tz)))
         return len(due)
 
     # ---- commands -------------------------------------------------------------------------------------------------
     async def notifications(self, player_id: str, after: int | None, limit: int) -> NotificationsReply:
-        """The player's notifications, ``at`` in the season's time zone (the database answers UTC)."""
-        tz = self.season.tz
+        """The player's notifications, ``at`` in the time zone of the season of each (the database answers
+        UTC)."""
         return NotificationsReply(
-            notifications=[n.model_copy(update={"at": n.at.astimezone(tz)})
+            notifications=[n.model_copy(update={"at": n.at.astimezone(self.config_at(n.at).tz)})
                            for n in await self.store.notifications(player_id, after, limit)],
             read_up_to=await self.store.read_mark(player_id))
 
@@ -230,8 +248,7 @@ class NotifyHandlers:
             await tx.mail.queue_mail(key, r.to, "announcement", m.subject, m.text, m.html, self.wall(), cmd.at)
 
     async def announcements(self, limit: int) -> AnnouncementsReply:
-        tz = self.season.tz
-        return AnnouncementsReply(announcements=[a.model_copy(update={"at": a.at.astimezone(tz)})
+        return AnnouncementsReply(announcements=[a.model_copy(update={"at": a.at.astimezone(self.config_at(a.at).tz)})
                                                  for a in await self.store.announcements(limit)])
 
     # ---- timers (the game clock drives them) -----------------------------------------------------------------------

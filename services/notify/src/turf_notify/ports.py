@@ -135,12 +135,12 @@ class Reminders(Protocol):
 
 
 class Totals(Protocol):
-    """The players' score totals as last published."""
+    """The players' score totals as last published, per season (R31)."""
 
-    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
-        """Upsert the players' totals and drop ``removed`` (one statement each at most)."""
+    async def set_scores(self, season_id: str, totals: dict[str, int], removed: list[str]) -> None:
+        """Upsert the players' totals of ``season_id`` and drop ``removed`` (one statement each at most)."""
 
-    async def scores(self) -> dict[str, int]: ...
+    async def scores(self, season_id: str) -> dict[str, int]: ...
 
 
 class Announcements(Protocol):
@@ -162,26 +162,28 @@ class MailBox(Protocol):
 
 
 class MedalBook(Protocol):
-    """The public changes the medals are counted from (docs/medals.md), and the tiers awarded, each once."""
+    """The public changes the medals are counted from (docs/medals.md), and the tiers awarded, each once; per
+    season (R31: a season's medals count its own changes, and a player's medals of every season stay)."""
 
-    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
-        """Keep each ``(event_id, change)`` in stream order; the ids kept now (one kept before, a redelivery, is
-        not among them)."""
+    async def record_changes(self, season_id: str, changes: Sequence[tuple[str, Change]]) -> set[str]:
+        """Keep each ``(event_id, change)`` of ``season_id`` in stream order; the ids kept now (one kept before, a
+        redelivery, is not among them)."""
         ...
 
-    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
-        """The kept changes whose new or previous owner is one of ``player_ids``, in stream order."""
+    async def changes_naming(self, season_id: str, player_ids: set[str]) -> list[Change]:
+        """The kept changes of ``season_id`` whose new or previous owner is one of ``player_ids``, in stream
+        order."""
         ...
 
-    async def medal_players(self) -> set[str]:
-        """Every player a kept change names."""
+    async def medal_players(self, season_id: str) -> set[str]:
+        """Every player a kept change of ``season_id`` names."""
         ...
 
-    async def awarded(self, player_ids: set[str]) -> set[str]:
-        """The keys (:attr:`Award.key`) of the tiers awarded to ``player_ids``."""
+    async def awarded(self, season_id: str, player_ids: set[str]) -> set[str]:
+        """The keys (:attr:`Award.key`) of the tiers of ``season_id`` awarded to ``player_ids``."""
         ...
 
-    async def add_awards(self, awards: Sequence[Award]) -> None: ...
+    async def add_awards(self, season_id: str, awards: Sequence[Award]) -> None: ...
 
 
 class NotifyTx(Protocol):

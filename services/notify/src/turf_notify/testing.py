@@ -28,15 +28,16 @@ class State:
     posts: list[Post] = field(default_factory=list)
     sent_posts: set[int] = field(default_factory=set)
     reminders: dict[str, Reminder] = field(default_factory=dict)
-    scores: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, dict[str, int]] = field(default_factory=dict)   # season → player → total
     announcements: dict[str, AnnouncementOut] = field(default_factory=dict)   # command id → announcement
     reads: dict[str, int] = field(default_factory=dict)
     subscriptions: dict[tuple[str, str], Subscription] = field(default_factory=dict)   # in saving order
     keys: dict[str, str] = field(default_factory=dict)
     # R30: the mail queued in transactions, key → (to, kind, subject, text, html)
     mails: dict[str, tuple[str, str, str, str, str]] = field(default_factory=dict)
-    medal_changes: dict[str, Change] = field(default_factory=dict)   # event id → change, in stream order
-    medal_awards: dict[str, Award] = field(default_factory=dict)     # award key → award
+    # event id → (season, change), in stream order
+    medal_changes: dict[str, tuple[str, Change]] = field(default_factory=dict)
+    medal_awards: dict[tuple[str, str], Award] = field(default_factory=dict)   # (season, award key) → award
 
 
 class MemoryTx:
@@ -46,26 +47,28 @@ class MemoryTx:
         self.messages = self.roster = self.notifications = self.deliveries = self.reminders = self
         self.standings = self.announcements = self.mail = self.medals = self
 
-    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
+    async def record_changes(self, season_id: str, changes: Sequence[tuple[str, Change]]) -> set[str]:
         kept = set()
         for eid, c in changes:
             if eid not in self.s.medal_changes:
-                self.s.medal_changes[eid] = c
+                self.s.medal_changes[eid] = (season_id, c)
                 kept.add(eid)
         return kept
 
-    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
-        return [c for c in self.s.medal_changes.values() if {c.owner_id, c.previous_owner_id} & player_ids]
+    async def changes_naming(self, season_id: str, player_ids: set[str]) -> list[Change]:
+        return [c for s, c in self.s.medal_changes.values()
+                if s == season_id and {c.owner_id, c.previous_owner_id} & player_ids]
 
-    async def medal_players(self) -> set[str]:
-        return {p for c in self.s.medal_changes.values() for p in (c.owner_id, c.previous_owner_id) if p}
+    async def medal_players(self, season_id: str) -> set[str]:
+        return {p for s, c in self.s.medal_changes.values() if s == season_id
+                for p in (c.owner_id, c.previous_owner_id) if p}
 
-    async def awarded(self, player_ids: set[str]) -> set[str]:
-        return {k for k, a in self.s.medal_awards.items() if a.player_id in player_ids}
+    async def awarded(self, season_id: str, player_ids: set[str]) -> set[str]:
+        return {k for (s, k), a in self.s.medal_awards.items() if s == season_id and a.player_id in player_ids}
 
-    async def add_awards(self, awards: Sequence[Award]) -> None:
+    async def add_awards(self, season_id: str, awards: Sequence[Award]) -> None:
         for a in awards:
-            self.s.medal_awards.setdefault(a.key, a)
+            self.s.medal_awards.setdefault((season_id, a.key), a)
 
     async def first_times(self, events: Sequence[tuple[str, str]]) -> set[str]:
         new = {eid for eid, _ in events} - self.s.inbox
@@ -134,13 +137,14 @@ class MemoryTx:
     async def next_reminder_due(self) -> datetime | None:
         return min((r.due for r in self.s.reminders.values()), default=None)
 
-    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
-        self.s.scores.update(totals)
+    async def set_scores(self, season_id: str, totals: dict[str, int], removed: list[str]) -> None:
+        season = self.s.scores.setdefault(season_id, {})
+        season.update(totals)
         for p in removed:
-            self.s.scores.pop(p, None)
+            season.pop(p, None)
 
-    async def scores(self) -> dict[str, int]:
-        return dict(self.s.scores)
+    async def scores(self, season_id: str) -> dict[str, int]:
+        return dict(self.s.scores.get(season_id, {}))
 
     async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None:
         return self.s.announcements.get(command_id)

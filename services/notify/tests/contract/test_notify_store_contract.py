@@ -113,11 +113,11 @@ async def test_reminders_due_in_order_once(store: NotifyStore) -> None:
 
 async def test_standings_totals_set_and_removed(store: NotifyStore) -> None:
     async with store.tx() as tx:
-        await tx.standings.set_scores({"ann": 5, "bob": 3}, [])
-        await tx.standings.set_scores({"ann": 7}, ["bob", "cat"])
-        await tx.standings.set_scores({}, [])
+        await tx.standings.set_scores("2026", {"ann": 5, "bob": 3}, [])
+        await tx.standings.set_scores("2026", {"ann": 7}, ["bob", "cat"])
+        await tx.standings.set_scores("2026", {}, [])
     async with store.tx() as tx:
-        assert await tx.standings.scores() == {"ann": 7}
+        assert await tx.standings.scores("2026") == {"ann": 7}
 
 
 async def test_announcements_once_by_command_newest_first(store: NotifyStore) -> None:
@@ -176,20 +176,48 @@ async def test_medal_book_keeps_changes_once_in_stream_order_and_awards_once(sto
     b = Change(T0 + M, "t1", "bob", "ann", False, "claim")
     c = Change(T0 + 2 * M, "t2", "cat", None, True, "joker")
     async with store.tx() as tx:
-        assert await tx.medals.record_changes([("e1", a), ("e2", b)]) == {"e1", "e2"}
-        assert await tx.medals.record_changes([]) == set()
+        assert await tx.medals.record_changes("2026", [("e1", a), ("e2", b)]) == {"e1", "e2"}
+        assert await tx.medals.record_changes("2026", []) == set()
     async with store.tx() as tx:
-        assert await tx.medals.record_changes([("e2", b), ("e3", c)]) == {"e3"}
-        assert await tx.medals.changes_naming({"ann"}) == [a, b]
-        assert await tx.medals.changes_naming({"cat", "bob"}) == [b, c]
-        assert await tx.medals.changes_naming(set()) == []
-        assert await tx.medals.medal_players() == {"ann", "bob", "cat"}
-        await tx.medals.add_awards([Award("ann", "explorer", "bronze", 3, T0), Award("bob", "raider", "bronze", 1, T0)])
+        assert await tx.medals.record_changes("2026", [("e2", b), ("e3", c)]) == {"e3"}
+        assert await tx.medals.changes_naming("2026", {"ann"}) == [a, b]
+        assert await tx.medals.changes_naming("2026", {"cat", "bob"}) == [b, c]
+        assert await tx.medals.changes_naming("2026", set()) == []
+        assert await tx.medals.medal_players("2026") == {"ann", "bob", "cat"}
+        await tx.medals.add_awards("2026", [Award("ann", "explorer", "bronze", 3, T0),
+                                            Award("bob", "raider", "bronze", 1, T0)])
     async with store.tx() as tx:
-        await tx.medals.add_awards([Award("ann", "explorer", "bronze", 3, T0 + M)])   # once: the first stays
-        assert await tx.medals.awarded({"ann"}) == {"ann:explorer:bronze"}
-        assert await tx.medals.awarded({"ann", "bob", "dan"}) == {"ann:explorer:bronze", "bob:raider:bronze"}
-        assert await tx.medals.awarded(set()) == set()
+        await tx.medals.add_awards("2026", [Award("ann", "explorer", "bronze", 3, T0 + M)])   # once: the first stays
+        assert await tx.medals.awarded("2026", {"ann"}) == {"ann:explorer:bronze"}
+        assert await tx.medals.awarded("2026", {"ann", "bob", "dan"}) == {"ann:explorer:bronze",
+                                                                           "bob:raider:bronze"}
+        assert await tx.medals.awarded("2026", set()) == set()
+
+
+async def test_r31_each_seasons_medals_and_totals_are_its_own_and_a_past_seasons_stay(store: NotifyStore) -> None:
+    """R31: a new season starts with no medals and no totals of its own; the last season's stay readable."""
+    a = Change(T0, "t1", "ann", None, False, "claim")
+    b = Change(T0 + M, "t1", "bob", "ann", False, "claim")
+    async with store.tx() as tx:
+        await tx.medals.record_changes("2026", [("e1", a)])
+        await tx.medals.add_awards("2026", [Award("ann", "explorer", "bronze", 3, T0)])
+        await tx.standings.set_scores("2026", {"ann": 5}, [])
+    async with store.tx() as tx:
+        assert await tx.medals.changes_naming("2027", {"ann"}) == []
+        assert await tx.medals.medal_players("2027") == set()
+        assert await tx.medals.awarded("2027", {"ann"}) == set()
+        assert await tx.standings.scores("2027") == {}
+        # the same tier in the next season is a new award; a change is kept once, in its season
+        await tx.medals.add_awards("2027", [Award("ann", "explorer", "bronze", 3, T0 + M)])
+        assert await tx.medals.record_changes("2027", [("e1", a), ("e2", b)]) == {"e2"}
+        await tx.standings.set_scores("2027", {"bob": 1}, ["ann"])
+    async with store.tx() as tx:
+        assert await tx.medals.awarded("2026", {"ann"}) == {"ann:explorer:bronze"} == \
+            await tx.medals.awarded("2027", {"ann"})
+        assert await tx.medals.changes_naming("2026", {"ann", "bob"}) == [a]
+        assert await tx.medals.changes_naming("2027", {"ann", "bob"}) == [b]
+        assert await tx.standings.scores("2026") == {"ann": 5}
+        assert await tx.standings.scores("2027") == {"bob": 1}
 
 
 async def test_r30_a_rename_sets_a_known_players_name_never_an_erased_one(store: NotifyStore) -> None:

@@ -23,22 +23,24 @@ from turf_common.contracts.scoring import (
     ScoreUpdated,
     SeasonFinalResults,
 )
+from turf_common.contracts.seasons import SeasonJoined
 from turf_scoring.handlers import ScoringHandlers
 
 QUEUE = "scoring"
 DURABLE = "scoring"
-ScoringEvent = Annotated[TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified,
+ScoringEvent = Annotated[TerritoryChanged | SeasonEnded | PlayerDisqualified | PlayerVerified | SeasonJoined,
                          Field(discriminator="type")]
 #: the subjects of the durable consumer (a consumer made for other subjects is recreated at start)
 CONSUMED = [subjects.TERRITORY_CHANGED, subjects.CLOCK_SEASON_ENDED, subjects.PLAYER_DISQUALIFIED,
-            subjects.PLAYER_VERIFIED]
+            subjects.PLAYER_VERIFIED, subjects.SEASON_JOINED]
 
 
 def router(h: ScoringHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
-    # one consumer for the four subjects, so a season's close, a verification (R25: the player enters the
-    # standings at 0) and a disqualification are applied in stream order with the ownership changes around them;
+    # one consumer for the five subjects, so a season's close, a verification or a join (R25, R31: the player
+    # enters the standings at 0) and a disqualification are applied in stream order with the ownership changes
+    # around them;
     # a batch at a time: consecutive ownership changes make one rescore and one score.updated
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
     async def on_events(events: list[ScoringEvent], batch: Batch) -> None:

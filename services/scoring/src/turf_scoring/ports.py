@@ -127,7 +127,22 @@ class Adjustments(Protocol):
 
 
 class SeasonRecord(Protocol):
-    """Disqualified players and the season's close and final results (R25, R28)."""
+    """Disqualified players, the players who joined (R31), and the season's close and final results (R25, R28)."""
+
+    async def join(self, player_id: str) -> bool:
+        """R31: ``player_id`` takes part in the season; True the first time."""
+        ...
+
+    async def has_joined(self, player_id: str) -> bool: ...
+
+    async def mark_verified(self, player_id: str) -> None:
+        """R25, R27: the player was verified once (read from the configuration file's season's store, shared by
+        all seasons: accounts are, R31)."""
+        ...
+
+    async def is_verified(self, player_id: str) -> bool: ...
+
+    async def is_closed(self) -> bool: ...
 
     async def disqualify(self, player_id: str) -> None: ...
 
@@ -188,4 +203,10 @@ class ScoreStore(Protocol):
 
     @property
     def snapshots(self) -> Snapshots: ...
+
+    def of_season(self, season_id: str) -> ScoreStore:
+        """R31: the store of another season than this one's (its own board state, scores, side quests, adjustments,
+        disqualifications, close and final results), on the same backend. The configuration file's season's store
+        is the root one, whose keys predate seasons."""
+        ...
 

@@ -33,10 +33,34 @@ class MemoryScoreStore:
     kept: dict[str, tuple[float, list[bytes]]] = field(default_factory=dict)
     ttl_s: float = SNAPSHOT_TTL_S
     keep_at_most: int = SNAPSHOTS_KEPT
+    joined: set[str] = field(default_factory=set)
+    verified: set[str] = field(default_factory=set)
+    # R31: the other seasons' stores (the Redis store's ``<prefix><season_id>:`` keys)
+    seasons: dict[str, MemoryScoreStore] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # every role of the store (ports.ScoreStore) is served by this one object
         self.ownership = self.standings = self.organizer = self.season = self.snapshots = self
+
+    def of_season(self, season_id: str) -> MemoryScoreStore:
+        return self.seasons.setdefault(season_id, MemoryScoreStore(ttl_s=self.ttl_s, keep_at_most=self.keep_at_most))
+
+    async def join(self, player_id: str) -> bool:
+        new = player_id not in self.joined
+        self.joined.add(player_id)
+        return new
+
+    async def has_joined(self, player_id: str) -> bool:
+        return player_id in self.joined
+
+    async def mark_verified(self, player_id: str) -> None:
+        self.verified.add(player_id)
+
+    async def is_verified(self, player_id: str) -> bool:
+        return player_id in self.verified
+
+    async def is_closed(self) -> bool:
+        return self.closed is not None
 
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
                              player_ids: Sequence[str]) -> Applied:

@@ -25,6 +25,7 @@ from turf_common.contracts.scoring import (
     ScoreAdjusted,
     Standing,
 )
+from turf_common.contracts.seasons import SeasonJoined
 from turf_common.rules.scoring import TerritoryStats
 from turf_common.testing import RecordingPublisher
 from turf_scoring import bootstrap, entrypoints
@@ -85,3 +86,10 @@ def test_the_consumer_decodes_a_mixed_batch_by_each_events_type() -> None:
     dq = PlayerDisqualified(occurred_at=AT, player_id="ann", at=AT)
     raw = "[" + ",".join(e.model_dump_json() for e in (changed, dq)) + "]"
     assert TypeAdapter(list[entrypoints.ScoringEvent]).validate_json(raw) == [changed, dq]
+
+
+def test_r31_the_consumer_takes_season_joined_so_a_season_ranks_its_joined_players() -> None:
+    """R31: ``season.joined`` is among the durable consumer's subjects and decodes by its ``type``."""
+    joined = SeasonJoined(event_id="joined:2027:ann", occurred_at=AT, season_id="2027", player_id="ann")
+    assert subjects.SEASON_JOINED in entrypoints.CONSUMED
+    assert TypeAdapter(list[entrypoints.ScoringEvent]).validate_json(f"[{joined.model_dump_json()}]") == [joined]

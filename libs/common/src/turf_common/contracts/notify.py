@@ -147,7 +147,7 @@ class AnnouncementReply(Message):
 class MedalEarned(Event):
     """``medal.earned``: ``player_id`` reached ``tier`` of ``medal`` (its threshold ``value``) at ``at``, as the
     pure rule recomputes it from the public history (turf_common.rules.medals); public (spectator feed). The
-    event id is fixed per player, medal and tier, so the stream takes each award once. Never changes a score."""
+    event id is fixed per season, player, medal and tier, so the stream takes each award once. Never changes a score."""
 
     type: Literal["medal.earned"] = "medal.earned"
     player_id: str
@@ -156,6 +156,8 @@ class MedalEarned(Event):
     tier: Literal["bronze", "silver", "gold", "platinum"]
     value: int
     at: AwareDatetime
+    # R31: the season it was earned in (each season's medals are its own); None in an event from before seasons
+    season_id: str | None = None
 
 
 class AnnouncementPublished(Event):

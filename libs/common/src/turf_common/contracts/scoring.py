@@ -79,6 +79,9 @@ class ScoreUpdated(Event):
     removed: list[str] = []
     side_quests: dict[str, QuestStanding]
     at: AwareDatetime
+    # R31: the season whose standings moved (a post-season correction moves the closed season's, not the running
+    # one's); None in an event published before seasons (the configuration file's season)
+    season_id: str | None = None
 
 
 class FinalStanding(Message):
@@ -119,6 +122,9 @@ class SeasonFinalResults(Event):
     type: Literal["season.final_results"] = "season.final_results"
     results: FinalResults
     standings: int | None = None
+    # R31: the season these are the final results of; None in an event published before seasons (the
+    # configuration file's season)
+    season_id: str | None = None
 
 
 class AdjustScore(Message):

@@ -124,17 +124,20 @@ class SqlTx:
     async def next_reminder_due(self) -> datetime | None:
         return (await self.conn.execute(select(func.min(t.reminders.c.due)))).scalar_one()  # type: ignore[no-any-return]
 
-    async def set_scores(self, totals: dict[str, int], removed: list[str]) -> None:
+    async def set_scores(self, season_id: str, totals: dict[str, int], removed: list[str]) -> None:
         if totals:
             ins = pg_insert(t.scores)   # executemany: one cached statement, sent as one multi-row INSERT
-            await self.conn.execute(ins.on_conflict_do_update(index_elements=["player_id"],
+            await self.conn.execute(ins.on_conflict_do_update(index_elements=["season_id", "player_id"],
                                                               set_={"total": ins.excluded.total}),
-                                    [{"player_id": p, "total": v} for p, v in totals.items()])
+                                    [{"season_id": season_id, "player_id": p, "total": v}
+                                     for p, v in totals.items()])
         if removed:
-            await self.conn.execute(delete(t.scores).where(t.scores.c.player_id.in_(removed)))
+            await self.conn.execute(delete(t.scores).where(t.scores.c.season_id == season_id,
+                                                           t.scores.c.player_id.in_(removed)))
 
-    async def scores(self) -> dict[str, int]:
-        return {r.player_id: int(r.total) for r in await self.conn.execute(select(t.scores))}
+    async def scores(self, season_id: str) -> dict[str, int]:
+        rows = await self.conn.execute(select(t.scores).where(t.scores.c.season_id == season_id))
+        return {r.player_id: int(r.total) for r in rows}
 
     async def announcement_by_command(self, command_id: str) -> AnnouncementOut | None:
         row = (await self.conn.execute(select(t.announcements)
@@ -162,11 +165,12 @@ class SqlTx:
     async def post_sent(self, post_id: int) -> None:
         await self.conn.execute(update(t.posts).where(t.posts.c.id == post_id).values(sent_at=_wall()))
 
-    async def record_changes(self, changes: Sequence[tuple[str, Change]]) -> set[str]:
+    async def record_changes(self, season_id: str, changes: Sequence[tuple[str, Change]]) -> set[str]:
         if not changes:
             return set()
-        rows = [{"event_id": eid, "at": c.at, "territory_id": c.territory_id, "owner_id": c.owner_id,
-                 "previous_owner_id": c.previous_owner_id, "fortified": c.fortified, "cause": c.cause}
+        rows = [{"season_id": season_id, "event_id": eid, "at": c.at, "territory_id": c.territory_id,
+                 "owner_id": c.owner_id, "previous_owner_id": c.previous_owner_id, "fortified": c.fortified,
+                 "cause": c.cause}
                 for eid, c in changes]
         kept = set()
         for row in rows:   # one at a time: the identity numbers them in stream order
@@ -175,30 +179,34 @@ class SqlTx:
             kept |= set(r.scalars())
         return kept
 
-    async def changes_naming(self, player_ids: set[str]) -> list[Change]:
+    async def changes_naming(self, season_id: str, player_ids: set[str]) -> list[Change]:
         if not player_ids:
             return []
         c = t.medal_changes.c
         rows = await self.conn.execute(select(t.medal_changes).where(
+            c.season_id == season_id,
             or_(c.owner_id.in_(player_ids), c.previous_owner_id.in_(player_ids))).order_by(c.seq))
         return [Change(r.at, r.territory_id, r.owner_id, r.previous_owner_id, r.fortified, r.cause) for r in rows]
 
-    async def medal_players(self) -> set[str]:
+    async def medal_players(self, season_id: str) -> set[str]:
         c = t.medal_changes.c
-        rows = await self.conn.execute(select(c.owner_id).union(select(c.previous_owner_id)))
+        rows = await self.conn.execute(select(c.owner_id).where(c.season_id == season_id)
+                                       .union(select(c.previous_owner_id).where(c.season_id == season_id)))
         return {r[0] for r in rows if r[0] is not None}
 
-    async def awarded(self, player_ids: set[str]) -> set[str]:
+    async def awarded(self, season_id: str, player_ids: set[str]) -> set[str]:
         if not player_ids:
             return set()
         a = t.medal_awards.c
-        rows = await self.conn.execute(select(a.player_id, a.medal, a.tier).where(a.player_id.in_(player_ids)))
+        rows = await self.conn.execute(select(a.player_id, a.medal, a.tier).where(
+            a.season_id == season_id, a.player_id.in_(player_ids)))
         return {f"{r.player_id}:{r.medal}:{r.tier}" for r in rows}
 
-    async def add_awards(self, awards: Sequence[Award]) -> None:
+    async def add_awards(self, season_id: str, awards: Sequence[Award]) -> None:
         if awards:
             await self.conn.execute(pg_insert(t.medal_awards).values([
-                {"player_id": a.player_id, "medal": a.medal, "tier": a.tier, "value": a.value, "at": a.at}
+                {"season_id": season_id, "player_id": a.player_id, "medal": a.medal, "tier": a.tier,
+                 "value": a.value, "at": a.at}
                 for a in awards]).on_conflict_do_nothing())
 
 

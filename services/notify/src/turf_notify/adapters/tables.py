@@ -86,9 +86,10 @@ reminders = Table(
     Column("until", DateTime(timezone=True), nullable=False),
 )
 
-# the players' latest totals (score.updated), for the day's standings at each close
+# the players' latest totals (score.updated), for the day's standings at each close; per season (R31)
 scores = Table(
     "scores", metadata,
+    Column("season_id", String(32), primary_key=True),
     Column("player_id", String(64), primary_key=True),
     Column("total", BigInteger, nullable=False),
 )
@@ -129,10 +130,12 @@ mails = Table(
     Index("ix_mails_due", "status", "next_at"),
 )
 
-# medals (docs/medals.md): the public territory changes, in stream order (seq), and the tiers awarded, once each
+# medals (docs/medals.md): the public territory changes, in stream order (seq), and the tiers awarded, once each;
+# per season (R31: a season starts with no medals of its own, and a player's medals of every season stay)
 medal_changes = Table(
     "medal_changes", metadata,
     Column("seq", BigInteger, Identity(), primary_key=True),
+    Column("season_id", String(32), nullable=False),
     Column("event_id", String(64), nullable=False, unique=True),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("territory_id", String(16), nullable=False),
@@ -142,10 +145,12 @@ medal_changes = Table(
     Column("cause", String(32), nullable=False),
     Index("ix_medal_changes_owner", "owner_id"),
     Index("ix_medal_changes_previous_owner", "previous_owner_id"),
+    Index("ix_medal_changes_season", "season_id", "seq"),
 )
 
 medal_awards = Table(
     "medal_awards", metadata,
+    Column("season_id", String(32), primary_key=True),
     Column("player_id", String(64), primary_key=True),
     Column("medal", String(32), primary_key=True),
     Column("tier", String(16), primary_key=True),

@@ -8,7 +8,12 @@ Keys: ``ver`` territory → version; ``own`` territory → owner; ``p:<player>``
 player → set version; ``score`` player → JSON of base, outposts, territories; ``bonus`` the last side-quest bonuses
 (JSON) and ``bonus_before:<source>`` what they were before that source; ``dq`` disqualified players; ``adj`` player
 → adjustment; ``adjcmd`` command id → its reply; ``closed`` and ``final`` once the season has closed; ``snap:<id>``
-a kept snapshot's pages (a list), ``snaps`` the kept snapshots by age and ``snapseq`` their counter."""
+a kept snapshot's pages (a list), ``snaps`` the kept snapshots by age and ``snapseq`` their counter; ``joined``
+the players who joined the season (R31) and ``verified`` every player verified once (shared by all seasons).
+
+R31: each season has its own board state and scores. The configuration file's season keeps the keys above under
+the prefix itself (2026's data needs no migration); another season's are under ``<prefix><season_id>:``
+(:meth:`RedisScoreStore.of_season`)."""
 
 from __future__ import annotations
 
@@ -120,6 +125,24 @@ class RedisScoreStore:
 
     def k(self, name: str) -> str:
         return self.prefix + name
+
+    def of_season(self, season_id: str) -> RedisScoreStore:
+        return RedisScoreStore(self.redis, f"{self.prefix}{season_id}:", self.ttl_s, self.keep_at_most)
+
+    async def join(self, player_id: str) -> bool:
+        return bool(await self.redis.sadd(self.k("joined"), player_id))  # type: ignore[misc]
+
+    async def has_joined(self, player_id: str) -> bool:
+        return bool(await self.redis.sismember(self.k("joined"), player_id))  # type: ignore[misc]
+
+    async def mark_verified(self, player_id: str) -> None:
+        await self.redis.sadd(self.k("verified"), player_id)  # type: ignore[misc]
+
+    async def is_verified(self, player_id: str) -> bool:
+        return bool(await self.redis.sismember(self.k("verified"), player_id))  # type: ignore[misc]
+
+    async def is_closed(self) -> bool:
+        return bool(await self.redis.exists(self.k("closed")))
 
     async def apply_and_read(self, changes: Sequence[tuple[str, int, str | None]],
                              player_ids: Sequence[str]) -> Applied:
