@@ -184,3 +184,49 @@ async def test_r31_a_play_takes_a_card_of_the_season_in_force_only(store: CardsS
     out = await h.plays.play(PlayCard(player_id="bob", player_status="verified", type=held,
                                       territory_id="t1", claim_id="c1", rival_id="ann"))
     assert getattr(out, "reason", None) == "card_not_in_hand"
+
+
+async def test_r31_r12_1_the_draw_audit_replays_each_season_from_its_own_seed() -> None:
+    """``turfwar audit draws``: the stream of two seasons audits clean for 2026 (as before seasons were data) and
+    for 2027 (named, its configuration from ``season.created``), each from its own revealed seed; 2027 replayed
+    from 2026's seed does not."""
+    from turf_cards.audit import audit_draws, season_config
+    from turf_cards.handlers import CardsEvent
+    from turf_common.contracts.seasons import SeasonCreated
+
+    store = MemoryCardsStore()
+    h, relay, clock = cards(store, MON26)
+    stream: list[tuple[str, dict[str, object]]] = []
+
+    async def feed(ev: CardsEvent) -> None:
+        stream.append((ev.type, ev.model_dump(mode="json")))
+        before = len(relay.sent)
+        await h.on_event(ev)
+        stream.extend((s, e.model_dump(mode="json")) for s, e in relay.sent[before:])
+
+    for pid in ("ann", "bob"):
+        await feed(verified(pid, MON26.replace(day=1)))
+    await feed(boundary(SeasonStarted, "2026", MON26))
+    await feed(boundary(DayStarted, "2026", MON26))
+    await feed(boundary(DayStarted, "2026", TUE27.replace(year=2026, day=6)))
+    await feed(boundary(SeasonEnded, "2026", END26))
+    stream.append(("season.created", SeasonCreated(
+        occurred_at=BETWEEN, season_id="2027", name="2027", config=S27.to_dict(),
+        seed_commitment=rules.seed_commitment(SEED27)).model_dump(mode="json")))
+    clock.at = BETWEEN
+    await feed(joined("2027", "ann", BETWEEN))
+    await feed(boundary(SeasonStarted, "2027", MON27))
+    await feed(boundary(DayStarted, "2027", MON27))
+    clock.at = WED27_NOON
+    await feed(verified("cat", WED27_NOON))                 # a new account: 2026 closed, joins nothing yet
+    await feed(joined("2027", "cat", WED27_NOON))           # joins the running 2027: topped up
+    await feed(boundary(DayStarted, "2027", TUE27.replace(day=7)))
+    await feed(boundary(SeasonEnded, "2027", datetime.fromisoformat("2027-10-23T22:00:00-04:00")))
+
+    r26 = audit_draws(stream, S26)
+    assert (r26.ok, r26.mismatches, r26.draws, r26.deals) == (True, [], 8, 2)
+    cfg27 = season_config(stream, "2027")
+    assert cfg27 == S27
+    r27 = audit_draws(stream, S27, file_season=False)
+    assert (r27.ok, r27.mismatches, r27.draws, r27.deals) == (True, [], 3 + 3 + 2, 2)
+    assert not audit_draws(stream, S27, seed=SEED, file_season=False).ok
