@@ -1,5 +1,5 @@
 """``turfwar audit draws``: read the whole event stream of a running (or finished) stack and replay every draw and
-Joker pick of the season from the seed (:mod:`turf_cards.audit`)."""
+Joker pick of a season from its seed (:mod:`turf_cards.audit`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import nats
 from nats.js import api as jsapi
 
-from turf_cards.audit import AuditReport, audit_draws
+from turf_cards.audit import AuditReport, audit_draws, season_config
 from turf_common.board import Board
 from turf_common.bus import server_list
 from turf_common.rules import gametime
@@ -58,7 +58,16 @@ async def _read_all(js: Any, stream: str, consumer: str, batch: int) -> list[tup
 
 
 def audit_stream(nats_url: str, stream: str, board: Board, cfg: gametime.SeasonConfig,
-                 seed: str | None = None, commitment: str | None = None) -> AuditReport:
+                 seed: str | None = None, commitment: str | None = None,
+                 season: str | None = None) -> AuditReport:
+    """``cfg``: the configuration file's season, audited unless ``season`` names another (R31: its configuration
+    as the organizer announced it in the stream)."""
     events = asyncio.run(read_stream(nats_url, stream))
-    return audit_draws(events, cfg, graph=board.graph, territories=board.territories, seed=seed,
-                       commitment=commitment)
+    audited = cfg
+    if season is not None and season != cfg.season_id:
+        found = season_config(events, season)
+        if found is None:
+            return AuditReport("none", mismatches=[f"no season {season!r} was announced (season.created)"])
+        audited = found
+    return audit_draws(events, audited, graph=board.graph, territories=board.territories, seed=seed,
+                       commitment=commitment, file_season=audited.season_id == cfg.season_id)

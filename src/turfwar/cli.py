@@ -315,7 +315,9 @@ app.add_typer(audit_app, name="audit")
 def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; default: the one revealed at season "
                                                         "end (card.seed_revealed)"),
                     commitment: str = typer.Option(None, help="a seed commitment you saw published (GET /api/v1/clock "
-                                                              "seed_commitment): the seed must match it too")) -> None:
+                                                              "seed_commitment): the seed must match it too"),
+                    season: str = typer.Option(None, help="the season to audit (R31: each has its own seed); "
+                                                          "default: the configuration file's")) -> None:
     """Replay every card draw and Joker pick of the season from the seed and the event log; report every mismatch
     (exit 1 if any), first whether the seed matches the commitment published before the season (R12.1). Uses
     TURF_DATA_DIR/stack.json or TURF_NATS_URL to find the stream."""
@@ -331,7 +333,7 @@ def audit_draws_cmd(seed: str = typer.Option(None, help="the season's seed; defa
         console.print("[red]no running stack found[/] (start one with `turfwar up`, or set TURF_NATS_URL)")
         raise typer.Exit(2)
     rep = audit_stream(nats_url, s.stream, load_board(s.board_dir), gametime.load_season(s.season_file), seed,
-                       commitment)
+                       commitment, season)
     for m in rep.mismatches:
         console.print(f"[red]{m}[/]")
     console.print(f"seed from {rep.seed_source}: {rep.draws} draws, {rep.deals} day-start deals, {rep.jokers} Joker "

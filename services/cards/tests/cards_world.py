@@ -12,6 +12,7 @@ from typing import Any
 
 from turf_cards import bootstrap
 from turf_cards.handlers import CardsHandlers
+from turf_cards.ports import Card
 from turf_cards.testing import MemoryCardsStore
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.cards import AdjustHand, AdjustReply
@@ -69,6 +70,15 @@ class World:
     claims: FakeClaims
     relay: RecordingPublisher
     h: CardsHandlers
+
+    @property
+    def season_id(self) -> str:
+        """The configuration file's season (2026), the one these tests play."""
+        return self.h.cx.file_season.season_id
+
+    async def hand(self, player_id: str, season_id: str | None = None) -> list[Card]:
+        """The player's unused cards of the season (R31: hands are per season; default the file's season)."""
+        return await self.store.hand(season_id or self.season_id, player_id)
 
     def published(self, prefix: str = "") -> list[tuple[str, Event]]:
         return self.relay.events(prefix)

@@ -1,16 +1,19 @@
 """Replay a season's draws and Joker picks from the seed and the event log (``turfwar audit draws``).
 
-Pure: takes the stream's events in order as ``(subject, payload)`` pairs and returns the mismatches. It checks
+Pure: takes the stream's events in order as ``(subject, payload)`` pairs and returns the mismatches of one season
+(R31: each season has its own seed, hands and draw indices; the events of other seasons are left aside). It checks
 
 * the seed (R12.1): its SHA-256 equals the commitment of every ``card.seed_committed`` / ``card.seed_revealed``
   (and one given, e.g. read from ``GET /clock`` before the season); the revealed seed is the one replayed from;
   a stream without ``card.seed_committed`` is a mismatch;
 * every ``card.drawn``: its type is ``draw_card(seed, season, player, index)`` and each player's indices run
   0, 1, 2, … without a gap or a repeat;
-* every day start's ``card.dealt``: it deals to exactly the players verified before the ``clock.day_started``
-  event, each hand it reports equals the hand replayed from the card events (drawn, adjusted, played, consumed),
-  its draw counts follow R12 (Monday top-up to 3, otherwise 1), and the ``card.drawn`` events it owes all follow;
-  a player verified while the season runs is topped up to 3;
+* every day start's ``card.dealt``: it deals to exactly the players of the season verified before the
+  ``clock.day_started`` event (R31: those who joined it, ``season.joined``; for the configuration file's season also
+  every player verified before it closed, as seasons were not joined then), each hand it reports equals the hand
+  replayed from the card events (drawn, adjusted, played, consumed), its draw counts follow R12 (Monday top-up to 3,
+  otherwise 1), and the ``card.drawn`` events it owes all follow; a player verified while the season runs, or
+  joining it verified while it runs, is topped up to 3;
 * every Joker play (``card.played`` of type joker): the recorded pick replays from the entropy derived from the
   seed and the play id (tied cluster, then territory), the candidates are the unclaimed territories (of the picked
   cluster's edge) in the ownership replayed from ``territory.changed``, and its award is in the log.
@@ -47,13 +50,31 @@ class AuditReport:
         return not self.mismatches
 
 
+def season_config(events: Iterable[tuple[str, dict[str, Any]]], season_id: str) -> gametime.SeasonConfig | None:
+    """The configuration of ``season_id`` as the organizer last announced it in the stream (``season.created`` /
+    ``season.updated``, R31), or None."""
+    found = None
+    for subject, e in events:
+        if subject in (subjects.SEASON_CREATED, subjects.SEASON_UPDATED) and e.get("season_id") == season_id:
+            found = gametime.SeasonConfig.from_dict(e["config"])
+    return found
+
+
+def _of(e: dict[str, Any], season: str) -> bool:
+    return e.get("season_id") == season
+
+
 def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.SeasonConfig,
                 graph: nx.Graph | None = None, territories: Iterable[str] = (),
-                seed: str | None = None, commitment: str | None = None) -> AuditReport:
-    """``seed``: the seed to replay from (default: the one ``card.seed_revealed`` carries); ``commitment``: a
-    commitment seen published earlier (``GET /clock``'s ``seed_commitment``, hex SHA-256) the seed must match too."""
+                seed: str | None = None, commitment: str | None = None, *,
+                file_season: bool = True) -> AuditReport:
+    """``cfg``: the season audited; ``seed``: the seed to replay from (default: the one ``card.seed_revealed`` of
+    the season carries); ``commitment``: a commitment seen published earlier (``GET /clock``'s ``seed_commitment``,
+    hex SHA-256) the seed must match too; ``file_season``: the season is the configuration file's (its players
+    were verified before seasons were joined: a verification before its close joins it)."""
+    season = cfg.season_id
     evs = list(events)
-    revealed = [e for s, e in evs if s == subjects.CARD_SEED_REVEALED]
+    revealed = [e for s, e in evs if s == subjects.CARD_SEED_REVEALED and _of(e, season)]
     source = "given"
     if seed is None:
         if not revealed:
@@ -62,9 +83,8 @@ def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.Seas
     rep = AuditReport(source)
     bad = rep.mismatches
     digest = rules.seed_commitment(seed)
-    season = cfg.season_id
     # R12.1: the seed replayed from is the one committed to before the first draw, or nothing below means anything
-    if not any(s == subjects.CARD_SEED_COMMITTED for s, _ in evs):
+    if not any(s == subjects.CARD_SEED_COMMITTED and _of(e, season) for s, e in evs):
         bad.append("no card.seed_committed in the stream: the seed cannot be checked against a commitment")
     if commitment is not None and commitment.lower() != digest:
         bad.append(f"the seed (from {source}) does not match the given commitment: its SHA-256 is {digest}, the "
@@ -74,30 +94,53 @@ def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.Seas
             bad.append(f"card.seed_revealed reveals another seed than the one from {source} (SHA-256 "
                        f"{rules.seed_commitment(e['seed'])}, not {digest})")
 
-    verified: set[str] = set()
-    snapshot: dict[str, set[str]] = {}            # game day → players verified at its clock.day_started
+    verified: set[str] = set()                    # accounts verified and not disqualified (shared by all seasons)
+    joined: set[str] = set()                      # the season's players (R31)
+    closes = gametime.season_closes_at(cfg)
+    snapshot: dict[str, set[str]] = {}            # game day → the season's verified players at its day start
     unused: dict[str, int] = defaultdict(int)
     next_index: dict[str, int] = defaultdict(int)
     owed: dict[tuple[str, str], int] = defaultdict(int)
     owners: dict[str, str | None] = {t: None for t in territories}
     joker_award_state: dict[tuple[str, str], dict[str, str | None]] = {}
     dealt_days: set[str] = set()
+    known: set[str] = set()                       # accounts verified or disqualified (a repeat changes nothing)
+    board_ended = False                           # after the season's end: later changes are another board's
+
+    def top_up(pid: str, at: datetime) -> None:
+        owed[(pid, "verification")] += rules.verification_draws(cfg, at, unused[pid])
 
     for subject, e in evs:
+        if subject.startswith(("card.", "clock.", "season.")) and "season_id" in e and not _of(e, season):
+            continue   # another season's
         if subject in (subjects.CARD_SEED_COMMITTED, subjects.CARD_SEED_REVEALED):
             if e["commitment"] != digest:
                 bad.append(f"{subject}: the seed (from {source}) does not match the commitment published at "
                            f"{e.get('occurred_at', '?')}: its SHA-256 is {digest}, the commitment {e['commitment']}")
         elif subject == subjects.PLAYER_VERIFIED:
-            pid = e["player_id"]
-            if pid not in verified:
+            pid, at = e["player_id"], datetime.fromisoformat(e["at"])
+            if pid not in known:
+                known.add(pid)
                 verified.add(pid)
-                n = rules.verification_draws(cfg, datetime.fromisoformat(e["at"]), unused[pid])
-                owed[(pid, "verification")] += n
+                if file_season and at < closes:
+                    joined.add(pid)
+                if pid in joined:
+                    top_up(pid, at)
+        elif subject == subjects.SEASON_JOINED:
+            pid = e["player_id"]
+            if pid not in joined:
+                joined.add(pid)
+                if pid in verified:
+                    top_up(pid, datetime.fromisoformat(e["occurred_at"]))
         elif subject == subjects.PLAYER_DISQUALIFIED:
+            known.add(e["player_id"])
             verified.discard(e["player_id"])
+        elif subject == subjects.CLOCK_SEASON_STARTED:
+            owners = dict.fromkeys(owners)        # R31: the season's board starts empty
+        elif subject == subjects.CLOCK_SEASON_ENDED:
+            board_ended = True
         elif subject == subjects.CLOCK_DAY_STARTED:
-            snapshot[e["game_day"]] = set(verified)
+            snapshot[e["game_day"]] = verified & joined
         elif subject == subjects.CARD_DEALT:
             day = e["game_day"]
             dealt_days.add(day)
@@ -140,7 +183,7 @@ def audit_draws(events: Iterable[tuple[str, dict[str, Any]]], cfg: gametime.Seas
                 _check_joker(e, seed, season, graph, joker_award_state, bad)
         elif subject == subjects.CARD_CONSUMED:
             unused[e["player_id"]] -= 1
-        elif subject == subjects.TERRITORY_CHANGED:
+        elif subject == subjects.TERRITORY_CHANGED and not board_ended:
             if e["cause"] == "joker" and owners:
                 joker_award_state[(e["territory_id"], e["owner_id"])] = dict(owners)
             owners[e["territory_id"]] = e["owner_id"]

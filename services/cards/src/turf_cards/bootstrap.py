@@ -19,6 +19,7 @@ from turf_common.db import make_engine, run_migrations
 from turf_common.gameclock import GameClockReader
 from turf_common.outbox import OutboxFlush, OutboxRelay
 from turf_common.rules import gametime
+from turf_common.seasonbook import SeasonBook
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings, seed_refusal
 
@@ -26,10 +27,11 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside t
 
 
 def handlers(store: CardsStore, clock: Clock, claims: ClaimsEffects, relay: OutboxFlush,
-             season: gametime.SeasonConfig, seed: str) -> CardsHandlers:
-    """The use cases over the given adapters; ``seed`` is the season's secret seed (R12)."""
-    return CardsHandlers.create(Cards(store=store, clock=clock, relay=relay, season=season, seed=seed),
-                                claims)
+             season: gametime.SeasonConfig | SeasonBook, seed: str) -> CardsHandlers:
+    """The use cases over the given adapters; ``season``: the catalog (R31; one season alone is a fixed book of
+    it), ``seed``: ``TURF_SEED``, from which each season's secret seed comes (R12.1)."""
+    book = season if isinstance(season, SeasonBook) else SeasonBook.of(season)
+    return CardsHandlers.create(Cards(store=store, clock=clock, relay=relay, book=book, seed=seed), claims)
 
 
 def wire(settings: Settings) -> Wire:
@@ -43,14 +45,21 @@ def wire(settings: Settings) -> Wire:
         run_migrations(settings.database_url, MIGRATIONS, tables.SCHEMA)
         engine = make_engine(settings.database_url)
         relay = OutboxRelay(engine, tables.outbox, EventPublisher(broker, settings.stream))
+        # R31: every season of the catalog, as the clock keeps it in its KV bucket (the file's season until then)
+        book = SeasonBook(gametime.load_season(settings.season_file), lambda: clock_kv(broker, settings.stream))
+        await book.start()
         h = handlers(store=SqlCardsStore(engine),
                      clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
-                     claims=ClaimsRequester(broker), relay=relay,
-                     season=gametime.load_season(settings.season_file), seed=settings.seed)
+                     claims=ClaimsRequester(broker), relay=relay, season=book, seed=settings.seed)
         await h.hands.pin_seed()   # R12.1: the seed the season began on, or no start
         await relay.flush()        # anything a crash left behind
         await h.sagas.recover()    # sagas a crash left pending
+
+        async def close() -> None:
+            await book.close()
+            await engine.dispose()
+
         return Wired(router=entrypoints.router(h, settings.stream), loops=[relay.run, h.sagas.recover_forever],
-                     close=engine.dispose)
+                     close=close)
 
     return build

@@ -42,7 +42,7 @@ DURABLE = "cards"
 #: What the durable consumer takes, in stream order (see :data:`turf_cards.handlers.CardsEvent`).
 CONSUMED = [subjects.CLOCK_SEASON_STARTED, subjects.CLOCK_DAY_STARTED, subjects.CLOCK_SEASON_ENDED,
             subjects.PLAYER_VERIFIED, subjects.PLAYER_DISQUALIFIED, subjects.PROTECTION_ACTIVATED,
-            subjects.PROTECTION_LAPSED, subjects.TERRITORY_CHANGED]
+            subjects.PROTECTION_LAPSED, subjects.TERRITORY_CHANGED, subjects.SEASON_JOINED]
 #: Requests that wait on row locks and on the claims service (up to its 10 s timeout) run this many at a time;
 #: reads and corrections are short and take one at a time.
 PLAY_WORKERS = 8

@@ -21,11 +21,12 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.clock import DayStarted, SeasonEnded, SeasonStarted
 from turf_common.contracts.effects import ProtectionResolved
 from turf_common.contracts.players import PlayerDisqualified, PlayerVerified
+from turf_common.contracts.seasons import SeasonJoined
 
 #: What the ``cards`` consumer takes, told apart by ``type`` (the subject).
 CardsEvent = Annotated[
     SeasonStarted | DayStarted | SeasonEnded | PlayerVerified | PlayerDisqualified | ProtectionResolved
-    | TerritoryChanged,
+    | TerritoryChanged | SeasonJoined,
     Field(discriminator="type")]
 
 
@@ -55,6 +56,8 @@ class CardsHandlers:
             await self.hands.day_started(ev)
         elif isinstance(ev, PlayerVerified):
             await self.hands.player_verified(ev)
+        elif isinstance(ev, SeasonJoined):
+            await self.hands.season_joined(ev)
         elif isinstance(ev, PlayerDisqualified):
             await self.hands.player_disqualified(ev)
         elif isinstance(ev, ProtectionResolved):

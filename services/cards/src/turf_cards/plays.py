@@ -12,7 +12,7 @@ from typing import Any, Literal, cast
 import structlog
 
 from turf_cards.context import Cards, refusal
-from turf_cards.ports import CardsTx, Saga
+from turf_cards.ports import Card, CardsTx, Saga
 from turf_cards.saga import Sagas
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message, Refusal
@@ -52,7 +52,7 @@ class Plays:
     async def play(self, cmd: PlayCard) -> PlayReply | Refusal:
         """``cards.play``: reserve the player's first-drawn ready card of the type, record the saga with the
         claims command of its effect, then drive it (R13). A Trade card is played by proposing a trade (R18)."""
-        now, r = await self.cx.gate(cmd.player_status)
+        now, season, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
         if cmd.type == "trade":
@@ -61,20 +61,20 @@ class Plays:
         saga_id = uuid.uuid4().hex
         async with self.cx.store.begin() as tx:
             await tx.hands.lock_hand(cmd.player_id)
-            card = await tx.hands.oldest_ready_for_update(cmd.player_id, cmd.type)
+            card = await tx.hands.oldest_ready_for_update(season.season_id, cmd.player_id, cmd.type)
             if card is None:
                 return refusal(refuse("card_not_in_hand"))
-            subject, effect = await self._effect_command(tx, cmd, saga_id, card.id)
+            subject, effect = await self._effect_command(tx, cmd, saga_id, card)
             await tx.hands.set_card(card.id, "reserved", now, saga_id=saga_id)
             await tx.sagas.add_saga(Saga(id=saga_id, kind="play", player_id=cmd.player_id, card_type=cmd.type,
                                    card_ids=[card.id], subject=subject, command=effect.model_dump_json()))
         crash_point("cards.after_reserve")
         return cast("PlayReply | Refusal", await self.sagas.drive(saga_id))
 
-    async def _effect_command(self, tx: CardsTx, cmd: PlayCard, saga_id: str,
-                              card_id: str) -> tuple[str, Message]:
-        """The claims subject and command of the card's effect; the Joker's entropy comes from the seed (R20)."""
-        p = cmd.player_id
+    async def _effect_command(self, tx: CardsTx, cmd: PlayCard, saga_id: str, card: Card) -> tuple[str, Message]:
+        """The claims subject and command of the card's effect; the Joker's entropy comes from the seed of the
+        card's season (R20, R12.1)."""
+        p, card_id = cmd.player_id, card.id
         if cmd.type == "double_trouble":
             return subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE, DoubleTroubleEffect(command_id=saga_id, player_id=p)
         if cmd.type == "mulligan":
@@ -86,7 +86,7 @@ class Plays:
         if cmd.type == "joker":
             return subjects.CLAIMS_EFFECT_JOKER, JokerEffect(
                 command_id=saga_id, player_id=p, mode=cmd.mode or "random",
-                entropy=rules.joker_entropy(self.cx.seed, self.cx.season_id, p, saga_id))
+                entropy=rules.joker_entropy(self.cx.seed_of(card.season_id), card.season_id, p, saga_id))
         rival_known = False
         if cmd.type == "blockade" and cmd.rival_id:
             rival_known = await tx.players.player_known(cmd.rival_id)
@@ -106,17 +106,23 @@ class Plays:
         scheduled = kind in SCHEDULED
         effect = _effect_body(kind, out)
         state: Literal["reserved", "consumed"] = "reserved" if scheduled else "consumed"
+        season_id = await self._season_of_card(tx, card_id, now)
         await tx.hands.set_card(card_id, state, now, saga_id=None, scheduled_for=out.active_on if scheduled else None)
         await tx.messages.stage(subjects.CARD_PLAYED, CardPlayed(
-            event_id=f"played:{saga.id}", occurred_at=now, season_id=self.cx.season_id, player_id=saga.player_id,
+            event_id=f"played:{saga.id}", occurred_at=now, season_id=season_id, player_id=saga.player_id,
             card_id=card_id, card_type=kind, state=state, play_id=saga.id, effect=effect,
             joker=out.joker, cards=[card_id]))
         return PlayReply(card_id=card_id, type=kind, state=state, effect=effect)
 
+    async def _season_of_card(self, tx: CardsTx, card_id: str, now: datetime) -> str:
+        """The season whose hand holds the card (R31), which its events name."""
+        card = await tx.hands.card_for_update(card_id)
+        return card.season_id if card is not None else self.cx.season_at(now).season_id
+
     async def cancel(self, cmd: CancelSchedule) -> CancelReply | Refusal:
         """``cards.cancel``: a scheduled Freeze/Blockade back to ``ready`` before it activates (R15, R16), as a saga
         asking claims to unschedule it."""
-        now, r = await self.cx.gate(cmd.player_status)
+        now, _, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
         saga_id = uuid.uuid4().hex
@@ -141,9 +147,10 @@ class Plays:
         if isinstance(out, Refusal):
             await tx.hands.clear_card_saga(card_id)
             return Refusal(reason=out.reason, message=out.message)
+        season_id = await self._season_of_card(tx, card_id, now)
         await tx.hands.unschedule(card_id, now)
         await tx.messages.stage(subjects.CARD_RETURNED, CardReturned(
-            event_id=f"returned:{card_id}:{saga.id[:8]}", occurred_at=now, season_id=self.cx.season_id,
+            event_id=f"returned:{card_id}:{saga.id[:8]}", occurred_at=now, season_id=season_id,
             player_id=saga.player_id, card_id=card_id, card_type=saga.card_type, reason="cancelled"))
         return CancelReply(card_id=card_id, type=saga.card_type, state="ready")
 
@@ -160,13 +167,13 @@ class Plays:
             if ev.state == "active":
                 await tx.hands.set_card(card.id, "consumed", ev.occurred_at, scheduled_for=None)
                 await tx.messages.stage(subjects.CARD_CONSUMED, CardConsumed(
-                    event_id=f"consumed:{card.id}", occurred_at=ev.occurred_at, season_id=self.cx.season_id,
+                    event_id=f"consumed:{card.id}", occurred_at=ev.occurred_at, season_id=card.season_id,
                     player_id=card.player_id, card_id=card.id, card_type=card.card_type, reason="activated"))
             else:
                 await tx.hands.set_card(card.id, "ready", ev.occurred_at, scheduled_for=None)
                 await tx.messages.stage(subjects.CARD_RETURNED, CardReturned(
                     event_id=f"returned:{card.id}:{ev.day.isoformat()}", occurred_at=ev.occurred_at,
-                    season_id=self.cx.season_id, player_id=card.player_id, card_id=card.id,
+                    season_id=card.season_id, player_id=card.player_id, card_id=card.id,
                     card_type=card.card_type, reason="lapsed"))
 
 

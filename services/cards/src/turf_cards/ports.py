@@ -25,7 +25,8 @@ CardState = Literal["ready", "reserved", "consumed", "removed"]
 @dataclass(frozen=True)
 class Card:
     """One card. ``state``: ready | reserved (a saga holds it, or a scheduled Freeze/Blockade) | consumed |
-    removed (a correction); ``draw_index`` is None for a card a correction added."""
+    removed (a correction); ``draw_index`` is None for a card a correction added; ``season_id``: the season whose
+    hand holds it (R31: each season has its own hands)."""
 
     id: str
     player_id: str
@@ -34,6 +35,7 @@ class Card:
     draw_index: int | None = None
     saga_id: str | None = None
     scheduled_for: date | None = None
+    season_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,68 +97,80 @@ class Season(Protocol):
 
 
 class Players(Protocol):
-    """The players the cards service knows: verified, disqualified, and their draw count (R12)."""
+    """The players the cards service knows: accounts verified or disqualified (shared by all seasons, R31), the
+    seasons each joined, and their draw count in each (R12)."""
 
-    async def verified_players(self) -> list[str]:
-        """Ids of the verified players, sorted."""
+    async def verified_players(self, season_id: str) -> list[str]:
+        """Ids of the players who joined the season and are verified (not disqualified), sorted: those it deals to
+        (R12, R31)."""
         ...
 
-    async def player_known(self, player_id: str) -> bool: ...
+    async def player_known(self, player_id: str) -> bool:
+        """The account was verified or disqualified here."""
+        ...
 
     async def is_verified(self, player_id: str) -> bool: ...
 
     async def add_player(self, player_id: str, verified_at: datetime) -> None:
-        """A newly verified player with no draws yet."""
+        """A newly verified account (it takes part in no season yet: :meth:`join`)."""
         ...
 
     async def disqualify(self, player_id: str, at: datetime) -> None:
-        """Mark the player disqualified (recorded even if never verified here)."""
+        """Mark the account disqualified (recorded even if never verified here)."""
         ...
 
-    async def draws_for_update(self, player_id: str) -> int:
-        """The player's next draw index (R12), locked."""
+    async def join(self, season_id: str, player_id: str, at: datetime) -> bool:
+        """The player takes part in the season, with no draws yet; False (nothing changed) if they already did."""
         ...
 
-    async def set_draws(self, player_id: str, draws: int) -> None: ...
+    async def joined(self, season_id: str, player_id: str) -> bool: ...
+
+    async def draws_for_update(self, season_id: str, player_id: str) -> int:
+        """The player's next draw index in the season (R12), locked; the player joined it."""
+        ...
+
+    async def set_draws(self, season_id: str, player_id: str, draws: int) -> None: ...
 
 
 class Hands(Protocol):
-    """The cards in players' hands and their states (R12-R20); one hand changes at a time (``lock_hand``)."""
+    """The cards in players' hands and their states (R12-R20); one hand changes at a time (``lock_hand``). A hand is
+    a player's cards of one season (R31): the reads by player take the season."""
 
     async def lock_hand(self, player_id: str) -> None:
         """Serialise changes to one player's hand until the transaction ends."""
         ...
 
-    async def unused(self, player_id: str) -> int:
-        """R12: the player's unused cards (ready + reserved)."""
+    async def unused(self, season_id: str, player_id: str) -> int:
+        """R12: the player's unused cards (ready + reserved) in the season."""
         ...
 
-    async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None, reason: str,
-                       at: datetime) -> None:
-        """A new ready card, drawn (``draw_index``) or added by a correction (None)."""
+    async def add_card(self, season_id: str, card_id: str, player_id: str, card_type: CardType,
+                       draw_index: int | None, reason: str, at: datetime) -> None:
+        """A new ready card in the player's hand of the season, drawn (``draw_index``) or added by a correction
+        (None)."""
         ...
 
     async def card_for_update(self, card_id: str) -> Card | None: ...
 
-    async def oldest_ready_for_update(self, player_id: str, card_type: CardType) -> Card | None:
+    async def oldest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> Card | None:
         """The ready card of the type a play takes: first drawn (then by draw index, then id)."""
         ...
 
-    async def oldest_trade_card_for_update(self, player_id: str) -> str | None:
+    async def oldest_trade_card_for_update(self, season_id: str, player_id: str) -> str | None:
         """Id of the ready Trade card an acceptance reserves: first drawn (then by draw index)."""
         ...
 
-    async def newest_ready_for_update(self, player_id: str, card_type: CardType) -> str | None:
+    async def newest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
         """Id of the ready card of the type a correction removes: last drawn (then by id)."""
         ...
 
-    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
+    async def newest_scheduled_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
         """Id of the reserved card of the type a correction removes once no ready one is left (R28): a scheduled
         Freeze/Blockade (``scheduled_for`` set) that no saga holds, last drawn first (then by id)."""
         ...
 
-    async def has_trade_card(self, player_id: str) -> bool:
-        """R18: the player holds a ready Trade card."""
+    async def has_trade_card(self, season_id: str, player_id: str) -> bool:
+        """R18: the player holds a ready Trade card in the season."""
         ...
 
     async def set_card(self, card_id: str, state: CardState, at: datetime, **columns: str | date | None) -> None:
@@ -249,16 +263,16 @@ class CardsStore(Protocol):
 
     def begin(self) -> AbstractAsyncContextManager[CardsTx]: ...
 
-    async def hand(self, player_id: str) -> list[Card]:
-        """The player's unused cards (ready + reserved), in draw order."""
+    async def hand(self, season_id: str, player_id: str) -> list[Card]:
+        """The player's unused cards (ready + reserved) of the season, in draw order."""
         ...
 
     async def open_trades(self, player_id: str) -> list[Trade]:
         """The player's open proposals, both directions, oldest first."""
         ...
 
-    async def trade_holders(self) -> list[str]:
-        """R18: ids of the verified players holding a ready Trade card, sorted."""
+    async def trade_holders(self, season_id: str) -> list[str]:
+        """R18: ids of the verified players holding a ready Trade card in the season, sorted."""
         ...
 
     async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:

@@ -32,17 +32,17 @@ def _unique(ok: bool, table: str, key: str) -> None:
 
 
 @dataclass
-class _Player:
+class _Account:
     status: str
     verified_at: datetime
-    draws: int = 0
 
 
 @dataclass
 class _State:
     """Everything a transaction may change (copied at its start, put back if it raises)."""
 
-    players: dict[str, _Player] = field(default_factory=dict)
+    accounts: dict[str, _Account] = field(default_factory=dict)
+    players: dict[tuple[str, str], int] = field(default_factory=dict)                # (season, player) → draws
     cards: dict[str, tuple[Card, datetime]] = field(default_factory=dict)           # id → (card, drawn_at)
     trades: dict[str, tuple[Trade, datetime]] = field(default_factory=dict)         # id → (trade, created_at)
     sagas: dict[str, tuple[Saga, datetime, datetime]] = field(default_factory=dict)  # id → (saga, created, updated)
@@ -91,9 +91,9 @@ class MemoryCardsStore:
             self.state = work   # commit (not reached when the block raises: nothing of it stays)
 
     # ---- plain reads
-    async def hand(self, player_id: str) -> list[Card]:
+    async def hand(self, season_id: str, player_id: str) -> list[Card]:
         return [c for c, _ in sorted(self.state.cards.values(), key=_draw_order)
-                if c.player_id == player_id and c.state in LIVE]
+                if c.season_id == season_id and c.player_id == player_id and c.state in LIVE]
 
     async def open_trades(self, player_id: str) -> list[Trade]:
         rows = sorted(self.state.trades.values(), key=lambda e: (e[1], e[0].id))
@@ -102,10 +102,10 @@ class MemoryCardsStore:
     async def trade_lost(self, territory_id: str, owner_id: str | None) -> bool:
         return bool(_lost(self.state, territory_id, owner_id))
 
-    async def trade_holders(self) -> list[str]:
-        verified = {p for p, row in self.state.players.items() if row.status == "verified"}
+    async def trade_holders(self, season_id: str) -> list[str]:
+        verified = {p for p, row in self.state.accounts.items() if row.status == "verified"}
         return sorted({c.player_id for c, _ in self.state.cards.values()
-                       if c.card_type == "trade" and c.state == "ready"} & verified)
+                       if c.season_id == season_id and c.card_type == "trade" and c.state == "ready"} & verified)
 
     async def traded_territories(self, territory_ids: Iterable[str]) -> set[str]:
         ids = set(territory_ids)
@@ -152,70 +152,82 @@ class MemoryCardsTx:
         return self.s.seasons.setdefault(season_id, commitment)
 
     # ---- players
-    async def verified_players(self) -> list[str]:
-        return sorted(p for p, row in self.s.players.items() if row.status == "verified")
+    async def verified_players(self, season_id: str) -> list[str]:
+        return sorted(p for s, p in self.s.players if s == season_id
+                      and self.s.accounts.get(p, _Account("", datetime.min)).status == "verified")
 
     async def player_known(self, player_id: str) -> bool:
-        return player_id in self.s.players
+        return player_id in self.s.accounts
 
     async def is_verified(self, player_id: str) -> bool:
-        row = self.s.players.get(player_id)
+        row = self.s.accounts.get(player_id)
         return row is not None and row.status == "verified"
 
     async def add_player(self, player_id: str, verified_at: datetime) -> None:
-        _unique(player_id not in self.s.players, "players", player_id)
-        self.s.players[player_id] = _Player("verified", verified_at)
+        _unique(player_id not in self.s.accounts, "accounts", player_id)
+        self.s.accounts[player_id] = _Account("verified", verified_at)
 
     async def disqualify(self, player_id: str, at: datetime) -> None:
-        row = self.s.players.setdefault(player_id, _Player("disqualified", at))
+        row = self.s.accounts.setdefault(player_id, _Account("disqualified", at))
         row.status = "disqualified"
 
-    async def draws_for_update(self, player_id: str) -> int:
-        return self.s.players[player_id].draws
+    async def join(self, season_id: str, player_id: str, at: datetime) -> bool:
+        if (season_id, player_id) in self.s.players:
+            return False
+        self.s.players[(season_id, player_id)] = 0
+        return True
 
-    async def set_draws(self, player_id: str, draws: int) -> None:
-        self.s.players[player_id].draws = draws
+    async def joined(self, season_id: str, player_id: str) -> bool:
+        return (season_id, player_id) in self.s.players
+
+    async def draws_for_update(self, season_id: str, player_id: str) -> int:
+        return self.s.players[(season_id, player_id)]
+
+    async def set_draws(self, season_id: str, player_id: str, draws: int) -> None:
+        if (season_id, player_id) in self.s.players:   # an UPDATE of no row changes nothing
+            self.s.players[(season_id, player_id)] = draws
 
     # ---- cards
-    async def unused(self, player_id: str) -> int:
-        return sum(1 for c, _ in self.s.cards.values() if c.player_id == player_id and c.state in LIVE)
+    async def unused(self, season_id: str, player_id: str) -> int:
+        return sum(1 for c, _ in self.s.cards.values()
+                   if c.season_id == season_id and c.player_id == player_id and c.state in LIVE)
 
-    async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None,
-                       reason: str, at: datetime) -> None:
+    async def add_card(self, season_id: str, card_id: str, player_id: str, card_type: CardType,
+                       draw_index: int | None, reason: str, at: datetime) -> None:
         _unique(card_id not in self.s.cards, "cards", card_id)
-        self.s.cards[card_id] = (Card(card_id, player_id, card_type, "ready", draw_index), at)
+        self.s.cards[card_id] = (Card(card_id, player_id, card_type, "ready", draw_index, season_id=season_id), at)
 
     async def card_for_update(self, card_id: str) -> Card | None:
         entry = self.s.cards.get(card_id)
         return None if entry is None else entry[0]
 
-    def _ready(self, player_id: str, card_type: str) -> list[tuple[Card, datetime]]:
+    def _ready(self, season_id: str, player_id: str, card_type: str) -> list[tuple[Card, datetime]]:
         return sorted((e for e in self.s.cards.values()
-                       if e[0].player_id == player_id and e[0].card_type == card_type and e[0].state == "ready"),
-                      key=_draw_order)
+                       if e[0].season_id == season_id and e[0].player_id == player_id
+                       and e[0].card_type == card_type and e[0].state == "ready"), key=_draw_order)
 
-    async def oldest_ready_for_update(self, player_id: str, card_type: CardType) -> Card | None:
-        ready = self._ready(player_id, card_type)
+    async def oldest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> Card | None:
+        ready = self._ready(season_id, player_id, card_type)
         return ready[0][0] if ready else None
 
-    async def oldest_trade_card_for_update(self, player_id: str) -> str | None:
-        ready = self._ready(player_id, "trade")
+    async def oldest_trade_card_for_update(self, season_id: str, player_id: str) -> str | None:
+        ready = self._ready(season_id, player_id, "trade")
         return ready[0][0].id if ready else None
 
-    async def newest_ready_for_update(self, player_id: str, card_type: CardType) -> str | None:
-        ready = sorted(self._ready(player_id, card_type), key=lambda e: e[0].id)
+    async def newest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
+        ready = sorted(self._ready(season_id, player_id, card_type), key=lambda e: e[0].id)
         ready.sort(key=lambda e: e[1], reverse=True)   # drawn_at descending, then id ascending
         return ready[0][0].id if ready else None
 
-    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
-        held = sorted((e for e in self.s.cards.values() if e[0].player_id == player_id
+    async def newest_scheduled_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
+        held = sorted((e for e in self.s.cards.values() if e[0].season_id == season_id and e[0].player_id == player_id
                        and e[0].card_type == card_type and e[0].state == "reserved"
                        and e[0].scheduled_for is not None and e[0].saga_id is None), key=lambda e: e[0].id)
         held.sort(key=lambda e: e[1], reverse=True)   # drawn_at descending, then id ascending
         return held[0][0].id if held else None
 
-    async def has_trade_card(self, player_id: str) -> bool:
-        return bool(self._ready(player_id, "trade"))
+    async def has_trade_card(self, season_id: str, player_id: str) -> bool:
+        return bool(self._ready(season_id, player_id, "trade"))
 
     def _update_card(self, card_id: str, **changes: Any) -> None:
         entry = self.s.cards.get(card_id)

@@ -55,24 +55,26 @@ class Trades:
 
     async def holders(self, player_id: str) -> TradeHoldersReply:
         """``cards.trade_holders``: R18's possible partners for ``player_id``: the other verified players holding a
-        ready Trade card (the play page lists their towns)."""
-        return TradeHoldersReply(player_ids=[p for p in await self.cx.store.trade_holders() if p != player_id])
+        ready Trade card in the season in force (R31)."""
+        sid = self.cx.season_at(await self.cx.clock.now()).season_id
+        return TradeHoldersReply(player_ids=[p for p in await self.cx.store.trade_holders(sid) if p != player_id])
 
     async def propose(self, cmd: ProposeTrade) -> TradeReply | Refusal:
         """``trades.propose``: R18's checks on claims' facts about the two territories and on both parties' Trade
         cards; an open proposal (``trade.proposed``). A refusal of claims' ``trade_check`` is passed on."""
-        now, r = await self.cx.gate(cmd.player_status)
+        now, season, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
+        sid = season.season_id
         facts = await self.claims.trade_check(TradeCheck(
             offer_territory_id=cmd.offer_territory_id, want_territory_id=cmd.want_territory_id))
         if isinstance(facts, Refusal):
             return facts
         partner = facts.want_owner
         async with self.cx.store.begin() as tx:
-            mine = await tx.hands.has_trade_card(cmd.player_id)
+            mine = await tx.hands.has_trade_card(sid, cmd.player_id)
             theirs = (partner is not None and await tx.players.is_verified(partner)
-                      and await tx.hands.has_trade_card(partner))
+                      and await tx.hands.has_trade_card(sid, partner))
             refused = rules.check_trade_proposal(
                 cmd.player_id, offer_owner=facts.offer_owner, want_owner=partner, offer_known=facts.offer_known,
                 want_known=facts.want_known, proposer_has_trade=mine, partner_has_trade=theirs,
@@ -126,7 +128,7 @@ class Trades:
         return await self._close_by(cmd, "proposer_id", "cancelled", "withdrawn")
 
     async def _close_by(self, cmd: TradeAction, role: Role, state: TradeState, reason: str) -> TradeReply | Refusal:
-        now, r = await self.cx.gate(cmd.player_status)
+        now, _, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
         async with self.cx.store.begin() as tx:
@@ -140,7 +142,7 @@ class Trades:
     async def accept(self, cmd: TradeAction) -> TradeReply | Refusal:
         """``trades.accept`` (R18): reserve one ready Trade card of each (verified) party and drive the swap; a
         party without one cancels the proposal (``trade_no_longer_valid``)."""
-        now, r = await self.cx.gate(cmd.player_status)
+        now, season, r = await self.cx.gate(cmd.player_status)
         if r is not None:
             return r
         saga_id = uuid.uuid4().hex
@@ -152,7 +154,7 @@ class Trades:
                 await tx.hands.lock_hand(pid)
             picked = []
             for pid in (row.proposer_id, row.partner_id):
-                cid = await tx.hands.oldest_trade_card_for_update(pid)
+                cid = await tx.hands.oldest_trade_card_for_update(season.season_id, pid)
                 if cid is not None and await tx.players.is_verified(pid):
                     picked.append(cid)
             refused = len(picked) < 2
@@ -203,15 +205,17 @@ class Trades:
             return Refusal(reason=out.reason, message=out.message)
         owners = {row.proposer_id: row.want_territory_id, row.partner_id: row.offer_territory_id}
         cards = list(saga.card_ids)
+        first = await tx.hands.card_for_update(cards[0])   # R31: the season whose hands held the two cards
+        season_id = first.season_id if first is not None else self.cx.season_at(now).season_id
         for cid in cards:
             await tx.hands.set_card(cid, "consumed", now, saga_id=None)
         for cid, pid in zip(cards, (row.proposer_id, row.partner_id), strict=True):
             await tx.messages.stage(subjects.CARD_PLAYED, CardPlayed(
-                event_id=f"played:{saga.id}:{cid[:8]}", occurred_at=now, season_id=self.cx.season_id,
+                event_id=f"played:{saga.id}:{cid[:8]}", occurred_at=now, season_id=season_id,
                 player_id=pid, card_id=cid, card_type="trade", state="consumed", play_id=saga.id,
                 effect={"trade_id": row.id, "territory_id": owners[pid]}, cards=cards))
         row = await close_trade(tx, row, "accepted", None, now)
-        await cancel_without_cards(tx, (row.proposer_id, row.partner_id), now)
+        await cancel_without_cards(tx, season_id, (row.proposer_id, row.partner_id), now)
         return TradeReply(trade=trade_out(row))
 
     async def territory_changed(self, ev: TerritoryChanged) -> int:
@@ -256,10 +260,12 @@ async def close_open_trades(tx: CardsTx, reason: str, at: datetime, player_id: s
         await close_trade(tx, row, "cancelled", reason, at)
 
 
-async def cancel_without_cards(tx: CardsTx, players: Iterable[str], at: datetime) -> None:
-    """R18: a proposal whose party holds no Trade card any more can no longer succeed."""
+async def cancel_without_cards(tx: CardsTx, season_id: str, players: Iterable[str], at: datetime) -> None:
+    """R18: a proposal whose party holds no Trade card any more (in the season's hands: proposals are open in
+    the running season only, they end with it) can no longer succeed."""
     for row in await tx.trades.idle_open_trades_for_update(players):
-        if not (await tx.hands.has_trade_card(row.proposer_id) and await tx.hands.has_trade_card(row.partner_id)):
+        if not (await tx.hands.has_trade_card(season_id, row.proposer_id)
+                and await tx.hands.has_trade_card(season_id, row.partner_id)):
             await close_trade(tx, row, "cancelled", "no_trade_card", at)
 
 

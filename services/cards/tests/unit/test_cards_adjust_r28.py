@@ -31,7 +31,7 @@ async def scheduled_freeze(w: World) -> tuple[str, str]:
     reply = await w.h.plays.play(PlayCard(player_id="p1", player_status="verified", type="freeze",
                                           territory_id="T001"))
     assert isinstance(reply, PlayReply) and reply.state == "reserved", reply
-    (ready,) = [c.id for c in await w.store.hand("p1") if c.state == "ready"]
+    (ready,) = [c.id for c in await w.hand("p1") if c.state == "ready"]
     return ready, reply.card_id
 
 

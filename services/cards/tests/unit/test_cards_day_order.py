@@ -26,7 +26,7 @@ async def test_r12_r5_a_play_at_the_opening_instant_waits_for_that_days_deal() -
     # seed) is a Double Trouble, which it plays at the opening instant, before the deal reached the service
     w = world(now=TUE_OPENING, deal_wait_s=5.0)
     await w.verify("p0", at=BEFORE)
-    assert await w.store.hand("p0") == []
+    assert await w.hand("p0") == []
     played = asyncio.create_task(w.h.plays.play(PlayCard(player_id="p0", player_status="verified",
                                                           type="double_trouble")))
     await asyncio.sleep(0.1)

@@ -18,11 +18,11 @@ def day_start(day: date, at: datetime) -> DayStarted:
 async def test_r12_a_player_verified_while_the_season_runs_draws_three_cards_from_the_seed_once(w: World) -> None:
     await w.verify("p1")
     await w.verify("p1")   # a repeat
-    season = w.h.cx.season_id
+    season = w.season_id
     drawn = [e for _, e in w.published("card.drawn") if isinstance(e, CardDrawn)]
     assert [(e.draw_index, e.card_type, e.reason) for e in drawn] == [
         (i, rules.draw_card(SEED, season, "p1", i), "verification") for i in range(3)]
-    assert [c.id for c in await w.store.hand("p1")] == [e.card_id for e in drawn]
+    assert [c.id for c in await w.hand("p1")] == [e.card_id for e in drawn]
 
 
 async def test_r12_day_starts_deal_before_they_draw_monday_tops_up_to_three_and_other_days_add_one(w: World) -> None:
@@ -41,7 +41,7 @@ async def test_r12_day_starts_deal_before_they_draw_monday_tops_up_to_three_and_
     assert [(d.reason, d.hands, d.draws) for d in deals] == [
         ("week_start", {"p1": 0, "p2": 2}, {"p1": 3, "p2": 1}),
         ("day_start", {"p1": 3, "p2": 3}, {"p1": 1, "p2": 1})]
-    assert [len(await w.store.hand(p)) for p in ("p1", "p2")] == [4, 4]
+    assert [len(await w.hand(p)) for p in ("p1", "p2")] == [4, 4]
 
 
 async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_the_season_closed(w: World) -> None:
@@ -49,10 +49,10 @@ async def test_r12_the_seed_is_committed_at_season_start_and_revealed_only_once_
     await w.h.on_event(start)
     ((_, committed),) = w.published("card.seed_committed")
     assert committed.commitment == rules.seed_commitment(SEED)  # type: ignore[attr-defined]
-    assert await w.h.hands.seed_info() == SeedReply(season_id=w.h.cx.season_id,
+    assert await w.h.hands.seed_info() == SeedReply(season_id=w.season_id,
                                                     commitment=rules.seed_commitment(SEED), seed=None)
     w.clock.at = BEFORE   # R12.1: the commitment is public from the first start on, the seed only after the close
-    assert (await w.h.hands.seed_info()) == SeedReply(season_id=w.h.cx.season_id,
+    assert (await w.h.hands.seed_info()) == SeedReply(season_id=w.season_id,
                                                       commitment=rules.seed_commitment(SEED), seed=None)
     w.clock.at = datetime.fromisoformat("2027-06-01T12:00:00-04:00")
     assert (await w.h.hands.seed_info()).seed == SEED
@@ -67,4 +67,4 @@ async def test_r28_a_hand_correction_applies_once_and_removes_the_last_drawn_rea
     out = await w.h.hands.adjust(cmd)
     assert [c.id for c in out.removed] == [second] and [c.id for c in out.cards] == [first]  # type: ignore[union-attr]
     assert await w.h.hands.adjust(cmd) == out   # a repeat answers the first reply and changes nothing
-    assert [c.id for c in await w.store.hand("p1")] == [first]
+    assert [c.id for c in await w.hand("p1")] == [first]

@@ -34,7 +34,7 @@ async def test_r12_1_the_commitment_is_answered_before_the_season_and_the_seed_o
 async def test_r12_1_a_start_with_another_seed_than_the_season_began_on_is_refused(w: World) -> None:
     await w.h.hands.pin_seed()
     await w.h.hands.pin_seed()                 # a restart on the same seed
-    other = Hands(Cards(store=w.store, clock=w.clock, relay=w.relay, season=w.h.cx.season,
+    other = Hands(Cards(store=w.store, clock=w.clock, relay=w.relay, book=w.h.cx.book,
                         seed="another seed"), w.h.sagas)
     with pytest.raises(SeedChanged, match=f"began on the seed with SHA-256 {sha(SEED)}"):
         await other.pin_seed()

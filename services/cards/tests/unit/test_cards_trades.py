@@ -106,7 +106,7 @@ async def test_r18_a_swap_claims_refuses_returns_both_cards_and_cancels_the_prop
     tid = await propose(w)
     assert await w.h.trades.accept(act("bob", tid)) == no
     for pid in ("ann", "bob"):
-        assert [c.state for c in await w.store.hand(pid) if c.card_type == "trade"] == ["ready"]
+        assert [c.state for c in await w.hand(pid) if c.card_type == "trade"] == ["ready"]
     assert trade_events(w)[-1] == ("trade.cancelled", "trade_no_longer_valid")
 
 

@@ -31,7 +31,7 @@ def _wall() -> datetime:
 
 def _card(r: Any) -> Card:
     return Card(id=r.id, player_id=r.player_id, card_type=r.card_type, state=r.state, draw_index=r.draw_index,
-                saga_id=r.saga_id, scheduled_for=r.scheduled_for)
+                saga_id=r.saga_id, scheduled_for=r.scheduled_for, season_id=r.season_id)
 
 
 def _trade(r: Any) -> Trade:
@@ -65,10 +65,10 @@ class SqlCardsStore:
         async with self.engine.begin() as conn:
             yield SqlCardsTx(conn)
 
-    async def hand(self, player_id: str) -> list[Card]:
+    async def hand(self, season_id: str, player_id: str) -> list[Card]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(t.cards).where(
-                t.cards.c.player_id == player_id, t.cards.c.state.in_(LIVE))
+                t.cards.c.season_id == season_id, t.cards.c.player_id == player_id, t.cards.c.state.in_(LIVE))
                 .order_by(t.cards.c.drawn_at, t.cards.c.draw_index, t.cards.c.id))).all()
         return [_card(r) for r in rows]
 
@@ -80,10 +80,11 @@ class SqlCardsStore:
                 .order_by(t.trades.c.created_at, t.trades.c.id))).all()
         return [_trade(r) for r in rows]
 
-    async def trade_holders(self) -> list[str]:
-        c, p = t.cards.c, t.players.c
-        q = (select(c.player_id).distinct().join(t.players, p.player_id == c.player_id)
-             .where(c.card_type == "trade", c.state == "ready", p.status == "verified").order_by(c.player_id))
+    async def trade_holders(self, season_id: str) -> list[str]:
+        c, a = t.cards.c, t.accounts.c
+        q = (select(c.player_id).distinct().join(t.accounts, a.player_id == c.player_id)
+             .where(c.season_id == season_id, c.card_type == "trade", c.state == "ready", a.status == "verified")
+             .order_by(c.player_id))
         async with self.engine.connect() as conn:
             return list((await conn.execute(q)).scalars().all())
 
@@ -145,81 +146,98 @@ class SqlCardsTx:
                                         .where(t.season.c.season_id == season_id))).scalar_one()
 
     # ---- players
-    async def verified_players(self) -> list[str]:
-        return list((await self.conn.execute(select(t.players.c.player_id).where(t.players.c.status == "verified")
-                                             .order_by(t.players.c.player_id))).scalars().all())
+    async def verified_players(self, season_id: str) -> list[str]:
+        p, a = t.players.c, t.accounts.c
+        return list((await self.conn.execute(
+            select(p.player_id).join(t.accounts, a.player_id == p.player_id)
+            .where(p.season_id == season_id, a.status == "verified").order_by(p.player_id))).scalars().all())
 
     async def player_known(self, player_id: str) -> bool:
-        return (await self.conn.execute(select(t.players.c.player_id).where(
-            t.players.c.player_id == player_id))).first() is not None
+        return (await self.conn.execute(select(t.accounts.c.player_id).where(
+            t.accounts.c.player_id == player_id))).first() is not None
 
     async def is_verified(self, player_id: str) -> bool:
-        return (await self.conn.execute(select(t.players.c.player_id).where(
-            t.players.c.player_id == player_id, t.players.c.status == "verified"))).first() is not None
+        return (await self.conn.execute(select(t.accounts.c.player_id).where(
+            t.accounts.c.player_id == player_id, t.accounts.c.status == "verified"))).first() is not None
 
     async def add_player(self, player_id: str, verified_at: datetime) -> None:
-        await self.conn.execute(t.players.insert().values(player_id=player_id, status="verified",
-                                                          verified_at=verified_at, draws=0))
+        await self.conn.execute(t.accounts.insert().values(player_id=player_id, status="verified",
+                                                           verified_at=verified_at))
 
     async def disqualify(self, player_id: str, at: datetime) -> None:
-        await self.conn.execute(pg_insert(t.players).values(
-            player_id=player_id, status="disqualified", verified_at=at, draws=0,
+        await self.conn.execute(pg_insert(t.accounts).values(
+            player_id=player_id, status="disqualified", verified_at=at,
         ).on_conflict_do_update(index_elements=["player_id"], set_={"status": "disqualified"}))
 
-    async def draws_for_update(self, player_id: str) -> int:
-        return int((await self.conn.execute(select(t.players.c.draws).where(t.players.c.player_id == player_id)
+    async def join(self, season_id: str, player_id: str, at: datetime) -> bool:
+        done = await self.conn.execute(pg_insert(t.players).values(
+            season_id=season_id, player_id=player_id, joined_at=at, draws=0).on_conflict_do_nothing()
+            .returning(t.players.c.player_id))
+        return done.first() is not None
+
+    async def joined(self, season_id: str, player_id: str) -> bool:
+        return (await self.conn.execute(select(t.players.c.player_id).where(
+            t.players.c.season_id == season_id, t.players.c.player_id == player_id))).first() is not None
+
+    async def draws_for_update(self, season_id: str, player_id: str) -> int:
+        p = t.players.c
+        return int((await self.conn.execute(select(p.draws).where(p.season_id == season_id, p.player_id == player_id)
                                             .with_for_update())).scalar_one())
 
-    async def set_draws(self, player_id: str, draws: int) -> None:
-        await self.conn.execute(update(t.players).where(t.players.c.player_id == player_id).values(draws=draws))
+    async def set_draws(self, season_id: str, player_id: str, draws: int) -> None:
+        p = t.players.c
+        await self.conn.execute(update(t.players).where(p.season_id == season_id, p.player_id == player_id)
+                                .values(draws=draws))
 
     # ---- cards
-    async def unused(self, player_id: str) -> int:
+    async def unused(self, season_id: str, player_id: str) -> int:
+        c = t.cards.c
         return int((await self.conn.execute(select(func.count()).where(
-            t.cards.c.player_id == player_id, t.cards.c.state.in_(LIVE)))).scalar_one())
+            c.season_id == season_id, c.player_id == player_id, c.state.in_(LIVE)))).scalar_one())
 
-    async def add_card(self, card_id: str, player_id: str, card_type: CardType, draw_index: int | None, reason: str,
-                       at: datetime) -> None:
+    async def add_card(self, season_id: str, card_id: str, player_id: str, card_type: CardType,
+                       draw_index: int | None, reason: str, at: datetime) -> None:
         await self.conn.execute(t.cards.insert().values(
-            id=card_id, player_id=player_id, card_type=card_type, state="ready", draw_index=draw_index,
-            reason=reason, drawn_at=at, updated_at=at))
+            id=card_id, season_id=season_id, player_id=player_id, card_type=card_type, state="ready",
+            draw_index=draw_index, reason=reason, drawn_at=at, updated_at=at))
 
     async def card_for_update(self, card_id: str) -> Card | None:
         row = (await self.conn.execute(select(t.cards).where(t.cards.c.id == card_id).with_for_update())).first()
         return None if row is None else _card(row)
 
-    async def oldest_ready_for_update(self, player_id: str, card_type: CardType) -> Card | None:
+    async def oldest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> Card | None:
         c = t.cards.c
         row = (await self.conn.execute(select(t.cards).where(
-            c.player_id == player_id, c.card_type == card_type, c.state == "ready")
+            c.season_id == season_id, c.player_id == player_id, c.card_type == card_type, c.state == "ready")
             .order_by(c.drawn_at, c.draw_index, c.id).limit(1).with_for_update())).first()
         return None if row is None else _card(row)
 
-    async def oldest_trade_card_for_update(self, player_id: str) -> str | None:
+    async def oldest_trade_card_for_update(self, season_id: str, player_id: str) -> str | None:
         c = t.cards.c
         row = (await self.conn.execute(select(c.id).where(
-            c.player_id == player_id, c.card_type == "trade", c.state == "ready")
+            c.season_id == season_id, c.player_id == player_id, c.card_type == "trade", c.state == "ready")
             .order_by(c.drawn_at, c.draw_index).limit(1).with_for_update())).first()
         return None if row is None else str(row.id)
 
-    async def newest_ready_for_update(self, player_id: str, card_type: CardType) -> str | None:
+    async def newest_ready_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
         c = t.cards.c
         row = (await self.conn.execute(select(c.id).where(
-            c.player_id == player_id, c.card_type == card_type, c.state == "ready")
+            c.season_id == season_id, c.player_id == player_id, c.card_type == card_type, c.state == "ready")
             .order_by(c.drawn_at.desc(), c.id).limit(1).with_for_update())).first()
         return None if row is None else str(row.id)
 
-    async def newest_scheduled_for_update(self, player_id: str, card_type: CardType) -> str | None:
+    async def newest_scheduled_for_update(self, season_id: str, player_id: str, card_type: CardType) -> str | None:
         c = t.cards.c
         row = (await self.conn.execute(select(c.id).where(
-            c.player_id == player_id, c.card_type == card_type, c.state == "reserved", c.scheduled_for.is_not(None),
+            c.season_id == season_id, c.player_id == player_id, c.card_type == card_type, c.state == "reserved",
+            c.scheduled_for.is_not(None),
             c.saga_id.is_(None)).order_by(c.drawn_at.desc(), c.id).limit(1).with_for_update())).first()
         return None if row is None else str(row.id)
 
-    async def has_trade_card(self, player_id: str) -> bool:
+    async def has_trade_card(self, season_id: str, player_id: str) -> bool:
         c = t.cards.c
         return (await self.conn.execute(select(c.id).where(
-            c.player_id == player_id, c.card_type == "trade", c.state == "ready")
+            c.season_id == season_id, c.player_id == player_id, c.card_type == "trade", c.state == "ready")
             .limit(1))).first() is not None
 
     async def set_card(self, card_id: str, state: CardState, at: datetime, **columns: str | date | None) -> None:

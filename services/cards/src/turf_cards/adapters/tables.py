@@ -1,4 +1,5 @@
-"""The cards service's tables (schema ``cards``): players it deals to, cards, sagas, trade proposals."""
+"""The cards service's tables (schema ``cards``): accounts, the players of each season it deals to, cards, sagas,
+trade proposals."""
 
 from __future__ import annotations
 
@@ -9,18 +10,27 @@ from turf_common.outbox import inbox_table, outbox_table
 SCHEMA = "cards"
 metadata = MetaData(schema=SCHEMA)
 
-# players the gateway announced (player.verified / player.disqualified); ``draws`` = next draw index (R12)
-players = Table(
-    "players", metadata,
+# the accounts the gateway announced (player.verified / player.disqualified), shared by all seasons (R31)
+accounts = Table(
+    "accounts", metadata,
     Column("player_id", String(64), primary_key=True),
     Column("status", String(16), nullable=False),            # verified | disqualified
     Column("verified_at", DateTime(timezone=True), nullable=False),
+)
+
+# the players of each season (R31: those who joined it); ``draws`` = next draw index in that season (R12)
+players = Table(
+    "players", metadata,
+    Column("season_id", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
     Column("draws", Integer, nullable=False, default=0),
 )
 
 cards = Table(
     "cards", metadata,
     Column("id", String(64), primary_key=True),
+    Column("season_id", String(32), nullable=False),          # the season whose hand holds it (R31)
     Column("player_id", String(64), nullable=False),
     Column("card_type", String(16), nullable=False),
     # ready | reserved (a saga holds it, or a scheduled Freeze/Blockade) | consumed | removed (correction)
@@ -31,7 +41,7 @@ cards = Table(
     Column("saga_id", String(64), nullable=True),             # the saga holding it, while one does
     Column("scheduled_for", Date, nullable=True),             # a scheduled Freeze/Blockade (R12 reserved)
     Column("updated_at", DateTime(timezone=True), nullable=False),
-    Index("ix_cards_player_state", "player_id", "state"),
+    Index("ix_cards_season_player_state", "season_id", "player_id", "state"),
 )
 
 # one row per play / cancel / trade acceptance: reserve → ask claims → consume or release (DESIGN "Sagas")
@@ -66,7 +76,7 @@ trades = Table(
     Column("closed_at", DateTime(timezone=True), nullable=True),
 )
 
-# the season's seed commitment and reveal, once each
+# each season's seed commitment (R12.1), recorded once
 season = Table(
     "season", metadata,
     Column("season_id", String(32), primary_key=True),
