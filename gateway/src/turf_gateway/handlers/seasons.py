@@ -100,6 +100,11 @@ class Seasons:
     def _forget(self) -> None:
         self._cache = None
 
+    async def _reread(self) -> None:
+        """The catalog read again now (a season saved here): this replica's book has it at once."""
+        self._forget()
+        await self.catalog()
+
     async def ensure(self, season: Season) -> None:
         """The configuration file's season in the catalog (the first start after seasons became data), unless a
         season of the catalog overlaps it (R31: two seasons' days never overlap; the catalog wins)."""
@@ -109,7 +114,7 @@ class Seasons:
             log.warning("season_file_overlaps_catalog", season=season.id, why=clash[0].message)
             return
         if await self.store.ensure(season, now):
-            self._forget()
+            await self._reread()
 
     async def find(self, season_id: str) -> Season:
         for s in await self.catalog():
@@ -234,7 +239,7 @@ class Seasons:
             await self.store.create(made, by, now)
         except SeasonIdTaken:
             raise ApiError("conflict", f"A season {made.id!r} exists already; change it with PATCH.") from None
-        self._forget()
+        await self._reread()
         await self.tell_clock()
         return made.body(now)
 
@@ -253,7 +258,7 @@ class Seasons:
         if problems := rules.validate(changed, catalog, now):
             raise _refused(problems)
         await self.store.update(changed, by, now)
-        self._forget()
+        await self._reread()
         await self.tell_clock()
         return changed.body(now)
 
