@@ -141,7 +141,7 @@ async def test_r31_a_verified_player_who_has_not_joined_the_running_season_is_re
     assert (check.allowed, check.reason) == (False, "not_joined")
     cards = Cards(CannedServices(), MemoryPlayers(), seasons)   # type: ignore[arg-type]
     with pytest.raises(ApiError) as e:
-        await cards.play(caller("old", "2026"), "shield", territory_id="t")   # type: ignore[arg-type]
+        await cards.play(caller("old", "2026"), "freeze", territory_id="t")   # type: ignore[arg-type]
     assert e.value.reason == "not_joined"
     assert services.asked == []   # refused at the edge: no service asked
 
