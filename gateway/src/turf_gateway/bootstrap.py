@@ -32,6 +32,7 @@ from turf_common.rules import gametime
 from turf_common.rules import seasons as season_rules
 from turf_common.rules.medals import MedalSet
 from turf_common.rules.prizes import PrizeTable
+from turf_common.seasonbook import SeasonBook
 from turf_common.settings import Settings, organizer_password_refusal, password_hash_refusal, seed_refusal
 from turf_gateway.adapters import passwords, readiness, session_revocation, tables
 from turf_gateway.adapters.correction_store import SqlCorrectionLog
@@ -118,37 +119,42 @@ class Adapters:
 
 def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Adapters,
          cache: SessionCache[Any]) -> AppState:
-    """The gateway's state: the use cases over ``a``."""
+    """The gateway's state: the use cases over ``a``. R31: they play by ``book``, the calendars of the seasons'
+    catalog (the configuration file's ``season`` until the catalog is first read), season by season."""
+    book = SeasonBook(season)
     feed = FeedState()   # the relay moves it on, the public reads keep their board body and leaderboard in it
     idle = IdlePolicy(timedelta(hours=settings.session_idle_hours),
                       timedelta(hours=settings.organizer_session_idle_hours))
     accounts = Accounts(a.players, a.tokens, a.revocations, a.services, a.limiter, settings.base_url(),
                         relay=a.relay, clock=a.clock)
-    players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, season,
+    players = Players(a.players, a.sessions, a.revocations, a.services, a.limiter, a.geocoder, board, a.clock, book,
                       a.relay, timedelta(hours=settings.session_ttl_hours), accounts, idle=idle, profiles=cache)
-    public = Public(a.services, a.players, board, season, a.clock, settings.clock, settings.seed, feed)
+    public = Public(a.services, a.players, board, book, a.clock, settings.clock, settings.seed, feed)
     notifications = Notifications(a.services, a.limiter, a.clock, rehearsal=settings.clock == "manual",
                                   players=a.players)
-    seasons = Seasons(a.seasons, a.players, a.clock, settings.seed, a.services)
+    seasons = Seasons(a.seasons, a.players, a.clock, settings.seed, a.services, a.revocations, a.relay, book)
     claims = Claims(a.services, a.limiter, a.keys)
-    players.seasons = public.seasons = claims.seasons = seasons
-    history, cards = History(a.feed_log, a.players, board, season), Cards(a.services, a.players)
+    history, cards = History(a.feed_log, a.players, board, book, a.clock), Cards(a.services, a.players)
+    players.seasons = public.seasons = claims.seasons = history.seasons = cards.seasons = seasons
+
+    async def closing() -> str:   # season.final_results comes as the season in force closes
+        return (await seasons.archive(None)).season_id or season.season_id
     mydata = MyData(players, notifications, cards, history)
     return AppState(
         settings=settings, readiness=Readiness(a.checks), limiter=a.limiter, feed_stream=a.feed_stream,
         claims=claims, players=players, accounts=accounts,
         myaccount=MyAccount(players, accounts), mydata=mydata,
         sessions=Sessions(a.sessions, cache, idle),
-        corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, season, a.relay),
-        flags=Flags(a.services, a.clearances, a.clock, season, a.corrections),
+        corrections=Corrections(a.services, a.corrections, a.players, board, a.clock, book, a.relay),
+        flags=Flags(a.services, a.clearances, a.clock, book, a.corrections),
         clock_moves=ManualClock(a.services, a.players, a.idle),
         history=history, modes=Modes(a.services, a.keys, a.limiter, a.players), public=public,
-        exports=Exports(a.services, a.players, board, season, public, players), cards=cards,
+        exports=Exports(a.services, a.players, board, book, public, players), cards=cards,
         notifications=notifications,
         outlook=Outlook(a.services), feed=feed,
-        profiles=Profiles(a.feed_log, a.players, board, season, a.clock, MedalSet.load(settings.medals_file),
+        profiles=Profiles(a.feed_log, a.players, board, book, a.clock, MedalSet.load(settings.medals_file),
                           public),
-        results_mail=ResultsMail(a.players, a.services, public.results, season.season_id), seasons=seasons)
+        results_mail=ResultsMail(a.players, a.services, public.results, closing), seasons=seasons)
 
 
 def _refuse_unsafe(settings: Settings) -> None:
@@ -208,8 +214,8 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
     state = wire(settings, board, season, adapters, cache)
     sweeper = asyncio.create_task(adapters.relay.run())
     # R30: home addresses and location fixes erased TURF_ERASE_AFTER_DAYS after the season's close
-    keeper = asyncio.create_task(Retention(adapters.players, adapters.services, adapters.clock, season,
-                                           settings.erase_after_days).run())
+    keeper = asyncio.create_task(Retention(adapters.players, adapters.services, adapters.clock,
+                                           state.seasons.book or season, settings.erase_after_days).run())
     await state.players.ensure_organizer(settings.organizer_email, settings.organizer_password)
     # R31: the configuration file's season is the catalog's first (its card seed is TURF_SEED itself, R12.1)
     await state.seasons.ensure(season_rules.from_config(season, PrizeTable.load().places, settings.seed))

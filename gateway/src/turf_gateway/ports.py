@@ -46,6 +46,9 @@ class Caller:
     status: PlayerStatus
     display_name: str
     home: Point | None = None   # the geocoded home (R27), private; the day's first fix is compared with it (R7.1)
+    #: R31: the ids of the seasons the player joined, read with the session (a join drops the cached caller), so
+    #: the claim path's ``not_joined`` costs no query
+    seasons: frozenset[str] = frozenset()
 
 
 class Limiter(Protocol):
@@ -316,21 +319,27 @@ class FlagClearances(Protocol):
         ...
 
 
+#: R31: the instants ``[start, end)`` a season's feed messages fall in (None: open on that side)
+Window = tuple[datetime | None, datetime | None]
+EVER: Window = (None, None)
+
+
 class FeedLog(Protocol):
-    """The public feed's messages by stream sequence, as spectators got them."""
+    """The public feed's messages by stream sequence, as spectators got them. ``window``: only those whose ``at``
+    falls in it (one season's, R31)."""
 
     async def store(self, rows: list[dict[str, Any]]) -> None:
         """Store rows ``{seq, type, at, territory_id, players, body}``, once per sequence."""
         ...
 
-    async def territory_changes(self, territory_id: str, after_seq: int = 0,
-                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+    async def territory_changes(self, territory_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                                window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
         """The ``territory.changed`` messages of one town after stream sequence ``after_seq``, oldest first, at
         most ``limit``, and the next page's ``after_seq`` (None on the last page)."""
         ...
 
-    async def player_messages(self, player_id: str, after_seq: int = 0,
-                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+    async def player_messages(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                              window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
         """The messages that concern the player after ``after_seq``, oldest first, at most ``limit``, and the next
         page's ``after_seq`` (None on the last page)."""
         ...
@@ -428,7 +437,8 @@ class SeasonStore(Protocol):
     """The organizer's seasons and who joined which (R31). ``create`` raises
     :class:`turf_gateway.adapters.season_store.SeasonIdTaken` for an id in use; ``create`` and ``update`` stage
     ``season.created`` / ``season.updated`` with the row; ``ensure`` writes the configuration file's season once,
-    joining every player registered then; a repeated ``join`` changes nothing."""
+    joining every player registered then; ``join`` stages ``season.joined`` with the row and answers whether the
+    player joined now (a repeat changes nothing: False)."""
 
     async def all(self) -> list[Season]: ...
 
@@ -438,7 +448,7 @@ class SeasonStore(Protocol):
 
     async def ensure(self, season: Season, at: datetime) -> bool: ...
 
-    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> None: ...
+    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> bool: ...
 
     async def joined(self, player_id: str) -> dict[str, str]: ...
 

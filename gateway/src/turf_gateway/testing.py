@@ -16,11 +16,13 @@ from typing import Any, TypeVar
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Message
 from turf_common.contracts.notify import Done, QueueMail
+from turf_common.contracts.seasons import SeasonJoined
 from turf_common.rules.seasons import Season
 from turf_gateway.adapters import account_store, correction_store, idempotency
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.events import disqualification, renaming, verification
 from turf_gateway.ports import (
+    EVER,
     HISTORY_PAGE,
     Account,
     Asked,
@@ -35,6 +37,7 @@ from turf_gateway.ports import (
     Services,
     Settling,
     StatusChange,
+    Window,
 )
 
 M = TypeVar("M", bound=Message)
@@ -231,6 +234,8 @@ class MemoryTables:
     # correction request being settled (its row lock)
     organizer_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     held: dict[str, asyncio.Lock] = field(default_factory=dict)
+    # R31: (season id, player id) → the home address confirmed then (``season_players``); MemorySeasons(joins=…)
+    joins: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def joined_at(self) -> datetime:
         """A new player's ``created_at``: now, and after every other (the SQL orders ties of one microsecond by
@@ -496,7 +501,8 @@ class MemorySessions:
         p = None if found is None else self.t.players.get(found[0])
         if found is None or p is None:
             return None
-        return Caller(p.id, p.role, p.status, p.discord, p.home), found[1], found[2]  # type: ignore[arg-type]
+        joined = frozenset(sid for (sid, pid) in self.t.joins if pid == p.id)
+        return Caller(p.id, p.role, p.status, p.discord, p.home, joined), found[1], found[2]  # type: ignore[arg-type]
 
     async def create(self, token_hash: str, player_id: str, expires_at: datetime,
                      idle_until: datetime | None = None) -> None:
@@ -540,6 +546,10 @@ class MemoryFlagClearances:
         return (await self.all())[flag_id]
 
 
+def _within(at: datetime, window: Window) -> bool:
+    return (window[0] is None or at >= window[0]) and (window[1] is None or at < window[1])
+
+
 class MemoryFeedLog:
     """:class:`~turf_gateway.ports.FeedLog` in memory: rows by stream sequence, the first kept."""
 
@@ -558,14 +568,14 @@ class MemoryFeedLog:
         rows = rows[:limit]
         return [_json(r.body) for r in rows], (rows[-1].seq if more else None)
 
-    async def territory_changes(self, territory_id: str, after_seq: int = 0,
-                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
-        return self._page(lambda r: r.territory_id == territory_id and r.type == subjects.TERRITORY_CHANGED,
-                          after_seq, limit)
+    async def territory_changes(self, territory_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                                window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
+        return self._page(lambda r: r.territory_id == territory_id and r.type == subjects.TERRITORY_CHANGED
+                          and _within(r.at, window), after_seq, limit)
 
-    async def player_messages(self, player_id: str, after_seq: int = 0,
-                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
-        return self._page(lambda r: player_id in r.players, after_seq, limit)
+    async def player_messages(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                              window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
+        return self._page(lambda r: player_id in r.players and _within(r.at, window), after_seq, limit)
 
     async def replay_page(self, start: datetime | None, end: datetime | None, after_seq: int,
                           limit: int) -> tuple[list[dict[str, Any]], int | None]:
@@ -635,11 +645,13 @@ class _MemorySettling:
 
 @dataclass
 class MemorySeasons:
-    """:class:`turf_gateway.ports.SeasonStore` in memory; ``events`` the season events it would have staged."""
+    """:class:`turf_gateway.ports.SeasonStore` in memory; ``events`` the season events it would have staged
+    (``season.joined`` as its :class:`SeasonJoined`). ``joins``: :attr:`MemoryTables.joins` for sessions that
+    carry the seasons joined."""
 
     seasons: dict[str, Season] = field(default_factory=dict)
     joins: dict[tuple[str, str], str] = field(default_factory=dict)
-    events: list[tuple[str, Season]] = field(default_factory=list)
+    events: list[tuple[str, Season | SeasonJoined]] = field(default_factory=list)
 
     async def all(self) -> list[Season]:
         return list(self.seasons.values())
@@ -662,8 +674,14 @@ class MemorySeasons:
         self.seasons[season.id] = season
         return True
 
-    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> None:
-        self.joins.setdefault((season_id, player_id), home_address)
+    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> bool:
+        from turf_gateway.adapters.season_store import joined_event
+
+        if (season_id, player_id) in self.joins:
+            return False
+        self.joins[(season_id, player_id)] = home_address
+        self.events.append((subjects.SEASON_JOINED, joined_event(season_id, player_id, at)))
+        return True
 
     async def joined(self, player_id: str) -> dict[str, str]:
         return {s: a for (s, p), a in self.joins.items() if p == player_id}

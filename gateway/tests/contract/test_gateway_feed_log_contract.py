@@ -89,3 +89,14 @@ async def test_the_replay_follows_the_stream_not_the_clock(feed_log: FeedLog) ->
     await feed_log.store([row(1, minutes=10), row(2, minutes=5), row(3, minutes=20)])
     got, nxt = await feed_log.replay_page(T0, T0 + timedelta(minutes=15), 0, 10)
     assert [m["seq"] for m in got] == [1, 2] and nxt is None
+
+
+async def test_r31_a_seasons_histories_read_only_the_messages_of_its_window(feed_log: FeedLog) -> None:
+    await feed_log.store([row(s, **kw) for s, kw in ROWS.items()])
+    window = (T0 + timedelta(minutes=2), T0 + timedelta(minutes=8))   # [seq 2's instant, seq 8's)
+    towns, _ = await feed_log.territory_changes("t1", 0, 10, window)
+    assert [m["seq"] for m in towns] == [3, 7]
+    mine, _ = await feed_log.player_messages("ann", 0, 10, window)
+    assert [m["seq"] for m in mine] == [3, 5]
+    since, _ = await feed_log.player_messages("ann", 0, 10, (T0 + timedelta(minutes=5), None))
+    assert [m["seq"] for m in since] == [5, 8]

@@ -13,9 +13,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from turf_common.contracts import subjects
 from turf_gateway.adapters import tables
-from turf_gateway.ports import HISTORY_PAGE
+from turf_gateway.ports import EVER, HISTORY_PAGE, Window
 
 log_t = tables.feed_log
+
+
+def _within(window: Window) -> list[ColumnElement[bool]]:
+    """R31: the rows of one season's instants."""
+    start, end = window
+    return ([log_t.c.at >= start] if start is not None else []) + ([log_t.c.at < end] if end is not None else [])
 
 
 class SqlFeedLog:
@@ -28,14 +34,14 @@ class SqlFeedLog:
         async with self.engine.begin() as conn:   # executemany of one cached statement, one round trip
             await conn.execute(insert(log_t).on_conflict_do_nothing(index_elements=["seq"]), rows)
 
-    async def territory_changes(self, territory_id: str, after_seq: int = 0,
-                                limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+    async def territory_changes(self, territory_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                                window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
         return await self._page(and_(log_t.c.territory_id == territory_id,
-                                     log_t.c.type == subjects.TERRITORY_CHANGED), after_seq, limit)
+                                     log_t.c.type == subjects.TERRITORY_CHANGED, *_within(window)), after_seq, limit)
 
-    async def player_messages(self, player_id: str, after_seq: int = 0,
-                              limit: int = HISTORY_PAGE) -> tuple[list[dict[str, Any]], int | None]:
-        return await self._page(log_t.c.players.contains([player_id]), after_seq, limit)
+    async def player_messages(self, player_id: str, after_seq: int = 0, limit: int = HISTORY_PAGE,
+                              window: Window = EVER) -> tuple[list[dict[str, Any]], int | None]:
+        return await self._page(and_(log_t.c.players.contains([player_id]), *_within(window)), after_seq, limit)
 
     async def _page(self, cond: ColumnElement[bool], after_seq: int,
                     limit: int) -> tuple[list[dict[str, Any]], int | None]:

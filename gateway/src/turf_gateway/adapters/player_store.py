@@ -295,9 +295,12 @@ async def _refuse_taken(conn: Any, player_id: str, email: str | None, discord: s
         raise ApiError("discord_taken", "An account with this Discord username already exists.")
 
 
+#: R31: the seasons the player joined, read with the session in the same statement (its primary key's index)
+_JOINED = (select(func.array_agg(t.season_players.c.season_id))
+           .where(t.season_players.c.player_id == t.players.c.id).scalar_subquery())
 # built once: the lookup runs on every authenticated request
 _SESSION = (select(t.players.c.id, t.players.c.role, t.players.c.status, t.players.c.discord, t.players.c.home_lat,
-                   t.players.c.home_lon, t.sessions.c.expires_at, t.sessions.c.idle_until)
+                   t.players.c.home_lon, t.sessions.c.expires_at, t.sessions.c.idle_until, _JOINED.label("joined"))
             .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
             .where(t.sessions.c.token_hash == bindparam("h", type_=String)))
 
@@ -312,7 +315,8 @@ class SqlSessions:
         if row is None:
             return None
         home = Point(row.home_lat, row.home_lon) if row.home_lat is not None else None
-        return Caller(row.id, row.role, row.status, row.discord, home), row.expires_at, row.idle_until
+        return (Caller(row.id, row.role, row.status, row.discord, home, frozenset(row.joined or ())),
+                row.expires_at, row.idle_until)
 
     async def create(self, token_hash: str, player_id: str, expires_at: datetime,
                      idle_until: datetime | None = None) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from turf_common.contracts import subjects
-from turf_common.contracts.seasons import SeasonCreated, SeasonUpdated
+from turf_common.contracts.seasons import SeasonCreated, SeasonJoined, SeasonUpdated
 from turf_common.outbox import stage
 from turf_common.rules.gametime import SeasonConfig
 from turf_common.rules.seasons import Prize, Season
@@ -36,6 +36,12 @@ def announced(season: Season, at: datetime, *, created: bool) -> SeasonCreated |
     kind = SeasonCreated if created else SeasonUpdated
     return kind(occurred_at=at, season_id=season.id, name=season.name, config=season.config.to_dict(),
                 prizes=prizes_json(season), seed_commitment=season.seed_commitment, rehearsal=season.rehearsal)
+
+
+def joined_event(season_id: str, player_id: str, at: datetime) -> SeasonJoined:
+    """R31: ``season.joined``, once per player and season (its event id says which)."""
+    return SeasonJoined(event_id=f"joined:{season_id}:{player_id}", occurred_at=at, season_id=season_id,
+                        player_id=player_id)
 
 
 def from_row(row: Any) -> Season:
@@ -85,13 +91,20 @@ class SqlSeasons:
                      "home_address": p.home_address} for p in await conn.execute(players)]
             if rows:
                 await conn.execute(insert(t.season_players), rows)
+            for r in rows:   # cards deals and scoring ranks the season's joined players (R31)
+                await stage(conn, t.outbox, subjects.SEASON_JOINED, joined_event(season.id, r["player_id"], at))
             return True
 
-    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> None:
+    async def join(self, season_id: str, player_id: str, home_address: str, at: datetime) -> bool:
+        """The row and its ``season.joined`` in one transaction; True when the player joined now (a repeat
+        writes and stages nothing)."""
         async with self.engine.begin() as conn:
-            await conn.execute(pg_insert(t.season_players).values(
+            made = (await conn.execute(pg_insert(t.season_players).values(
                 season_id=season_id, player_id=player_id, joined_at=at, home_address=home_address)
-                .on_conflict_do_nothing())
+                .on_conflict_do_nothing().returning(t.season_players.c.player_id))).first()
+            if made is not None:
+                await stage(conn, t.outbox, subjects.SEASON_JOINED, joined_event(season_id, player_id, at))
+            return made is not None
 
     async def joined(self, player_id: str) -> dict[str, str]:
         """The seasons ``player_id`` joined: ``{season id: the home address confirmed then}``."""

@@ -26,7 +26,7 @@ from turf_common.contracts.claims import TerritoryChanged
 from turf_common.contracts.notify import AnnouncementPublished, MedalEarned
 from turf_common.contracts.players import CorrectionApplied, PlayerDisqualified, PlayerRenamed, PlayerVerified
 from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
-from turf_common.contracts.seasons import SeasonCreated, SeasonUpdated
+from turf_common.contracts.seasons import SeasonCreated, SeasonJoined, SeasonUpdated
 from turf_common.contracts.yard import YardMoved
 from turf_gateway.feed import cards_view as cards
 from turf_gateway.state import FeedState
@@ -67,7 +67,8 @@ MODELS: dict[str, type[BaseModel]] = {
 #: what the gateway itself publishes (outbox → stream, ``Nats-Msg-Id`` = event id)
 PUBLISHES = {subjects.PLAYER_VERIFIED: PlayerVerified, subjects.PLAYER_DISQUALIFIED: PlayerDisqualified,
              subjects.PLAYER_RENAMED: PlayerRenamed, subjects.CORRECTION_APPLIED: CorrectionApplied,
-             subjects.SEASON_CREATED: SeasonCreated, subjects.SEASON_UPDATED: SeasonUpdated}
+             subjects.SEASON_CREATED: SeasonCreated, subjects.SEASON_UPDATED: SeasonUpdated,
+             subjects.SEASON_JOINED: SeasonJoined}
 
 
 async def as_received(msg: StreamMessage[Any]) -> Msg:

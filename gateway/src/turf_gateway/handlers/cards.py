@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from turf_common.contracts import subjects
 from turf_common.contracts.cards import (
@@ -29,7 +29,11 @@ from turf_common.contracts.cards import (
 from turf_common.contracts.effects import JokerMode
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.rules.cards import CardType
+from turf_gateway.api.errors import ApiError
 from turf_gateway.ports import Caller, PlayerStore, Services
+
+if TYPE_CHECKING:
+    from turf_gateway.handlers.seasons import Seasons
 
 #: seconds to wait for the cards service (a card play runs a saga with claims)
 TIMEOUT = 20.0
@@ -59,6 +63,7 @@ class TradeOptions:
 class Cards:
     services: Services
     players: PlayerStore
+    seasons: Seasons | None = None   # R31: a player who has not joined the running season plays no card in it
 
     async def hand(self, player_id: str) -> list[CardOut]:
         """The player's unused cards, ``ready`` or ``reserved`` (R12)."""
@@ -70,7 +75,9 @@ class Cards:
                    mode: JokerMode | None = None) -> PlayReply:
         """Play a card of type ``card`` with its one argument (R13–R20): ``state`` ``consumed``, or ``reserved``
         for a scheduled Freeze or Blockade. The caller's status travels with it: the service refuses a player
-        not verified (R27)."""
+        not verified (R27); 409 ``not_joined`` for a player who has not joined the running season (R31)."""
+        if self.seasons is not None and (refused := await self.seasons.not_joined(caller)) is not None:
+            raise ApiError(refused.reason, refused.message)
         cmd = PlayCard(player_id=caller.id, player_status=caller.status, type=card, territory_id=territory_id,
                        rival_id=rival_id, claim_id=claim_id, mode=mode)
         return await self.services.ask(subjects.CARDS_PLAY, cmd, PlayReply, TIMEOUT)

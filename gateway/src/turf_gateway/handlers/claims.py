@@ -27,7 +27,9 @@ class Claims:
     services: Services
     limiter: Limiter
     keys: IdempotencyKeys
-    seasons: Seasons | None = None   # R31: between seasons, a refusal names the next season's opening
+    #: R31: between seasons, a refusal names the next season's opening; a player who has not joined the running
+    #: season is refused ``not_joined`` here, from the session's cached caller
+    seasons: Seasons | None = None
 
     def _command(self, caller: Caller, fix: Fix, key: str | None) -> SubmitClaim:
         home = Home(lat=caller.home.lat, lon=caller.home.lon) if caller.home is not None else None
@@ -38,6 +40,9 @@ class Claims:
         """Would a claim at ``fix`` succeed now (changes no game state; the fix joins the trail, R7.1)? Raises
         ApiError 429 over ``checks_player``/``checks_ip``."""
         await self.limiter.hit("checks_player", caller.id, ("checks_ip", ip))
+        if self.seasons is not None and (refused := await self.seasons.not_joined(caller)) is not None:
+            # not a player of this season: nothing to judge, and the fix joins no trail of it (R31)
+            return CheckReply(territory=None, allowed=False, reason=refused.reason, message=refused.message)
         answer = await self._ask(subjects.CLAIMS_CHECK, self._command(caller, fix, None), CheckReply)
         if answer.reason == "season_closed" and (upcoming := await self._between_seasons()) is not None:
             return answer.model_copy(update={"reason": upcoming.reason, "message": upcoming.message})
@@ -47,6 +52,8 @@ class Claims:
         """Claim the territory at ``fix``. ``body``: the request's JSON, which a repeated ``key`` must repeat.
         Raises ApiError: 429, 422 for a key reused with another body, the rule code of R3/R7/R8."""
         await self.limiter.hit("claims_player", caller.id, ("claims_ip", ip))
+        if self.seasons is not None and (refused := await self.seasons.not_joined(caller)) is not None:
+            raise ApiError(refused.reason, refused.message)
         if key is not None:
             await self.keys.same_body_or_refuse("claims", caller.id, key, body)
         return await self._ask(subjects.CLAIMS_SUBMIT, self._command(caller, fix, key), ClaimAcceptedReply)

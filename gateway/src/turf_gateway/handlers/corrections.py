@@ -9,6 +9,7 @@ settles second finds the first's record. After the season closes corrections sti
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -22,6 +23,7 @@ from turf_common.outbox import OutboxFlush
 from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.ports import CorrectionLog, GameClock, PlayerStore, Record, Services
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -81,7 +83,7 @@ class Corrections:
     players: PlayerStore
     board: Board
     clock: GameClock
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: a correction after a season's close is post-season (R28)
     relay: OutboxFlush
 
     async def apply(self, body: CorrectionIn, by: str, key: str | None) -> dict[str, Any]:
@@ -92,8 +94,9 @@ class Corrections:
         await self._check_targets(body)
         now = await self.clock.now()
         asked = body.model_dump(exclude_none=True)
+        closed = gametime.season_state(config_at(self.season, now), now) == "closed"
         cid = await self.log.open_request(by=by, key=key, at=now, action=body.action, request=asked,
-                                          post_season=gametime.season_state(self.season, now) == "closed")
+                                          post_season=closed)
         first = await self.log.asked(cid)
         effect: Effect | ApiError | None = None
         # A key answers only the request it was first used for; another body under it is a client bug
@@ -122,21 +125,23 @@ class Corrections:
         await self.relay.flush()
         return rec
 
+    def _local(self, at: datetime) -> str:
+        """A record's time in the zone of the season it fell in (R31)."""
+        return at.astimezone(config_at(self.season, at).tz).isoformat()
+
     async def organizer_log(self) -> S.AdminCorrections:
         """The append-only log (R28), oldest first: who, when, what, the request (with the organizer's private
         note), before and after; times in the season's zone."""
-        tz = self.season.tz
         return S.AdminCorrections(corrections=[S.AdminCorrection(
-            id=r.id, at=r.at.astimezone(tz).isoformat(), action=r.action, by=r.by, reason=r.reason,
+            id=r.id, at=self._local(r.at), action=r.action, by=r.by, reason=r.reason,
             note=r.request.get("note"), territory_id=r.territory_id, player_id=r.player_id, request=r.request,
             before=r.before, after=r.after, post_season=r.post_season) for r in await self.log.records()])
 
     async def public_log(self) -> S.PublicCorrections:
         """The log as the public sees it (R28): what, where, who (player id), why; no note, no before/after and
         no organizer. A territory or player the correction did not name is left out (unset), not null."""
-        tz = self.season.tz
         return S.PublicCorrections(corrections=[S.PublicCorrection(
-            id=r.id, at=r.at.astimezone(tz).isoformat(), action=_public_action(r), reason=r.reason,
+            id=r.id, at=self._local(r.at), action=_public_action(r), reason=r.reason,
             **{k: v for k, v in (("territory_id", r.territory_id), ("player_id", r.player_id)) if v is not None})
             for r in await self.log.records()])
 

@@ -8,15 +8,15 @@ import csv
 import io
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from turf_common.board import Board
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import CLAIMS_PAGE, ClaimRecord, ClaimsListReply, ClaimsListRequest
-from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import Public
 from turf_gateway.ports import PlayerStore, Services
@@ -47,12 +47,17 @@ def _cell(v: Any) -> Any:
     return "" if v is None else v
 
 
+
+def _local(season: SeasonSource, at: datetime) -> str:
+    """``at`` in the zone of the season it fell in (R31)."""
+    return at.astimezone(config_at(season, at).tz).isoformat()
+
 @dataclass
 class Exports:
     services: Services
     players: PlayerStore
     board: Board
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: each claim's time in the zone of its season
     public: Public          # the standings and final results, as the public reads them
     accounts: Players       # the organizer's player list (private fields)
 
@@ -78,7 +83,7 @@ class Exports:
         names = await self.players.display_names(list({c.player_id for c in claims}))
         towns = self.board.territories
         return [S.LoggedClaim(
-            id=c.id, at=c.at.astimezone(self.season.tz).isoformat(), game_day=c.game_day, player_id=c.player_id,
+            id=c.id, at=_local(self.season, c.at), game_day=c.game_day, player_id=c.player_id,
             display_name=names.get(c.player_id, ""), territory_id=c.territory_id,
             territory_name=towns[c.territory_id].name if c.territory_id in towns else c.territory_id, kind=c.kind,
             normal=c.normal, previous_owner_id=c.previous_owner_id, undone_by=c.undone_by, flags=c.flags)

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from turf_common.contracts import subjects
 from turf_common.contracts.claims import FlagOut, FlagsReply, FlagsRequest
-from turf_common.rules import gametime
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.ports import Clearance, CorrectionLog, FlagClearances, GameClock, Services
 
 
@@ -21,15 +21,15 @@ class Flags:
     services: Services
     clearances: FlagClearances
     clock: GameClock
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: each time in the zone of its season
     corrections: CorrectionLog
 
     async def _cleared(self) -> dict[str, Clearance]:
         """Flag or claim id → its clearance: the organizer's own (by flag id), and each reversed claim's (by claim
         id, R28: ``claim reversed: <the correction's public reason>``, at the correction's time)."""
         out = await self.clearances.all()
-        tz = self.season.tz
         for r in await self.corrections.records():
+            tz = config_at(self.season, r.at).tz
             claim = r.request.get("claim_id") if r.action == "reverse_claim" else None
             if claim:
                 out.setdefault("claim:" + claim, Clearance(at=r.at.astimezone(tz).isoformat(), by=r.by,
@@ -43,7 +43,7 @@ class Flags:
     def _out(self, flag: FlagOut, cleared: Clearance | None) -> S.Flag:
         """The flag as API.md gives it (``at`` in the season's zone, like every game time), with its review state
         and how many times it was raised, ``last_at`` the latest."""
-        tz = self.season.tz
+        tz = config_at(self.season, flag.at).tz
         return S.Flag.model_validate(flag.model_dump(mode="json", exclude={"schema_version"}) | {
             "at": flag.at.astimezone(tz).isoformat(), "last_at": (flag.last_at or flag.at).astimezone(tz).isoformat(),
             "state": "cleared" if cleared else "open",
@@ -75,7 +75,7 @@ class Flags:
         if done is not None:   # cleared already, by the organizer or by reversing its claim: the first clearance
             return self._out(flag, done)
         now = await self.clock.now()
+        local = now.astimezone(config_at(self.season, now).tz)
         cleared = await self.clearances.clear(flag_id, by, reason or None, {
-            "at": now.astimezone(self.season.tz).isoformat(), "kind": flag.kind, "player_id": flag.player_id,
-            "claim_id": flag.claim_id})
+            "at": local.isoformat(), "kind": flag.kind, "player_id": flag.player_id, "claim_id": flag.claim_id})
         return self._out(flag, cleared)

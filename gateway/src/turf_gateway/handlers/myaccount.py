@@ -23,6 +23,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
+from turf_gateway.handlers.calendar import config_at
 from turf_gateway.handlers.events import disqualification
 from turf_gateway.handlers.players import DISCORD, EMAIL, Players, token_hash
 from turf_gateway.ports import Caller, PlayerRow, ProfileChange
@@ -136,7 +137,7 @@ class MyAccount:
         row = await self._check_password(caller, password)
         p = self.players
         now = await p.clock.now()
-        await p.players.withdraw(caller.id, now, gametime.season_state(p.season, now) == "closed")
+        await p.players.withdraw(caller.id, now, gametime.season_state(config_at(p.season, now), now) == "closed")
         await p.revocations.revoke(player_id=caller.id)
         await p.relay.flush()
         ev = disqualification(caller.id, now, withdrawn=True)

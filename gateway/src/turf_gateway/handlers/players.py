@@ -31,6 +31,7 @@ from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.handlers.events import disqualification, verification
 from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.handlers.session_idle import IdlePolicy
@@ -128,7 +129,7 @@ class Players:
     geocoder: Geocoder
     board: Board
     clock: GameClock
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: the season in force (a change after its close is post-season, R28)
     relay: OutboxFlush
     session_ttl: timedelta
     accounts: Accounts | None = None   # R30: the email confirmation mailed at registration
@@ -253,7 +254,8 @@ class Players:
                     home_address=row.home_address, role=row.role, status=row.status,  # type: ignore[arg-type]
                     status_reason=row.status_reason, claims_left_today=left.claims_left_today,
                     email_confirmed=row.email_confirmed, announcements_by_mail=row.announcements_by_mail,
-                    seasons=await self.seasons.joined(caller.id) if self.seasons is not None else [])
+                    # R31: as the session carries them (a join drops the cached caller)
+                    seasons=await self.seasons.in_order(caller.seasons) if self.seasons is not None else [])
 
     async def profile(self, player_id: str) -> S.PublicProfile:
         row = await self.players.get(player_id)
@@ -275,7 +277,7 @@ class Players:
         ``note`` goes to the organizer's logs only, never to the public record or the feed."""
         now = await self.clock.now()
         before = await self.players.change_status(StatusChange(
-            player_id, new, by, reason, note, now, gametime.season_state(self.season, now) == "closed",
+            player_id, new, by, reason, note, now, gametime.season_state(config_at(self.season, now), now) == "closed",
             await self._verified_mail(player_id) if new == "verified" else None))
         if before != new:   # no gateway answers the old status (or a dead session) from its cache
             await self.revocations.revoke(player_id=player_id)

@@ -17,6 +17,7 @@ from turf_common.rules.footprint import Season, season_of
 from turf_common.rules.medals import TIERS, BoardFacts, Change, MedalSet, changes_of, compute
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.ports import HISTORY_PAGE, FeedLog, GameClock, PlayerStore
 
 #: the players fought most, shown in the statistics
@@ -40,7 +41,7 @@ class Profiles:
     log: FeedLog
     players: PlayerStore
     board: Board
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: the season in force at the instant read up to
     clock: GameClock
     medal_set: MedalSet
     places: Places   # the final results once closed (R25), the live leaderboard's rank before
@@ -60,11 +61,12 @@ class Profiles:
         while after is not None:
             page, after = await self.log.player_messages(player_id, after, HISTORY_PAGE)
             msgs.extend(page)
-        until = min(await self.clock.now(), gametime.season_closes_at(self.season))
+        now = await self.clock.now()
+        until = min(now, gametime.season_closes_at(config_at(self.season, now)))
         return row.discord, changes_of(msgs), until
 
     def _medals(self, player_id: str, changes: list[Change], until: datetime) -> list[dict[str, Any]]:
-        result = compute(changes, self.medal_set, self.facts, self.season, until)
+        result = compute(changes, self.medal_set, self.facts, config_at(self.season, until), until)
         values = result.player(player_id)
         earned: dict[str, list[dict[str, Any]]] = {}
         for a in result.awards:
@@ -89,14 +91,14 @@ class Profiles:
 
     async def footprint(self, player_id: str) -> dict[str, Any]:
         name, changes, until = await self._changes(player_id)
-        s = season_of(player_id, changes, self.season, until)
+        s = season_of(player_id, changes, config_at(self.season, until), until)
         return {"player_id": player_id, "display_name": name, "as_of": until.isoformat(),
                 "towns": self._footprint(s)}
 
     async def recap(self, player_id: str) -> dict[str, Any]:
         """Place, towns held, longest hold, best steal, medals, footprint and statistics."""
         name, changes, until = await self._changes(player_id)
-        s = season_of(player_id, changes, self.season, until)
+        s = season_of(player_id, changes, config_at(self.season, until), until)
         place, final = await self._place(player_id)
         longest, best = s.longest_hold, s.best_steal
         return {
@@ -137,8 +139,9 @@ class Profiles:
         from turf_gateway.adapters import recap_image  # matplotlib, loaded when a picture is first asked for
 
         recap = await self.recap(player_id)
+        as_of = datetime.fromisoformat(recap["as_of"])
         return await asyncio.to_thread(recap_image.render, recap, self.board,
-                                       f"Turf War {self.season.season_id}")
+                                       f"Turf War {config_at(self.season, as_of).season_id}")
 
     def _name(self, territory_id: str) -> str:
         t = self.board.territories.get(territory_id)

@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from turf_common.settings import parse_clock_mode
 from turf_gateway.adapters.board_cache import Body
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.handlers.paging import read_pages
 from turf_gateway.ports import GameClock, PlayerStore, Services
 
@@ -63,7 +64,7 @@ class Public:
     services: Services
     players: PlayerStore
     board: Board
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: the book of the catalog's seasons (one configuration in tests)
     clock: GameClock
     clock_setting: str
     seed: str
@@ -146,11 +147,14 @@ class Public:
 
     # ---- scores -------------------------------------------------------------------------------------------------
 
-    async def leaderboard(self) -> dict[str, Any]:
+    async def leaderboard(self, season_id: str | None = None) -> dict[str, Any]:
         """The named leaderboard from scoring (``{standings: [{rank, player_id, display_name, base, outposts,
         bonuses, total}], side_quests: {quest: {leaders, value}}}``, R25). Concurrent callers (a burst of
         spectators connecting, each wanting a snapshot) share one request in flight instead of each asking scoring
-        for a full ranking."""
+        for a full ranking. ``season_id``: a past season's standings as it ended (R31; not shared: no delta
+        changes them)."""
+        if season_id is not None:
+            return await self._fetch_leaderboard(season_id)
         # Shared only while no score.updated has come since it was sent: a caller must never get a leaderboard older
         # than a delta it has missed (a spectator joins the hub before asking, so later deltas reach it anyway).
         inflight = self.feed.leaderboard_inflight
@@ -159,11 +163,11 @@ class Public:
             self.feed.leaderboard_inflight = inflight = (self.feed.score_updates, fut)
         return await asyncio.shield(inflight[1])
 
-    async def _fetch_leaderboard(self) -> dict[str, Any]:
+    async def _fetch_leaderboard(self, season_id: str | None = None) -> dict[str, Any]:
         """Read a page at a time (one page, one request, up to 1,000 players), every page cut from the
         one ranking scoring made for the first (turf_gateway.handlers.paging)."""
         pages = await read_pages(self.services, subjects.SCORING_LEADERBOARD, lambda after: LeaderboardRequest(
-            after=after), Leaderboard)
+            after=after, season_id=season_id), Leaderboard)
         lb = pages[0] if len(pages) == 1 else pages[0].model_copy(update={
             "standings": [s for p in pages for s in p.standings], "next": None})
         names = await self.players.display_names([s.player_id for s in lb.standings])
@@ -181,11 +185,12 @@ class Public:
         return [{"player_id": c["player_id"], "display_name": names.get(c["player_id"], ""), "base": c["base"],
                  "outposts": c["outposts"], "bonuses": c["bonuses"], "total": c["total"]} for c in changes]
 
-    async def results(self) -> S.Results:
-        """R25/R26 final standings with prizes, read a page at a time as the leaderboard. Raises
-        ApiError 409 ``season_not_closed`` (scoring's refusal) before the season has closed."""
-        pages = await read_pages(self.services, subjects.SCORING_RESULTS, lambda after: ResultsRequest(after=after),
-                                 FinalResults, 10)
+    async def results(self, season_id: str | None = None) -> S.Results:
+        """R25/R26 final standings with prizes, read a page at a time as the leaderboard (``season_id``: a past
+        season's, R31). Raises ApiError 409 ``season_not_closed`` (scoring's refusal) before the season has
+        closed."""
+        pages = await read_pages(self.services, subjects.SCORING_RESULTS, lambda after: ResultsRequest(
+            after=after, season_id=season_id), FinalResults, 10)
         standings = [s for p in pages for s in p.standings]
         names = await self.players.display_names([s.player_id for s in standings])
         return S.Results(final=True, standings=[S.FinalStanding(
@@ -206,8 +211,10 @@ class Public:
     def clock_body(self, now: datetime) -> dict[str, Any]:
         """The game clock at ``now`` (R1–R3): ``now`` in the season's zone, whether claims are open, the clock's
         mode, the game day's number (null off a game day), the season's state, the next open/close instant (null
-        after the season) and the seed's SHA-256 commitment (R12.1)."""
-        cfg = self.season
+        after the season) and the seed's SHA-256 commitment (R12.1): the season in force's (R31)."""
+        cfg = config_at(self.season, now)
+        seed = self.seed if isinstance(self.season, gametime.SeasonConfig) else self.season.seed(cfg.season_id,
+                                                                                                 self.seed)
         day = gametime.game_day_at(cfg, now)
         nc = gametime.next_change(cfg, now)
         return {"now": now.astimezone(cfg.tz).isoformat(), "open": gametime.is_open(cfg, now),
@@ -218,12 +225,17 @@ class Public:
                 "next_change": nc.isoformat() if nc else None,
                 # R12.1: the SHA-256 commitment of TURF_SEED, public from the first start on, before registration
                 # and the first draw (the seed itself is revealed at season end)
-                "seed_commitment": seed_commitment(self.seed)}
+                "seed_commitment": seed_commitment(seed)}
 
-    def season_body(self) -> S.Season:
-        """The season's calendar as configured: its game days (R2) with their opening and closing instants in the
-        season's zone (R3), and the fix limits (R7, R7.1)."""
-        cfg = self.season
+    async def season_now(self) -> S.Season:
+        """:meth:`season_body` of the season in force (R31)."""
+        return self.season_body(await self.clock.now())
+
+    def season_body(self, at: datetime | None = None) -> S.Season:
+        """The calendar of the season in force at ``at`` as configured: its game days (R2) with their opening and
+        closing instants in the season's zone (R3), and the fix limits (R7, R7.1). ``at`` None: the wall clock's
+        instant (a test's one season)."""
+        cfg = config_at(self.season, at or datetime.now(UTC))
         days = []
         for d in gametime.game_days(cfg):
             opens, closes = gametime.open_interval(cfg, d)

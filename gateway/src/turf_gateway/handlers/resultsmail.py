@@ -22,7 +22,8 @@ class ResultsMail:
     players: PlayerStore
     services: Services
     results: Callable[[], Awaitable[S.Results]]   # every final standing with display names (GET /results)
-    season_id: str
+    #: the season closing (notify's queue key); R31: a function of the season in force when the event comes
+    season_id: str | Callable[[], Awaitable[str]]
 
     async def season_closed(self) -> int:
         """Ask notify to mail the final results (module docstring); how many players were named. Raises what
@@ -36,6 +37,7 @@ class ResultsMail:
               for r in await self.players.players()
               if r.status == "verified" and r.announcements_by_mail and (s := placed.get(r.id)) is not None]
         if to:
+            season = self.season_id if isinstance(self.season_id, str) else await self.season_id()
             await self.services.ask(subjects.NOTIFY_MAIL_RESULTS,
-                                    MailResults(season=self.season_id, podium=podium, recipients=to), Done, ASK_S)
+                                    MailResults(season=season, podium=podium, recipients=to), Done, ASK_S)
         return len(to)

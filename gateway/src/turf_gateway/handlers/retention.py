@@ -11,7 +11,8 @@ import structlog
 
 from turf_common.contracts import subjects
 from turf_common.contracts.players import EraseTrails, TrailsErased
-from turf_common.rules import gametime, retention
+from turf_common.rules import retention
+from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.ports import GameClock, PlayerStore, Services
 
 log = structlog.get_logger(__name__)
@@ -22,13 +23,14 @@ class Retention:
     players: PlayerStore
     services: Services
     clock: GameClock
-    season: gametime.SeasonConfig
+    season: SeasonSource   # R31: the season in force on the game clock
     days: int = retention.DEFAULT_DAYS
     done: bool = False   # this process erased, or found nothing to: later rounds ask nothing
 
     async def run_once(self) -> bool:
         """Erase when due (R30); whether it ran."""
-        if self.done or not retention.erasure_due(self.season, await self.clock.now(), self.days):
+        now = await self.clock.now()
+        if self.done or not retention.erasure_due(config_at(self.season, now), now, self.days):
             return False
         homes = await self.players.erase_homes()
         fixes = 0

@@ -17,18 +17,36 @@ import structlog
 from turf_common.bus import BusError
 from turf_common.contracts import subjects
 from turf_common.contracts.clock import SeasonCalendar, SeasonsSet, SetSeasons
+from turf_common.outbox import OutboxFlush
 from turf_common.rules import seasons as rules
 from turf_common.rules.cards import seed_commitment
+from turf_common.rules.gametime import SeasonConfig
 from turf_common.rules.refusals import Refused
 from turf_common.rules.seasons import Problem, Season
+from turf_common.seasonbook import SeasonBook
 from turf_gateway.adapters.season_store import SeasonIdTaken
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.clock import game_now_or_none
-from turf_gateway.ports import Caller, GameClock, PlayerStore, SeasonStore, Services
+from turf_gateway.ports import Caller, GameClock, PlayerStore, Revocations, SeasonStore, Services, Window
 
 log = structlog.get_logger(__name__)
 
 FRESH_S = 5.0
+
+
+@dataclass(frozen=True)
+class Archived:
+    """A season's own reads (:meth:`Seasons.archive`): ``season`` (None: no season at all), whether it is the
+    season in force, and the instants ``[start, end)`` of its feed messages."""
+
+    season: Season | None
+    in_force: bool
+    window: Window
+
+    @property
+    def season_id(self) -> str | None:
+        """The ``season_id`` of a request to the services: None for the season in force (today's paths)."""
+        return None if self.in_force or self.season is None else self.season.id
 
 
 def _refused(problems: list[Problem]) -> ApiError:
@@ -42,13 +60,19 @@ def _refused(problems: list[Problem]) -> ApiError:
 class Seasons:
     """``seed`` is ``TURF_SEED`` (private): a new season's card seed is derived from it (R12.1) and only the
     commitment leaves. ``services`` reaches the clock service, which keeps the catalog for every process (R31:
-    a new season's board opens at its first opening, without a restart)."""
+    a new season's board opens at its first opening, without a restart). ``revocations`` drops the joining
+    player's cached sessions (their :attr:`Caller.seasons`) in every gateway; ``relay`` publishes what a join
+    staged at once. ``book``: the calendars of the catalog, which the gateway's other use cases play by
+    (``book.config_at(now)``), filled from the catalog each time it is read."""
 
     store: SeasonStore
     players: PlayerStore
     clock: GameClock
     seed: str
     services: Services | None = None
+    revocations: Revocations | None = None
+    relay: OutboxFlush | None = None
+    book: SeasonBook | None = None
     _cache: tuple[float, list[Season]] | None = field(default=None, init=False, repr=False)
     _told: SetSeasons | None = field(default=None, init=False, repr=False)
 
@@ -56,10 +80,30 @@ class Seasons:
         """Every season, rehearsals included, at most :data:`FRESH_S` old."""
         if self._cache is None or time.monotonic() - self._cache[0] > FRESH_S:
             self._cache = (time.monotonic(), await self.store.all())
+            if self.book is not None and self._cache[1]:
+                self.book.apply(self._calendars(self._cache[1]).model_dump_json())
         return self._cache[1]
+
+    @staticmethod
+    def _calendars(catalog: list[Season]) -> SetSeasons:
+        return SetSeasons(seasons=[SeasonCalendar(config=s.config.to_dict(), seed_commitment=s.seed_commitment,
+                                                  rehearsal=s.rehearsal) for s in catalog])
+
+    async def config_at(self, at: datetime) -> SeasonConfig:
+        """R31: the calendar and limits of the season in force at ``at`` (from the catalog at most
+        :data:`FRESH_S` old)."""
+        current = rules.in_force(await self.catalog(), at)
+        if current is None:
+            raise ApiError("not_found", "No season has been made yet.")
+        return current.config
 
     def _forget(self) -> None:
         self._cache = None
+
+    async def _reread(self) -> None:
+        """The catalog read again now (a season saved here): this replica's book has it at once."""
+        self._forget()
+        await self.catalog()
 
     async def ensure(self, season: Season) -> None:
         """The configuration file's season in the catalog (the first start after seasons became data), unless a
@@ -70,7 +114,7 @@ class Seasons:
             log.warning("season_file_overlaps_catalog", season=season.id, why=clash[0].message)
             return
         if await self.store.ensure(season, now):
-            self._forget()
+            await self._reread()
 
     async def find(self, season_id: str) -> Season:
         for s in await self.catalog():
@@ -84,8 +128,8 @@ class Seasons:
         :meth:`keep_clock_told` tells it again, so a season saved is never a season the services miss."""
         if self.services is None:
             return False
-        catalog = SetSeasons(seasons=[SeasonCalendar(config=s.config.to_dict(), seed_commitment=s.seed_commitment,
-                                                     rehearsal=s.rehearsal) for s in await self.store.all()])
+        # read afresh: the callers forgot the cached catalog first, so the book is refreshed with it too
+        catalog = self._calendars(await self.catalog())
         if catalog == self._told:
             return True
         try:
@@ -102,7 +146,7 @@ class Seasons:
         while True:
             try:
                 self._forget()
-                await self.tell_clock()
+                await self.tell_clock()   # the catalog read afresh: this replica's book follows other replicas
             except Exception:   # the database down: the next round tries again
                 log.exception("seasons_tell_clock_failed")
             await asyncio.sleep(every_s)
@@ -130,18 +174,51 @@ class Seasons:
                 "next_season": None if upcoming is None else {
                     "id": upcoming.id, "name": upcoming.name, "first_opening": upcoming.first_opening.isoformat()}}
 
-    async def refusal(self, joined: set[str]) -> Refused | None:
+    async def refusal(self, joined: set[str] | frozenset[str]) -> Refused | None:
         """R31: why a player's action is refused by the calendar of seasons now (None: it may go ahead)."""
         return rules.action_refusal(await self.catalog(), await self.clock.now(), joined)
 
-    async def held(self, season_id: str) -> None:
-        """The services hold the game state of the season in force, so a season's own read (``/seasons/{id}/…``) is
-        the read without the prefix for it alone: 409 ``season_not_started`` for an upcoming season, 404
-        ``not_found`` for an unknown one."""
-        season = await self.find(season_id)
-        current = rules.in_force(await self.catalog(), await self.clock.now())
-        if current is None or current.id != season.id:
+    async def not_joined(self, caller: Caller) -> Refused | None:
+        """R31: ``not_joined`` for a verified player who has not joined the running season (a claim, a check, a
+        card play), from the seasons the session carries (:attr:`Caller.seasons`): no query. Between seasons the
+        services refuse (``season_closed``, told as ``season_not_started`` by the claim path); the organizer and
+        a player not verified are refused by the services for that (R27). A player who joined every season of the
+        catalog costs not even the clock's read."""
+        if caller.role != "player" or caller.status != "verified":
+            return None
+        catalog = await self.catalog()
+        if all(s.id in caller.seasons for s in catalog):
+            return None
+        refused = rules.action_refusal(catalog, await self.clock.now(), caller.seasons)
+        return refused if refused is not None and refused.reason == "not_joined" else None
+
+    async def archive(self, season_id: str | None) -> Archived:
+        """What a season's own read (``/seasons/{id}/…``; None: the season in force's, the routes without the
+        prefix) reads (R31, "the past stays on show"): the season, whether it is the one in force (the services'
+        reads without a season), and its window of the feed log: from its first opening (the first season's:
+        from the start) to the next season's first opening, so that post-season corrections belong to the season
+        they correct (R28). 404 ``not_found`` for an unknown season, 409 ``season_not_started`` for an upcoming one
+        (the season in force before any has opened has nothing to show yet but answers as the routes without the
+        prefix)."""
+        catalog = await self.catalog()
+        current = rules.in_force(catalog, await self.clock.now())
+        if season_id is None:
+            if current is None:
+                return Archived(None, True, (None, None))
+            season = current
+        else:
+            season = await self.find(season_id)
+        if current is None or (current.id != season.id and season.first_opening > current.first_opening):
             raise ApiError("season_not_started", f"The {season.name} season has not opened yet: nothing to show.")
+        ordered = sorted(catalog, key=lambda s: s.first_opening)
+        i = next(k for k, s in enumerate(ordered) if s.id == season.id)
+        window = (None if i == 0 else season.first_opening,
+                  ordered[i + 1].first_opening if i + 1 < len(ordered) else None)
+        return Archived(season, current.id == season.id, window)
+
+    async def held(self, season_id: str) -> None:
+        """:meth:`archive`'s refusals alone (404 ``not_found``, 409 ``season_not_started``)."""
+        await self.archive(season_id)
 
     # ---- the organizer ------------------------------------------------------------------------------------------
 
@@ -162,7 +239,7 @@ class Seasons:
             await self.store.create(made, by, now)
         except SeasonIdTaken:
             raise ApiError("conflict", f"A season {made.id!r} exists already; change it with PATCH.") from None
-        self._forget()
+        await self._reread()
         await self.tell_clock()
         return made.body(now)
 
@@ -181,7 +258,7 @@ class Seasons:
         if problems := rules.validate(changed, catalog, now):
             raise _refused(problems)
         await self.store.update(changed, by, now)
-        self._forget()
+        await self._reread()
         await self.tell_clock()
         return changed.body(now)
 
@@ -189,9 +266,12 @@ class Seasons:
 
     async def joined(self, player_id: str) -> list[str]:
         """The ids of the seasons ``player_id`` joined (``GET /me``'s ``seasons``), oldest first."""
-        mine = await self.store.joined(player_id)
+        return await self.in_order(set(await self.store.joined(player_id)))
+
+    async def in_order(self, ids: set[str] | frozenset[str]) -> list[str]:
+        """Season ids oldest first (``GET /me``'s ``seasons``, from the session's :attr:`Caller.seasons`)."""
         order = {s.id: s.first_opening for s in await self.catalog()}
-        return sorted(mine, key=lambda sid: (order.get(sid) is None, order.get(sid) or 0, sid))  # type: ignore[operator]
+        return sorted(ids, key=lambda sid: (order.get(sid) is None, order.get(sid) or 0, sid))  # type: ignore[operator]
 
     async def join(self, caller: Caller, season_id: str) -> dict[str, Any]:
         """``POST /seasons/{id}/join`` (R31): the caller takes part in the season, confirming their home address.
@@ -206,7 +286,12 @@ class Seasons:
             raise ApiError("forbidden", "The organizer is not a player and joins no season (R27).")
         row = await self.players.get(caller.id)
         assert row is not None   # the caller's own account
-        await self.store.join(season.id, caller.id, row.home_address or "", now)
+        if await self.store.join(season.id, caller.id, row.home_address or "", now):
+            # the session's cached caller carries the seasons joined: dropped in every gateway, so the next
+            # request (a claim, GET /me) reads them again (R31)
+            if self.revocations is not None:
+                await self.revocations.revoke(player_id=caller.id)
+            await self._publish()
         # a changed home address already made the player pending until verified again (PATCH /me, R27)
         return {"season_id": season.id, "status": "verified" if row.status == "verified" else "pending"}
 
@@ -222,5 +307,14 @@ class Seasons:
         current = rules.in_force(catalog, now)
         target = (current if current is not None and rules.phase(current, now) != "closed"
                   else rules.next_season(catalog, now) or current)
-        if target is not None:
-            await self.store.join(target.id, player_id, home_address, now)
+        if target is not None and await self.store.join(target.id, player_id, home_address, now):
+            await self._publish()
+
+    async def _publish(self) -> None:
+        """What a join staged (``season.joined``) out now rather than at the relay's next sweep; a failure waits
+        for the sweep (the row and its event are committed)."""
+        if self.relay is not None:
+            try:
+                await self.relay.flush()
+            except Exception as e:
+                log.warning("season_joined_not_flushed", error=f"{type(e).__name__}: {e}")

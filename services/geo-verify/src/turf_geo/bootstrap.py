@@ -10,6 +10,7 @@ from turf_common.bus import clock_kv
 from turf_common.gameclock import WatchedGameClock
 from turf_common.rules import gametime
 from turf_common.rules.claims import ClaimLimits
+from turf_common.seasonbook import SeasonBook
 from turf_common.service import Wire, Wired
 from turf_common.settings import Settings
 from turf_geo import entrypoints
@@ -21,14 +22,16 @@ from turf_geo.handlers import GeoHandlers
 from turf_geo.ports import BoardIndex, ClaimsHandOn, Clock, Trails
 
 
-def handlers(board: BoardIndex, limits: ClaimLimits | None = None) -> GeoHandlers:
-    """``limits``: R7's and R7.1's (the season configuration's, R1; RULINGS.md's values by default)."""
-    return GeoHandlers(board=board, limits=limits or ClaimLimits())
+def handlers(board: BoardIndex, limits: ClaimLimits | None = None, book: SeasonBook | None = None) -> GeoHandlers:
+    """``limits``: R7's and R7.1's (the season configuration's, R1; RULINGS.md's values by default); ``book``:
+    every season's, the season in force's at each instant (R31)."""
+    return GeoHandlers(board=board, limits=limits or ClaimLimits(), book=book)
 
 
 def claim_path(geo: GeoHandlers, trails: Trails, clock: Clock, claims: ClaimsHandOn,
-               season: gametime.SeasonConfig) -> ClaimPath:
-    """The claim path's first stage over the given adapters (``season``: its zone, for the day's first fix)."""
+               season: gametime.SeasonConfig | SeasonBook) -> ClaimPath:
+    """The claim path's first stage over the given adapters (``season``: its zone, for the day's first fix; the
+    book of every season in a running process, R31)."""
     return ClaimPath(geo=geo, trails=trails, clock=clock, claims=claims, season=season)
 
 
@@ -37,13 +40,17 @@ def wire(settings: Settings) -> Wire:
     async def build(broker: NatsBroker) -> Wired:
         assert settings.redis_url, "TURF_REDIS_URL is not set"
         season = gametime.load_season(settings.season_file)
-        h = handlers(LoadedBoard.load(settings.board_dir), season.limits)
+        # R31: every season of the catalog (the clock's KV bucket), the file's alone until it is stored there
+        book = SeasonBook(season, lambda: clock_kv(broker, settings.stream))
+        await book.start()
+        h = handlers(LoadedBoard.load(settings.board_dir), season.limits, book)
         clock = WatchedGameClock(lambda: clock_kv(broker, settings.stream))
         await clock.start()
         redis = redisconn.connect(settings.redis_url)
-        path = claim_path(h, RedisTrails(redis, settings.redis_prefix), clock, NatsClaims(broker), season)
+        path = claim_path(h, RedisTrails(redis, settings.redis_prefix), clock, NatsClaims(broker), book)
 
         async def close() -> None:
+            await book.close()
             await clock.close()
             await redis.aclose()
 

@@ -19,6 +19,7 @@ from turf_common.contracts.players import EraseTrails, FixOut, PlayerFixes, Play
 from turf_common.rules import gametime
 from turf_common.rules.antispoof import MAX_TRAIL, FixRecord, day_start_jump, trail_since
 from turf_common.rules.location import verify_fix
+from turf_common.seasonbook import SeasonBook
 from turf_geo.handlers import GeoHandlers
 from turf_geo.ports import ClaimsHandOn, Clock, NotHandedOn, Trails, Unavailable
 
@@ -44,7 +45,8 @@ class ClaimPath:
     trails: Trails
     clock: Clock
     claims: ClaimsHandOn
-    season: gametime.SeasonConfig
+    #: R31: the season in force's zone (the day's first fix), from the book of every season (one in tests)
+    season: gametime.SeasonConfig | SeasonBook
     hand_on_s: float = HAND_ON_S
     places: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(AT_ONCE))
 
@@ -110,30 +112,34 @@ class ClaimPath:
         (against the trail as it was before the fix, which joins it when ``screen``), and the day's first fix
         against where the player was last seen and their home (:func:`day_start_jump`). Raises Unavailable."""
         now = await self._now_for(cmd)
+        limits = self.geo.limits_at(now)   # R31: the season in force's
         f = cmd.fix
         fix = FixRecord(f.lat, f.lon, f.accuracy_m, f.fix_time, now)
         located = self.geo.locate(LocatePoint.model_construct(lat=f.lat, lon=f.lon))
         trail = None
         flags: list[FlagFound] = []
         if screen:
-            before = await self.trails.join(cmd.player_id, fix, trail_since(now, self.geo.limits.max_travel_kmh),
+            before = await self.trails.join(cmd.player_id, fix, trail_since(now, limits.max_travel_kmh),
                                             MAX_TRAIL)
             trail = before.fixes
             home = (cmd.home.lat, cmd.home.lon) if cmd.home is not None else None
-            if (jump := day_start_jump(fix, before.last, home, self.season.tz)) is not None:
+            if (jump := day_start_jump(fix, before.last, home, self._config(now).tz)) is not None:
                 flags.append(FlagFound(kind=jump.kind, evidence=jump.evidence))
-        refused, found = verify_fix(fix, located.territory_id, located.border_distance_m, trail, self.geo.limits)
+        refused, found = verify_fix(fix, located.territory_id, located.border_distance_m, trail, limits)
         verdict = Verdict(located=located, reason=refused.reason if refused else None,
                           message=refused.message if refused else None,
                           flags=[*(FlagFound(kind=fl.kind, evidence=fl.evidence) for fl in found), *flags])
         return VerifiedClaim(claim=cmd, received_at=now, verdict=verdict)
+
+    def _config(self, at: datetime) -> gametime.SeasonConfig:
+        return self.season if isinstance(self.season, gametime.SeasonConfig) else self.season.config_at(at)
 
     async def _now_for(self, cmd: SubmitClaim) -> datetime:
         """The game instant to judge a fix at (R7). A fix further ahead than R7 allows may mean that this process's
         watched clock missed the organizer's last manual move (its watch lost with a NATS node, the poll not yet
         round; seen in the compose failover run): the clock is read once from NATS KV before the fix is judged."""
         now = await self.clock.now()
-        if (cmd.fix.fix_time - now).total_seconds() > self.geo.limits.max_fix_future_s:
+        if (cmd.fix.fix_time - now).total_seconds() > self.geo.limits_at(now).max_fix_future_s:
             try:
                 now = await self.clock.fresh_now()
             except Exception as e:   # NATS unreachable: judge on the clock this process has

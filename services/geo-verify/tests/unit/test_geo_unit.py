@@ -81,3 +81,23 @@ async def test_the_verify_subscriber_answers_a_batch_with_one_reply(square: Boar
         resp = await br.request(VerifyFixes(fixes=[_fix(0.5, 0.5), _fix(3.0, 3.0)]), subjects.GEO_VERIFY)
         v = Verified.model_validate_json(resp.body).verdicts
     assert [(x.located.territory_id, x.reason) for x in v] == [("hoboken", None), (None, "outside_board")]
+
+
+def test_r31_verify_judges_each_fix_by_the_limits_of_the_season_in_force_when_it_came(square: BoardIndex) -> None:
+    import dataclasses
+    from datetime import date
+
+    from turf_common.rules.gametime import load_season
+    from turf_common.seasonbook import SeasonBook
+
+    first = load_season()
+    strict = dataclasses.replace(first, season_id="2027", first_day=date(2027, 10, 4), last_day=date(2027, 10, 23),
+                                 limits=dataclasses.replace(first.limits, max_accuracy_m=20.0))
+    h = bootstrap.handlers(square, first.limits, SeasonBook.of(first, strict))
+    in_2026, in_2027 = datetime(2026, 10, 6, 16, tzinfo=UTC), datetime(2027, 10, 5, 16, tzinfo=UTC)
+
+    def at(when: datetime) -> FixToVerify:
+        return FixToVerify(fix=Fix(lat=0.5, lon=0.5, accuracy_m=30.0, fix_time=when), received_at=when)
+
+    assert [v.reason for v in h.verify(VerifyFixes(fixes=[at(in_2026), at(in_2027)])).verdicts] == [
+        None, "inaccurate_fix"]

@@ -14,4 +14,4 @@ router = APIRouter(tags=["public"])
 @router.get("/season", response_model=Season)
 async def season(public: PublicCase) -> Season:
     """The season's calendar: its game days with their opening and closing instants, and the R7 limits."""
-    return public.season_body()
+    return await public.season_now()

@@ -96,32 +96,31 @@ async def join_season(season_id: str, caller: CurrentPlayer, seasons: SeasonsCas
 
 @router.get("/seasons/{season_id}/leaderboard", response_model=S.Leaderboard)
 async def season_leaderboard(season_id: str, seasons: SeasonsCase, public: PublicCase) -> dict[str, Any]:
-    """``GET /leaderboard`` of that season."""
-    await seasons.held(season_id)
-    return await public.leaderboard()
+    """``GET /leaderboard`` of that season (a past one's as it ended, R31)."""
+    return await public.leaderboard((await seasons.archive(season_id)).season_id)
 
 
 @router.get("/seasons/{season_id}/results", response_model=S.Results)
 async def season_results(season_id: str, seasons: SeasonsCase, public: PublicCase) -> S.Results:
     """``GET /results`` of that season (409 ``season_not_closed`` while it runs)."""
-    await seasons.held(season_id)
-    return await public.results()
+    return await public.results((await seasons.archive(season_id)).season_id)
 
 
 @router.get("/seasons/{season_id}/territories/{territory_id}/history", response_model=TerritoryHistory)
 async def season_territory_history(season_id: str, territory_id: str, seasons: SeasonsCase, history: HistoryCase,
                                    after_seq: PageAfter = 0, limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """``GET /territories/{tid}/history`` of that season."""
-    await seasons.held(season_id)
-    return await history.territory(territory_id, after_seq, limit)
+    season = await seasons.archive(season_id)
+    return await history.territory(territory_id, after_seq, limit, season.window)
 
 
 @router.get("/seasons/{season_id}/players/{player_id}/history", response_model=PlayerHistory)
 async def season_player_history(season_id: str, player_id: str, seasons: SeasonsCase, history: HistoryCase,
                                 after_seq: PageAfter = 0, limit: PageLimit = HISTORY_PAGE) -> dict[str, Any]:
     """``GET /players/{pid}/history`` of that season."""
-    await seasons.held(season_id)
-    return await history.player(player_id, after_seq, limit)
+    season = await seasons.archive(season_id)
+    return await history.player(player_id, after_seq, limit, season.window,
+                                season.season.config if season.season is not None else None)
 
 
 @router.get("/seasons/{season_id}/replay", response_model=ReplayPage)
@@ -131,5 +130,4 @@ async def season_replay(season_id: str, seasons: SeasonsCase, history: HistoryCa
                         after_seq: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
                         limit: Annotated[int, Query(ge=1, le=1000)] = 500) -> dict[str, Any]:
     """``GET /replay`` of that season."""
-    await seasons.held(season_id)
-    return await history.replay(start, end, after_seq, limit)
+    return await history.replay(start, end, after_seq, limit, (await seasons.archive(season_id)).window)
