@@ -91,5 +91,8 @@ def test_r31_the_2027_leaderboard_has_no_2026_points_and_not_the_player_who_did_
     ann, ben = played["ann"], played["ben"]
     board = until(lambda: http.get(API + "/leaderboard").json(), lambda b: ann.id in totals(b))
     assert ben.id not in totals(board)
-    assert totals(board)[ann.id] < totals(played["board"])[ann.id]   # a morning's points, not 2026's too
+    # 2026 had Ben leading two side quests and Ann one: 2027 holds only Ann's morning (one town, every quest hers)
+    assert [(s["player_id"], s["base"]) for s in board["standings"]] == [(ann.id, 1)]
+    assert {q: v["leaders"] for q, v in board["side_quests"].items()} == {
+        q: [ann.id] for q in played["board"]["side_quests"]}
     assert http.get(API + "/seasons/2027/leaderboard").json()["standings"] == board["standings"]
