@@ -86,8 +86,9 @@ class Seasons:
 
     @staticmethod
     def _calendars(catalog: list[Season]) -> SetSeasons:
-        return SetSeasons(seasons=[SeasonCalendar(config=s.config.to_dict(), seed_commitment=s.seed_commitment,
-                                                  rehearsal=s.rehearsal) for s in catalog])
+        return SetSeasons(seasons=[SeasonCalendar(
+            config=s.config.to_dict(), seed_commitment=s.seed_commitment, rehearsal=s.rehearsal,
+            prizes=[f"{p.amount:.2f}" for p in sorted(s.prizes, key=lambda p: p.place)]) for s in catalog])
 
     async def config_at(self, at: datetime) -> SeasonConfig:
         """R31: the calendar and limits of the season in force at ``at`` (from the catalog at most

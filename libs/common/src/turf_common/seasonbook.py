@@ -13,6 +13,7 @@ import contextlib
 from bisect import bisect_right
 from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import structlog
@@ -75,6 +76,12 @@ class SeasonBook:
         if cal is not None and cal.seed_commitment == seed_commitment(master_seed):
             return master_seed
         return seasons.season_seed(master_seed, season_id)
+
+    def prizes(self, season_id: str) -> tuple[Decimal, ...] | None:
+        """R26: ``season_id``'s prize of each place from the first, as the organizer made the season; None when
+        the catalog gives none (the deployment's prize file pays)."""
+        cal = next((c for c in self._calendars if c.config.get("season_id") == season_id), None)
+        return tuple(Decimal(p) for p in cal.prizes) if cal is not None and cal.prizes else None
 
     # ---- the catalog ---------------------------------------------------------------------------------------------
 

@@ -150,6 +150,15 @@ class ScoringHandlers:
             self._stores[season_id] = self.store.of_season(season_id)
         return self._stores[season_id]
 
+    def prize_table(self, season_id: str) -> PrizeTable:
+        """R26 for ``season_id``: the prize table the organizer gave the season (R31); the deployment's prize file
+        when the season's is the file's or none was given. The file's explicit tie cases are amounts of the file's
+        table, so a season with a table of its own shares tied places by the formula alone."""
+        places = self.seasons.prizes(season_id)
+        if places is None or places == self.prizes.places:
+            return self.prizes
+        return PrizeTable(places, {})
+
     def season_at(self, at: datetime) -> str:
         """R31: the season in force at ``at`` (running, or the last closed until the next one opens)."""
         return self.seasons.config_at(at).season_id
@@ -492,7 +501,8 @@ class ScoringHandlers:
         """R25/R26: the leaderboard's totals placed, ties sharing a place, with the prize of each place."""
         lb = await self.leaderboard(season_id)
         by_id = {s.player_id: s for s in lb.standings}
-        places = final_places({s.player_id: s.total for s in lb.standings}, self.prizes)
+        places = final_places({s.player_id: s.total for s in lb.standings},
+                              self.prize_table(season_id or self.home or ""))
         return FinalResults(standings=[
             FinalStanding(place=f.place, player_id=f.player_id, base=by_id[f.player_id].base,
                           bonuses=by_id[f.player_id].bonuses, total=f.total, prize=str(f.prize)) for f in places])

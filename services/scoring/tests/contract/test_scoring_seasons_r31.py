@@ -38,14 +38,14 @@ OPENING_2027 = gametime.season_opens_at(S2027)                 # 2027's first op
 class Seasons:
     """Scoring's handlers over ``store`` with the 2026 and 2027 seasons in the book, the game clock at ``clock.at``."""
 
-    def __init__(self, store: ScoreStore) -> None:
+    def __init__(self, store: ScoreStore, book: SeasonBook | None = None) -> None:
         graph = nx.Graph([("a", "b")])
         graph.add_node("c")
         stats = {"a": TerritoryStats(True, 10, 100), "b": TerritoryStats(False, 20, 200),
                  "c": TerritoryStats(False, 30, 300)}
         self.store, self.bus, self.clock = store, RecordingPublisher(), FakeClock(IN_2026)
         self.h: ScoringHandlers = bootstrap.handlers(store, self.bus, graph, stats,
-                                                     season=SeasonBook.of(S2026, S2027), clock=self.clock)
+                                                     season=book or SeasonBook.of(S2026, S2027), clock=self.clock)
         self.version: dict[tuple[str, str], int] = {}
         self.owner: dict[tuple[str, str], str | None] = {}
 
@@ -207,3 +207,25 @@ async def test_r31_a_new_seasons_first_claim_is_scored_on_its_board_though_the_w
     assert await w.board("2027") == [("ann", 7)]
     assert [(s.player_id, s.total) for s in (await w.h.final_results("2026")).standings] == [("ben", 10),
                                                                                              ("ann", 0)]
+
+
+async def test_r31_r26_a_season_made_with_its_own_prize_table_pays_its_places_from_it(store: ScoreStore) -> None:
+    book = SeasonBook(S2026)
+    book.apply(SetSeasons(seasons=[SeasonCalendar(config=S2026.to_dict(), seed_commitment="a"),
+                                   SeasonCalendar(config=S2027.to_dict(), seed_commitment="b",
+                                                  prizes=["100.00", "40.00"])]).model_dump_json())
+    w = Seasons(store, book)
+    final_2026 = await w.play_2026()
+    assert [s.prize for s in final_2026.standings] == ["50.00", "0.00"]   # 2026: the deployment's prize file
+    for pid in ("ann", "ben"):
+        await w.join(pid, "2027", BETWEEN)
+    w.clock.at = OPENING_2027
+    await w.change("2027", "a", "ann", OPENING_2027)
+    await w.change("2027", "c", "ben", OPENING_2027)
+    close = gametime.season_closes_at(S2027)
+    w.clock.at = close
+    await w.h.on_event(SeasonEnded(event_id="2027:season_ended:2027-10-23", occurred_at=close, at=close,
+                                   game_day=S2027.last_day, game_day_number=18, week=3, season_id="2027"))
+    final = await w.results("2027")
+    assert isinstance(final, FinalResults)
+    assert [(s.place, s.prize) for s in final.standings] == [(1, "100.00"), (2, "40.00")]

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from pydantic import AwareDatetime
+from pydantic import AwareDatetime, Field
 
 from turf_common.contracts.base import Event, Message
 
@@ -81,10 +81,12 @@ class SeasonCalendar(Message):
     """One season as every process plays it (R31): its R1 configuration (``config``, the shape of
     :meth:`turf_common.rules.gametime.SeasonConfig.to_dict`), the SHA-256 commitment of its card seed (R12.1: the
     cards service tells the configuration file's season, drawn from ``TURF_SEED`` itself, from a later one, drawn
-    from a seed derived from it) and whether it is a rehearsal."""
+    from a seed derived from it), its R26 prize of each place from the first (dollars, e.g. ``"50.00"``; empty: the
+    deployment's prize file) and whether it is a rehearsal."""
 
     config: dict[str, Any]
     seed_commitment: str
+    prizes: list[str] = Field(default_factory=list)
     rehearsal: bool = False
 
 
