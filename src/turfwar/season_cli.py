@@ -18,9 +18,10 @@ import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import typer
@@ -114,6 +115,23 @@ def next_year_form(latest: Mapping[str, Any]) -> dict[str, Any]:
         name = sid
     return form_of(latest) | {"id": sid, "name": name, "first_day": new_first.isoformat(),
                               "last_day": new_last.isoformat(), "rehearsal": False}
+
+
+def rehearsal_form(now: datetime, zone: str, minutes: int, hours: float) -> dict[str, Any]:
+    """R31: a rehearsal season, never listed to players, whose one game day opens ``minutes`` after ``now`` (the
+    game clock's instant, rounded up to the minute) in ``zone`` and lasts ``hours``, ending by 23:59 that day: a
+    newcomer plays it on the real clock without moving time. Raises :class:`Refusal` when fewer than ten minutes
+    of the day would be left."""
+    local = now.astimezone(ZoneInfo(zone))
+    start = (local + timedelta(minutes=minutes, seconds=59)).replace(second=0, microsecond=0)
+    end = min(start + timedelta(hours=hours), start.replace(hour=23, minute=59))
+    if start.date() != local.date() or end - start < timedelta(minutes=10):
+        raise Refusal("invalid_input", f"A rehearsal runs within one day and at least ten minutes; it is {local:%H:%M}"
+                                       f" in {zone}: rehearse tomorrow, or with fewer --hours.")
+    sid = f"rehearsal-{start:%Y%m%d-%H%M}"
+    return {"id": sid, "name": f"Rehearsal {start:%d %b %H:%M}", "zone": zone, "first_day": start.date().isoformat(),
+            "last_day": start.date().isoformat(), "open_weekdays": [start.weekday()],
+            "open_time": f"{start:%H:%M}", "close_time": f"{end:%H:%M}", "rehearsal": True}
 
 
 def changes_of(form: Mapping[str, Any], season_id: str, saved: Mapping[str, Any]) -> dict[str, Any]:
@@ -305,3 +323,23 @@ def edit_cmd(season_id: str = typer.Argument(..., help="the season's id, e.g. 20
             saved = answer(http.patch(f"{API}/admin/seasons/{season_id}", json=changes, headers=auth))
     console.print(season_table(saved))
     console.print(f"[green]season {escape(saved['id'])} changed[/]", highlight=False)
+
+
+@season_app.command("rehearse")
+def rehearse_cmd(minutes: int = typer.Option(1, "--in", min=1, max=120, help="minutes until it opens"),
+                 hours: float = typer.Option(2.0, "--hours", min=0.25, max=16, help="how long it stays open"),
+                 url: str | None = URL, email: str = EMAIL) -> None:
+    """Make a rehearsal season (R31) that opens in a minute, for a few hours today, in the latest season's zone:
+    never listed to players; they join it from the play page and play on the real clock. Refused
+    season_overlaps while a season runs (two seasons never overlap)."""
+    password = _password()
+    with _gateway(url) as http:
+        now = datetime.fromisoformat(answer(http.get(f"{API}/clock"))["now"])
+        listed = answer(http.get(f"{API}/seasons"))["seasons"]
+        zone = answer(http.get(f"{API}/seasons/{listed[0]['id']}"))["zone"] if listed else "America/New_York"
+        form = rehearsal_form(now, zone, minutes, hours)
+        with organizer_session(http, email, password) as auth:
+            saved = answer(http.post(f"{API}/admin/seasons", json=form, headers=auth))
+    console.print(season_table(saved))
+    console.print(f"[green]rehearsal {escape(saved['id'])} opens at {escape(saved['open_time'])}[/]; players join "
+                  f"it from the play page", highlight=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,31 @@ def test_the_gateway_is_the_running_stacks_unless_given(tmp_path: Path, monkeypa
     (tmp_path / "stack.json").write_text(json.dumps({"http": "http://127.0.0.1:43117"}))
     assert season_cli.gateway_url(None) == "http://127.0.0.1:43117"
     assert season_cli.gateway_url("https://turf.example.org/") == "https://turf.example.org"
+
+
+def test_r31_season_rehearse_makes_a_rehearsal_opening_in_a_minute_for_two_hours_in_the_latest_zone(
+        gateway: Callable[..., Gateway]) -> None:
+    saved = SAVED | {"id": "rehearsal-20261207-1432", "open_time": "14:32", "rehearsal": True}
+    gw = gateway({("GET", "/api/v1/clock"): (200, {"now": "2026-12-07T19:30:41+00:00"}),
+                  ("GET", "/api/v1/seasons"): (200, {"seasons": [{"id": "2026"}]}),
+                  ("GET", "/api/v1/seasons/2026"): (200, SAVED | {"zone": "America/New_York"}),
+                  ("POST", "/api/v1/admin/seasons"): (201, saved)})
+    out = run("rehearse")
+    assert out.exit_code == 0, out.output
+    # 14:30:41 in New York: it opens at the first whole minute a minute on, 14:32, on that Monday alone
+    assert gw.bodies("POST", "/api/v1/admin/seasons") == [{
+        "id": "rehearsal-20261207-1432", "name": "Rehearsal 07 Dec 14:32", "zone": "America/New_York",
+        "first_day": "2026-12-07", "last_day": "2026-12-07", "open_weekdays": [0], "open_time": "14:32",
+        "close_time": "16:32", "rehearsal": True}]
+    assert "rehearsal rehearsal-20261207-1432 opens at 14:32" in out.output
+
+
+def test_r31_a_rehearsal_ends_by_midnight_and_one_too_late_in_the_day_is_refused_before_anything_is_sent(
+        gateway: Callable[..., Gateway]) -> None:
+    late = season_cli.rehearsal_form(datetime(2026, 12, 7, 22, 0, tzinfo=UTC), "America/New_York", 1, 8)
+    assert (late["open_time"], late["close_time"]) == ("17:01", "23:59")
+    gw = gateway({("GET", "/api/v1/clock"): (200, {"now": "2026-12-08T04:55:00+00:00"}),   # 23:55 there
+                  ("GET", "/api/v1/seasons"): (200, {"seasons": []})})
+    out = run("rehearse")
+    assert out.exit_code == 1 and "rehearse tomorrow" in out.output
+    assert ("POST", "/api/v1/admin/seasons") not in gw.calls()
