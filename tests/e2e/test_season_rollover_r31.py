@@ -47,7 +47,13 @@ def played(http: httpx.Client, org: Player) -> dict[str, Any]:
     assert ann.get("/me").json()["seasons"] == ["2026", "2027"]   # the session reads them again after the join
     assert ben.get("/me").json()["seasons"] == ["2026"]
     move_clock(org, IN_2027)
-    return {"ann": ann, "ben": ben, "town": first.json()["territory_id"], "results": results, "board": board}
+    town = first.json()["territory_id"]
+    # 2027's board as it opened, then Ann's claim of the town she held in 2026 (each test reads what it needs, so
+    # none depends on another having run first)
+    opened = {"owner": http.get(API + f"/territories/{town}").json()["owner_id"],
+              "history": http.get(API + f"/territories/{town}/history").json()["history"]}
+    return {"ann": ann, "ben": ben, "town": town, "results": results, "board": board, "opened": opened,
+            "claim_2027": ann.claim(*HOBOKEN, IN_2027)}
 
 
 def test_r31_the_clock_names_2027_as_the_season_in_force_at_its_first_opening(
@@ -67,6 +73,12 @@ def test_r31_a_player_who_did_not_join_is_refused_not_joined(played: dict[str, A
     assert card.json()["reason"] == "not_joined", card.text
 
 
+def test_r31_a_players_footprint_is_of_the_season_in_force(http: httpx.Client, played: dict[str, Any]) -> None:
+    ben: Player = played["ben"]
+    # Ben held Newark in 2026 and plays no part in 2027: his 2027 footprint is empty
+    assert http.get(API + f"/players/{ben.id}/footprint").json()["towns"] == []
+
+
 def test_r31_2026s_results_and_board_answer_as_at_its_end(http: httpx.Client, played: dict[str, Any]) -> None:
     assert http.get(API + "/seasons/2026/results").json() == played["results"]
     assert http.get(API + "/seasons/2026/leaderboard").json() == played["board"]
@@ -76,12 +88,9 @@ def test_r31_2026s_results_and_board_answer_as_at_its_end(http: httpx.Client, pl
     assert [h["player_id"] for h in history] == [played["ann"].id]
 
 
-def test_r31_the_2027_board_is_empty_and_a_returning_players_claim_is_a_first_claim(
-        http: httpx.Client, played: dict[str, Any]) -> None:
-    ann: Player = played["ann"]
-    assert http.get(API + f"/territories/{played['town']}").json()["owner_id"] is None   # no 2026 owner
-    assert http.get(API + f"/territories/{played['town']}/history").json()["history"] == []   # 2027's own
-    r = ann.claim(*HOBOKEN, IN_2027)
+def test_r31_the_2027_board_is_empty_and_a_returning_players_claim_is_a_first_claim(played: dict[str, Any]) -> None:
+    assert played["opened"] == {"owner": None, "history": []}   # no 2026 owner; 2027's own history
+    r = played["claim_2027"]
     assert r.status_code == 201, r.text
     assert (r.json()["territory_id"], r.json()["kind"], r.json()["progress"]) == (played["town"], "take", 1)
 

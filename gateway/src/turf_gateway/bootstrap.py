@@ -153,7 +153,7 @@ def wire(settings: Settings, board: Board, season: gametime.SeasonConfig, a: Ada
         notifications=notifications,
         outlook=Outlook(a.services), feed=feed,
         profiles=Profiles(a.feed_log, a.players, board, book, a.clock, MedalSet.load(settings.medals_file),
-                          public),
+                          public, seasons),
         results_mail=ResultsMail(a.players, a.services, public.results, closing), seasons=seasons)
 
 

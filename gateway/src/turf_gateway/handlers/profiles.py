@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from turf_common.board import Board
 from turf_common.rules import gametime
@@ -18,7 +18,10 @@ from turf_common.rules.medals import TIERS, BoardFacts, Change, MedalSet, change
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.calendar import SeasonSource, config_at
-from turf_gateway.ports import HISTORY_PAGE, FeedLog, GameClock, PlayerStore
+from turf_gateway.ports import EVER, HISTORY_PAGE, FeedLog, GameClock, PlayerStore
+
+if TYPE_CHECKING:
+    from turf_gateway.handlers.seasons import Seasons
 
 #: the players fought most, shown in the statistics
 RIVALS_SHOWN = 5
@@ -45,6 +48,8 @@ class Profiles:
     clock: GameClock
     medal_set: MedalSet
     places: Places   # the final results once closed (R25), the live leaderboard's rank before
+    #: R31: a profile is of the season in force: its window of the feed log (every instant without)
+    seasons: Seasons | None = None
 
     @cached_property
     def facts(self) -> BoardFacts:
@@ -58,8 +63,10 @@ class Profiles:
             raise ApiError("not_found", "No such player.")
         msgs: list[dict[str, Any]] = []
         after: int | None = 0
+        # R31: the medals, footprint and recap of the season in force, not of every season's changes together
+        window = EVER if self.seasons is None else (await self.seasons.archive(None)).window
         while after is not None:
-            page, after = await self.log.player_messages(player_id, after, HISTORY_PAGE)
+            page, after = await self.log.player_messages(player_id, after, HISTORY_PAGE, window)
             msgs.extend(page)
         now = await self.clock.now()
         until = min(now, gametime.season_closes_at(config_at(self.season, now)))
