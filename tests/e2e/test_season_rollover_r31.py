@@ -40,6 +40,9 @@ def played(http: httpx.Client, org: Player) -> dict[str, Any]:
     results = until(lambda: http.get(API + "/results").json(), lambda r: len(r.get("standings", [])) == 2)
     board = until(lambda: http.get(API + "/leaderboard").json(),
                   lambda b: set(totals(b)) == {ann.id, ben.id} and all(totals(b).values()))
+    # what 2026 shows at its end: the replay and Ann's record, read again under /seasons/2026 once 2027 runs
+    replay = until(lambda: http.get(API + "/replay").json(), lambda r: len(r.get("events", [])) >= 2)
+    record = http.get(API + f"/players/{ann.id}/history").json()
     made = org.post("/admin/seasons", FORM)
     assert made.status_code == 201, made.text
     joined = ann.post("/seasons/2027/join")
@@ -53,6 +56,7 @@ def played(http: httpx.Client, org: Player) -> dict[str, Any]:
     opened = {"owner": http.get(API + f"/territories/{town}").json()["owner_id"],
               "history": http.get(API + f"/territories/{town}/history").json()["history"]}
     return {"ann": ann, "ben": ben, "town": town, "results": results, "board": board, "opened": opened,
+            "replay": replay, "record": record,
             "claim_2027": ann.claim(*HOBOKEN, IN_2027)}
 
 
@@ -82,6 +86,8 @@ def test_r31_a_players_footprint_is_of_the_season_in_force(http: httpx.Client, p
 def test_r31_2026s_results_and_board_answer_as_at_its_end(http: httpx.Client, played: dict[str, Any]) -> None:
     assert http.get(API + "/seasons/2026/results").json() == played["results"]
     assert http.get(API + "/seasons/2026/leaderboard").json() == played["board"]
+    assert http.get(API + "/seasons/2026/replay").json() == played["replay"]
+    assert http.get(API + f"/seasons/2026/players/{played['ann'].id}/history").json() == played["record"]
     assert http.get(API + "/seasons/1999/results").status_code == 404
     history = until(lambda: http.get(API + f"/seasons/2026/territories/{played['town']}/history").json(),
                     lambda h: h.get("history"))["history"]

@@ -331,6 +331,11 @@ class ScoringHandlers:
         if player_id in await st.season.disqualified():
             return   # a disqualification is final (R28): never back in the standings
         await self._rescore(st, player_id)
+        cfg = self.seasons.get(season)
+        if cfg is not None and gametime.season_state(cfg, at) == "before":
+            # R31: the spectators' feed and its replay are the season in force's: a player joining the next season
+            # is no score news of the one that ends (its standing is read with its leaderboard from its opening)
+            return
         closed = await self._publish_update(season, [player_id], "", at, source_id)
         if closed:
             await self._publish_final(season, source_id, at)

@@ -229,3 +229,14 @@ async def test_r31_r26_a_season_made_with_its_own_prize_table_pays_its_places_fr
     final = await w.results("2027")
     assert isinstance(final, FinalResults)
     assert [(s.place, s.prize) for s in final.standings] == [(1, "100.00"), (2, "40.00")]
+
+
+async def test_r31_joining_the_next_season_is_no_score_news_before_it_opens_and_its_standing_is_read(
+        store: ScoreStore) -> None:
+    w = Seasons(store)
+    await w.play_2026()
+    before = len(w.bus.of(subjects.SCORE_UPDATED))
+    w.clock.at = BETWEEN
+    await w.join("ann", "2027", BETWEEN)
+    assert len(w.bus.of(subjects.SCORE_UPDATED)) == before   # 2026's feed and replay get no 2027 delta
+    assert await w.board("2027") == [("ann", 0)]
