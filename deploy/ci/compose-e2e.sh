@@ -192,6 +192,13 @@ healthy || fail "not every container is healthy after the restore"
 "${DRIVE[@]}" --phase restored || fail "the restored season"
 t "tools after the restore"; tools status || fail "turfwar status after the restore"
 tools verify scores || fail "turfwar verify scores after the restore"
+
+# 10. R31: the next season made through the organizer's API while everything runs (not a file in an image), the clock
+# moved to its first opening: a fresh board, the player's claim, 2026's standings kept; the tools on the new season
+t "rollover: the next season, made and played"
+"${DRIVE[@]}" --phase rollover || fail "the next season"
+t "tools on the next season"; tools status || fail "turfwar status on the next season"
+tools verify scores || fail "turfwar verify scores on the next season"
 t "down"
 "${COMPOSE[@]}" down -v --remove-orphans >/dev/null 2>&1 || fail "compose down"
 echo "compose e2e: PASS in $(( $(date +%s) - START ))s"

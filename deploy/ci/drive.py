@@ -3,11 +3,12 @@ one replica of each replicated service (and, unless --skip-nats-kill, one NATS n
 acknowledged was lost. With --mailbox (the CI relay's inbox, deploy/ci/images/mailsink) the player confirms the
 email from the message that arrived there and resets the password through the mailed link (R30).
 
-Run by deploy/ci/compose-e2e.sh (with the workspace venv's httpx and websockets), in three phases around a restore:
+Run by deploy/ci/compose-e2e.sh (with the workspace venv's httpx and websockets), in four phases around a restore:
     python deploy/ci/drive.py --base https://localhost:18443 --ca caddy-root.crt --env ci.env --project turfwar-ci \
         --mailbox inbox/ --state drive.json                     # the season (writes the player's sign-in to drive.json)
     python deploy/ci/drive.py … --state drive.json --phase claim      # one more claim, after a backup was taken
     python deploy/ci/drive.py … --state drive.json --phase restored   # after the restore: that claim is gone
+    python deploy/ci/drive.py … --state drive.json --phase rollover   # the next season made, opened and played
 Exit 0 when every check passed; the summary names each step with its time.
 """
 
@@ -47,6 +48,7 @@ DAY3 = datetime.fromisoformat("2026-10-07T07:00:00-04:00")
 UNION_CITY, UNION_CITY_ID = (40.765685, -74.036545), "3401774630"   # next to Hoboken
 DAY4 = datetime.fromisoformat("2026-10-08T07:00:00-04:00")
 SECAUCUS, SECAUCUS_ID = (40.775689, -74.072972), "3401766570"      # next to Jersey City: the claim a restore undoes
+OPEN_2027 = datetime.fromisoformat("2027-10-04T07:00:00-04:00")   # the next season's first game day, open
 REPLICATED = ("geo-verify", "claims", "cards", "scoring", "notify", "modes", "gateway")
 
 
@@ -242,6 +244,22 @@ class Drive:
         check(r.status_code == 404, f"GET /seasons/{NEXT_SEASON['id']} after the restore: {r.status_code}")
         return "the season made after the backup is gone"
 
+    def fresh_board(self, tid: str) -> str:
+        """R31: the new season's board has no owner, whoever held the town in the last season."""
+        r = until(lambda: self.http.get(f"{API}/territories/{tid}"), lambda r: r.status_code == 200, 60,
+                  f"GET /territories/{tid}")
+        clock = self.http.get(API + "/clock").json()
+        check(clock["season_id"] == NEXT_SEASON["id"], f"the season in force: {clock}")
+        check(r.json()["owner_id"] is None, f"{tid} on {NEXT_SEASON['id']}'s board: {r.json()}")
+        return f"{clock['season_id']} in force, {tid} unowned"
+
+    def last_season_kept(self, base: int) -> str:
+        """R31: the last season's standings stay as it ended, under /seasons/{id}."""
+        lb = self.http.get(f"{API}/seasons/2026/leaderboard").json()
+        mine = next((s for s in lb["standings"] if s["player_id"] == self.player_id), None)
+        check(mine is not None and mine["base"] == base, f"2026's leaderboard: {mine}")
+        return f"2026: {mine}"
+
     def unowned(self, tid: str) -> str:
         r = until(lambda: self.http.get(f"{API}/territories/{tid}"), lambda r: r.status_code == 200, 60,
                   f"GET /territories/{tid}")
@@ -365,6 +383,20 @@ class Drive:
         ])
 
 
+    def rollover(self) -> bool:
+        """R31 on the deployment: the next season made through the organizer's API while everything runs, joined,
+        and played at its first opening on a fresh board; the last one kept as it ended."""
+        return self.run_steps([
+            ("sign in again (player, organizer)", self.sign_in),
+            ("R31: the organizer makes the next season through the API; the player joins it", self.next_season),
+            ("manual clock to Monday 2027-10-04 07:00, its first day", lambda: self.move_clock(OPEN_2027)),
+            ("R31: a fresh board: Hoboken unowned in 2027", lambda: self.fresh_board(HOBOKEN_ID)),
+            ("claim Hoboken in 2027, territory.changed on wss", lambda: self.claim(HOBOKEN, HOBOKEN_ID, OPEN_2027)),
+            ("2027's leaderboard: base 1, nothing of 2026", lambda: self.standing(1)),
+            ("2026's leaderboard as it ended: base 3", lambda: self.last_season_kept(3)),
+        ])
+
+
 def read_env(path: Path) -> dict[str, str]:
     lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#") and "=" in ln]
     return dict(ln.split("=", 1) for ln in lines)
@@ -380,14 +412,14 @@ def main() -> int:
                    help="leave the NATS nodes alone (to tell a bus failover problem from the rest)")
     p.add_argument("--mailbox", type=Path, help="the CI relay's inbox folder: confirm and reset through real mail")
     p.add_argument("--state", type=Path, help="the player's sign-in, written by the first phase, read by the others")
-    p.add_argument("--phase", choices=["season", "claim", "restored"], default="season")
+    p.add_argument("--phase", choices=["season", "claim", "restored", "rollover"], default="season")
     a = p.parse_args()
     ctx = ssl.create_default_context(cafile=str(a.ca))
     d = Drive(a.base, ctx, read_env(a.env), a.project, Mailbox(a.mailbox) if a.mailbox else None)
     if a.phase != "season":
         d.email, d.password = json.loads(a.state.read_text())["player"]
     ok = {"season": lambda: d.run(kill_nats=not a.skip_nats_kill), "claim": d.claim_after_backup,
-          "restored": d.after_restore}[a.phase]()
+          "restored": d.after_restore, "rollover": d.rollover}[a.phase]()
     if a.state and a.phase == "season":
         a.state.write_text(json.dumps({"player": [d.email, d.password]}))
     print(f"compose drive: {sum(s[1] for s in d.steps)} passed, {sum(not s[1] for s in d.steps)} failed, "
