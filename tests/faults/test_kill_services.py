@@ -1,4 +1,5 @@
-"""Faults: kill -9 each service in turn during a load of 5,000+ claims (and card plays through the API).
+"""Faults: kill -9 every service during a load of 5,000+ claims (and card plays through the API): those on the claim
+path together in the middle of a day's load (claims twice), the clock and the gateway between two clock moves.
 Afterwards every acknowledged claim and card effect exists exactly once, nothing exists that was neither
 acknowledged nor in flight, every ownership change reached scoring once, and the leaderboard equals a recompute."""
 
@@ -21,20 +22,30 @@ from turf_common.rules import gametime
 from turfwar.stack import Stack
 from turfwar.verify import differences
 
-KILLS = {2: "claims", 3: "scoring", 4: "geo-verify", 5: "clock", 6: "cards", 7: "claims", 8: "gateway"}
+#: game day → the services killed together mid-load; their restarts run side by side, so four faults cost one wait
+KILLS = {2: ("claims", "scoring", "geo-verify", "cards"), 3: ("claims",)}
+#: game day → the services off the claim path, killed and restarted between two clock moves
+OFF_PATH = {2: ("clock",), 3: ("gateway",)}
+DAYS, PLAYERS_A_DAY = 4, 1400
+
+
+def restart_all(stack: Stack, names: tuple[str, ...]) -> None:
+    for name in names:
+        stack.start_process(name)
+    stack.wait_services(list(names))
 
 
 def test_kill_9_each_service_during_load_loses_nothing(stack: Stack, http: httpx.Client, org: Player) -> None:
     rng = random.Random(7)
     territories = sorted(load_board().territories)
-    players = [uuid.uuid4().hex for _ in range(560)]
+    players = [uuid.uuid4().hex for _ in range(PLAYERS_A_DAY)]
     season = gametime.load_season()
     acked: dict[str, str] = {}          # claim_id -> player
     in_flight: set[str] = set()         # players whose request got no answer (killed mid-way)
     card_player = verified_player(http, org)
     card_effects: list[str] = []
 
-    async def play(at, kill: str | None) -> None:  # type: ignore[no-untyped-def]
+    async def play(at, kill: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
         nc = await nats.connect(stack.env["TURF_NATS_URL"])
         sem = asyncio.Semaphore(32)
 
@@ -54,24 +65,23 @@ def test_kill_9_each_service_during_load_loses_nothing(stack: Stack, http: httpx
                     in_flight.add(p)
 
         tasks = [asyncio.create_task(one(p)) for p in players]
-        if kill is not None:
+        if kill:
             await asyncio.sleep(0.3)
-            stack.kill(kill, 9)            # mid-load
+            for name in kill:              # mid-load
+                stack.kill(name, 9)
             await asyncio.sleep(0.5)
-            await asyncio.to_thread(stack.restart, kill)
+            await asyncio.to_thread(restart_all, stack, kill)
         await asyncio.gather(*tasks)
         await nc.close()
 
-    days = gametime.game_days(season)[:10]
+    days = gametime.game_days(season)[:DAYS]
     for n, day in enumerate(days, start=1):
         at = gametime.open_interval(season, day)[0] + timedelta(hours=1)
         move_clock(org, at)
-        kill = KILLS.get(n)
-        if kill in ("clock", "gateway"):   # these are not on the claim path: kill them between the moves
-            stack.kill(kill, 9)
-            stack.restart(kill)
-            kill = None
-        asyncio.run(play(at, kill))
+        for name in OFF_PATH.get(n, ()):
+            stack.kill(name, 9)
+            stack.restart(name)
+        asyncio.run(play(at, KILLS.get(n, ())))
         r = card_player.post("/cards/play", {"type": "joker", "mode": "random"})   # a card effect per day
         if r.status_code == 200:
             card_effects.append(r.json()["effect"]["territory_id"])

@@ -72,3 +72,14 @@ async def test_r31_a_refused_form_saves_nothing_and_names_the_field() -> None:
         await seasons.create("org", FORM | {"open_time": "23:00"})
     assert (e.value.reason, e.value.status) == ("invalid_input", 422) and e.value.message.startswith("close_time:")
     assert await store.all() == [] and store.events == []
+
+
+async def test_r31_a_season_another_replica_made_a_moment_ago_is_found_by_this_one_not_refused_not_found() -> None:
+    here, store, clock = seasons_at("2026-12-07T12:00:00-05:00")
+    await here.ensure(FILE_SEASON)
+    assert [s.id for s in await here.catalog()] == ["2026"]   # cached now, for FRESH_S seconds
+    there = Seasons(store, MemoryPlayers(), clock, "secret")   # another gateway replica on the same database
+    await there.create("org", FORM)
+    assert (await here.find("2027")).id == "2027"
+    with pytest.raises(ApiError):
+        await here.find("1999")

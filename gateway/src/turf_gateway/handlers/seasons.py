@@ -118,9 +118,15 @@ class Seasons:
             await self._reread()
 
     async def find(self, season_id: str) -> Season:
-        for s in await self.catalog():
-            if s.id == season_id:
-                return s
+        """The season ``season_id``; 404 ``not_found``. A season missing from the cached catalog is looked for in
+        the store once more: another replica may have made it within the last :data:`FRESH_S` seconds, and a
+        player joining it from a link must not be told it does not exist."""
+        for fresh in (False, True):
+            if fresh:
+                self._forget()
+            for s in await self.catalog():
+                if s.id == season_id:
+                    return s
         raise ApiError("not_found", f"No season {season_id!r}.")
 
     async def tell_clock(self) -> bool:
