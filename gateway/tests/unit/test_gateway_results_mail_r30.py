@@ -34,7 +34,8 @@ async def test_r30_the_final_results_are_mailed_to_verified_players_who_keep_opt
     standings = [standing(1, ids["bo"], "bo", 30, "100.00"), standing(2, ids["ann"], "ann", 20, "25.00"),
                  standing(2, ids["dee"], "dee", 20, "25.00"), standing(4, ids["cy"], "cy", 5)]
 
-    async def results() -> S.Results:
+    async def results(season_id: str | None) -> S.Results:
+        assert season_id is None   # the season in force's
         return S.Results(final=True, standings=standings)
 
     services = CannedServices({subjects.NOTIFY_MAIL_RESULTS: Done()})
@@ -48,3 +49,23 @@ async def test_r30_the_final_results_are_mailed_to_verified_players_who_keep_opt
     assert sorted((r.to, r.name, r.place, r.total, r.prize) for r in cmd.recipients) == [
         ("ann@example.org", "Ann", 2, 20, "25.00"), ("bo@example.org", "Bo", 1, 30, "100.00"),
         ("cy@example.org", "Cy", 4, 5, "0.00")]   # not dee (opted out), not eve (pending)
+
+
+async def test_r31_the_results_mailed_are_those_of_the_season_the_event_names_not_of_the_season_in_force() -> None:
+    store = MemoryPlayers(MemoryTables())
+    pid = await store.create(NewPlayer("Ann", "ann@example.org", "ann", "1 Main St", "h"))
+    await store.change_status(StatusChange(pid, "verified", "org", "", None, NOW, False))
+    store.t.players[pid].announcements_by_mail = True
+    asked: list[str | None] = []
+
+    async def results(season_id: str | None) -> S.Results:
+        asked.append(season_id)
+        return S.Results(final=True, standings=[standing(1, pid, "ann", 7, "50.00")])
+
+    async def in_force() -> str:
+        return "2027"   # the clock moved past 2027's first opening in the same step as 2026's close
+
+    services = CannedServices({subjects.NOTIFY_MAIL_RESULTS: Done()})
+    assert await ResultsMail(store, services, results, in_force).season_closed("2026") == 1
+    [(_, cmd)] = services.asked
+    assert asked == ["2026"] and isinstance(cmd, MailResults) and cmd.season == "2026"

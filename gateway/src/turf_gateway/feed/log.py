@@ -12,6 +12,7 @@ its ack, and again if it is delivered again (the mail queue keeps one message pe
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -32,7 +33,7 @@ Record = Callable[[list[dict[str, Any]]], Awaitable[None]]
 Stored = tuple[int, str, bytes]
 #: mails the final results to every verified player who wants optional mail (R30;
 #: :meth:`turf_gateway.handlers.resultsmail.ResultsMail.season_closed`)
-SeasonClosed = Callable[[], Awaitable[object]]
+SeasonClosed = Callable[[str | None], Awaitable[object]]
 
 
 def history_router(record: Record, names: Names, season_closed: SeasonClosed, stream: str) -> NatsRouter:
@@ -41,8 +42,12 @@ def history_router(record: Record, names: Names, season_closed: SeasonClosed, st
 
     async def store_all(events: Sequence[Stored]) -> None:
         await store(record, names, list(events))
-        if any(subject == subjects.SEASON_FINAL_RESULTS for _, subject, _ in events):
-            await season_closed()   # after the store's commit; retried with it
+        # after the store's commit; retried with it. R31: each for the season it names (the clock may pass a
+        # season's close and the next one's first opening in one move)
+        closed = [json.loads(data).get("season_id") for _, subject, data in events
+                  if subject == subjects.SEASON_FINAL_RESULTS]
+        for season_id in dict.fromkeys(closed):
+            await season_closed(season_id)
 
     async def store_one(event: Stored) -> None:
         await store_all([event])

@@ -21,14 +21,18 @@ ASK_S = 60.0      # notify renders and queues a message per player before it ans
 class ResultsMail:
     players: PlayerStore
     services: Services
-    results: Callable[[], Awaitable[S.Results]]   # every final standing with display names (GET /results)
-    #: the season closing (notify's queue key); R31: a function of the season in force when the event comes
+    #: every final standing of a season with display names (``GET /seasons/{id}/results``; None: the season in
+    #: force's)
+    results: Callable[[str | None], Awaitable[S.Results]]
+    #: the season closing when the event names none (notify's queue key): a function of the season in force
     season_id: str | Callable[[], Awaitable[str]]
 
-    async def season_closed(self) -> int:
-        """Ask notify to mail the final results (module docstring); how many players were named. Raises what
-        :meth:`Services.ask` raises (the consumer retries; a repeat queues nothing twice)."""
-        standings = (await self.results()).standings
+    async def season_closed(self, season_id: str | None = None) -> int:
+        """Ask notify to mail the final results of ``season_id`` (R31: the season the event names; a clock moved
+        past the next season's first opening in one step still mails the season that closed) (module docstring);
+        how many players were named. Raises what :meth:`Services.ask` raises (the consumer retries; a repeat
+        queues nothing twice)."""
+        standings = (await self.results(season_id)).standings
         placed = {s.player_id: s for s in standings}
         podium = [PodiumPlace(place=s.place, name=s.display_name, total=s.total, prize=s.prize)
                   for s in standings if s.place <= PODIUM]
@@ -37,7 +41,7 @@ class ResultsMail:
               for r in await self.players.players()
               if r.status == "verified" and r.announcements_by_mail and (s := placed.get(r.id)) is not None]
         if to:
-            season = self.season_id if isinstance(self.season_id, str) else await self.season_id()
+            season = season_id or (self.season_id if isinstance(self.season_id, str) else await self.season_id())
             await self.services.ask(subjects.NOTIFY_MAIL_RESULTS,
                                     MailResults(season=season, podium=podium, recipients=to), Done, ASK_S)
         return len(to)
