@@ -29,7 +29,7 @@ from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.contracts.seasons import SeasonCreated, SeasonJoined, SeasonUpdated
 from turf_common.contracts.yard import YardMoved
 from turf_gateway.feed import cards_view as cards
-from turf_gateway.state import FeedState
+from turf_gateway.feed.state import FeedState
 
 log = structlog.get_logger(__name__)
 
