@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import httpx
 
-from bench.probes import Probe
+from bench.probing import Probe
 from tests.support.client import API, Player, verified_player
 
 HOBOKEN, JERSEY_CITY, WEEHAWKEN = "3401732250", "3401736000", "3401777930"

@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
-import socket
 import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,10 +26,9 @@ from typing import Any
 import httpx
 import nats
 from nats.js import api as jsapi
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
-from websockets.typing import Origin
 
+from bench import mode_probes, probes_signin
+from bench.probing import Probe, socket_from
 from tests.support.client import API, Player, move_clock, organizer, register, sign_in, verified_player
 from tests.support.proxied import PROXY, burst, proxy_client
 from tests.support.stackfix import running_stack
@@ -40,16 +37,6 @@ from turfwar.stack import Stack
 
 ORIGIN = "https://turfwar.example"
 MON = datetime.fromisoformat("2026-10-05T07:00:00-04:00")
-
-
-@dataclass
-class Probe:
-    name: str
-    tried: str
-    saw: str
-    closed: bool
-
-
 
 
 # ---- the bus ------------------------------------------------------------------------------------------------------
@@ -200,20 +187,6 @@ def ipv6_64(stack: Stack, http: httpx.Client) -> Probe:
                  f"{codes.count(429)}×429", codes[-1] == 429)
 
 
-def socket_from(stack: Stack, origin: str) -> str:
-    """What the spectator socket did for a browser of ``origin``: ``answered``, ``closed <code>`` or ``refused``."""
-    sock = socket.create_connection(("127.0.0.1", stack.http_port))
-    try:
-        with connect(f"ws://127.0.0.1:{stack.http_port}{API}/ws/scores", sock=sock, open_timeout=10,
-                     origin=Origin(origin)) as ws:
-            ws.recv(timeout=10)
-            return "answered"
-    except ConnectionClosed as closed:
-        return f"closed {closed.rcvd.code if closed.rcvd else '?'}"
-    except Exception as e:
-        return f"refused ({type(e).__name__})"
-
-
 def foreign_origin(stack: Stack) -> Probe:
     saw = socket_from(stack, "https://evil.example")
     return Probe("spectator socket from another site", "WS /ws/scores, Origin evil.example", saw,
@@ -221,8 +194,6 @@ def foreign_origin(stack: Stack) -> Probe:
 
 
 def run(only_signin: bool = False) -> list[Probe]:
-    from bench import probes_signin  # round three's sign-in and edge probes (they use this module's helpers)
-
     with tempfile.TemporaryDirectory(prefix="turf-probes-") as d, running_stack(
             Path(d), TURF_RATE_LIMITS="default", TURF_PASSWORD_HASH="default", TURF_FORWARDED_ALLOW_IPS=PROXY,
             TURF_CORS_ORIGINS=ORIGIN) as stack, httpx.Client(base_url=stack.base_url, timeout=120) as http:
@@ -237,8 +208,6 @@ def run(only_signin: bool = False) -> list[Probe]:
                      lambda: [foreign_origin(stack)], lambda: probes_signin.probes(stack, http, org)):
             probes += step()
             print(f"  {probes[-1].name}: {'closed' if probes[-1].closed else 'OPEN'}", file=sys.stderr)
-        from bench import mode_probes  # round three's modes rows (imports Probe from here)
-
         probes += mode_probes.run(http, org)
         return probes
 

@@ -14,7 +14,7 @@ import uuid
 
 import httpx
 
-from bench.probes import Probe, socket_from
+from bench.probing import Probe, socket_from
 from tests.support.client import API, Player, register, sign_in
 from tests.support.proxied import proxy_client
 from tests.support.stackfix import ORGANIZER

@@ -47,8 +47,9 @@ PERMISSIONS: dict[str, dict[str, list[str]]] = {
                       "announcement.>", "medal.>", "gateway.sessions.revoked", "mode.>",
                       "player.renamed"],
     },
-    # the claim path is a pipeline (DESIGN.md): geo-verify serves the gateway's claims and checks (R7, R7.1 against
-    # the trail it keeps) and alone may hand them on to the claims service, as claims.verified.*
+    # the claim path is a pipeline (docs/architecture/claim-path.md): geo-verify serves the gateway's claims and
+    # checks (R7, R7.1 against the trail it keeps) and alone may hand them on to the claims service, as
+    # claims.verified.*
     "geo-verify": {"publish": ["claims.verified.submit", "claims.verified.check"],
                    "subscribe": ["geo.>", "claims.submit", "claims.check"]},
     # refusals from memory: every claims replica hears the day's claims and what may change its facts

@@ -52,6 +52,7 @@ from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.adapters.tokens import SqlAccountTokens
 from turf_gateway.feed import log as feed_log
 from turf_gateway.feed import relay
+from turf_gateway.feed.state import FeedState
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
@@ -87,7 +88,7 @@ from turf_gateway.ports import (
     Services,
     SessionStore,
 )
-from turf_gateway.state import AppState, FeedState
+from turf_gateway.state import AppState
 from turf_gateway.testing import MemorySeasons
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"   # shipped inside the package (a wheel has them)

@@ -1,17 +1,14 @@
 """What the gateway holds while it runs (built by :mod:`turf_gateway.bootstrap`): the use cases the routes call, and
-the spectator feed's in-memory state."""
+the spectator feed's in-memory state (:mod:`turf_gateway.feed.state`)."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
 from turf_common.settings import Settings
-from turf_gateway.adapters.board_cache import BoardCache
 from turf_gateway.adapters.ratelimit import RateLimiter
 from turf_gateway.adapters.readiness import Readiness
-from turf_gateway.feed.hub import Hub
+from turf_gateway.feed.state import FeedState
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.cards import Cards
 from turf_gateway.handlers.claims import Claims
@@ -31,21 +28,6 @@ from turf_gateway.handlers.public import Public
 from turf_gateway.handlers.resultsmail import ResultsMail
 from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.ports import FeedStream
-
-
-@dataclass
-class FeedState:
-    """The spectator feed's memory in this process: the hub of websocket clients; the leaderboard snapshot request
-    in flight, shared by callers, with the count of score.updated seen when it was sent; open websockets by client
-    address; GET /board's cached body and the ownership version it must be of (board_cache.py)."""
-
-    hub: Hub = field(default_factory=Hub)
-    leaderboard_inflight: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
-    score_updates: int = 0
-    ws_per_ip: dict[str, int] = field(default_factory=dict)
-    board_cache: BoardCache = field(default_factory=BoardCache)
-    topo_cache: BoardCache = field(default_factory=BoardCache)   # the same board as TopoJSON (?format=topojson)
-    board_version: int = 0
 
 
 @dataclass

@@ -18,7 +18,7 @@ from turf_common.contracts.notify import Done, QueueMail
 from turf_gateway.adapters.passwords import verify_password
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
-from turf_gateway.handlers.players import token_hash
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import (
     MemoryAccountTokens,

@@ -53,12 +53,12 @@ from turf_common.contracts.scoring import (
 from turf_common.rules import gametime
 from turf_common.testing import FakeClock
 from turf_gateway.api.errors import ApiError
+from turf_gateway.feed.state import FeedState
 from turf_gateway.handlers.exports import Exports
 from turf_gateway.handlers.modes import Modes, NamedGameView
 from turf_gateway.handlers.players import Players
 from turf_gateway.handlers.public import UNOWNED, Public
 from turf_gateway.ports import NewPlayer, StatusChange
-from turf_gateway.state import FeedState
 from turf_gateway.testing import CannedServices, MemoryIdempotencyKeys, MemoryPlayers, MemoryTables, NoLimits
 
 M = TypeVar("M", bound=Message)

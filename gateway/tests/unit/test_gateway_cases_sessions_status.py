@@ -17,7 +17,8 @@ from turf_common.rules import gametime
 from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
-from turf_gateway.handlers.players import Players, Sessions, token_hash
+from turf_gateway.handlers.players import Players, Sessions
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
 from turf_gateway.testing import MemoryAccountTokens, MemoryPlayers, MemorySessions, MemoryTables, NoLimits
 

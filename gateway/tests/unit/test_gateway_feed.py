@@ -13,7 +13,7 @@ from faststream.nats import TestNatsBroker
 from turf_common.bus import make_broker
 from turf_common.contracts import subjects
 from turf_gateway.feed.relay import feed_router
-from turf_gateway.state import FeedState
+from turf_gateway.feed.state import FeedState
 
 CHANGED = {"type": "territory.changed", "event_id": "e1", "occurred_at": "2026-10-05T07:00:03-04:00",
            "territory_id": "3401732250", "owner_id": "ada", "previous_owner_id": None, "progress": 1,

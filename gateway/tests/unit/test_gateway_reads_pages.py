@@ -27,9 +27,9 @@ from turf_common.contracts.scoring import (
 from turf_common.rules import gametime
 from turf_gateway.api.errors import ApiError
 from turf_gateway.api.routes import exports
+from turf_gateway.feed.state import FeedState
 from turf_gateway.handlers.exports import CLAIM_COLUMNS, Exports, csv_text
 from turf_gateway.handlers.public import Public
-from turf_gateway.state import FeedState
 
 M = TypeVar("M", bound=Message)
 BOARD = load_board()

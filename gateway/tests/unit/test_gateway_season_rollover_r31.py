@@ -199,8 +199,8 @@ async def test_r31_histories_and_replay_read_only_their_seasons_messages() -> No
 
 
 async def test_r31_a_past_seasons_leaderboard_is_asked_of_scoring_by_its_id() -> None:
+    from turf_gateway.feed.state import FeedState
     from turf_gateway.handlers.public import Public
-    from turf_gateway.state import FeedState
 
     asked: list[LeaderboardRequest] = []
 

@@ -22,7 +22,8 @@ from turf_gateway.adapters.passwords import hash_password, verify_password
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.myaccount import MyAccount, PasswordChange, ProfilePatch
-from turf_gateway.handlers.players import Players, token_hash
+from turf_gateway.handlers.players import Players
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import Caller, NewPlayer, StatusChange
 from turf_gateway.testing import (
     CannedServices,

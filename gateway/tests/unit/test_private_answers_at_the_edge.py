@@ -22,7 +22,7 @@ from turf_common.rules import gametime
 from turf_common.settings import Settings
 from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.bootstrap import Adapters, wire
-from turf_gateway.handlers.players import token_hash
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.main import create_app
 from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import (

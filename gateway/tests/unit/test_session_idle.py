@@ -9,8 +9,9 @@ import pytest
 
 from turf_gateway.adapters.session_cache import SessionCache
 from turf_gateway.api.errors import ApiError
-from turf_gateway.handlers.players import Sessions, token_hash
+from turf_gateway.handlers.players import Sessions
 from turf_gateway.handlers.session_idle import IdlePolicy
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import NewPlayer
 from turf_gateway.testing import MemoryPlayers, MemorySessions, MemoryTables
 

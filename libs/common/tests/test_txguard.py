@@ -1,5 +1,6 @@
-"""No network round trip inside a database transaction (DESIGN.md): a bus request, an outbox flush or a fresh clock
-read asked while a unit of work holds its transaction open fails at once, before anything is sent."""
+"""No network round trip inside a database transaction (docs/architecture/index.md): a bus request, an outbox
+flush or a fresh clock read asked while a unit of work holds its transaction open fails at once, before anything is
+sent."""
 
 from __future__ import annotations
 

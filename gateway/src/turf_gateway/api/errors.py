@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from turf_common.bus import BusError
+from turf_common.bus import BusError, BusUnavailable
 
 STATUS = {
     "invalid_input": 422, "unauthenticated": 401, "forbidden": 403, "not_found": 404, "conflict": 409,
@@ -118,9 +118,7 @@ def install_fallbacks(app: FastAPI) -> None:
         log.error("database_error", error=str(exc.orig), exc_info=exc)
         return JSONResponse(body("internal", "Something went wrong on our side."), status_code=500)
 
-    import nats.errors
-
-    @app.exception_handler(nats.errors.Error)
+    @app.exception_handler(BusUnavailable)
     async def nats_down(_: Request, exc: Exception) -> JSONResponse:
         # NATS itself (the clock's KV read, a JetStream call) rather than a service behind it (BusError)
         log.warning("nats_unavailable", error=type(exc).__name__)

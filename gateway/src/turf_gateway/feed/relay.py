@@ -15,10 +15,9 @@ import structlog
 from faststream.message import StreamMessage
 from faststream.middlewares import AckPolicy
 from faststream.nats import JStream, NatsRouter
-from nats.aio.msg import Msg
-from nats.js import api as jsapi
 from pydantic import BaseModel, ValidationError
 
+from turf_common.bus import RawMessage, ordered_config, stream_seq
 from turf_common.contracts import cards as card_events
 from turf_common.contracts import modes as mode_events
 from turf_common.contracts import subjects
@@ -29,7 +28,7 @@ from turf_common.contracts.scoring import ScoreUpdated, SeasonFinalResults
 from turf_common.contracts.seasons import SeasonCreated, SeasonJoined, SeasonUpdated
 from turf_common.contracts.yard import YardMoved
 from turf_gateway.feed import cards_view as cards
-from turf_gateway.state import FeedState
+from turf_gateway.feed.state import FeedState
 
 log = structlog.get_logger(__name__)
 
@@ -71,7 +70,7 @@ PUBLISHES = {subjects.PLAYER_VERIFIED: PlayerVerified, subjects.PLAYER_DISQUALIF
              subjects.SEASON_JOINED: SeasonJoined}
 
 
-async def as_received(msg: StreamMessage[Any]) -> Msg:
+async def as_received(msg: StreamMessage[Any]) -> RawMessage:
     """The feed subscriber's decoder: the NATS message as it came (subject, bytes, JetStream metadata)."""
     return msg.raw_message  # type: ignore[no-any-return]
 
@@ -97,9 +96,7 @@ def feed_router(feed: FeedState, names: Names, stream: str, after_seq: int | Non
     context parameter: FastStream resolves context parameters in a worker thread, which doubled the CPU per event
     (0.36 against 0.15 ms, measured). ``no_reply``: the feed never answers an event."""
     r = NatsRouter()
-    start = ({"deliver_policy": jsapi.DeliverPolicy.NEW} if after_seq is None else
-             {"deliver_policy": jsapi.DeliverPolicy.BY_START_SEQUENCE, "opt_start_seq": after_seq + 1})
-    config = jsapi.ConsumerConfig(filter_subjects=feed_subjects(), **start)   # type: ignore[arg-type]
+    config = ordered_config(feed_subjects(), after_seq)
 
     async def relay(m: Any) -> None:
         await forward(feed, names, m)
@@ -132,14 +129,6 @@ def validated(subject: str, raw: bytes) -> dict[str, Any] | None:
     return {k: v for k, v in ev.model_dump(mode="json").items() if k in sent}
 
 
-def stream_seq(m: Msg) -> int | None:
-    """The JetStream stream sequence of ``m``; None for a message that did not come through a consumer."""
-    try:
-        return int(m.metadata.sequence.stream)
-    except Exception:   # nats-py raises on a message without a JetStream reply subject
-        return None
-
-
 async def feed_message(names: Names, subject: str, raw: bytes, seq: int) -> dict[str, Any] | None:
     """The spectators' message of one bus event (``seq`` its stream sequence): only what fits the subject's
     contract, only its fields (:func:`validated`), card and trade events without private fields,
@@ -158,7 +147,7 @@ async def feed_message(names: Names, subject: str, raw: bytes, seq: int) -> dict
     return msg
 
 
-async def forward(feed: FeedState, names: Names, m: Msg) -> None:
+async def forward(feed: FeedState, names: Names, m: RawMessage) -> None:
     """Relay one bus event to the spectators (:func:`feed_message`) and move the hub's ``last_seq`` on. Events
     come one at a time, in stream order (one subscription, handled in order), and the hub's sequence moves in the
     same step as the broadcast, so a client joining between two events knows exactly which come to it."""

@@ -27,7 +27,7 @@ from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
 from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.clock import game_now_or_none
-from turf_gateway.handlers.players import token_hash
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import AccountTokens, GameClock, Limiter, PlayerStore, Revocations, Services
 
 log = structlog.get_logger(__name__)

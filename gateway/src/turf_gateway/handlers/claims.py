@@ -1,6 +1,6 @@
 """Claims as use cases (R6–R10): ask the claim path, whose first stage, geo-verify, judges where the fix lies (R7)
 and what the player's trail shows (R7.1) and hands the claim on to the claims service, which decides and answers
-after its commit (DESIGN.md, "The claim path is a pipeline")."""
+after its commit (docs/architecture/claim-path.md)."""
 
 from __future__ import annotations
 

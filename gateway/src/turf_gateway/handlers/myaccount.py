@@ -25,7 +25,8 @@ from turf_gateway.handlers import password_policy
 from turf_gateway.handlers.accounts import Accounts
 from turf_gateway.handlers.calendar import config_at
 from turf_gateway.handlers.events import disqualification
-from turf_gateway.handlers.players import DISCORD, EMAIL, Players, token_hash
+from turf_gateway.handlers.players import DISCORD, EMAIL, Players
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import Caller, PlayerRow, ProfileChange
 
 log = structlog.get_logger(__name__)

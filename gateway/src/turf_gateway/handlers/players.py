@@ -5,7 +5,6 @@ players service would add a NATS round trip to each (the gateway's cache answers
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 import secrets
 import time
@@ -35,6 +34,7 @@ from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.handlers.events import disqualification, verification
 from turf_gateway.handlers.seasons import Seasons
 from turf_gateway.handlers.session_idle import IdlePolicy
+from turf_gateway.handlers.tokens import token_hash
 from turf_gateway.ports import (
     ROSTER_PAGE,
     Caller,
@@ -84,10 +84,6 @@ class Registration(BaseModel):
         if not DISCORD.match(v.lower()):
             raise ValueError("a Discord username has 2–32 letters, digits, '_' or '.'")
         return v
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass

@@ -26,13 +26,13 @@ from turf_common.settings import parse_clock_mode
 from turf_gateway.adapters.board_cache import Body
 from turf_gateway.api import schemas as S
 from turf_gateway.api.errors import ApiError
+from turf_gateway.feed.state import FeedState
 from turf_gateway.handlers.calendar import SeasonSource, config_at
 from turf_gateway.handlers.paging import read_pages
 from turf_gateway.ports import GameClock, PlayerStore, Services
 
-if TYPE_CHECKING:   # state.py builds its AppState of the use cases: a runtime import would be circular
+if TYPE_CHECKING:
     from turf_gateway.handlers.seasons import Seasons
-    from turf_gateway.state import FeedState
 
 #: a territory nobody has claimed (R6)
 UNOWNED: dict[str, Any] = {"owner_id": None, "progress": 0, "fortified": False}

@@ -1,8 +1,8 @@
-"""No network round trip inside a database transaction (DESIGN.md, "The claim path is a pipeline"): a unit of work
-marks the transaction it holds open, and every adapter that goes over the network (a bus request, an outbox
-flush, a fresh clock read) asks :func:`no_transaction` first. A request made while a transaction holds its row
-locks makes every other writer of those rows wait for the network; this turns such a call into an error at once,
-in the tests and in production alike, instead of a slow opening bell."""
+"""No network round trip inside a database transaction (docs/architecture/index.md, "No network round trip inside
+a transaction"): a unit of work marks the transaction it holds open, and every adapter that goes over the network (a
+bus request, an outbox flush, a fresh clock read) asks :func:`no_transaction` first. A request made while a
+transaction holds its row locks makes every other writer of those rows wait for the network; this turns such a call
+into an error at once, in the tests and in production alike, instead of a slow opening bell."""
 
 from __future__ import annotations
 

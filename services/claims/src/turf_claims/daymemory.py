@@ -1,4 +1,4 @@
-"""Refusals from memory (DESIGN.md, "The claim path is a pipeline"): the facts of a game day that only grow — the
+"""Refusals from memory (docs/architecture/claim-path.md, "The stages"): the facts of a game day that only grow — the
 normal claims each player made (R6, R8), the players who made one on each town (R10) — held in this process,
 loaded once a day from the store and kept by this process's commits and by the other replicas' ``claim.accepted``
 events, so that a refusal they make certain, and a check, cost no transaction. Memory only ever refuses: an

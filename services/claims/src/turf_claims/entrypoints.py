@@ -5,7 +5,7 @@ from __future__ import annotations
 from faststream.nats import NatsRouter
 
 from turf_claims.handlers import ClaimsEvent, ClaimsHandlers
-from turf_common.bus import Batch, durable, settle
+from turf_common.bus import Batch, Command, durable, serve, settle
 from turf_common.contracts import subjects
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.claims import (
@@ -42,7 +42,6 @@ from turf_common.contracts.effects import (
 from turf_common.contracts.geo import VerifiedClaim
 from turf_common.contracts.outlook import OutlookReply, OutlookRequest
 from turf_common.contracts.players import (
-    EraseTrails,
     PlayerApplied,
     PlayerDisqualified,
     PlayerFixes,
@@ -70,59 +69,59 @@ PUBLISHED: dict[str, type[Event]] = {
 }
 
 
+async def _disqualify(h: ClaimsHandlers, ev: PlayerDisqualified) -> PlayerApplied:
+    # R28: the organizer's answer waits for this; the durable consumer's copy of the event is then a no-op
+    return PlayerApplied(player_id=ev.player_id, freed=await h.corrections.player_disqualified(ev))
+
+
+async def _erase_trails(h: ClaimsHandlers, _: None) -> TrailsErased:
+    return TrailsErased(erased=await h.corrections.erase_trails())
+
+
+async def _player_fixes(h: ClaimsHandlers, q: PlayerFixesRequest) -> PlayerFixes:
+    return PlayerFixes(fixes=await h.corrections.player_fixes(q.player_id))   # R30: the player's export
+
+
+#: Every command the service answers, in its queue group (titled by subject in the AsyncAPI document).
+COMMANDS: list[Command[ClaimsHandlers]] = [
+    # the claim path's second stage: only geo-verify may publish these (NATS permissions, turfwar.natsauth)
+    Command(subjects.CLAIMS_VERIFIED_SUBMIT, VerifiedClaim, ClaimAcceptedReply | Refusal,
+            lambda h, v: h.claims.submit(v), CLAIM_WORKERS),
+    Command(subjects.CLAIMS_VERIFIED_CHECK, VerifiedClaim, CheckReply | Refusal,
+            lambda h, v: h.claims.check(v), CLAIM_WORKERS),
+    Command(subjects.CLAIMS_STATE, StateRequest, StateReply, lambda h, q: h.claims.state(q.territory_id, q.season_id)),
+    Command(subjects.CLAIMS_PLAYER, PlayerRequest, PlayerReply, lambda h, q: h.claims.player(q.player_id)),
+    Command(subjects.CLAIMS_FLAGS, FlagsRequest, FlagsReply | Refusal, lambda h, q: h.claims.flags(q)),
+    Command(subjects.CLAIMS_OUTLOOK, OutlookRequest, OutlookReply, lambda h, q: h.outlook.outlook(q.player_id)),
+    Command(subjects.CLAIMS_LIST, ClaimsListRequest, ClaimsListReply | Refusal, lambda h, q: h.claims.log(q)),
+    Command(subjects.CLAIMS_CORRECT, CorrectOwnership, OwnershipCorrected | Refusal,
+            lambda h, cmd: h.corrections.correct(cmd), CORRECT_WORKERS),
+    Command(subjects.CLAIMS_DISQUALIFY, PlayerDisqualified, PlayerApplied, _disqualify, CORRECT_WORKERS),
+    # every trail this service keeps goes (fixes kept before geo-verify kept them), whatever the EraseTrails says
+    Command(subjects.CLAIMS_ERASE_TRAILS, None, TrailsErased, _erase_trails),
+    Command(subjects.CLAIMS_PLAYER_FIXES, PlayerFixesRequest, PlayerFixes, _player_fixes),
+    # the cards service's sagas
+    Command(subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE, DoubleTroubleEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.double_trouble(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_MULLIGAN, MulliganEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.mulligan(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_WAR, WarEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.war(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_JOKER, JokerEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.joker(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_SCHEDULE, ScheduleEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.schedule(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_UNSCHEDULE, UnscheduleEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.unschedule(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_EFFECT_TRADE, TradeEffect, EffectApplied | Refusal,
+            lambda h, cmd: h.effects.trade(cmd), EFFECT_WORKERS),
+    Command(subjects.CLAIMS_TRADE_CHECK, TradeCheck, TradeFacts, lambda h, q: h.effects.trade_check(q)),
+]
+
+
 def router(h: ClaimsHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
-
-    # the claim path's second stage: only geo-verify may publish these (NATS permissions, turfwar.natsauth)
-    @r.subscriber(subjects.CLAIMS_VERIFIED_SUBMIT, queue=QUEUE, max_workers=CLAIM_WORKERS,
-                  title=subjects.CLAIMS_VERIFIED_SUBMIT)
-    async def submit(v: VerifiedClaim) -> ClaimAcceptedReply | Refusal:
-        return await h.claims.submit(v)
-
-    @r.subscriber(subjects.CLAIMS_VERIFIED_CHECK, queue=QUEUE, max_workers=CLAIM_WORKERS,
-                  title=subjects.CLAIMS_VERIFIED_CHECK)
-    async def check(v: VerifiedClaim) -> CheckReply | Refusal:
-        return await h.claims.check(v)
-
-    @r.subscriber(subjects.CLAIMS_STATE, queue=QUEUE, title=subjects.CLAIMS_STATE)
-    async def state(q: StateRequest) -> StateReply:
-        return await h.claims.state(q.territory_id, q.season_id)
-
-    @r.subscriber(subjects.CLAIMS_PLAYER, queue=QUEUE, title=subjects.CLAIMS_PLAYER)
-    async def player(q: PlayerRequest) -> PlayerReply:
-        return await h.claims.player(q.player_id)
-
-    @r.subscriber(subjects.CLAIMS_FLAGS, queue=QUEUE, title=subjects.CLAIMS_FLAGS)
-    async def flags(q: FlagsRequest) -> FlagsReply | Refusal:
-        return await h.claims.flags(q)
-
-    @r.subscriber(subjects.CLAIMS_OUTLOOK, queue=QUEUE, title=subjects.CLAIMS_OUTLOOK)
-    async def outlook(q: OutlookRequest) -> OutlookReply:
-        return await h.outlook.outlook(q.player_id)
-
-    @r.subscriber(subjects.CLAIMS_LIST, queue=QUEUE, title=subjects.CLAIMS_LIST)
-    async def claims_log(q: ClaimsListRequest) -> ClaimsListReply | Refusal:
-        return await h.claims.log(q)
-
-    @r.subscriber(subjects.CLAIMS_CORRECT, queue=QUEUE, max_workers=CORRECT_WORKERS, title=subjects.CLAIMS_CORRECT)
-    async def correct(cmd: CorrectOwnership) -> OwnershipCorrected | Refusal:
-        return await h.corrections.correct(cmd)
-
-    @r.subscriber(subjects.CLAIMS_DISQUALIFY, queue=QUEUE, max_workers=CORRECT_WORKERS,
-                  title=subjects.CLAIMS_DISQUALIFY)
-    async def disqualify(ev: PlayerDisqualified) -> PlayerApplied:
-        # R28: the organizer's answer waits for this; the durable consumer's copy of the event is then a no-op
-        return PlayerApplied(player_id=ev.player_id, freed=await h.corrections.player_disqualified(ev))
-
-    @r.subscriber(subjects.CLAIMS_ERASE_TRAILS, queue=QUEUE, title=subjects.CLAIMS_ERASE_TRAILS)
-    async def erase_trails(_: EraseTrails) -> TrailsErased:
-        return TrailsErased(erased=await h.corrections.erase_trails())
-
-    @r.subscriber(subjects.CLAIMS_PLAYER_FIXES, queue=QUEUE, title=subjects.CLAIMS_PLAYER_FIXES)
-    async def player_fixes(q: PlayerFixesRequest) -> PlayerFixes:
-        return PlayerFixes(fixes=await h.corrections.player_fixes(q.player_id))   # R30: the player's export
-
-    _effects(r, h)
+    serve(r, h, QUEUE, COMMANDS)
     _memory(r, h)
 
     @r.subscriber(**durable(stream, DURABLE, CONSUMED), title=DURABLE)
@@ -132,49 +131,6 @@ def router(h: ClaimsHandlers, stream: str) -> NatsRouter:
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)
     return r
-
-
-def _effects(r: NatsRouter, h: ClaimsHandlers) -> None:
-    """``claims.effect.*`` (the cards service's sagas) and ``claims.trade_check``."""
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_DOUBLE_TROUBLE)
-    async def double_trouble(cmd: DoubleTroubleEffect) -> EffectApplied | Refusal:
-        return await h.effects.double_trouble(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_MULLIGAN, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_MULLIGAN)
-    async def mulligan(cmd: MulliganEffect) -> EffectApplied | Refusal:
-        return await h.effects.mulligan(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_WAR, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_WAR)
-    async def war(cmd: WarEffect) -> EffectApplied | Refusal:
-        return await h.effects.war(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_JOKER, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_JOKER)
-    async def joker(cmd: JokerEffect) -> EffectApplied | Refusal:
-        return await h.effects.joker(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_SCHEDULE, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_SCHEDULE)
-    async def schedule(cmd: ScheduleEffect) -> EffectApplied | Refusal:
-        return await h.effects.schedule(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_UNSCHEDULE, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_UNSCHEDULE)
-    async def unschedule(cmd: UnscheduleEffect) -> EffectApplied | Refusal:
-        return await h.effects.unschedule(cmd)
-
-    @r.subscriber(subjects.CLAIMS_EFFECT_TRADE, queue=QUEUE, max_workers=EFFECT_WORKERS,
-                  title=subjects.CLAIMS_EFFECT_TRADE)
-    async def trade(cmd: TradeEffect) -> EffectApplied | Refusal:
-        return await h.effects.trade(cmd)
-
-    @r.subscriber(subjects.CLAIMS_TRADE_CHECK, queue=QUEUE, title=subjects.CLAIMS_TRADE_CHECK)
-    async def trade_check(q: TradeCheck) -> TradeFacts:
-        return await h.effects.trade_check(q)
 
 
 def _memory(r: NatsRouter, h: ClaimsHandlers) -> None:

@@ -1,7 +1,8 @@
-"""The claim path is a pipeline (DESIGN.md): geo-verify judges R7 and R7.1 first, against the trail it keeps, and
-hands each verified claim on to the claims service, which decides R3, R8-R10 under its locks with no network round
-trip in its transaction. When the trail's store or the claims service does not answer, a claim or check is
-answered ``unavailable`` and nothing is decided. Over the in-memory fakes of both stages (claims_world)."""
+"""The claim path is a pipeline (docs/architecture/claim-path.md): geo-verify judges R7 and R7.1 first, against the
+trail it keeps, and hands each verified claim on to the claims service, which decides R3, R8-R10 under its locks
+with no network round trip in its transaction. When the trail's store or the claims service does not answer, a
+claim or check is answered ``unavailable`` and nothing is decided. Over the in-memory fakes of both stages
+(claims_world)."""
 
 from __future__ import annotations
 

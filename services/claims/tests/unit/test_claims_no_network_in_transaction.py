@@ -1,4 +1,4 @@
-"""No network round trip inside a claims transaction (DESIGN.md, "The claim path is a pipeline"): the unit of work
+"""No network round trip inside a claims transaction (docs/architecture/claim-path.md): the unit of work
 marks its transaction open (turf_common.txguard) and every fake of a network port (the outbox relay's flush, the
 clock's fresh read, the bus) refuses to run while it is. The claim path's use cases, run here end to end on the
 fakes, make each of those calls, outside the transaction. (With geo-verify asked inside the transaction, as before

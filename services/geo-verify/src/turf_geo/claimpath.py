@@ -1,4 +1,4 @@
-"""The claim path's first stage (DESIGN.md, "The claim path is a pipeline"): a claim or check from the gateway is
+"""The claim path's first stage (docs/architecture/claim-path.md, "The stages"): a claim or check from the gateway is
 judged here on where its fix lies (R7) and what the player's trail shows (R7.1, the trail kept here), then handed on
 to the claims service, whose answer (sent after its commit) goes back to the gateway as it came. Nothing here holds
 a database transaction: the trail is joined in one Redis step before the claims service is asked."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from faststream.nats import NatsRouter
 
-from turf_common.bus import Batch, durable, settle
+from turf_common.bus import Batch, Command, durable, serve, settle
 from turf_common.contracts import subjects as s
 from turf_common.contracts.base import Event, Refusal
 from turf_common.contracts.modes import (
@@ -57,6 +57,29 @@ PUBLISHED: dict[str, type[Event]] = {
 }
 
 
+#: the gateway's commands, in the service's queue group (titled by subject in the AsyncAPI document)
+COMMANDS: list[Command[ModesHandlers]] = [
+    Command(s.MODES_CREATE_TEAM_TURF, CreateTeamTurf, GameView | Refusal, lambda h, c: h.create_team_turf(c)),
+    Command(s.MODES_OPEN_HILL, OpenHill, GameView | Refusal, lambda h, c: h.open_hill(c)),
+    Command(s.MODES_JOIN, JoinGame, GameView | Refusal, lambda h, c: h.join(c), WORKERS),
+    Command(s.MODES_START, StartRoom, GameView | Refusal, lambda h, c: h.start(c)),
+    Command(s.MODES_PLACE, PlaceTroops, GameView | Refusal, lambda h, c: h.place(c), WORKERS),
+    Command(s.MODES_ORDER, GiveOrder, OrderReply | Refusal, lambda h, c: h.order(c), WORKERS),
+    Command(s.MODES_WITHDRAW, WithdrawOrder, GameView | Refusal, lambda h, c: h.withdraw(c)),
+    Command(s.MODES_CHOOSE, ChooseAction, GameView | Refusal, lambda h, c: h.choose(c), WORKERS),
+    Command(s.MODES_LEAVE, LeaveGame, GameView | Refusal, lambda h, c: h.leave(c)),
+    Command(s.MODES_REMOVE, RemovePlayer, GameView | Refusal, lambda h, c: h.remove(c)),
+    Command(s.MODES_RESOLVE, ResolveTurn, ResolveReply | Refusal, lambda h, c: h.resolve(c)),
+    Command(s.MODES_END, EndGame, GameView | Refusal, lambda h, c: h.end(c)),
+    Command(s.MODES_GAME, GameRequest, GameView | Refusal, lambda h, c: h.game(c), WORKERS),
+    Command(s.MODES_GAMES, GamesRequest, GamesReply | Refusal, lambda h, c: h.games(c)),
+    Command(s.MODES_LOG, LogRequest, GameLog | Refusal, lambda h, c: h.log(c)),
+    Command(s.MODES_YARD_OPEN, OpenYard, GameView | Refusal, lambda h, c: h.yard.open(c)),
+    Command(s.MODES_YARD_LOBBY, YardLobby, GameView | Refusal, lambda h, c: h.yard.lobby(c), WORKERS),
+    Command(s.MODES_YARD_MOVE, YardMoveCommand, GameView | Refusal, lambda h, c: h.yard.move(c), WORKERS),
+]
+
+
 def router(h: ModesHandlers, stream: str) -> NatsRouter:
     r = NatsRouter()
 
@@ -64,78 +87,7 @@ def router(h: ModesHandlers, stream: str) -> NatsRouter:
     async def on_events(events: list[PlayerDisqualified], batch: Batch) -> None:
         await settle(batch, events, h.player_removed, DURABLE)
 
-    @r.subscriber(s.MODES_CREATE_TEAM_TURF, queue=QUEUE, title=s.MODES_CREATE_TEAM_TURF)
-    async def create_team_turf(cmd: CreateTeamTurf) -> GameView | Refusal:
-        return await h.create_team_turf(cmd)
-
-    @r.subscriber(s.MODES_OPEN_HILL, queue=QUEUE, title=s.MODES_OPEN_HILL)
-    async def open_hill(cmd: OpenHill) -> GameView | Refusal:
-        return await h.open_hill(cmd)
-
-    @r.subscriber(s.MODES_JOIN, queue=QUEUE, max_workers=WORKERS, title=s.MODES_JOIN)
-    async def join(cmd: JoinGame) -> GameView | Refusal:
-        return await h.join(cmd)
-
-    @r.subscriber(s.MODES_START, queue=QUEUE, title=s.MODES_START)
-    async def start(cmd: StartRoom) -> GameView | Refusal:
-        return await h.start(cmd)
-
-    @r.subscriber(s.MODES_PLACE, queue=QUEUE, max_workers=WORKERS, title=s.MODES_PLACE)
-    async def place(cmd: PlaceTroops) -> GameView | Refusal:
-        return await h.place(cmd)
-
-    @r.subscriber(s.MODES_ORDER, queue=QUEUE, max_workers=WORKERS, title=s.MODES_ORDER)
-    async def order(cmd: GiveOrder) -> OrderReply | Refusal:
-        return await h.order(cmd)
-
-    @r.subscriber(s.MODES_WITHDRAW, queue=QUEUE, title=s.MODES_WITHDRAW)
-    async def withdraw(cmd: WithdrawOrder) -> GameView | Refusal:
-        return await h.withdraw(cmd)
-
-    @r.subscriber(s.MODES_CHOOSE, queue=QUEUE, max_workers=WORKERS, title=s.MODES_CHOOSE)
-    async def choose(cmd: ChooseAction) -> GameView | Refusal:
-        return await h.choose(cmd)
-
-    @r.subscriber(s.MODES_LEAVE, queue=QUEUE, title=s.MODES_LEAVE)
-    async def leave(cmd: LeaveGame) -> GameView | Refusal:
-        return await h.leave(cmd)
-
-    @r.subscriber(s.MODES_REMOVE, queue=QUEUE, title=s.MODES_REMOVE)
-    async def remove(cmd: RemovePlayer) -> GameView | Refusal:
-        return await h.remove(cmd)
-
-    @r.subscriber(s.MODES_RESOLVE, queue=QUEUE, title=s.MODES_RESOLVE)
-    async def resolve(cmd: ResolveTurn) -> ResolveReply | Refusal:
-        return await h.resolve(cmd)
-
-    @r.subscriber(s.MODES_END, queue=QUEUE, title=s.MODES_END)
-    async def end(cmd: EndGame) -> GameView | Refusal:
-        return await h.end(cmd)
-
-    @r.subscriber(s.MODES_GAME, queue=QUEUE, max_workers=WORKERS, title=s.MODES_GAME)
-    async def game(q: GameRequest) -> GameView | Refusal:
-        return await h.game(q)
-
-    @r.subscriber(s.MODES_GAMES, queue=QUEUE, title=s.MODES_GAMES)
-    async def games(q: GamesRequest) -> GamesReply | Refusal:
-        return await h.games(q)
-
-    @r.subscriber(s.MODES_LOG, queue=QUEUE, title=s.MODES_LOG)
-    async def log(q: LogRequest) -> GameLog | Refusal:
-        return await h.log(q)
-
-    @r.subscriber(s.MODES_YARD_OPEN, queue=QUEUE, title=s.MODES_YARD_OPEN)
-    async def open_yard(cmd: OpenYard) -> GameView | Refusal:
-        return await h.yard.open(cmd)
-
-    @r.subscriber(s.MODES_YARD_LOBBY, queue=QUEUE, max_workers=WORKERS, title=s.MODES_YARD_LOBBY)
-    async def yard_lobby(cmd: YardLobby) -> GameView | Refusal:
-        return await h.yard.lobby(cmd)
-
-    @r.subscriber(s.MODES_YARD_MOVE, queue=QUEUE, max_workers=WORKERS, title=s.MODES_YARD_MOVE)
-    async def yard_move(cmd: YardMoveCommand) -> GameView | Refusal:
-        return await h.yard.move(cmd)
-
+    serve(r, h, QUEUE, COMMANDS)
     for subject, model in PUBLISHED.items():
         r.publisher(subject, schema=model, title=subject)
     return r

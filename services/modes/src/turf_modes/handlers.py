@@ -13,9 +13,7 @@ import asyncio
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 import structlog
 
@@ -57,46 +55,17 @@ from turf_common.contracts.players import PlayerDisqualified
 from turf_common.outbox import OutboxFlush
 from turf_common.rules import hill, modereplay, teamturf
 from turf_common.rules.moderefusals import ModeRefused
-from turf_common.rules.refusals import RefusalCode
 from turf_common.rules.seeded import SeededSource, seed_commitment
 from turf_common.rules.yardstate import YardRefused
 from turf_modes import games, snapshots
+from turf_modes.outcomes import AlreadyResolved, Denied, Outcome, Step, refusal
 from turf_modes.ports import Clock, Fields, GameRow, Games, ModesStore
+from turf_modes.yard import YardGames
 
 log = structlog.get_logger(__name__)
 
 #: the modes whose players take seats in rooms (K19, Y2): bounded per player, left at a disqualification (K21, Y26)
 SEATED: tuple[ModeName, ...] = ("hill", "yard_cards")
-
-
-class Denied(Exception):
-    """A command refused for no rule's reason (``not_found``, ``forbidden``, ``invalid_input``)."""
-
-    def __init__(self, reason: RefusalCode, message: str) -> None:
-        super().__init__(message)
-        self.reason, self.message = reason, message
-
-
-class AlreadyResolved(Exception):
-    """The turn asked for was resolved before (T9: exactly once): nothing changes."""
-
-
-@dataclass
-class Outcome:
-    """What one step did: the actions to log, the events to publish, the turn it resolved (if any)."""
-
-    actions: list[games.Action | dict[str, Any]] = field(default_factory=list)  # a dict: a yard move, encoded
-    events: list[tuple[str, Event]] = field(default_factory=list)
-    resolved: int | None = None
-    seat: list[str] = field(default_factory=list)     # players now seated in the game (K19)
-    unseat: list[str] = field(default_factory=list)   # players no longer seated
-
-
-Step = Callable[[GameRow, datetime], Outcome]
-
-
-def refusal(e: ModeRefused | Denied) -> Refusal:
-    return Refusal(reason=e.code if isinstance(e, ModeRefused) else e.reason, message=e.message)
 
 
 class ModesHandlers:
@@ -106,9 +75,7 @@ class ModesHandlers:
         self.store, self.clock, self.relay, self.fields = store, clock, relay, fields
         self.ids, self.seeds = ids, seeds
         self.replays = games.Replays()
-        from turf_modes.yard import YardGames  # it uses this class's transaction
-
-        self.yard = YardGames(self)
+        self.yard = YardGames(self)  # it runs its steps through this class's transaction
 
     # ------------------------------------------------------------------ the one way a game changes
 

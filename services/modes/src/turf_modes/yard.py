@@ -32,10 +32,11 @@ from turf_common.rules.seeded import SeededSource, seed_commitment
 from turf_common.rules.yardcatalogue import Catalogue, starter
 from turf_common.rules.yardstate import RULES_VERSION, YardConfig, YardEvent, YardRefused, YardState, config_for
 from turf_common.rules.yardview import view
+from turf_modes.outcomes import AlreadyResolved, Denied, Outcome, refusal
 from turf_modes.ports import GameRow
 
 if TYPE_CHECKING:
-    from turf_modes.handlers import ModesHandlers, Outcome
+    from turf_modes.handlers import ModesHandlers
 
 MOVE: TypeAdapter[Any] = TypeAdapter(yard.YardMove)
 CFG = YardConfig()
@@ -90,8 +91,6 @@ class YardGames:
 
     async def _view_after(self, game_id: str, viewer: str | None, step: Any, seating: str | None = None,
                           ) -> GameView | Refusal:
-        from turf_modes.handlers import Denied, refusal
-
         try:
             await self.h._act(game_id, step, seating)
         except YardRefused as e:
@@ -112,8 +111,6 @@ class YardGames:
         return await self.h._create(cmd.command_id, make, cmd.player_id)
 
     def _mine(self, g: GameRow) -> None:
-        from turf_modes.handlers import Denied
-
         if g.mode != "yard_cards":
             raise Denied("not_found", "There is no yard cards room with that id.")
         if g.config.get("closed"):
@@ -121,8 +118,6 @@ class YardGames:
 
     async def lobby(self, cmd: YardLobby) -> GameView | Refusal:
         """Y2: join a room not yet started (5 at most); its opener starts it with 2 to 5 players."""
-        from turf_modes.handlers import Denied, Outcome
-
         def step(g: GameRow, now: datetime) -> Outcome:
             self._mine(g)
             if g.status != "lobby":
@@ -166,8 +161,6 @@ class YardGames:
 
     async def move(self, cmd: YardMoveCommand) -> GameView | Refusal:
         """Y6–Y26: a move of the player whose turn it is (or a leave, any time)."""
-        from turf_modes.handlers import Outcome
-
         def step(g: GameRow, now: datetime) -> Outcome:
             self._mine(g)
             out = Outcome()
@@ -183,8 +176,6 @@ class YardGames:
     def leaving(self, g: GameRow, player_id: str, now: datetime) -> Outcome:
         """Y26 (as T23, K21): a disqualified or withdrawn player leaves the room as a leaver does: out of a lobby,
         or their ``leave`` move in a running game (refused ``not_in_room`` when they are not seated)."""
-        from turf_modes.handlers import Outcome
-
         self._mine(g)
         if g.status == "lobby":
             return self._out_of_lobby(g, player_id, now)
@@ -196,8 +187,6 @@ class YardGames:
         """Y28: a leaver's lobby seat is freed (the next player opens the room if the opener left); a lobby left
         empty closes, ended with no winner and never played, so it is no longer listed as open nor counted among
         anyone's rooms (Y2, K19)."""
-        from turf_modes.handlers import Outcome
-
         players = [p for p in g.config["players"] if p != player_id]
         if len(players) == len(g.config["players"]):
             raise YardRefused("not_in_room")
@@ -210,8 +199,6 @@ class YardGames:
 
     def idle(self, g: GameRow, turn: int, now: datetime) -> Outcome:
         """Y25: the turn's time limit passed: the player of turn ``turn`` plays it idle, exactly once."""
-        from turf_modes.handlers import AlreadyResolved, Outcome
-
         st = self.state(g)
         if st.finished:
             raise ModeRefused("game_over")

@@ -9,6 +9,7 @@ from typing import Any
 import structlog
 from faststream import ExceptionMiddleware
 from faststream.nats import NatsBroker
+from nats import errors as nats_errors
 from nats.js import JetStreamContext
 from pydantic import ValidationError
 
@@ -21,6 +22,12 @@ log = structlog.get_logger(__name__)
 
 class BusError(RuntimeError):
     """A command could not be delivered or answered (no responder, timeout), or the consumers did not catch up."""
+
+
+#: Any failure of NATS itself (not answering, a refused connection, a JetStream or KV call that failed), as
+#: opposed to a service behind it (:class:`BusError`): nats-py's base error, named here so that code outside the
+#: bus library can catch it without importing nats-py.
+BusUnavailable = nats_errors.Error
 
 
 def server_list(url: str) -> list[str]:

@@ -5,9 +5,9 @@ GEO_LOCATE = "geo.locate"
 GEO_ERASE_TRAILS = "geo.erase_trails"   # R30: the trails geo-verify keeps (R7.1), one player's or all
 GEO_PLAYER_FIXES = "geo.player_fixes"   # R30: one player's trail, for their export
 GEO_VERIFY = "geo.verify"            # R7 and R7.1 for a batch of fixes whose trails the asker carries
-# The claim path is a pipeline (DESIGN.md): the gateway asks claims.submit / claims.check, which geo-verify serves
-# (R7, R7.1 against the trail it keeps), and geo-verify hands the verified claim on to the claims service on the
-# subjects below, which only geo-verify may publish (NATS permissions, turfwar.natsauth)
+# The claim path is a pipeline (docs/architecture/claim-path.md): the gateway asks claims.submit / claims.check,
+# which geo-verify serves (R7, R7.1 against the trail it keeps), and geo-verify hands the verified claim on to the
+# claims service on the subjects below, which only geo-verify may publish (NATS permissions, turfwar.natsauth)
 CLAIMS_SUBMIT = "claims.submit"
 CLAIMS_CHECK = "claims.check"
 CLAIMS_VERIFIED_SUBMIT = "claims.verified.submit"
