@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from turf_common.contracts.clock import ClockState
-from turf_common.gameclock import WatchedGameClock
+from turf_common.gameclock import SteadyGameClock, WatchedGameClock
 
 T0 = datetime(2026, 10, 5, 11, 0, tzinfo=UTC)
 
@@ -109,3 +109,36 @@ async def test_a_late_delivery_never_goes_back_to_an_older_manual_move() -> None
         assert await clock.now() == T0
         await kv.push(manual(T0 + timedelta(hours=1), 3))
         assert await clock.now() == T0 + timedelta(hours=1)
+
+
+class Ticks:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def running(factor: float) -> bytes:
+    return ClockState(mode="real" if factor == 1 else "accelerated", factor=factor, game_anchor=T0,
+                      real_anchor=T0).model_dump_json().encode()
+
+
+async def test_a_running_clocks_state_is_read_once_and_again_after_a_while_a_manual_one_at_every_read() -> None:
+    kv, ticks = FakeKV(running(60)), Ticks()
+
+    async def open_bucket() -> FakeKV:
+        return kv
+
+    steady = SteadyGameClock(open_bucket, ticks)
+    first = await steady.now()
+    second = await steady.now()
+    assert kv.gets == 1 and second >= first   # the same anchors: the time still moves, from the wall clock
+    ticks.t = SteadyGameClock.KEEP_S + 1
+    await steady.now()
+    assert kv.gets == 2
+    kv.value = manual(T0 + timedelta(days=1))   # a manual clock: every read asks, so a move is seen at once
+    ticks.t += SteadyGameClock.KEEP_S + 1
+    assert await steady.now() == T0 + timedelta(days=1)
+    kv.value = manual(T0 + timedelta(days=2), revision=1)
+    assert await steady.now() == T0 + timedelta(days=2) and kv.gets == 4

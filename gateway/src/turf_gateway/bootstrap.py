@@ -25,7 +25,7 @@ from turf_common.bus import (
     quiet_faststream,
 )
 from turf_common.db import make_engine, run_migrations
-from turf_common.gameclock import GameClockReader
+from turf_common.gameclock import SteadyGameClock
 from turf_common.logs import configure
 from turf_common.outbox import OutboxRelay
 from turf_common.rules import gametime
@@ -203,7 +203,9 @@ async def start(settings: Settings) -> tuple[AppState, Callable[[], Awaitable[No
         keys=RedisIdempotencyKeys(redis, settings.redis_prefix),
         limiter=RateLimiter(redis, parse_limits(settings.rate_limits), settings.redis_prefix),
         geocoder=make_geocoder(settings.geocoder),
-        clock=GameClockReader(lambda: clock_kv(broker, settings.stream)),
+        # R31: a claim of a player who has not joined every season reads the clock (not_joined); a running clock's
+        # state is kept, so that read costs no round trip
+        clock=SteadyGameClock(lambda: clock_kv(broker, settings.stream)),
         # R30: the outbox also holds the mail requests staged with their tokens, asked of notify (OutboxBus)
         relay=OutboxRelay(engine, tables.outbox, OutboxBus(EventPublisher(broker, settings.stream), services),
                           forget=list(COMMANDS)),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -41,6 +42,29 @@ class GameClockReader:
         """The current game instant (aware). Raises if the clock service has not published a state yet."""
         st = await self.state()
         return st.now(datetime.now(UTC))
+
+
+class SteadyGameClock(GameClockReader):
+    """:class:`GameClockReader` without a NATS round trip per read while the clock runs by itself: a real or
+    accelerated clock's state (mode, factor, anchors) does not change while it runs, so the state read once answers
+    later instants from the wall clock; it is read again after :attr:`KEEP_S` (a clock service restarted with new
+    settings). A manual clock moves by ``clock.set``, so each read of one asks NATS, as before (a move is seen at
+    once). For a process whose NATS user may not watch the bucket (the gateway)."""
+
+    KEEP_S = 30.0
+
+    def __init__(self, kv: KvSource, monotonic: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(kv)
+        self._kept: tuple[float, ClockState] | None = None
+        self._monotonic = monotonic
+
+    async def state(self) -> ClockState:
+        kept = self._kept
+        if kept is not None and kept[1].mode != "manual" and self._monotonic() - kept[0] < self.KEEP_S:
+            return kept[1]
+        st = await super().state()
+        self._kept = (self._monotonic(), st)
+        return st
 
 
 class WatchedGameClock(GameClockReader):
