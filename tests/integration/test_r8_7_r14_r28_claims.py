@@ -186,13 +186,17 @@ def test_r28_a_mulligan_back_to_a_disqualified_player_leaves_it_unclaimed_and_se
 
 def test_r8_7_a_gps_claim_after_a_joker_award_the_same_day_is_already_claimed_today(stack: Stack, org: Player,
                                                                                    monday: None) -> None:
-    """Last in the module: the Joker picks any unclaimed territory of the board."""
+    """Last in the module: the Joker picks an unclaimed territory of the board, from entropy fixed here, so the
+    pick is the same every run. (From the random player id it once landed on Paterson, unclaimed again but locked
+    today by A4's Mulligan'd steal, R10: there R8's order answers ``locked_today`` (3) before
+    ``already_claimed_today`` (7), rightly.)"""
     pid = P["J"]
     award = ask(stack, (subjects.CLAIMS_EFFECT_JOKER, JokerEffect(
         command_id=uuid.uuid4().hex, player_id=pid, mode="random",
-        entropy=joker_entropy("s", "2026", pid, "x"))))[0]
+        entropy=joker_entropy("s", "2026", "J", "x"))))[0]
     assert award["ok"] is True and award["owner_id"] == pid, award
     tid = award["territory_id"]
+    assert tid not in (PATERSON, ELIZABETH, BAYONNE, NEWARK, HOBOKEN)   # none claimed by another player today
     check(claim(stack, pid, tid, WED, check=True), False, "already_claimed_today")
     no(claim(stack, pid, tid, WED), "already_claimed_today")
     assert owner(stack, tid)["owner_id"] == pid and owner(stack, tid)["progress"] == 1
