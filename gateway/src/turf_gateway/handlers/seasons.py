@@ -20,7 +20,6 @@ from turf_common.contracts.clock import SeasonCalendar, SeasonsSet, SetSeasons
 from turf_common.outbox import OutboxFlush
 from turf_common.rules import seasons as rules
 from turf_common.rules.cards import seed_commitment
-from turf_common.rules.gametime import SeasonConfig
 from turf_common.rules.refusals import Refused
 from turf_common.rules.seasons import Problem, Season
 from turf_common.seasonbook import SeasonBook
@@ -89,14 +88,6 @@ class Seasons:
         return SetSeasons(seasons=[SeasonCalendar(
             config=s.config.to_dict(), seed_commitment=s.seed_commitment, rehearsal=s.rehearsal,
             prizes=[f"{p.amount:.2f}" for p in sorted(s.prizes, key=lambda p: p.place)]) for s in catalog])
-
-    async def config_at(self, at: datetime) -> SeasonConfig:
-        """R31: the calendar and limits of the season in force at ``at`` (from the catalog at most
-        :data:`FRESH_S` old)."""
-        current = rules.in_force(await self.catalog(), at)
-        if current is None:
-            raise ApiError("not_found", "No season has been made yet.")
-        return current.config
 
     def _forget(self) -> None:
         self._cache = None
@@ -222,10 +213,6 @@ class Seasons:
         window = (None if i == 0 else season.first_opening,
                   ordered[i + 1].first_opening if i + 1 < len(ordered) else None)
         return Archived(season, current.id == season.id, window)
-
-    async def held(self, season_id: str) -> None:
-        """:meth:`archive`'s refusals alone (404 ``not_found``, 409 ``season_not_started``)."""
-        await self.archive(season_id)
 
     # ---- the organizer ------------------------------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ class SeasonBook:
     def seed(self, season_id: str, master_seed: str) -> str:
         """R12.1: the secret card seed of ``season_id``: ``TURF_SEED`` itself for the season whose published
         commitment is that of ``TURF_SEED`` (the configuration file's), else the seed derived for the season."""
-        cal = next((c for c in self._calendars if c.config.get("season_id") == season_id), None)
+        cal = self._calendar(season_id)
         if cal is None and season_id == self._fallback.season_id:
             return master_seed
         if cal is not None and cal.seed_commitment == seed_commitment(master_seed):
@@ -80,10 +80,13 @@ class SeasonBook:
     def prizes(self, season_id: str) -> tuple[Decimal, ...] | None:
         """R26: ``season_id``'s prize of each place from the first, as the organizer made the season; None when
         the catalog gives none (the deployment's prize file pays)."""
-        cal = next((c for c in self._calendars if c.config.get("season_id") == season_id), None)
+        cal = self._calendar(season_id)
         return tuple(Decimal(p) for p in cal.prizes) if cal is not None and cal.prizes else None
 
     # ---- the catalog ---------------------------------------------------------------------------------------------
+
+    def _calendar(self, season_id: str) -> SeasonCalendar | None:
+        return next((c for c in self._calendars if c.config.get("season_id") == season_id), None)
 
     def _set(self, configs: Iterable[SeasonConfig]) -> None:
         ordered = sorted(configs, key=gametime.season_opens_at)
@@ -116,7 +119,9 @@ class SeasonBook:
         return self._kv
 
     async def refresh(self) -> None:
-        """Read the entry now (the clock does before a move; a process at start)."""
+        """Read the entry now (a process at start, or when the watch may be behind); nothing for a fixed book."""
+        if self._open is None:
+            return
         try:
             entry = await (await self.bucket()).get(SEASONS_KEY)
         except Exception as e:   # nats-py's KeyNotFoundError: no catalog stored yet
@@ -128,7 +133,14 @@ class SeasonBook:
     async def holding(self, season_id: str) -> None:
         """Read the entry now unless the book holds ``season_id`` (a clock event of a season the watch has not
         brought yet: the clock stores the catalog before it emits a boundary of it)."""
-        if season_id not in self._by_id and self._open is not None:
+        if season_id not in self._by_id:
+            await self.refresh()
+
+    async def caught_up_to(self, at: datetime) -> None:
+        """Read the entry now when ``at`` is at or past the close of the season in force at it: a season opening
+        after that close may not have come through the watch yet (R31: an event of its first opening must not be
+        counted in the last season)."""
+        if at >= gametime.season_closes_at(self.config_at(at)):
             await self.refresh()
 
     async def start(self) -> None:

@@ -74,10 +74,7 @@ class MedalHandlers:
         last instant of their season; publish after commit."""
         if not events:
             return
-        latest = max(ev.occurred_at for ev in events)
-        if latest >= gametime.season_closes_at(self.book.config_at(latest)):
-            # past the close of the season in force: a new season may not have come through the watch yet
-            await self.book.holding("")   # no season has that id: a refresh when the book watches the catalog
+        await self.book.caught_up_to(max(ev.occurred_at for ev in events))
         by_season: dict[str, list[MedalEvent]] = {}
         for ev in events:
             by_season.setdefault(self.season_of(ev), []).append(ev)

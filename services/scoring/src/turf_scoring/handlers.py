@@ -142,9 +142,9 @@ class ScoringHandlers:
         assert self.book is not None
         return self.book
 
-    def of(self, season_id: str) -> ScoreStore:
-        """The store of ``season_id``: the root store for the configuration file's season, else its own."""
-        if season_id == self.home:
+    def of(self, season_id: str | None) -> ScoreStore:
+        """The store of ``season_id``: the root store for the configuration file's season (None), else its own."""
+        if season_id is None or season_id == self.home:
             return self.store
         if season_id not in self._stores:
             self._stores[season_id] = self.store.of_season(season_id)
@@ -192,9 +192,7 @@ class ScoringHandlers:
         """Read the catalog afresh when an event is past the close of the season in force at its instant: a season
         whose first opening it may be has perhaps not come through the book's watch yet (R31: its first claims
         must not score on the last season's board)."""
-        latest = max(ev.occurred_at for ev in events)
-        if latest >= gametime.season_closes_at(self.seasons.config_at(latest)):
-            await self.seasons.holding("")   # no season has that id: a refresh when the book watches the catalog
+        await self.seasons.caught_up_to(max(ev.occurred_at for ev in events))
 
     async def on_event(self, ev: ScoringFact) -> None:
         """One event of the durable consumer, by its type."""
@@ -288,7 +286,7 @@ class ScoringHandlers:
     async def rescore(self, *pids: str, season_id: str | None = None) -> None:
         """Recompute players (R23) of ``season_id`` (None: the configuration file's season) from their territory
         sets."""
-        await self._rescore(self.of(season_id or self.home or ""), *pids)
+        await self._rescore(self.of(season_id), *pids)
 
     async def _rescore(self, st: ScoreStore, *pids: str) -> None:
         """One read of the sets and their versions, the clusters here, one conditional write. Optimistic: a player
@@ -416,7 +414,7 @@ class ScoringHandlers:
         season): every verified player who joined it from their verification on, at 0 while they own nothing
         (R25 amended, R31), ranked by total (R25 competition ranking), and the side quests. A closed season's is
         its standings as it ended (its board changes only by corrections, R28)."""
-        st = self.of(season_id or self.home or "")
+        st = self.of(season_id)
         scores = await st.standings.scores()
         dq = await st.season.disqualified()
         quests = side_quests(await st.ownership.owned_by(), self.stats)
@@ -515,7 +513,7 @@ class ScoringHandlers:
     async def results(self, season_id: str | None = None) -> FinalResults | Refusal:
         """The final results of ``season_id`` (None: the configuration file's season) once it has closed, as
         last saved (R31: a closed season's stay readable); refused (``season_not_closed``) before."""
-        res = await self.of(season_id or self.home or "").season.final()
+        res = await self.of(season_id).season.final()
         if res is None:
             return Refusal(reason="season_not_closed", message="The season has not closed yet; no final results.")
         return res
