@@ -78,9 +78,10 @@ class MedalHandlers:
         by_season: dict[str, list[MedalEvent]] = {}
         for ev in events:
             by_season.setdefault(self.season_of(ev), []).append(ev)
+        for season in by_season:   # the catalog read before the transaction: no round trip inside it
+            await self.book.holding(season)
         async with self.store.tx() as tx:
             for season, evs in by_season.items():
-                await self.book.holding(season)
                 await self._season(tx, season, evs)
         await self.relay.flush()
 
